@@ -1,0 +1,1 @@
+//! The Python subset: lexer → parser → ast → interp.

@@ -1,0 +1,1 @@
+//! The tensor engine (see DESIGN.md, "The engine").
