@@ -1,1 +1,6 @@
 //! The tensor engine (see DESIGN.md, "The engine").
+pub mod device;
+pub mod dtype;
+
+pub use device::Device;
+pub use dtype::DType;
