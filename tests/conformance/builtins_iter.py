@@ -1,0 +1,46 @@
+# %% len_of_things
+print(len([1, 2]), len("abc"), len((1,)), len({'a': 1}), len({1, 2, 2}), len(range(10)), len(""))
+# %% range_repr_and_members
+r = range(1, 10, 2)
+print(r, list(r), r[1], len(r), 5 in r, 4 in r)
+# %% enumerate_values
+print(list(enumerate("ab")), list(enumerate([10, 20], start=5)), list(enumerate([], 1)))
+# %% zip_values
+print(list(zip([1, 2, 3], "ab")), list(zip()), list(zip([1], [2], [3])))
+print(dict(zip(["a", "b"], [1, 2])))
+# %% sorted_variants
+print(sorted([3, 1, 2]), sorted("bca"), sorted([3, 1, 2], reverse=True))
+print(sorted(["bb", "a", "ccc"], key=len), sorted([-3, 2, -1], key=abs))
+print(sorted({3: 'x', 1: 'y'}), sorted((2, 1)))
+# %% sorted_returns_new
+xs = [2, 1]
+ys = sorted(xs)
+print(xs, ys)
+# %% reversed_values
+print(list(reversed([1, 2, 3])), list(reversed("ab")), list(reversed(range(3))), list(reversed((1, 2))))
+# %% any_all
+print(any([]), all([]), any([0, "", None]), any([0, 1]), all([1, "a"]), all([1, 0]))
+# %% iter_next
+it = iter([1, 2, 3])
+print(next(it), next(it), next(it), next(it, "done"), next(it, None))
+# %% iter_over_string_and_dict
+it = iter("ab")
+print(next(it), next(it))
+d = iter({'x': 1, 'y': 2})
+print(next(d), next(d))
+# %% list_tuple_set_dict_constructors
+print(list(), tuple(), set(), dict())
+print(list({'a': 1, 'b': 2}), tuple({'k': 0}), sorted(set([3, 3, 1])))
+print(list(range(3)), list((1, 2)), list(map_free for map_free in "xy"))
+# %% iterator_consumed
+it = iter([1, 2, 3])
+print(list(it), list(it))
+# %% enumerate_object_type_name
+e = enumerate([1])
+z = zip([1], [2])
+print(type(e).__name__, type(z).__name__, type(iter([])).__name__)
+# %% next_on_enumerate_zip
+e = enumerate("ab")
+print(next(e))
+z = zip([1, 2], [3, 4])
+print(next(z), next(z), next(z, "end"))

@@ -1,0 +1,90 @@
+# %% concat_repeat
+print("ab" + "cd", "ab" * 3, 3 * "x", "-" * 0)
+# %% indexing
+s = "python"
+print(s[0], s[-1], s[2], s[-3])
+# %% split_default
+print("  a  b   c ".split())
+print("a,b,,c".split(","))
+print("a b c d".split(" ", 2))
+print("".split(), "".split(","))
+# %% join
+print(", ".join(["a", "b", "c"]))
+print("".join(["x", "y"]))
+print("-".join("abc"))
+print(" ".join(str(i) for i in range(4)))
+# %% strip_family
+s = "  hello  "
+print(repr(s.strip()), repr(s.lstrip()), repr(s.rstrip()))
+print("xxhixx".strip("x"), "abcba".strip("ab"))
+print(repr("\t\n text \n".strip()))
+# %% replace
+print("hello world".replace("o", "0"))
+print("aaaa".replace("a", "b", 2))
+print("abc".replace("x", "y"))
+# %% case_methods
+print("Hello World".upper(), "Hello World".lower())
+print("hello world".title(), "hELLO wORLD".capitalize())
+print("hello".capitalize(), "it's a test".title())
+# %% startswith_endswith
+s = "model.pt"
+print(s.startswith("mod"), s.endswith(".pt"), s.endswith((".py", ".pt")), s.startswith("x"))
+# %% find_index_count
+s = "banana"
+print(s.find("an"), s.find("x"), s.find("a", 2), s.index("n"))
+print(s.count("a"), s.count("an"), s.count("z"), s.rfind("a"))
+# %% padding
+print(repr("ab".center(6)), repr("ab".center(7, "*")), repr("abc".center(2)))
+print(repr("ab".ljust(5)), repr("ab".rjust(5)), repr("ab".ljust(5, ".")))
+print("42".zfill(5), "-42".zfill(5), "abc".zfill(2))
+# %% predicates
+print("123".isdigit(), "12a".isdigit(), "".isdigit())
+print("abc".isalpha(), "ab1".isalnum(), "   ".isspace(), "ABC".isupper(), "abc".islower())
+# %% splitlines
+text = "one\ntwo\r\nthree\n"
+print(text.splitlines())
+print("no newline".splitlines())
+print("a\n\nb".splitlines())
+# %% in_operator
+print("ell" in "hello", "xyz" in "hello", "" in "abc", "a" not in "bcd")
+# %% len_and_iteration
+s = "abc"
+print(len(s))
+for ch in s:
+    print(ch, end="|")
+print()
+# %% comparisons
+print("apple" < "banana", "apple" == "apple", "a" * 3 == "aaa", "B" < "a")
+# %% str_of_values
+print(str(42), str(3.5), str(True), str(None), str([1, 'a']), str((1,)))
+# %% repr_of_values
+print(repr(42), repr('hi'), repr([1, 'a', None]), repr({'k': 'v'}))
+# %% immutability_methods_return_new
+s = "abc"
+t = s.upper()
+print(s, t)
+# %% string_format_method
+print("{} + {} = {}".format(1, 2, 3))
+print("{0}{1}{0}".format("a", "b"))
+print("{name} is {age}".format(name="Ann", age=30))
+print("{:>6}|{:<6}|{:^6}|".format("r", "l", "c"))
+print("{:.3f} {:5d} {:,}".format(3.14159, 42, 1234567))
+print("{!r} {}".format("x", "x"))
+print("{{literal}} {}".format(1))
+# %% format_method_index_attr
+pt = [10, 20]
+print("{0[1]} {0[0]}".format(pt))
+d = {'lr': 0.01}
+print("lr={0[lr]}".format(d))
+# %% multiply_negative
+print(repr("ab" * -1))
+# %% string_slicing_basic
+s = "abcdefg"
+print(s[1:4], s[:3], s[4:], s[::2], s[::-1], s[-3:])
+# %% ord_free_escapes_length
+print(len("tab\there"), "tab\there".split("\t"))
+# %% partition_like_split
+key, _, value = "lr=0.01".partition("=")
+print(key, value)
+print("a=b=c".split("=", 1))
+print("a b c".rsplit(" ", 1))
