@@ -1,0 +1,2 @@
+losses = []
+losses.apend(0.5)

@@ -1,0 +1,5 @@
+a = 2
+b = 3
+c = None
+loss = a * b + c
+print(loss)

@@ -1,0 +1,2 @@
+text = "12x"
+n = int(text)

@@ -1,0 +1,10 @@
+def inner(x):
+    return x.upper()
+
+def middle(x):
+    return inner(x) + "!"
+
+def outer():
+    return middle(42)
+
+outer()

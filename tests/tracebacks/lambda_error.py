@@ -1,0 +1,2 @@
+scale = lambda v: v * factor
+print(scale(2))

@@ -1,0 +1,4 @@
+a = 1
+b = "two"
+total = (a +
+         b)

@@ -1,0 +1,2 @@
+print("start")
+print(undefined_variable)

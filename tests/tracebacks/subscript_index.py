@@ -1,0 +1,3 @@
+xs = [1, 2, 3]
+print("len", len(xs))
+value = xs[10]

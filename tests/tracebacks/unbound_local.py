@@ -1,0 +1,7 @@
+count = 0
+
+def bump():
+    count += 1
+    return count
+
+bump()
