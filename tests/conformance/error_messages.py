@@ -316,3 +316,55 @@ raise 5
 d = {'a': 1}
 for k in d:
     d['b'] = 2
+# %% type_error_next_on_list
+next([1, 2])
+# %% type_error_iter_int
+iter(5)
+# %% type_error_int_none
+int(None)
+# %% value_error_float_empty
+float("")
+# %% attribute_error_set_on_int
+x = 5
+x.label = "five"
+# %% attribute_error_read_only_method
+s = "abc"
+s.upper = None
+# %% type_error_star_non_iterable
+def f(*a):
+    return a
+f(*5)
+# %% type_error_double_star_non_mapping
+def f(**k):
+    return k
+f(**[1])
+# %% type_error_round_str
+round("1.5")
+# %% type_error_abs_str
+abs("x")
+# %% type_error_setattr_nonstr
+class C:
+    pass
+setattr(C(), 1, 2)
+# %% type_error_kwarg_to_builtin
+len(obj=[1])
+# %% type_error_call_none_method_result
+xs = [3, 1, 2]
+ys = xs.sort()
+ys[0]
+# %% type_error_dict_unpack_non_pair
+dict([1, 2])
+# %% value_error_dict_seq_len
+dict(["abc"])
+# %% type_error_bool_not_callable
+flag = True
+flag()
+# %% type_error_method_missing_self_call
+class M:
+    def f(self):
+        return 1
+M.f()
+# %% attribute_error_str_append
+"abc".append("d")
+# %% type_error_positional_only_builtin
+sorted([1], lambda x: x)

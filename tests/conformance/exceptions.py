@@ -212,3 +212,35 @@ for err in errs:
         raise err
     except Exception as e:
         print(type(e).__name__, str(e))
+# %% type_of_exception_printed
+try:
+    1 / 0
+except ZeroDivisionError as e:
+    print(type(e), type(e).__name__, e.args)
+class MyErr(Exception):
+    pass
+print(MyErr, type(MyErr("m")))
+# %% repr_of_various_exceptions
+print(repr(KeyError('k')), repr(RuntimeError("a", "b")), repr(StopIteration()), repr(NotImplementedError("x")))
+print(str(KeyError(1)), str(ValueError(1)), str(ValueError("a", 2)), str(Exception()))
+# %% raise_instance_stored_in_variable
+err = ValueError("prepared")
+try:
+    raise err
+except ValueError as e:
+    print(e is err, e)
+# %% try_except_in_loop_with_continue
+for v in [1, 0, 2]:
+    try:
+        r = 6 // v
+    except ZeroDivisionError:
+        print("skip zero")
+        continue
+    finally:
+        print("checked", v)
+    print("result", r)
+# %% except_without_type
+try:
+    undefined_thing
+except:
+    print("bare except caught it")

@@ -36,3 +36,9 @@ print(1e308 * 10, -1e308 * 10)
 print(2.0 ** 0.5, 10.0 ** 20, 10.0 ** -20)
 # %% float_int_conversion
 print(int(1e15), int(-2.7), int(2.9999), float(2 ** 53), float(2 ** 53 + 1))
+# %% extremes
+print(5e-324, 1.7976931348623157e308, 2.2250738585072014e-308, float('1e500'), -float('1e500'))
+# %% round_trip_shortest
+print(0.1 * 3, 1.1 + 2.2, 100.0 / 3, 2 / 7, 1e-7 * 3)
+# %% int_like_floats_large
+print(1e15 + 0.3, 123456789.0 * 10, 2.0 ** 60, 9.999999999999999e15)

@@ -65,3 +65,9 @@ print(s.upper())
 # a comment
 x = 5  # trailing comment
 print(x)  # another
+# %% tab_indentation
+for i in range(2):
+	if i:
+		print('tab', i)
+	else:
+		print('zero')

@@ -112,3 +112,25 @@ class CM:
         print(t, v, tb)
 with CM():
     pass
+# %% mixed_as_and_plain
+class Named:
+    def __init__(self, n):
+        self.n = n
+    def __enter__(self):
+        print("enter", self.n)
+        return self
+    def __exit__(self, a, b, c):
+        print("exit", self.n)
+with Named("a") as a, Named("b"):
+    print("body", a.n)
+# %% exit_suppress_only_some
+class IgnoreKeyErrors:
+    def __enter__(self):
+        return self
+    def __exit__(self, t, v, tb):
+        return t is KeyError
+with IgnoreKeyErrors():
+    {}["x"]
+print("KeyError suppressed")
+with IgnoreKeyErrors():
+    [][0]
