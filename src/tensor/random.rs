@@ -47,7 +47,13 @@ pub struct Generator {
     left: u32,
     next: u32,
     next_double_normal: Option<f64>,
+    /// Never set by CPU kernels, but `set_rng_state` can carry one, and `get_rng_state`
+    /// must give it back.
+    next_float_normal: Option<f32>,
 }
+
+/// `sizeof(CPUGeneratorImplState)` on x86-64: the length of `torch.get_rng_state()`.
+pub const STATE_SIZE: usize = 5056;
 
 impl Default for Generator {
     fn default() -> Self {
@@ -70,6 +76,7 @@ impl Generator {
             left: 1,
             next: 0,
             next_double_normal: None,
+            next_float_normal: None,
         };
         g.manual_seed(seed);
         g
@@ -89,6 +96,7 @@ impl Generator {
     pub fn manual_seed(&mut self, seed: u64) {
         self.seed = seed;
         self.next_double_normal = None;
+        self.next_float_normal = None;
         // mt19937 takes the low 32 bits; the full seed is still reported by initial_seed.
         self.state[0] = seed as u32;
         for j in 1..MT_N {
@@ -101,9 +109,77 @@ impl Generator {
         self.next = 0;
     }
 
+    /// `seed()`: reseeds from OS entropy and returns the new seed.
+    pub fn seed(&mut self) -> u64 {
+        let s = Self::from_entropy().seed;
+        self.manual_seed(s);
+        s
+    }
+
     /// `initial_seed`: the seed last given.
     pub fn initial_seed(&self) -> u64 {
         self.seed
+    }
+
+    /// `torch.get_rng_state()`: the bytes of PyTorch's `CPUGeneratorImplState` (legacy
+    /// layout: seed, left, seeded, next, 624 u64 state words, the cached normal as
+    /// `normal_y`/`normal_is_valid`, then the float cache), padding zeroed.
+    pub fn get_state(&self) -> Vec<u8> {
+        let mut b = vec![0u8; STATE_SIZE];
+        let mut put = |at: usize, bytes: &[u8]| b[at..at + bytes.len()].copy_from_slice(bytes);
+        put(0, &self.seed.to_le_bytes());
+        put(8, &(self.left as i32).to_le_bytes());
+        put(12, &1i32.to_le_bytes());
+        put(16, &(self.next as u64).to_le_bytes());
+        for (i, w) in self.state.iter().enumerate() {
+            put(24 + 8 * i, &(*w as u64).to_le_bytes());
+        }
+        if let Some(y) = self.next_double_normal {
+            put(5024, &y.to_le_bytes());
+            put(5040, &1i32.to_le_bytes());
+        }
+        if let Some(f) = self.next_float_normal {
+            put(5048, &f.to_le_bytes());
+            put(5052, &[1]);
+        }
+        b
+    }
+
+    /// `torch.set_rng_state(state)`; errors carry PyTorch's messages. (Checking that the
+    /// tensor is a CPU uint8 tensor is the caller's part.)
+    pub fn set_state(&mut self, b: &[u8]) -> Result<(), String> {
+        if b.len() != STATE_SIZE {
+            return Err(format!(
+                "Expected a CPUGeneratorImplState of size {STATE_SIZE} but found the input RNG state size to be {}",
+                b.len()
+            ));
+        }
+        let u64_at = |at: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&b[at..at + 8]);
+            u64::from_le_bytes(w)
+        };
+        let i32_at = |at: usize| {
+            let mut w = [0u8; 4];
+            w.copy_from_slice(&b[at..at + 4]);
+            i32::from_le_bytes(w)
+        };
+        let left = i32_at(8);
+        let seeded = i32_at(12) != 0;
+        // The engine keeps `next` as a u32 (static_cast), then validates it.
+        let next = u64_at(16) as u32;
+        if !(seeded && left > 0 && left as usize <= MT_N && next as usize <= MT_N) {
+            return Err("Invalid mt19937 state".to_string());
+        }
+        self.seed = u64_at(0);
+        self.left = left as u32;
+        self.next = next;
+        for (i, w) in self.state.iter_mut().enumerate() {
+            *w = u64_at(24 + 8 * i) as u32;
+        }
+        self.next_double_normal = (i32_at(5040) != 0).then(|| f64::from_bits(u64_at(5024)));
+        self.next_float_normal = (b[5052] != 0).then(|| f32::from_bits(i32_at(5048) as u32));
+        Ok(())
     }
 
     fn next_state(&mut self) {
@@ -525,6 +601,17 @@ mod tests {
             let n = || w[2].parse::<usize>().unwrap();
             match w[0] {
                 "initial_seed" | "randn23" => continue,
+                "state" => {
+                    let hex: String = g.get_state().iter().map(|b| format!("{b:02x}")).collect();
+                    assert_eq!(hex, rest, "get_rng_state");
+                    let mut h = Generator::new(99);
+                    h.set_state(&g.get_state()).unwrap();
+                    assert_eq!(h.get_state(), g.get_state());
+                    assert_eq!((h.random(), h.normal_f64(0.0, 1.0)), {
+                        let mut c = g.clone();
+                        (c.random(), c.normal_f64(0.0, 1.0))
+                    });
+                }
                 "gen" => {
                     g = if w[1] == "default" {
                         Generator::default()
@@ -640,6 +727,21 @@ mod tests {
         });
         assert_eq!(a, b);
         assert_eq!(Generator::default().initial_seed(), DEFAULT_SEED);
+    }
+
+    #[test]
+    fn set_state_rejects_bad_states() {
+        let mut g = Generator::new(3);
+        let err = g.set_state(&[0u8; 10]).unwrap_err();
+        assert_eq!(
+            err,
+            "Expected a CPUGeneratorImplState of size 5056 but found the input RNG state size to be 10"
+        );
+        assert_eq!(
+            g.set_state(&[0u8; STATE_SIZE]).unwrap_err(),
+            "Invalid mt19937 state"
+        );
+        assert_eq!(g.initial_seed(), 3);
     }
 
     #[test]

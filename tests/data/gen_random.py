@@ -58,6 +58,10 @@ def bernoulli_t(probs):
           " ".join(str(int(v)) for v in t.tolist()))
 
 
+def state():
+    print("state :", bytes(g.get_state().tolist()).hex())
+
+
 # The process-wide default generator before anything touched it.
 print("initial_seed", torch.initial_seed())
 torch.manual_seed(0)
@@ -115,3 +119,28 @@ randperm(6)
 randn("f64", 2)
 rand("f64", 2)
 randn("f64", 1)
+
+# torch.get_rng_state() bytes, including the cached Box-Muller sample.
+gen(0)
+state()
+randn("f64", 3)
+state()
+randn("f32", 1000)
+randperm(5)
+state()
+# nn.Linear's default init: kaiming_uniform_(a=sqrt(5)) then the bias bound, as uniform_ calls.
+import math
+
+for fan_in, fan_out in [(4, 3), (784, 128), (3, 1)]:
+    torch.manual_seed(0)
+    lin = torch.nn.Linear(fan_in, fan_out)
+    gain = math.sqrt(2.0 / (1 + math.sqrt(5) ** 2))
+    bound = math.sqrt(3.0) * (gain / math.sqrt(fan_in))
+    gen(0)
+    w = torch.empty(fan_out, fan_in).uniform_(-bound, bound, generator=g)
+    assert torch.equal(w, lin.weight.detach()), "kaiming bound formula drifted"
+    print("uniform", "f32", fan_in * fan_out, repr(-bound), repr(bound), ":", hexes(w, "f32"))
+    b = 1 / math.sqrt(fan_in)
+    bias = torch.empty(fan_out).uniform_(-b, b, generator=g)
+    assert torch.equal(bias, lin.bias.detach())
+    print("uniform", "f32", fan_out, repr(-b), repr(b), ":", hexes(bias, "f32"))
