@@ -174,7 +174,7 @@ fn summarized_indices(shape: &[usize], offset: usize, edge: usize, out: &mut Vec
     };
     if rest.is_empty() {
         // `self[:e]` and `self[-e:]`; with e == 0 the latter is the whole row.
-        if n > 2 * edge && edge > 0 {
+        if n > edge.saturating_mul(2) && edge > 0 {
             out.extend((offset..offset + edge).chain(offset + n - edge..offset + n));
         } else {
             out.extend(offset..offset + n);
@@ -186,7 +186,7 @@ fn summarized_indices(shape: &[usize], offset: usize, edge: usize, out: &mut Vec
         return;
     }
     let stride: usize = rest.iter().product();
-    let rows: Vec<usize> = if n > 2 * edge {
+    let rows: Vec<usize> = if n > edge.saturating_mul(2) {
         (0..edge).chain(n - edge..n).collect()
     } else {
         (0..n).collect()
@@ -339,7 +339,7 @@ impl Printer<'_> {
         }
         let edge = self.opts.edgeitems;
         let stride: usize = rest.iter().product();
-        let rows: Vec<Option<usize>> = if self.summarize && n > 2 * edge {
+        let rows: Vec<Option<usize>> = if self.summarize && n > edge.saturating_mul(2) {
             (0..edge)
                 .map(Some)
                 .chain(std::iter::once(None))
@@ -377,7 +377,7 @@ impl Printer<'_> {
         let fmt = |i: usize| self.fmt.format(self.values, offset + i);
         let data: Vec<String> = if self.summarize && edge == 0 {
             vec!["...".to_string()]
-        } else if self.summarize && n > 2 * edge {
+        } else if self.summarize && n > edge.saturating_mul(2) {
             (0..edge)
                 .map(fmt)
                 .chain(std::iter::once(" ...".to_string()))
@@ -578,5 +578,20 @@ mod tests {
             &narrow,
         );
         assert_eq!(s, "tensor([1,\n        2,\n        3])");
+        let extreme = PrintOptions {
+            threshold: 0.0,
+            edgeitems: usize::MAX,
+            precision: 30,
+            ..Default::default()
+        };
+        let s = tensor_repr(
+            Values::Float(&[0.5, f64::NAN, -0.0, 1e300]),
+            &[2, 2],
+            DType::F16,
+            DType::F32,
+            &Suffixes::default(),
+            &extreme,
+        );
+        assert!(s.ends_with("dtype=torch.float16)"), "{s}");
     }
 }
