@@ -1,6 +1,10 @@
 //! cudalearn: a teaching REPL and lesson runner for PyTorch on the GPU.
 //!
-//! `lang` is the Python-subset interpreter, `tensor` the tensor engine, `backend` the
-//! CPU/CUDA/simulated devices, `repl` the interactive prompt.
+//! `lang` is the Python-subset interpreter, `tensor` the tensor engine, `repl` the interactive
+//! prompt, `run` the script runner.
 pub mod lang;
+pub mod repl;
+pub mod run;
+pub mod signals;
+pub mod style;
 pub mod tensor;

@@ -1,1 +1,64 @@
-fn main() {}
+//! Argument parsing and dispatch only.
+use clap::{Parser, Subcommand};
+use std::io::Read;
+
+#[derive(Parser)]
+#[command(
+    name = "cudalearn",
+    version,
+    about = "Learn how PyTorch uses the GPU by doing it: a Python + PyTorch REPL and lesson runner",
+    long_about = "cudalearn runs a faithful subset of Python and PyTorch on its own tensor engine, \
+                  on the CPU or an NVIDIA GPU, and explains errors as it goes.\n\n\
+                  Start with `cudalearn repl`, or run a script with `cudalearn run FILE.py`."
+)]
+struct Cli {
+    /// Do not print cudalearn's `hint:` lines after errors.
+    #[arg(long, global = true)]
+    no_hints: bool,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Start the interactive Python prompt (the default).
+    Repl,
+    /// Run a Python script (use `-` to read it from standard input); exits 1 on an uncaught error.
+    Run {
+        /// The script to run, or `-` for standard input.
+        file: String,
+    },
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let hints = !cli.no_hints;
+    let code = match cli.command.unwrap_or(Command::Repl) {
+        Command::Repl => cudalearn::run::with_big_stack(move || cudalearn::repl::run(hints)),
+        Command::Run { file } => {
+            let (name, text) = if file == "-" {
+                let mut s = String::new();
+                if let Err(e) = std::io::stdin().read_to_string(&mut s) {
+                    eprintln!("cudalearn: cannot read standard input: {e}");
+                    std::process::exit(2);
+                }
+                ("<stdin>".to_string(), s)
+            } else {
+                match std::fs::read_to_string(&file) {
+                    Ok(s) => {
+                        let abs = std::path::absolute(&file)
+                            .map(|p| p.display().to_string())
+                            .unwrap_or(file.clone());
+                        (abs, s)
+                    }
+                    Err(e) => {
+                        eprintln!("cudalearn: can't open file '{file}': {e}");
+                        std::process::exit(2);
+                    }
+                }
+            };
+            cudalearn::run::with_big_stack(move || cudalearn::run::run_source(&name, text, hints))
+        }
+    };
+    std::process::exit(code);
+}

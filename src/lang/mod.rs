@@ -1,1 +1,17 @@
-//! The Python subset: lexer → parser → ast → interp.
+//! The Python subset: lexer → parser → resolver → tree-walking interpreter.
+pub mod ast;
+pub mod builtins;
+pub mod error;
+pub mod format;
+pub mod interp;
+pub mod lexer;
+pub mod methods;
+pub mod modules;
+pub mod parser;
+pub mod resolve;
+pub mod symbol;
+pub mod traceback;
+pub mod value;
+
+pub use error::{PyErr, PyResult, Source};
+pub use interp::Interp;

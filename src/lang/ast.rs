@@ -1,0 +1,305 @@
+//! The syntax tree. Names carry the scope the resolver gave them, so the evaluator never
+//! searches scopes by name at run time.
+use super::lexer::Span;
+use super::symbol::Sym;
+use std::rc::Rc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Not yet resolved (only between parsing and resolving).
+    Unresolved,
+    /// A slot of the current function frame. A slot holding a cell (a local captured by an
+    /// inner function, or a free variable) is read and written through the cell.
+    Local(u32),
+    /// Module globals, then builtins.
+    Global,
+    /// Inside a class body: the class namespace, then globals.
+    ClassBody,
+}
+
+#[derive(Clone, Debug)]
+pub struct Name {
+    pub sym: Sym,
+    pub scope: Scope,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    FloorDiv,
+    Mod,
+    Pow,
+    MatMul,
+    LShift,
+    RShift,
+    BitAnd,
+    BitOr,
+    BitXor,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::FloorDiv => "//",
+            BinOp::Mod => "%",
+            BinOp::Pow => "**",
+            BinOp::MatMul => "@",
+            BinOp::LShift => "<<",
+            BinOp::RShift => ">>",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+        }
+    }
+    /// The dunder names: (`__add__`, `__radd__`, `__iadd__`).
+    pub fn dunders(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            BinOp::Add => ("__add__", "__radd__", "__iadd__"),
+            BinOp::Sub => ("__sub__", "__rsub__", "__isub__"),
+            BinOp::Mul => ("__mul__", "__rmul__", "__imul__"),
+            BinOp::Div => ("__truediv__", "__rtruediv__", "__itruediv__"),
+            BinOp::FloorDiv => ("__floordiv__", "__rfloordiv__", "__ifloordiv__"),
+            BinOp::Mod => ("__mod__", "__rmod__", "__imod__"),
+            BinOp::Pow => ("__pow__", "__rpow__", "__ipow__"),
+            BinOp::MatMul => ("__matmul__", "__rmatmul__", "__imatmul__"),
+            BinOp::LShift => ("__lshift__", "__rlshift__", "__ilshift__"),
+            BinOp::RShift => ("__rshift__", "__rrshift__", "__irshift__"),
+            BinOp::BitAnd => ("__and__", "__rand__", "__iand__"),
+            BinOp::BitOr => ("__or__", "__ror__", "__ior__"),
+            BinOp::BitXor => ("__xor__", "__rxor__", "__ixor__"),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    Pos,
+    Not,
+    Invert,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    NotIn,
+    Is,
+    IsNot,
+}
+
+impl CmpOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+            CmpOp::In => "in",
+            CmpOp::NotIn => "not in",
+            CmpOp::Is => "is",
+            CmpOp::IsNot => "is not",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum Arg {
+    Pos(Expr),
+    Star(Expr),
+    Kw(Sym, Expr),
+    StarStar(Expr),
+}
+
+#[derive(Clone, Debug)]
+pub enum FPart {
+    Lit(String),
+    Expr {
+        expr: Box<Expr>,
+        conv: Option<char>,
+        /// The format spec, itself an f-string (it may hold `{width}` fields).
+        spec: Vec<FPart>,
+        /// `f'{x=}'`: the source text to print before the value.
+        debug_text: Option<String>,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct Comprehension {
+    pub target: Expr,
+    pub iter: Expr,
+    pub ifs: Vec<Expr>,
+}
+
+/// A comprehension runs in its own scope, like a nested function.
+#[derive(Clone, Debug)]
+pub struct CompScope {
+    pub kind: CompKind,
+    pub elt: Box<Expr>,
+    /// Only for dict comprehensions: the value expression.
+    pub value: Option<Box<Expr>>,
+    pub generators: Vec<Comprehension>,
+    pub info: ScopeInfo,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompKind {
+    List,
+    Set,
+    Dict,
+    Gen,
+}
+
+impl CompKind {
+    pub fn frame_name(self) -> &'static str {
+        match self {
+            CompKind::List => "<listcomp>",
+            CompKind::Set => "<setcomp>",
+            CompKind::Dict => "<dictcomp>",
+            CompKind::Gen => "<genexpr>",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(Rc<str>),
+    Ellipsis,
+    FString(Vec<FPart>),
+    Name(Name),
+    List(Vec<Expr>),
+    Tuple(Vec<Expr>),
+    Set(Vec<Expr>),
+    /// `None` key means `**mapping`.
+    Dict(Vec<(Option<Expr>, Expr)>),
+    Attr(Box<Expr>, Sym),
+    Subscript(Box<Expr>, Box<Expr>),
+    Slice(Option<Box<Expr>>, Option<Box<Expr>>, Option<Box<Expr>>),
+    Call(Box<Expr>, Vec<Arg>),
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    And(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+    Compare(Box<Expr>, Vec<(CmpOp, Expr)>),
+    IfExp(Box<Expr>, Box<Expr>, Box<Expr>),
+    Lambda(Rc<FuncDef>),
+    Comp(Box<CompScope>),
+    Starred(Box<Expr>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    Normal,
+    VarArgs,
+    KwOnly,
+    VarKw,
+}
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: Sym,
+    pub kind: ParamKind,
+    pub default: Option<Expr>,
+}
+
+/// What the resolver learned about a function-like scope.
+#[derive(Clone, Debug, Default)]
+pub struct ScopeInfo {
+    /// Names of the local slots; free variables take the slots after them.
+    pub local_names: Vec<Sym>,
+    /// Local slots captured by inner scopes: they hold a cell from the start of each call.
+    pub cellvars: Vec<u32>,
+    /// Free variables: the slot in the *enclosing* frame (holding a cell) each one comes from.
+    pub freevars: Vec<u32>,
+}
+
+#[derive(Clone, Debug)]
+pub struct FuncDef {
+    pub name: Sym,
+    pub params: Vec<Param>,
+    pub body: Vec<Stmt>,
+    pub decorators: Vec<Expr>,
+    pub is_lambda: bool,
+    pub info: ScopeInfo,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct ClassDef {
+    pub name: Sym,
+    pub bases: Vec<Expr>,
+    pub body: Vec<Stmt>,
+    pub decorators: Vec<Expr>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Handler {
+    pub kind: Option<Expr>,
+    pub name: Option<Name>,
+    pub body: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    Expr(Expr),
+    Assign(Vec<Expr>, Expr),
+    AugAssign(Expr, BinOp, Expr),
+    /// `x: int = 1` — the annotation is evaluated and ignored.
+    AnnAssign(Expr, Expr, Option<Expr>),
+    If(Expr, Vec<Stmt>, Vec<Stmt>),
+    While(Expr, Vec<Stmt>, Vec<Stmt>),
+    For(Expr, Expr, Vec<Stmt>, Vec<Stmt>),
+    Break,
+    Continue,
+    Pass,
+    FuncDef(Rc<FuncDef>, Name),
+    ClassDef(Rc<ClassDef>, Name),
+    Return(Option<Expr>),
+    With(Vec<(Expr, Option<Expr>)>, Vec<Stmt>),
+    Try(Vec<Stmt>, Vec<Handler>, Vec<Stmt>, Vec<Stmt>),
+    Raise(Option<Expr>, Option<Expr>),
+    Assert(Expr, Option<Expr>),
+    Del(Vec<Expr>),
+    /// `import a.b.c as d`: the dotted path and the name bound.
+    Import(Vec<(Vec<Sym>, Name, bool)>),
+    ImportFrom(Vec<Sym>, Vec<(Sym, Name)>),
+    Global(Vec<Sym>),
+    Nonlocal(Vec<Sym>),
+}
+
+/// A parsed and resolved module (a file, or one REPL input).
+#[derive(Debug)]
+pub struct Module {
+    pub body: Vec<Stmt>,
+}

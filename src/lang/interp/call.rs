@@ -1,0 +1,310 @@
+//! Calling: argument binding with Python's messages, user functions, methods.
+use super::stmt::Flow;
+use super::{Frame, Interp, RECURSION_LIMIT};
+use crate::lang::ast::ParamKind;
+use crate::lang::error::{type_error, ExcKind, PyErr, PyResult};
+use crate::lang::symbol::Sym;
+use crate::lang::value::*;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A method found for `obj.name(...)`, not yet called.
+pub enum Looked {
+    /// A Python function to call with `this` first.
+    Func(Rc<Function>, Value),
+    /// A builtin method of a builtin type.
+    Native(NativeFn, Value, &'static str),
+    /// Any other callable.
+    Value(Value),
+}
+
+pub fn bind_error(msg: String) -> PyErr {
+    type_error(msg)
+}
+
+impl Interp {
+    pub fn call(&mut self, f: &Value, args: Args) -> PyResult<Value> {
+        match f {
+            Value::Func(func) => self.call_function(func, None, args),
+            Value::Builtin(b) => {
+                let this = b.this.clone().unwrap_or(Value::None);
+                (b.f)(self, &this, args)
+            }
+            Value::Method(m) => {
+                let (this, func) = (&m.0, &m.1);
+                match func {
+                    Value::Func(func) => self.call_function(func, Some(this.clone()), args),
+                    other => {
+                        let mut a = args;
+                        a.pos.insert(0, this.clone());
+                        self.call(other, a)
+                    }
+                }
+            }
+            Value::Class(c) => self.instantiate(c, args),
+            Value::Instance(i) => {
+                let Some(call) = i.class.lookup(Sym::new("__call__")) else {
+                    return Err(type_error(format!(
+                        "'{}' object is not callable",
+                        i.class.name
+                    )));
+                };
+                self.call_bound(&call, f.clone(), args)
+            }
+            Value::Native(n) => n.clone().call(f, args, self),
+            other => Err(type_error(format!(
+                "'{}' object is not callable",
+                other.type_name()
+            ))),
+        }
+    }
+
+    /// Calls a class attribute `func` as a method of `this`.
+    pub fn call_bound(&mut self, func: &Value, this: Value, args: Args) -> PyResult<Value> {
+        match func {
+            Value::Func(f) => self.call_function(f, Some(this), args),
+            Value::Builtin(b) if b.this.is_none() => (b.f)(self, &this, args),
+            other => self.call(other, args),
+        }
+    }
+
+    pub fn lookup_method(&mut self, obj: &Value, name: Sym) -> PyResult<Looked> {
+        match obj {
+            Value::Instance(i) => {
+                if let Some(v) = i.dict.borrow().get(&name) {
+                    return Ok(Looked::Value(v.clone()));
+                }
+                match i.class.lookup(name) {
+                    Some(Value::Func(f)) => Ok(Looked::Func(f, obj.clone())),
+                    Some(Value::Builtin(b)) if b.this.is_none() => {
+                        Ok(Looked::Native(b.f, obj.clone(), b.name))
+                    }
+                    Some(other) => Ok(Looked::Value(self.bind_class_attr(other, obj))),
+                    None => Ok(Looked::Value(self.get_attr(obj, name)?)),
+                }
+            }
+            Value::Str(_)
+            | Value::List(_)
+            | Value::Dict(_)
+            | Value::Set(_)
+            | Value::Tuple(_)
+            | Value::Int(_)
+            | Value::Float(_) => match crate::lang::builtins::method(obj, &name.as_str()) {
+                Some((f, n)) => Ok(Looked::Native(f, obj.clone(), n)),
+                None => Ok(Looked::Value(self.get_attr(obj, name)?)),
+            },
+            _ => Ok(Looked::Value(self.get_attr(obj, name)?)),
+        }
+    }
+
+    pub fn call_looked_up(&mut self, m: Looked, args: Args) -> PyResult<Value> {
+        match m {
+            Looked::Func(f, this) => self.call_function(&f, Some(this), args),
+            Looked::Native(f, this, _) => f(self, &this, args),
+            Looked::Value(v) => self.call(&v, args),
+        }
+    }
+
+    pub fn call_method(&mut self, obj: &Value, name: &str, args: Args) -> PyResult<Value> {
+        let m = self.lookup_method(obj, Sym::new(name))?;
+        self.call_looked_up(m, args)
+    }
+
+    /// Calls a Python function: binds arguments to slots, runs the body in a new frame.
+    pub fn call_function(
+        &mut self,
+        func: &Rc<Function>,
+        this: Option<Value>,
+        args: Args,
+    ) -> PyResult<Value> {
+        self.tick()?;
+        let def = &func.def;
+        let info = &def.info;
+        let mut slots: Vec<Option<Value>> = vec![None; info.local_names.len()];
+        self.bind_args(func, this, args, &mut slots)?;
+        let nlocals = info.local_names.len() - info.freevars.len();
+        for &c in &info.cellvars {
+            let cur = slots[c as usize].take();
+            slots[c as usize] = Some(Value::Cell(Rc::new(RefCell::new(cur))));
+        }
+        for (i, cell) in func.closure.iter().enumerate() {
+            slots[nlocals + i] = Some(Value::Cell(cell.clone()));
+        }
+        let mut frame = Frame {
+            slots,
+            class_ns: None,
+            func: Some(func.clone()),
+            name: def.name.as_str(),
+            src: func.src.clone(),
+        };
+        self.depth += 1;
+        if self.depth > RECURSION_LIMIT {
+            self.depth -= 1;
+            return Err(PyErr::new(
+                ExcKind::RecursionError,
+                "maximum recursion depth exceeded",
+            ));
+        }
+        let r = self.exec_block(&def.body, &mut frame);
+        self.depth -= 1;
+        match r {
+            Ok(Flow::Return(v)) => Ok(v),
+            Ok(_) => Ok(Value::None),
+            Err(mut e) => {
+                // The caller's frame needs its own traceback entry now.
+                e.0.located = false;
+                Err(e)
+            }
+        }
+    }
+
+    fn bind_args(
+        &mut self,
+        func: &Function,
+        this: Option<Value>,
+        args: Args,
+        slots: &mut [Option<Value>],
+    ) -> PyResult<()> {
+        let def = &func.def;
+        let params = &def.params;
+        let name = &func.qualname;
+        let mut pos = args.pos;
+        if let Some(t) = this {
+            pos.insert(0, t);
+        }
+        let positional: Vec<usize> = params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.kind == ParamKind::Normal)
+            .map(|(i, _)| i)
+            .collect();
+        let varargs = params.iter().position(|p| p.kind == ParamKind::VarArgs);
+        let varkw = params.iter().position(|p| p.kind == ParamKind::VarKw);
+        let npos = pos.len();
+        if npos > positional.len() && varargs.is_none() {
+            let with_default = positional
+                .iter()
+                .filter(|&&i| func.defaults[i].is_some())
+                .count();
+            let takes = if with_default > 0 {
+                format!(
+                    "from {} to {} positional arguments",
+                    positional.len() - with_default,
+                    positional.len()
+                )
+            } else {
+                format!(
+                    "{} positional argument{}",
+                    positional.len(),
+                    if positional.len() == 1 { "" } else { "s" }
+                )
+            };
+            let given_kw = args.kw.len();
+            let were = if npos == 1 { "was" } else { "were" };
+            let mut msg = format!("{name}() takes {takes} but {npos} {were} given");
+            if given_kw > 0 {
+                msg = format!(
+                    "{name}() takes {takes} but {npos} positional argument{} (and {given_kw} keyword-only argument{}) were given",
+                    if npos == 1 { "" } else { "s" },
+                    if given_kw == 1 { "" } else { "s" }
+                );
+            }
+            return Err(type_error(msg));
+        }
+        let mut extra = Vec::new();
+        for (k, v) in pos.into_iter().enumerate() {
+            if k < positional.len() {
+                slots[positional[k]] = Some(v);
+            } else {
+                extra.push(v);
+            }
+        }
+        if let Some(i) = varargs {
+            slots[i] = Some(Value::tuple(extra));
+        }
+        let mut kwdict = DictMap::default();
+        for (k, v) in args.kw {
+            match params.iter().position(|p| {
+                p.name == k && matches!(p.kind, ParamKind::Normal | ParamKind::KwOnly)
+            }) {
+                Some(i) => {
+                    if slots[i].is_some() {
+                        return Err(type_error(format!(
+                            "{name}() got multiple values for argument '{k}'"
+                        )));
+                    }
+                    slots[i] = Some(v);
+                }
+                None => {
+                    if varkw.is_some() {
+                        kwdict.insert(Key(Value::Str(k.as_str())), v);
+                    } else {
+                        return Err(type_error(format!(
+                            "{name}() got an unexpected keyword argument '{k}'"
+                        )));
+                    }
+                }
+            }
+        }
+        if let Some(i) = varkw {
+            slots[i] = Some(Value::Dict(Rc::new(RefCell::new(kwdict))));
+        }
+        let mut missing_pos = Vec::new();
+        let mut missing_kw = Vec::new();
+        for (i, p) in params.iter().enumerate() {
+            if slots[i].is_none() {
+                match (&func.defaults[i], p.kind) {
+                    (Some(d), _) => slots[i] = Some(d.clone()),
+                    (None, ParamKind::Normal) => missing_pos.push(p.name),
+                    (None, ParamKind::KwOnly) => missing_kw.push(p.name),
+                    _ => {}
+                }
+            }
+        }
+        if !missing_pos.is_empty() {
+            return Err(type_error(missing_msg(name, &missing_pos, "positional")));
+        }
+        if !missing_kw.is_empty() {
+            return Err(type_error(missing_msg(name, &missing_kw, "keyword-only")));
+        }
+        Ok(())
+    }
+
+    /// `super()` inside a method: the class that defined the running function, and its first
+    /// argument.
+    pub(crate) fn zero_arg_super(&mut self, f: &Frame) -> PyResult<Value> {
+        let func = f
+            .func
+            .as_ref()
+            .ok_or_else(|| PyErr::new(ExcKind::RuntimeError, "super(): no arguments"))?;
+        let class = func
+            .class
+            .borrow()
+            .as_ref()
+            .and_then(|w| w.upgrade())
+            .ok_or_else(|| {
+                PyErr::new(ExcKind::RuntimeError, "super(): __class__ cell not found")
+            })?;
+        let this = match f.slots.first() {
+            Some(Some(Value::Cell(c))) => c.borrow().clone(),
+            Some(Some(v)) => Some(v.clone()),
+            _ => None,
+        }
+        .ok_or_else(|| PyErr::new(ExcKind::RuntimeError, "super(): no arguments"))?;
+        Ok(self.make_super(class, this))
+    }
+}
+
+fn missing_msg(name: &str, missing: &[Sym], kind: &str) -> String {
+    let quoted: Vec<String> = missing.iter().map(|s| format!("'{s}'")).collect();
+    let list = match quoted.len() {
+        1 => quoted[0].clone(),
+        2 => format!("{} and {}", quoted[0], quoted[1]),
+        n => format!("{}, and {}", quoted[..n - 1].join(", "), quoted[n - 1]),
+    };
+    format!(
+        "{name}() missing {} required {kind} argument{}: {list}",
+        missing.len(),
+        if missing.len() == 1 { "" } else { "s" }
+    )
+}

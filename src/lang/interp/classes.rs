@@ -1,0 +1,611 @@
+//! Classes and instances: the builtin class objects, `class` statements, attribute access,
+//! instantiation and `super()`.
+use super::{Frame, Interp, Types};
+use crate::lang::ast::ClassDef;
+use crate::lang::error::{attr_error, not_implemented, type_error, Exc, ExcKind, PyErr, PyResult};
+use crate::lang::symbol::Sym;
+use crate::lang::value::*;
+use std::any::Any;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+fn new_class(
+    name: &str,
+    module: &str,
+    bases: Vec<Rc<Class>>,
+    builtin: Option<BuiltinClass>,
+) -> Rc<Class> {
+    let c = Rc::new(Class {
+        name: Rc::from(name),
+        module: Rc::from(module),
+        bases: bases.clone(),
+        mro: RefCell::new(Vec::new()),
+        dict: RefCell::new(AttrMap::default()),
+        builtin,
+    });
+    let mro = c3_mro(&c, &bases).unwrap_or_else(|| {
+        let mut m = vec![c.clone()];
+        for b in &bases {
+            for x in b.mro.borrow().iter() {
+                if !m.iter().any(|y| Rc::ptr_eq(x, y)) {
+                    m.push(x.clone());
+                }
+            }
+        }
+        m
+    });
+    *c.mro.borrow_mut() = mro;
+    c
+}
+
+/// C3 linearisation; `None` when the bases admit no consistent order.
+fn c3_mro(c: &Rc<Class>, bases: &[Rc<Class>]) -> Option<Vec<Rc<Class>>> {
+    let mut seqs: Vec<Vec<Rc<Class>>> = bases.iter().map(|b| b.mro.borrow().clone()).collect();
+    seqs.push(bases.to_vec());
+    let mut out = vec![c.clone()];
+    loop {
+        seqs.retain(|s| !s.is_empty());
+        if seqs.is_empty() {
+            return Some(out);
+        }
+        let head = seqs
+            .iter()
+            .map(|s| s[0].clone())
+            .find(|h| !seqs.iter().any(|s| s[1..].iter().any(|x| Rc::ptr_eq(x, h))))?;
+        for s in seqs.iter_mut() {
+            if Rc::ptr_eq(&s[0], &head) {
+                s.remove(0);
+            }
+        }
+        out.push(head);
+    }
+}
+
+pub fn builtin_types() -> Types {
+    let object = new_class("object", "builtins", Vec::new(), Some(BuiltinClass::Object));
+    let mut exceptions: Vec<Rc<Class>> = Vec::new();
+    for &k in ExcKind::ALL {
+        let bases = match k.parent() {
+            Some(p) => {
+                vec![exceptions[ExcKind::ALL.iter().position(|x| *x == p).unwrap_or(0)].clone()]
+            }
+            None => vec![object.clone()],
+        };
+        exceptions.push(new_class(
+            k.name(),
+            k.module().unwrap_or("builtins"),
+            bases,
+            Some(BuiltinClass::Exception(k)),
+        ));
+    }
+    let tags = [
+        (TypeTag::Int, "int"),
+        (TypeTag::Float, "float"),
+        (TypeTag::Str, "str"),
+        (TypeTag::List, "list"),
+        (TypeTag::Tuple, "tuple"),
+        (TypeTag::Dict, "dict"),
+        (TypeTag::Set, "set"),
+        (TypeTag::NoneType, "NoneType"),
+        (TypeTag::Range, "range"),
+        (TypeTag::Type, "type"),
+        (TypeTag::Function, "function"),
+        (TypeTag::Slice, "slice"),
+    ];
+    let mut by_tag: Vec<(TypeTag, Rc<Class>)> = tags
+        .iter()
+        .map(|(t, n)| {
+            (
+                *t,
+                new_class(
+                    n,
+                    "builtins",
+                    vec![object.clone()],
+                    Some(BuiltinClass::Type(*t)),
+                ),
+            )
+        })
+        .collect();
+    let int = by_tag[0].1.clone();
+    by_tag.push((
+        TypeTag::Bool,
+        new_class(
+            "bool",
+            "builtins",
+            vec![int],
+            Some(BuiltinClass::Type(TypeTag::Bool)),
+        ),
+    ));
+    Types {
+        object,
+        exceptions,
+        by_tag,
+    }
+}
+
+/// `super()`: attribute lookup that starts after `class` in the MRO of `this`.
+struct Super {
+    class: Rc<Class>,
+    this: Value,
+}
+
+impl Native for Super {
+    fn type_name(&self) -> &str {
+        "super"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn repr(&self, _i: &mut Interp) -> PyResult<String> {
+        Ok(format!(
+            "<super: <class '{}'>, <{} object>>",
+            self.class.name,
+            self.this.type_name()
+        ))
+    }
+    fn get_attr(&self, _this: &Value, name: Sym, interp: &mut Interp) -> PyResult<Option<Value>> {
+        let cls = match &self.this {
+            Value::Instance(i) => i.class.clone(),
+            Value::Class(c) => c.clone(),
+            _ => return Ok(None),
+        };
+        let mro = cls.mro.borrow().clone();
+        let start = mro
+            .iter()
+            .position(|c| Rc::ptr_eq(c, &self.class))
+            .map_or(mro.len(), |p| p + 1);
+        for c in &mro[start..] {
+            if let Some(v) = c.dict.borrow().get(&name) {
+                return Ok(Some(interp.bind_class_attr(v.clone(), &self.this)));
+            }
+            if let Some(BuiltinClass::Exception(_)) | Some(BuiltinClass::Object) = c.builtin {
+                if &*name.as_str() == "__init__" {
+                    let this = self.this.clone();
+                    return Ok(Some(Value::Builtin(Rc::new(Builtin {
+                        name: "__init__",
+                        f: base_init,
+                        this: Some(this),
+                    }))));
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// `object.__init__` / `BaseException.__init__` reached through `super()`.
+fn base_init(_i: &mut Interp, this: &Value, args: Args) -> PyResult<Value> {
+    if let Value::Instance(inst) = this {
+        if inst.class.exc_kind().is_some() {
+            inst.dict
+                .borrow_mut()
+                .insert(Sym::new("args"), Value::tuple(args.pos));
+        } else if !args.pos.is_empty() || !args.kw.is_empty() {
+            return Err(type_error(
+                "object.__init__() takes exactly one argument (the instance to initialize)",
+            ));
+        }
+    }
+    Ok(Value::None)
+}
+
+impl Interp {
+    pub(crate) fn make_super(&mut self, class: Rc<Class>, this: Value) -> Value {
+        Value::Native(Rc::new(Super { class, this }))
+    }
+
+    /// A class attribute seen through an instance: functions become bound methods.
+    pub fn bind_class_attr(&self, v: Value, this: &Value) -> Value {
+        match &v {
+            Value::Func(_) => Value::Method(Rc::new((this.clone(), v))),
+            Value::Builtin(b) if b.this.is_none() => Value::Builtin(Rc::new(Builtin {
+                name: b.name,
+                f: b.f,
+                this: Some(this.clone()),
+            })),
+            _ => v,
+        }
+    }
+
+    pub(crate) fn class_def(&mut self, def: &Rc<ClassDef>, f: &mut Frame) -> PyResult<Value> {
+        let mut bases = Vec::new();
+        for b in &def.bases {
+            match self.eval(b, f)? {
+                Value::Class(c) => {
+                    if let Some(BuiltinClass::Type(_)) = c.builtin {
+                        return Err(not_implemented(format!("subclassing '{}'", c.name)));
+                    }
+                    bases.push(c)
+                }
+                other => {
+                    if let Value::Native(n) = &other {
+                        if let Some(c) = n.as_any().downcast_ref::<NativeBase>() {
+                            bases.push(c.class.clone());
+                            continue;
+                        }
+                    }
+                    return Err(type_error(format!(
+                        "class bases must be classes, not '{}'",
+                        other.type_name()
+                    )));
+                }
+            }
+        }
+        if bases.is_empty() {
+            bases.push(self.types.object.clone());
+        }
+        let qualname = match &f.func {
+            Some(func) => format!("{}.<locals>.{}", func.qualname, def.name),
+            None => def.name.to_string(),
+        };
+        let ns = Rc::new(RefCell::new(AttrMap::default()));
+        ns.borrow_mut()
+            .insert(Sym::new("__module__"), Value::str("__main__"));
+        ns.borrow_mut()
+            .insert(Sym::new("__qualname__"), Value::from(qualname));
+        let saved = f.class_ns.replace(ns.clone());
+        let r = self.exec_block(&def.body, f);
+        f.class_ns = saved;
+        r?;
+        let class = new_class(&def.name.as_str(), "__main__", bases.clone(), None);
+        if c3_mro(&class, &bases).is_none() {
+            return Err(type_error(
+                "Cannot create a consistent method resolution order (MRO) for bases",
+            ));
+        }
+        let dict = Rc::try_unwrap(ns)
+            .map(|c| c.into_inner())
+            .unwrap_or_else(|ns| ns.borrow().clone());
+        for v in dict.values() {
+            if let Value::Func(func) = v {
+                *func.class.borrow_mut() = Some(Rc::downgrade(&class));
+            }
+        }
+        *class.dict.borrow_mut() = dict;
+        let mut v = Value::Class(class);
+        for d in def.decorators.iter().rev() {
+            let dv = self.eval(d, f)?;
+            v = self.call(&dv, Args::new(vec![v]))?;
+        }
+        Ok(v)
+    }
+
+    pub(crate) fn instantiate(&mut self, c: &Rc<Class>, args: Args) -> PyResult<Value> {
+        if let Some(BuiltinClass::Type(tag)) = c.builtin {
+            return crate::lang::builtins::construct(self, tag, args);
+        }
+        if let Some(hook) = self.native_base_of(c) {
+            return hook(self, c, args);
+        }
+        let is_exc = c.exc_kind().is_some();
+        let inst = Rc::new(Instance {
+            class: c.clone(),
+            dict: RefCell::new(AttrMap::default()),
+        });
+        if is_exc {
+            inst.dict
+                .borrow_mut()
+                .insert(Sym::new("args"), Value::tuple(args.pos.clone()));
+        }
+        let this = Value::Instance(inst);
+        match c.lookup(Sym::new("__init__")) {
+            Some(init) => {
+                let r = self.call_bound(&init, this.clone(), args)?;
+                if !matches!(r, Value::None) {
+                    return Err(type_error(format!(
+                        "__init__() should return None, not '{}'",
+                        r.type_name()
+                    )));
+                }
+            }
+            None => {
+                if !is_exc && (!args.pos.is_empty() || !args.kw.is_empty()) {
+                    return Err(type_error(format!("{}() takes no arguments", c.name)));
+                }
+                if is_exc && !args.kw.is_empty() {
+                    return Err(type_error(format!(
+                        "{}() takes no keyword arguments",
+                        c.name
+                    )));
+                }
+            }
+        }
+        Ok(this)
+    }
+
+    /// Classes written in Rust that Python classes may extend (nn.Module in a later issue)
+    /// register a constructor here.
+    fn native_base_of(&self, c: &Rc<Class>) -> Option<NativeCtor> {
+        let ctors = self.ext.get("native_ctors")?;
+        let ctors = ctors.downcast_ref::<RefCell<Vec<(Rc<Class>, NativeCtor)>>>()?;
+        let found = ctors
+            .borrow()
+            .iter()
+            .find(|(base, _)| c.is_subclass(base))
+            .map(|(_, f)| *f);
+        found
+    }
+
+    pub fn get_attr(&mut self, obj: &Value, name: Sym) -> PyResult<Value> {
+        match obj {
+            Value::Instance(i) => {
+                if let Some(v) = i.dict.borrow().get(&name) {
+                    return Ok(v.clone());
+                }
+                if let Some(v) = i.class.lookup(name) {
+                    return Ok(self.bind_class_attr(v, obj));
+                }
+                match &*name.as_str() {
+                    "__class__" => return Ok(Value::Class(i.class.clone())),
+                    "__dict__" => {
+                        let map: DictMap = i
+                            .dict
+                            .borrow()
+                            .iter()
+                            .map(|(k, v)| (Key(Value::Str(k.as_str())), v.clone()))
+                            .collect();
+                        return Ok(Value::Dict(Rc::new(RefCell::new(map))));
+                    }
+                    _ => {}
+                }
+                if let Some(getattr) = i.class.lookup(Sym::new("__getattr__")) {
+                    return self.call_bound(
+                        &getattr,
+                        obj.clone(),
+                        Args::new(vec![Value::Str(name.as_str())]),
+                    );
+                }
+                Err(self.no_attr(obj, name))
+            }
+            Value::Class(c) => {
+                if let Some(v) = c.lookup(name) {
+                    return Ok(v);
+                }
+                match &*name.as_str() {
+                    "__name__" => Ok(Value::Str(c.name.clone())),
+                    "__qualname__" => Ok(Value::Str(c.name.clone())),
+                    "__module__" => Ok(Value::Str(c.module.clone())),
+                    "__mro__" => Ok(Value::tuple(
+                        c.mro
+                            .borrow()
+                            .iter()
+                            .map(|x| Value::Class(x.clone()))
+                            .collect(),
+                    )),
+                    "__bases__" => Ok(Value::tuple(
+                        c.bases.iter().map(|x| Value::Class(x.clone())).collect(),
+                    )),
+                    "__init__" if c.builtin.is_some() => {
+                        Ok(Value::Builtin(Rc::new(Builtin {
+                            name: "__init__",
+                            f: |i, _, a| {
+                                let mut a = a;
+                                if a.pos.is_empty() {
+                                    return Err(type_error("descriptor '__init__' of 'object' object needs an argument"));
+                                }
+                                let this = a.pos.remove(0);
+                                base_init(i, &this, a)
+                            },
+                            this: None,
+                        })))
+                    }
+                    _ => {
+                        let mut e = attr_error(format!(
+                            "type object '{}' has no attribute '{}'",
+                            c.name, name
+                        ));
+                        e.0.missing_name = Some(name.as_str());
+                        e.0.candidates = Some(self.dir(obj));
+                        Err(e)
+                    }
+                }
+            }
+            Value::Module(m) => match m.attrs.borrow().get(&name) {
+                Some(v) => Ok(v.clone()),
+                None => {
+                    let mut e =
+                        attr_error(format!("module '{}' has no attribute '{}'", m.name, name));
+                    e.0.missing_name = Some(name.as_str());
+                    e.0.candidates = Some(self.dir(obj));
+                    Err(e)
+                }
+            },
+            Value::Native(n) => match n.clone().get_attr(obj, name, self)? {
+                Some(v) => Ok(v),
+                None => Err(self.no_attr(obj, name)),
+            },
+            Value::Func(func) => match &*name.as_str() {
+                "__name__" => Ok(Value::Str(func.def.name.as_str())),
+                "__qualname__" => Ok(Value::Str(func.qualname.clone())),
+                "__doc__" => Ok(func_doc(func)),
+                "__module__" => Ok(Value::str("__main__")),
+                _ => match func.attrs.borrow().get(&name) {
+                    Some(v) => Ok(v.clone()),
+                    None => Err(self.no_attr(obj, name)),
+                },
+            },
+            Value::Builtin(b) if &*name.as_str() == "__name__" => Ok(Value::str(b.name)),
+            Value::Method(m) if &*name.as_str() == "__self__" => Ok(m.0.clone()),
+            Value::Method(m) if &*name.as_str() == "__func__" => Ok(m.1.clone()),
+            Value::Method(m) => self.get_attr(&m.1, name),
+            _ => {
+                if let Some((f, n)) = crate::lang::builtins::method(obj, &name.as_str()) {
+                    return Ok(Value::Builtin(Rc::new(Builtin {
+                        name: n,
+                        f,
+                        this: Some(obj.clone()),
+                    })));
+                }
+                if let Some(v) = crate::lang::builtins::value_attr(self, obj, &name.as_str()) {
+                    return Ok(v);
+                }
+                Err(self.no_attr(obj, name))
+            }
+        }
+    }
+
+    fn no_attr(&self, obj: &Value, name: Sym) -> PyErr {
+        let mut e = attr_error(format!(
+            "'{}' object has no attribute '{}'",
+            obj.type_name(),
+            name
+        ));
+        e.0.missing_name = Some(name.as_str());
+        e.0.candidates = Some(self.dir(obj));
+        e
+    }
+
+    pub fn set_attr(&mut self, obj: &Value, name: Sym, v: Value) -> PyResult<()> {
+        match obj {
+            Value::Instance(i) => {
+                if let Some(setattr) = i.class.lookup(Sym::new("__setattr__")) {
+                    self.call_bound(
+                        &setattr,
+                        obj.clone(),
+                        Args::new(vec![Value::Str(name.as_str()), v]),
+                    )?;
+                    return Ok(());
+                }
+                i.dict.borrow_mut().insert(name, v);
+                Ok(())
+            }
+            Value::Class(c) if c.builtin.is_none() => {
+                c.dict.borrow_mut().insert(name, v);
+                Ok(())
+            }
+            Value::Class(c) => Err(type_error(format!(
+                "cannot set '{name}' attribute of immutable type '{}'",
+                c.name
+            ))),
+            Value::Module(m) => {
+                m.attrs.borrow_mut().insert(name, v);
+                Ok(())
+            }
+            Value::Func(f) => {
+                f.attrs.borrow_mut().insert(name, v);
+                Ok(())
+            }
+            Value::Native(n) => {
+                if n.clone().set_attr(name, v, self)? {
+                    Ok(())
+                } else {
+                    Err(attr_error(format!(
+                        "'{}' object has no attribute '{}'",
+                        obj.type_name(),
+                        name
+                    )))
+                }
+            }
+            _ => {
+                let has = crate::lang::builtins::method(obj, &name.as_str()).is_some();
+                Err(attr_error(if has {
+                    format!(
+                        "'{}' object attribute '{}' is read-only",
+                        obj.type_name(),
+                        name
+                    )
+                } else {
+                    format!("'{}' object has no attribute '{}'", obj.type_name(), name)
+                }))
+            }
+        }
+    }
+
+    pub fn del_attr(&mut self, obj: &Value, name: Sym) -> PyResult<()> {
+        let removed = match obj {
+            Value::Instance(i) => i.dict.borrow_mut().shift_remove(&name).is_some(),
+            Value::Class(c) if c.builtin.is_none() => {
+                c.dict.borrow_mut().shift_remove(&name).is_some()
+            }
+            Value::Module(m) => m.attrs.borrow_mut().shift_remove(&name).is_some(),
+            _ => false,
+        };
+        if removed {
+            Ok(())
+        } else {
+            Err(self.no_attr(obj, name))
+        }
+    }
+
+    /// `dir(obj)`: sorted attribute names (also the candidates of "Did you mean").
+    pub fn dir(&self, obj: &Value) -> Vec<Rc<str>> {
+        let mut names: Vec<Rc<str>> = Vec::new();
+        match obj {
+            Value::Instance(i) => {
+                names.extend(i.dict.borrow().keys().map(|k| k.as_str()));
+                for c in i.class.mro.borrow().iter() {
+                    names.extend(c.dict.borrow().keys().map(|k| k.as_str()));
+                }
+                names.extend(OBJECT_DUNDERS.iter().map(|s| Rc::from(*s)));
+            }
+            Value::Class(c) => {
+                for c in c.mro.borrow().iter() {
+                    names.extend(c.dict.borrow().keys().map(|k| k.as_str()));
+                }
+                names.extend(OBJECT_DUNDERS.iter().map(|s| Rc::from(*s)));
+            }
+            Value::Module(m) => names.extend(m.attrs.borrow().keys().map(|k| k.as_str())),
+            Value::Native(n) => names.extend(n.attr_names()),
+            other => names.extend(
+                crate::lang::builtins::method_names(other)
+                    .iter()
+                    .map(|s| Rc::from(*s)),
+            ),
+        }
+        names.sort();
+        names.dedup();
+        names
+    }
+}
+
+pub type NativeCtor = fn(&mut Interp, &Rc<Class>, Args) -> PyResult<Value>;
+
+/// A Rust-implemented class usable as a base class (`class Net(nn.Module)`).
+pub struct NativeBase {
+    pub class: Rc<Class>,
+}
+
+const OBJECT_DUNDERS: &[&str] = &[
+    "__class__",
+    "__delattr__",
+    "__dict__",
+    "__dir__",
+    "__doc__",
+    "__eq__",
+    "__format__",
+    "__ge__",
+    "__getattribute__",
+    "__gt__",
+    "__hash__",
+    "__init__",
+    "__init_subclass__",
+    "__le__",
+    "__lt__",
+    "__module__",
+    "__ne__",
+    "__new__",
+    "__reduce__",
+    "__reduce_ex__",
+    "__repr__",
+    "__setattr__",
+    "__sizeof__",
+    "__str__",
+    "__subclasshook__",
+    "__weakref__",
+];
+
+fn func_doc(f: &Function) -> Value {
+    if let Some(first) = f.def.body.first() {
+        if let crate::lang::ast::StmtKind::Expr(e) = &first.kind {
+            if let crate::lang::ast::ExprKind::Str(s) = &e.kind {
+                return Value::Str(s.clone());
+            }
+        }
+    }
+    Value::None
+}
+
+/// Turns an exception object into the error that raises it.
+pub fn err_from_value(v: Value) -> PyErr {
+    PyErr::from_exc(Exc::Object(v))
+}

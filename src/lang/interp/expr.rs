@@ -1,0 +1,527 @@
+//! Expression evaluation.
+use super::{Frame, Interp};
+use crate::lang::ast::*;
+use crate::lang::error::{Anchor, ExcKind, PyErr, PyResult};
+use crate::lang::lexer::Span;
+use crate::lang::symbol::Sym;
+use crate::lang::value::*;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+impl Interp {
+    /// Records the failing expression as the current frame's traceback entry.
+    pub(crate) fn at(&self, err: PyErr, frame: &Frame, span: Span, anchor: Anchor) -> PyErr {
+        err.locate(&frame.src, span, anchor, &frame.name)
+    }
+
+    pub fn eval(&mut self, e: &Expr, f: &mut Frame) -> PyResult<Value> {
+        Ok(match &e.kind {
+            ExprKind::Name(n) => {
+                return self
+                    .load_name(n, f)
+                    .map_err(|err| self.at(err, f, e.span, Anchor::None))
+            }
+            ExprKind::Int(i) => Value::Int(*i),
+            ExprKind::Float(x) => Value::Float(*x),
+            ExprKind::Str(s) => Value::Str(s.clone()),
+            ExprKind::None => Value::None,
+            ExprKind::Bool(b) => Value::Bool(*b),
+            ExprKind::Ellipsis => Value::Ellipsis,
+            ExprKind::Binary(op, a, b) => {
+                let x = self.eval(a, f)?;
+                let y = self.eval(b, f)?;
+                return self.binary(*op, &x, &y).map_err(|err| {
+                    let anchor = Anchor::BinOp {
+                        left_end: a.span.end,
+                        right_start: b.span.start,
+                    };
+                    self.at(err, f, e.span, anchor)
+                });
+            }
+            ExprKind::Call(func, args) => return self.eval_call(e, func, args, f),
+            ExprKind::Attr(obj, name) => {
+                let o = self.eval(obj, f)?;
+                return self
+                    .get_attr(&o, *name)
+                    .map_err(|err| self.at(err, f, e.span, Anchor::None));
+            }
+            ExprKind::Subscript(obj, idx) => {
+                let o = self.eval(obj, f)?;
+                let i = self.eval(idx, f)?;
+                return self.get_item(&o, &i).map_err(|err| {
+                    let anchor = Anchor::Subscript {
+                        value_end: obj.span.end,
+                        slice_end: idx.span.end,
+                    };
+                    self.at(err, f, e.span, anchor)
+                });
+            }
+            ExprKind::Compare(first, rest) => {
+                let mut left = self.eval(first, f)?;
+                let mut result = Value::Bool(true);
+                for (op, re) in rest {
+                    let right = self.eval(re, f)?;
+                    result = self
+                        .compare(*op, &left, &right)
+                        .map_err(|err| self.at(err, f, e.span, Anchor::None))?;
+                    if !self.truthy(&result)? {
+                        return Ok(result);
+                    }
+                    left = right;
+                }
+                result
+            }
+            ExprKind::And(a, b) => {
+                let x = self.eval(a, f)?;
+                if !self
+                    .truthy(&x)
+                    .map_err(|err| self.at(err, f, a.span, Anchor::None))?
+                {
+                    return Ok(x);
+                }
+                self.eval(b, f)?
+            }
+            ExprKind::Or(a, b) => {
+                let x = self.eval(a, f)?;
+                if self
+                    .truthy(&x)
+                    .map_err(|err| self.at(err, f, a.span, Anchor::None))?
+                {
+                    return Ok(x);
+                }
+                self.eval(b, f)?
+            }
+            ExprKind::Unary(op, a) => {
+                let x = self.eval(a, f)?;
+                return self
+                    .unary(*op, &x)
+                    .map_err(|err| self.at(err, f, e.span, Anchor::None));
+            }
+            ExprKind::IfExp(c, a, b) => {
+                let cv = self.eval(c, f)?;
+                if self
+                    .truthy(&cv)
+                    .map_err(|err| self.at(err, f, c.span, Anchor::None))?
+                {
+                    self.eval(a, f)?
+                } else {
+                    self.eval(b, f)?
+                }
+            }
+            ExprKind::List(items) => Value::list(self.eval_items(items, f)?),
+            ExprKind::Tuple(items) => Value::tuple(self.eval_items(items, f)?),
+            ExprKind::Set(items) => {
+                let vals = self.eval_items(items, f)?;
+                let mut set = SetMap::default();
+                for v in vals {
+                    set.insert(Key::new(v).map_err(|err| self.at(err, f, e.span, Anchor::None))?);
+                }
+                Value::Set(Rc::new(RefCell::new(set)))
+            }
+            ExprKind::Dict(items) => {
+                let mut map = DictMap::default();
+                for (k, v) in items {
+                    match k {
+                        Some(k) => {
+                            let kv = self.eval(k, f)?;
+                            let vv = self.eval(v, f)?;
+                            let key = Key::new(kv)
+                                .map_err(|err| self.at(err, f, e.span, Anchor::None))?;
+                            dict_insert(&mut map, key, vv);
+                        }
+                        None => {
+                            let m = self.eval(v, f)?;
+                            for (k, v) in self
+                                .mapping_items(&m)
+                                .map_err(|err| self.at(err, f, v.span, Anchor::None))?
+                            {
+                                dict_insert(&mut map, k, v);
+                            }
+                        }
+                    }
+                }
+                Value::Dict(Rc::new(RefCell::new(map)))
+            }
+            ExprKind::Slice(a, b, c) => {
+                let mut parts = [Value::None, Value::None, Value::None];
+                for (slot, x) in parts.iter_mut().zip([a, b, c]) {
+                    if let Some(x) = x {
+                        *slot = self.eval(x, f)?;
+                    }
+                }
+                Value::Slice(Rc::new(parts))
+            }
+            ExprKind::FString(parts) => Value::from(self.eval_fstring(parts, f)?),
+            ExprKind::Lambda(def) => self.make_function(def, f, Vec::new())?,
+            ExprKind::Comp(c) => return self.eval_comp(c, e.span, f),
+            ExprKind::Starred(_) => {
+                return Err(self.at(
+                    PyErr::new(ExcKind::SyntaxError, "can't use starred expression here"),
+                    f,
+                    e.span,
+                    Anchor::None,
+                ))
+            }
+        })
+    }
+
+    fn eval_items(&mut self, items: &[Expr], f: &mut Frame) -> PyResult<Vec<Value>> {
+        let mut out = Vec::with_capacity(items.len());
+        for it in items {
+            if let ExprKind::Starred(inner) = &it.kind {
+                let v = self.eval(inner, f)?;
+                let vals = self
+                    .collect(&v)
+                    .map_err(|err| self.at(err, f, it.span, Anchor::None))?;
+                out.extend(vals);
+            } else {
+                out.push(self.eval(it, f)?);
+            }
+        }
+        Ok(out)
+    }
+
+    pub(crate) fn load_name(&mut self, n: &Name, f: &Frame) -> PyResult<Value> {
+        match n.scope {
+            Scope::Local(slot) => match f.slots.get(slot as usize) {
+                Some(Some(Value::Cell(c))) => match &*c.borrow() {
+                    Some(v) => Ok(v.clone()),
+                    None => Err(self.unbound_error(n.sym, f, slot)),
+                },
+                Some(Some(v)) => Ok(v.clone()),
+                _ => Err(self.unbound_error(n.sym, f, slot)),
+            },
+            Scope::Global | Scope::Unresolved => self.load_global(n.sym),
+            Scope::ClassBody => {
+                if let Some(ns) = &f.class_ns {
+                    if let Some(v) = ns.borrow().get(&n.sym) {
+                        return Ok(v.clone());
+                    }
+                }
+                self.load_global(n.sym)
+            }
+        }
+    }
+
+    fn unbound_error(&self, sym: Sym, f: &Frame, slot: u32) -> PyErr {
+        // A free variable not yet assigned in its scope reads as NameError in CPython.
+        let is_free = f.func.as_ref().is_some_and(|func| {
+            slot as usize >= func.def.info.local_names.len() - func.def.info.freevars.len()
+        });
+        if is_free {
+            return self.name_error(sym, &format!("cannot access free variable '{sym}' where it is not associated with a value in enclosing scope"));
+        }
+        let mut e = PyErr::new(
+            ExcKind::UnboundLocalError,
+            format!("cannot access local variable '{sym}' where it is not associated with a value"),
+        );
+        e.0.missing_name = Some(sym.as_str());
+        e
+    }
+
+    pub(crate) fn load_global(&self, sym: Sym) -> PyResult<Value> {
+        if let Some(v) = self.globals.get(sym.index()).and_then(|v| v.as_ref()) {
+            return Ok(v.clone());
+        }
+        if let Some(v) = self.builtins.get(sym.index()).and_then(|v| v.as_ref()) {
+            return Ok(v.clone());
+        }
+        Err(self.name_error(sym, &format!("name '{sym}' is not defined")))
+    }
+
+    fn name_error(&self, sym: Sym, msg: &str) -> PyErr {
+        let mut e = PyErr::new(ExcKind::NameError, msg);
+        e.0.missing_name = Some(sym.as_str());
+        let lang_hint = match &*sym.as_str() {
+            "torch" | "nn" | "F" | "math" | "optim" | "time" | "random" => Some(format!(
+                "'{sym}' is a module: import it first, e.g. `import {}`",
+                match &*sym.as_str() {
+                    "nn" => "torch.nn as nn",
+                    "F" => "torch.nn.functional as F",
+                    "optim" => "torch.optim as optim",
+                    other => other,
+                }
+            )),
+            "true" | "false" | "none" | "null" => {
+                Some("Python spells these True, False and None, with a capital letter.".to_string())
+            }
+            _ => None,
+        };
+        if let Some(h) = lang_hint {
+            e = e.hint(h);
+        }
+        e
+    }
+
+    fn eval_call(&mut self, e: &Expr, func: &Expr, args: &[Arg], f: &mut Frame) -> PyResult<Value> {
+        // `obj.method(...)`: look the method up without building a bound-method object.
+        if let ExprKind::Attr(obj, name) = &func.kind {
+            let o = self.eval(obj, f)?;
+            let a = self.eval_args(args, f, e.span)?;
+            let method = self
+                .lookup_method(&o, *name)
+                .map_err(|err| self.at(err, f, func.span, Anchor::None))?;
+            return self
+                .call_looked_up(method, a)
+                .map_err(|err| self.at(err, f, e.span, Anchor::None));
+        }
+        let fv = self.eval(func, f)?;
+        let a = self.eval_args(args, f, e.span)?;
+        if let Value::Builtin(b) = &fv {
+            if b.name == "super" && a.pos.is_empty() {
+                return self
+                    .zero_arg_super(f)
+                    .map_err(|err| self.at(err, f, e.span, Anchor::None));
+            }
+        }
+        self.call(&fv, a)
+            .map_err(|err| self.at(err, f, e.span, Anchor::None))
+    }
+
+    fn eval_args(&mut self, args: &[Arg], f: &mut Frame, span: Span) -> PyResult<Args> {
+        let mut out = Args {
+            pos: Vec::with_capacity(args.len()),
+            kw: Vec::new(),
+        };
+        for a in args {
+            match a {
+                Arg::Pos(x) => out.pos.push(self.eval(x, f)?),
+                Arg::Star(x) => {
+                    let v = self.eval(x, f)?;
+                    let vals = self.collect(&v).map_err(|_| {
+                        self.at(
+                            crate::lang::error::type_error(format!(
+                                "Value after * must be an iterable, not {}",
+                                v.type_name()
+                            )),
+                            f,
+                            span,
+                            Anchor::None,
+                        )
+                    })?;
+                    out.pos.extend(vals);
+                }
+                Arg::Kw(name, x) => {
+                    let v = self.eval(x, f)?;
+                    out.kw.push((*name, v));
+                }
+                Arg::StarStar(x) => {
+                    let v = self.eval(x, f)?;
+                    for (k, v) in self
+                        .mapping_items(&v)
+                        .map_err(|err| self.at(err, f, span, Anchor::None))?
+                    {
+                        match k.0 {
+                            Value::Str(s) => {
+                                let sym = Sym::new(&s);
+                                if out.kw.iter().any(|(n, _)| *n == sym) {
+                                    return Err(self.at(
+                                        crate::lang::error::type_error(format!(
+                                            "got multiple values for keyword argument '{s}'"
+                                        )),
+                                        f,
+                                        span,
+                                        Anchor::None,
+                                    ));
+                                }
+                                out.kw.push((sym, v))
+                            }
+                            _ => {
+                                return Err(self.at(
+                                    crate::lang::error::type_error("keywords must be strings"),
+                                    f,
+                                    span,
+                                    Anchor::None,
+                                ))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    pub(crate) fn eval_fstring(&mut self, parts: &[FPart], f: &mut Frame) -> PyResult<String> {
+        let mut out = String::new();
+        for p in parts {
+            match p {
+                FPart::Lit(s) => out.push_str(s),
+                FPart::Expr {
+                    expr,
+                    conv,
+                    spec,
+                    debug_text,
+                } => {
+                    if let Some(t) = debug_text {
+                        out.push_str(t);
+                    }
+                    let v = self.eval(expr, f)?;
+                    let spec_s = if spec.is_empty() {
+                        String::new()
+                    } else {
+                        self.eval_fstring(spec, f)?
+                    };
+                    let s = match conv {
+                        Some('r') | Some('a') => {
+                            let r = self
+                                .repr(&v)
+                                .map_err(|err| self.at(err, f, expr.span, Anchor::None))?;
+                            self.format_value(&Value::from(r), &spec_s)
+                        }
+                        Some('s') => {
+                            let r = self
+                                .to_str(&v)
+                                .map_err(|err| self.at(err, f, expr.span, Anchor::None))?;
+                            self.format_value(&Value::from(r), &spec_s)
+                        }
+                        _ => self.format_value(&v, &spec_s),
+                    };
+                    out.push_str(&s.map_err(|err| self.at(err, f, expr.span, Anchor::None))?);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Runs a comprehension in its own frame, as CPython does.
+    fn eval_comp(&mut self, c: &CompScope, span: Span, f: &mut Frame) -> PyResult<Value> {
+        let Some(first) = c.generators.first() else {
+            return Ok(Value::None);
+        };
+        let iterable = self.eval(&first.iter, f)?;
+        let iter = self
+            .get_iter(&iterable)
+            .map_err(|err| self.at(err, f, first.iter.span, Anchor::None))?;
+        let mut cf = Frame {
+            slots: vec![None; c.info.local_names.len()],
+            class_ns: None,
+            func: None,
+            name: Rc::from(c.kind.frame_name()),
+            src: f.src.clone(),
+        };
+        let nlocals = c.info.local_names.len() - c.info.freevars.len();
+        for (i, outer) in c.info.freevars.iter().enumerate() {
+            let cell = match f.slots.get(*outer as usize) {
+                Some(Some(Value::Cell(cell))) => cell.clone(),
+                _ => Rc::new(RefCell::new(None)),
+            };
+            cf.slots[nlocals + i] = Some(Value::Cell(cell));
+        }
+        for &slot in &c.info.cellvars {
+            cf.slots[slot as usize] = Some(Value::Cell(Rc::new(RefCell::new(None))));
+        }
+        let mut acc = CompAcc::new(c.kind);
+        self.depth += 1;
+        if self.depth > super::RECURSION_LIMIT {
+            self.depth -= 1;
+            return Err(self.at(
+                PyErr::new(ExcKind::RecursionError, "maximum recursion depth exceeded"),
+                f,
+                span,
+                Anchor::None,
+            ));
+        }
+        let r = self.comp_loop(c, 0, iter, &mut cf, &mut acc);
+        self.depth -= 1;
+        if let Err(mut err) = r {
+            // The comprehension's frame got its entry; the enclosing frame gets one too.
+            err.0.located = false;
+            return Err(self.at(err, f, span, Anchor::None));
+        }
+        Ok(acc.finish())
+    }
+
+    fn comp_loop(
+        &mut self,
+        c: &CompScope,
+        level: usize,
+        iter: Value,
+        cf: &mut Frame,
+        acc: &mut CompAcc,
+    ) -> PyResult<()> {
+        let g = &c.generators[level];
+        'items: while let Some(item) = self
+            .next(&iter)
+            .map_err(|err| self.at(err, cf, g.iter.span, Anchor::None))?
+        {
+            self.tick()?;
+            self.assign(&g.target, item, cf)?;
+            for cond in &g.ifs {
+                let v = self.eval(cond, cf)?;
+                if !self
+                    .truthy(&v)
+                    .map_err(|err| self.at(err, cf, cond.span, Anchor::None))?
+                {
+                    continue 'items;
+                }
+            }
+            if level + 1 < c.generators.len() {
+                let next = &c.generators[level + 1];
+                let inner = self.eval(&next.iter, cf)?;
+                let it = self
+                    .get_iter(&inner)
+                    .map_err(|err| self.at(err, cf, next.iter.span, Anchor::None))?;
+                self.comp_loop(c, level + 1, it, cf, acc)?;
+            } else {
+                let v = self.eval(&c.elt, cf)?;
+                match (&mut *acc, &c.value) {
+                    (CompAcc::Dict(m), Some(ve)) => {
+                        let val = self.eval(ve, cf)?;
+                        let key = Key::new(v)
+                            .map_err(|err| self.at(err, cf, c.elt.span, Anchor::None))?;
+                        dict_insert(m, key, val);
+                    }
+                    (CompAcc::Set(s), _) => {
+                        s.insert(
+                            Key::new(v)
+                                .map_err(|err| self.at(err, cf, c.elt.span, Anchor::None))?,
+                        );
+                    }
+                    (CompAcc::List(l), _) | (CompAcc::Gen(l), _) => l.push(v),
+                    (CompAcc::Dict(_), None) => {}
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Inserts keeping the first key object, as Python does (`{1: 'a', 1.0: 'b'}` is `{1: 'b'}`).
+pub fn dict_insert(map: &mut DictMap, key: Key, value: Value) {
+    if let Some(v) = map.get_mut(&key) {
+        *v = value;
+    } else {
+        map.insert(key, value);
+    }
+}
+
+enum CompAcc {
+    List(Vec<Value>),
+    Gen(Vec<Value>),
+    Set(SetMap),
+    Dict(DictMap),
+}
+
+impl CompAcc {
+    fn new(kind: CompKind) -> CompAcc {
+        match kind {
+            CompKind::List => CompAcc::List(Vec::new()),
+            CompKind::Gen => CompAcc::Gen(Vec::new()),
+            CompKind::Set => CompAcc::Set(SetMap::default()),
+            CompKind::Dict => CompAcc::Dict(DictMap::default()),
+        }
+    }
+    fn finish(self) -> Value {
+        match self {
+            CompAcc::List(v) => Value::list(v),
+            // Generator expressions are evaluated eagerly; the result iterates like one.
+            CompAcc::Gen(v) => Value::Iter(Rc::new(RefCell::new(Iter::Seq {
+                items: Rc::new(v),
+                pos: 0,
+            }))),
+            CompAcc::Set(s) => Value::Set(Rc::new(RefCell::new(s))),
+            CompAcc::Dict(d) => Value::Dict(Rc::new(RefCell::new(d))),
+        }
+    }
+}

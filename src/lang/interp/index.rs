@@ -1,0 +1,250 @@
+//! Subscripts: `seq[i]`, `seq[a:b:c]`, `d[k]`, and assignment and deletion through them.
+use super::Interp;
+use crate::lang::builtins::{norm_index, to_index};
+use crate::lang::error::{type_error, value_error, ExcKind, PyErr, PyResult};
+use crate::lang::symbol::Sym;
+use crate::lang::value::*;
+use std::rc::Rc;
+
+/// Resolves a slice against a length as CPython's `PySlice_AdjustIndices`: (start, stop, step, count).
+pub fn slice_indices(s: &[Value; 3], len: usize) -> PyResult<(i64, i64, i64, usize)> {
+    let get = |v: &Value| -> PyResult<Option<i64>> {
+        match v {
+            Value::None => Ok(None),
+            other => other.as_int().map(Some).ok_or_else(|| {
+                type_error("slice indices must be integers or None or have an __index__ method")
+            }),
+        }
+    };
+    let step = get(&s[2])?.unwrap_or(1);
+    if step == 0 {
+        return Err(value_error("slice step cannot be zero"));
+    }
+    let n = len as i64;
+    let adjust = |v: Option<i64>, default: i64| -> i64 {
+        match v {
+            None => default,
+            Some(mut x) => {
+                if x < 0 {
+                    x += n;
+                    if x < 0 {
+                        x = if step < 0 { -1 } else { 0 };
+                    }
+                } else if x >= n {
+                    x = if step < 0 { n - 1 } else { n };
+                }
+                x
+            }
+        }
+    };
+    let (start, stop) = if step > 0 {
+        (adjust(get(&s[0])?, 0), adjust(get(&s[1])?, n))
+    } else {
+        (adjust(get(&s[0])?, n - 1), adjust(get(&s[1])?, -1))
+    };
+    let count = if step > 0 {
+        if stop > start {
+            ((stop - start - 1) / step + 1) as usize
+        } else {
+            0
+        }
+    } else if start > stop {
+        ((start - stop - 1) / (-step) + 1) as usize
+    } else {
+        0
+    };
+    Ok((start, stop, step, count))
+}
+
+fn slice_pick<T: Clone>(items: &[T], s: &[Value; 3]) -> PyResult<Vec<T>> {
+    let (start, _, step, count) = slice_indices(s, items.len())?;
+    Ok((0..count)
+        .map(|k| items[(start + k as i64 * step) as usize].clone())
+        .collect())
+}
+
+fn index_of(v: &Value, what: &str) -> PyResult<i64> {
+    v.as_int().ok_or_else(|| {
+        type_error(format!(
+            "{what} indices must be integers or slices, not {}",
+            v.type_name()
+        ))
+    })
+}
+
+impl Interp {
+    pub fn get_item(&mut self, obj: &Value, idx: &Value) -> PyResult<Value> {
+        match obj {
+            Value::List(l) => match idx {
+                Value::Slice(s) => Ok(Value::list(slice_pick(&l.borrow(), s)?)),
+                _ => {
+                    let i = index_of(idx, "list")?;
+                    let l = l.borrow();
+                    Ok(l[norm_index(i, l.len(), "list")?].clone())
+                }
+            },
+            Value::Tuple(t) => match idx {
+                Value::Slice(s) => Ok(Value::tuple(slice_pick(t, s)?)),
+                _ => {
+                    let i = index_of(idx, "tuple")?;
+                    Ok(t[norm_index(i, t.len(), "tuple")?].clone())
+                }
+            },
+            Value::Str(s) => {
+                let chars: Vec<char> = s.chars().collect();
+                match idx {
+                    Value::Slice(sl) => Ok(Value::from(
+                        slice_pick(&chars, sl)?.into_iter().collect::<String>(),
+                    )),
+                    _ => {
+                        let i = index_of(idx, "string")?;
+                        Ok(Value::from(
+                            chars[norm_index(i, chars.len(), "string")?].to_string(),
+                        ))
+                    }
+                }
+            }
+            Value::Range(r) => match idx {
+                Value::Slice(s) => {
+                    let (start, stop, step, _) = slice_indices(s, r.len() as usize)?;
+                    Ok(Value::Range(Rc::new(Range {
+                        start: r.get(start),
+                        stop: r.get(stop),
+                        step: r.step * step,
+                    })))
+                }
+                _ => {
+                    let i = index_of(idx, "range")?;
+                    let k = norm_index(i, r.len() as usize, "range object")?;
+                    Ok(Value::Int(r.get(k as i64)))
+                }
+            },
+            Value::Dict(d) => {
+                let k = Key::new(idx.clone())?;
+                if let Some(v) = d.borrow().get(&k) {
+                    return Ok(v.clone());
+                }
+                Err(PyErr::with_args(ExcKind::KeyError, vec![idx.clone()]))
+            }
+            Value::Instance(i) => match i.class.lookup(Sym::new("__getitem__")) {
+                Some(m) => self.call_bound(&m, obj.clone(), Args::new(vec![idx.clone()])),
+                None => Err(type_error(format!(
+                    "'{}' object is not subscriptable",
+                    i.class.name
+                ))),
+            },
+            Value::Native(n) => n.clone().get_item(obj, idx, self),
+            Value::Class(c) => Err(type_error(format!(
+                "type '{}' is not subscriptable",
+                c.name
+            ))),
+            other => Err(type_error(format!(
+                "'{}' object is not subscriptable",
+                other.type_name()
+            ))),
+        }
+    }
+
+    pub fn set_item(&mut self, obj: &Value, idx: &Value, v: Value) -> PyResult<()> {
+        match obj {
+            Value::List(l) => match idx {
+                Value::Slice(s) => {
+                    let new = self
+                        .collect(&v)
+                        .map_err(|_| type_error("must assign iterable to extended slice"))?;
+                    let len = l.borrow().len();
+                    let (start, stop, step, count) = slice_indices(s, len)?;
+                    let mut l = l.borrow_mut();
+                    if step == 1 {
+                        let stop = stop.max(start) as usize;
+                        l.splice(start as usize..stop, new);
+                    } else {
+                        if new.len() != count {
+                            return Err(value_error(format!(
+                                "attempt to assign sequence of size {} to extended slice of size {count}",
+                                new.len()
+                            )));
+                        }
+                        for (k, x) in new.into_iter().enumerate() {
+                            l[(start + k as i64 * step) as usize] = x;
+                        }
+                    }
+                    Ok(())
+                }
+                _ => {
+                    let i = index_of(idx, "list")?;
+                    let mut l = l.borrow_mut();
+                    let k = norm_index(i, l.len(), "list assignment")?;
+                    l[k] = v;
+                    Ok(())
+                }
+            },
+            Value::Dict(d) => {
+                let k = Key::new(idx.clone())?;
+                super::expr::dict_insert(&mut d.borrow_mut(), k, v);
+                Ok(())
+            }
+            Value::Instance(i) => match i.class.lookup(Sym::new("__setitem__")) {
+                Some(m) => self
+                    .call_bound(&m, obj.clone(), Args::new(vec![idx.clone(), v]))
+                    .map(|_| ()),
+                None => Err(type_error(format!(
+                    "'{}' object does not support item assignment",
+                    i.class.name
+                ))),
+            },
+            Value::Native(n) => n.clone().set_item(idx, v, self),
+            other => Err(type_error(format!(
+                "'{}' object does not support item assignment",
+                other.type_name()
+            ))),
+        }
+    }
+
+    pub fn del_item(&mut self, obj: &Value, idx: &Value) -> PyResult<()> {
+        match obj {
+            Value::List(l) => match idx {
+                Value::Slice(s) => {
+                    let len = l.borrow().len();
+                    let (start, _, step, count) = slice_indices(s, len)?;
+                    let mut drop: Vec<usize> = (0..count)
+                        .map(|k| (start + k as i64 * step) as usize)
+                        .collect();
+                    drop.sort_unstable();
+                    let mut l = l.borrow_mut();
+                    for k in drop.into_iter().rev() {
+                        l.remove(k);
+                    }
+                    Ok(())
+                }
+                _ => {
+                    let i = to_index(idx)?;
+                    let mut l = l.borrow_mut();
+                    let k = norm_index(i, l.len(), "list assignment")?;
+                    l.remove(k);
+                    Ok(())
+                }
+            },
+            Value::Dict(d) => {
+                let k = Key::new(idx.clone())?;
+                if d.borrow_mut().shift_remove(&k).is_none() {
+                    return Err(PyErr::with_args(ExcKind::KeyError, vec![idx.clone()]));
+                }
+                Ok(())
+            }
+            Value::Instance(i) => match i.class.lookup(Sym::new("__delitem__")) {
+                Some(m) => self
+                    .call_bound(&m, obj.clone(), Args::new(vec![idx.clone()]))
+                    .map(|_| ()),
+                None => Err(type_error(format!(
+                    "'{}' object doesn't support item deletion",
+                    i.class.name
+                ))),
+            },
+            other => Err(type_error(format!(
+                "'{}' object doesn't support item deletion",
+                other.type_name()
+            ))),
+        }
+    }
+}

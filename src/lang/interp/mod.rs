@@ -1,0 +1,290 @@
+//! The tree-walking evaluator.
+mod call;
+mod classes;
+pub(crate) mod expr;
+mod index;
+mod ops;
+mod stmt;
+
+pub use call::bind_error;
+
+use super::ast::Stmt;
+use super::error::{Exc, ExcKind, PyErr, PyResult, Source};
+use super::lexer::SyntaxErr;
+use super::symbol::Sym;
+use super::value::*;
+use std::cell::RefCell;
+use std::io::Write;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set by the Ctrl-C handler; checked at loop iterations and calls.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Python's default recursion limit.
+pub const RECURSION_LIMIT: usize = 1000;
+
+/// Where `print` writes.
+pub enum Output {
+    Stdout(std::io::BufWriter<std::io::Stdout>),
+    Capture(String),
+}
+
+impl Output {
+    pub fn write_str(&mut self, s: &str) {
+        match self {
+            Output::Stdout(w) => {
+                let _ = w.write_all(s.as_bytes());
+            }
+            Output::Capture(buf) => buf.push_str(s),
+        }
+    }
+    pub fn flush(&mut self) {
+        if let Output::Stdout(w) = self {
+            let _ = w.flush();
+        }
+    }
+}
+
+/// One activation: a function call, a comprehension, or the module itself.
+pub struct Frame {
+    pub slots: Vec<Option<Value>>,
+    /// While a class body runs: its namespace.
+    pub class_ns: Option<Rc<RefCell<AttrMap>>>,
+    pub func: Option<Rc<Function>>,
+    pub name: Rc<str>,
+    pub src: Rc<Source>,
+}
+
+impl Frame {
+    pub fn module(src: Rc<Source>) -> Frame {
+        Frame {
+            slots: Vec::new(),
+            class_ns: None,
+            func: None,
+            name: Rc::from("<module>"),
+            src,
+        }
+    }
+}
+
+/// Built-in classes the evaluator needs by hand.
+pub struct Types {
+    pub object: Rc<Class>,
+    pub exceptions: Vec<Rc<Class>>,
+    pub by_tag: Vec<(TypeTag, Rc<Class>)>,
+}
+
+pub struct Interp {
+    /// Module globals, indexed by symbol.
+    pub globals: Vec<Option<Value>>,
+    /// Names in the order they were first defined (for `:vars`, `dir()` and suggestions).
+    pub global_order: Vec<Sym>,
+    pub builtins: Vec<Option<Value>>,
+    pub builtin_order: Vec<Sym>,
+    pub types: Types,
+    pub out: Output,
+    pub modules: rustc_hash::FxHashMap<String, Value>,
+    /// Exceptions being handled (innermost last), for bare `raise` and implicit chaining.
+    pub handling: Vec<PyErr>,
+    pub depth: usize,
+    /// For fuzzing: stop with an error after this many steps.
+    pub step_limit: Option<u64>,
+    pub steps: u64,
+    pub random: super::modules::random::PyRandom,
+    /// Objects that modules keep per session (torch's state in later issues).
+    pub ext: rustc_hash::FxHashMap<&'static str, Rc<dyn std::any::Any>>,
+}
+
+impl Interp {
+    pub fn new() -> Interp {
+        let types = classes::builtin_types();
+        let mut it = Interp {
+            globals: Vec::new(),
+            global_order: Vec::new(),
+            builtins: Vec::new(),
+            builtin_order: Vec::new(),
+            types,
+            out: Output::Stdout(std::io::BufWriter::new(std::io::stdout())),
+            modules: Default::default(),
+            handling: Vec::new(),
+            depth: 0,
+            step_limit: None,
+            steps: 0,
+            random: Default::default(),
+            ext: Default::default(),
+        };
+        super::builtins::install(&mut it);
+        it.set_global(Sym::new("__name__"), Value::str("__main__"));
+        it
+    }
+
+    pub fn set_builtin(&mut self, name: &str, v: Value) {
+        let s = Sym::new(name);
+        if self.builtins.len() <= s.index() {
+            self.builtins.resize(s.index() + 1, None);
+        }
+        if self.builtins[s.index()].is_none() {
+            self.builtin_order.push(s);
+        }
+        self.builtins[s.index()] = Some(v);
+    }
+
+    pub fn get_global(&self, s: Sym) -> Option<&Value> {
+        self.globals.get(s.index()).and_then(|v| v.as_ref())
+    }
+
+    pub fn set_global(&mut self, s: Sym, v: Value) {
+        let i = s.index();
+        if self.globals.len() <= i {
+            self.globals.resize(i + 1, None);
+        }
+        if self.globals[i].is_none() {
+            if !self.global_order.contains(&s) {
+                self.global_order.push(s);
+            }
+        }
+        self.globals[i] = Some(v);
+    }
+
+    pub fn del_global(&mut self, s: Sym) -> bool {
+        match self.globals.get_mut(s.index()) {
+            Some(slot @ Some(_)) => {
+                *slot = None;
+                self.global_order.retain(|x| *x != s);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Defined global names, in definition order.
+    pub fn global_names(&self) -> Vec<Sym> {
+        self.global_order
+            .iter()
+            .copied()
+            .filter(|s| self.get_global(*s).is_some())
+            .collect()
+    }
+
+    pub fn builtin_names(&self) -> Vec<Sym> {
+        self.builtin_order.clone()
+    }
+
+    /// Forgets every user variable (the REPL's `:reset`).
+    pub fn reset(&mut self) {
+        let out = std::mem::replace(&mut self.out, Output::Capture(String::new()));
+        *self = Interp::new();
+        self.out = out;
+    }
+
+    pub fn print(&mut self, s: &str) {
+        self.out.write_str(s);
+    }
+
+    pub fn class_for(&self, kind: ExcKind) -> Rc<Class> {
+        let i = ExcKind::ALL.iter().position(|k| *k == kind).unwrap_or(0);
+        self.types.exceptions[i].clone()
+    }
+
+    pub fn type_class(&self, tag: TypeTag) -> Rc<Class> {
+        self.types
+            .by_tag
+            .iter()
+            .find(|(t, _)| *t == tag)
+            .map(|(_, c)| c.clone())
+            .unwrap_or_else(|| self.types.object.clone())
+    }
+
+    /// Parses, resolves and runs a whole program (a file or one REPL entry). In `echo` mode
+    /// the values of expression statements are printed with `repr`, as at Python's prompt.
+    pub fn run(&mut self, src: Rc<Source>, echo: bool) -> PyResult<()> {
+        let body = parse(&src)?;
+        self.exec_module(&body, src, echo)
+    }
+
+    pub fn exec_module(&mut self, body: &[Stmt], src: Rc<Source>, echo: bool) -> PyResult<()> {
+        let mut frame = Frame::module(src);
+        for s in body {
+            if echo {
+                if let super::ast::StmtKind::Expr(e) = &s.kind {
+                    let v = self
+                        .eval(e, &mut frame)
+                        .map_err(|err| self.finish_stmt_error(err, s, &frame))?;
+                    if !matches!(v, Value::None) {
+                        let r = self
+                            .repr(&v)
+                            .map_err(|err| self.finish_stmt_error(err, s, &frame))?;
+                        self.print(&r);
+                        self.print("\n");
+                        self.set_global(Sym::new("_"), v);
+                    }
+                    continue;
+                }
+            }
+            self.exec(s, &mut frame)?;
+        }
+        Ok(())
+    }
+
+    /// Counts a step; raises KeyboardInterrupt after Ctrl-C and stops runaway fuzz inputs.
+    #[inline]
+    pub fn tick(&mut self) -> PyResult<()> {
+        if INTERRUPTED.load(Ordering::Relaxed) {
+            INTERRUPTED.store(false, Ordering::Relaxed);
+            return Err(PyErr::with_args(ExcKind::KeyboardInterrupt, Vec::new()));
+        }
+        if let Some(limit) = self.step_limit {
+            self.steps += 1;
+            if self.steps > limit {
+                return Err(PyErr::new(ExcKind::RuntimeError, "step limit exceeded"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The exception as a Python object (materialising builtin ones).
+    pub fn exc_value(&self, err: &PyErr) -> Value {
+        match &err.0.exc {
+            Exc::Object(v) => v.clone(),
+            Exc::Builtin(kind, args) => Value::Instance(Rc::new(Instance {
+                class: self.class_for(*kind),
+                dict: RefCell::new({
+                    let mut m = AttrMap::default();
+                    m.insert(Sym::new("args"), Value::tuple(args.clone()));
+                    m
+                }),
+            })),
+        }
+    }
+}
+
+impl Default for Interp {
+    fn default() -> Self {
+        Interp::new()
+    }
+}
+
+/// Parses and resolves a source, giving SyntaxError as a Python error.
+pub fn parse(src: &Rc<Source>) -> PyResult<Vec<Stmt>> {
+    let mut body = super::parser::parse_module(&src.text).map_err(|e| syntax_error(e, src))?;
+    super::resolve::resolve_module(&mut body).map_err(|e| syntax_error(e, src))?;
+    Ok(body)
+}
+
+pub fn syntax_error(e: SyntaxErr, src: &Rc<Source>) -> PyErr {
+    let kind = if e.indentation {
+        ExcKind::IndentationError
+    } else {
+        ExcKind::SyntaxError
+    };
+    let mut err = PyErr::new(kind, e.msg);
+    err.0.syntax = Some((
+        src.clone(),
+        super::lexer::Span::new(e.start, e.end.max(e.start + 1)),
+    ));
+    err
+}
+
+pub use expr::dict_insert as dict_insert_pub;
+pub use index::slice_indices;

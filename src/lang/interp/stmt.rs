@@ -1,0 +1,657 @@
+//! Statement execution.
+use super::{Frame, Interp};
+use crate::lang::ast::*;
+use crate::lang::error::{type_error, value_error, Anchor, Exc, ExcKind, PyErr, PyResult};
+use crate::lang::symbol::Sym;
+use crate::lang::value::*;
+use std::rc::Rc;
+
+pub enum Flow {
+    Normal,
+    Break,
+    Continue,
+    Return(Value),
+}
+
+impl Interp {
+    pub(crate) fn exec_block(&mut self, body: &[Stmt], f: &mut Frame) -> PyResult<Flow> {
+        for s in body {
+            match self.exec(s, f)? {
+                Flow::Normal => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    /// Gives an error that no expression located a traceback entry at its statement.
+    pub(crate) fn finish_stmt_error(&self, err: PyErr, s: &Stmt, f: &Frame) -> PyErr {
+        self.at(err, f, s.span, Anchor::None)
+    }
+
+    pub fn exec(&mut self, s: &Stmt, f: &mut Frame) -> PyResult<Flow> {
+        self.exec_inner(s, f)
+            .map_err(|err| self.finish_stmt_error(err, s, f))
+    }
+
+    fn exec_inner(&mut self, s: &Stmt, f: &mut Frame) -> PyResult<Flow> {
+        match &s.kind {
+            StmtKind::Expr(e) => {
+                self.eval(e, f)?;
+            }
+            StmtKind::Assign(targets, value) => {
+                let v = self.eval(value, f)?;
+                for t in targets {
+                    self.assign(t, v.clone(), f)?;
+                }
+            }
+            StmtKind::AugAssign(target, op, value) => self.aug_assign(target, *op, value, f, s)?,
+            StmtKind::AnnAssign(target, _, value) => {
+                if let Some(v) = value {
+                    let v = self.eval(v, f)?;
+                    self.assign(target, v, f)?;
+                }
+            }
+            StmtKind::If(test, body, orelse) => {
+                let c = self.eval(test, f)?;
+                let branch = if self
+                    .truthy(&c)
+                    .map_err(|e| self.at(e, f, test.span, Anchor::None))?
+                {
+                    body
+                } else {
+                    orelse
+                };
+                return self.exec_block(branch, f);
+            }
+            StmtKind::While(test, body, orelse) => loop {
+                self.tick()
+                    .map_err(|e| self.at(e, f, test.span, Anchor::None))?;
+                let c = self.eval(test, f)?;
+                if !self
+                    .truthy(&c)
+                    .map_err(|e| self.at(e, f, test.span, Anchor::None))?
+                {
+                    return self.exec_block(orelse, f);
+                }
+                match self.exec_block(body, f)? {
+                    Flow::Break => break,
+                    Flow::Return(v) => return Ok(Flow::Return(v)),
+                    Flow::Normal | Flow::Continue => {}
+                }
+            },
+            StmtKind::For(target, iter, body, orelse) => {
+                return self.exec_for(target, iter, body, orelse, f)
+            }
+            StmtKind::Break => return Ok(Flow::Break),
+            StmtKind::Continue => return Ok(Flow::Continue),
+            StmtKind::Pass | StmtKind::Global(_) | StmtKind::Nonlocal(_) => {}
+            StmtKind::Return(v) => {
+                let v = match v {
+                    Some(e) => self.eval(e, f)?,
+                    None => Value::None,
+                };
+                return Ok(Flow::Return(v));
+            }
+            StmtKind::FuncDef(def, name) => {
+                let mut decos = Vec::new();
+                for d in &def.decorators {
+                    decos.push(self.eval(d, f)?);
+                }
+                let mut v = self.make_function(def, f, Vec::new())?;
+                for d in decos.into_iter().rev() {
+                    v = self.call(&d, Args::new(vec![v]))?;
+                }
+                self.store_name(name, v, f);
+            }
+            StmtKind::ClassDef(def, name) => {
+                let v = self.class_def(def, f)?;
+                self.store_name(name, v, f);
+            }
+            StmtKind::With(items, body) => return self.exec_with(items, 0, body, f),
+            StmtKind::Try(body, handlers, orelse, finalbody) => {
+                return self.exec_try(body, handlers, orelse, finalbody, f)
+            }
+            StmtKind::Raise(exc, cause) => {
+                return Err(self.exec_raise(exc.as_ref(), cause.as_ref(), f)?)
+            }
+            StmtKind::Assert(test, msg) => {
+                let c = self.eval(test, f)?;
+                if !self.truthy(&c)? {
+                    let args = match msg {
+                        Some(m) => vec![self.eval(m, f)?],
+                        None => Vec::new(),
+                    };
+                    return Err(PyErr::with_args(ExcKind::AssertionError, args));
+                }
+            }
+            StmtKind::Del(targets) => {
+                for t in targets {
+                    self.delete(t, f)?;
+                }
+            }
+            StmtKind::Import(items) => {
+                for (path, name, alias) in items {
+                    let full: Vec<String> = path.iter().map(|s| s.as_str().to_string()).collect();
+                    let module = self.import(&full.join("."))?;
+                    let bound = if *alias {
+                        module
+                    } else {
+                        self.import(&full[0])?
+                    };
+                    self.store_name(name, bound, f);
+                }
+            }
+            StmtKind::ImportFrom(path, names) => {
+                let full: Vec<String> = path.iter().map(|s| s.as_str().to_string()).collect();
+                let modname = full.join(".");
+                let module = self.import(&modname)?;
+                for (attr, name) in names {
+                    let v = match self.get_attr(&module, *attr) {
+                        Ok(v) => v,
+                        Err(_) => {
+                            let sub = format!("{modname}.{attr}");
+                            self.import(&sub).map_err(|_| {
+                                PyErr::new(
+                                    ExcKind::ImportError,
+                                    format!("cannot import name '{attr}' from '{modname}'"),
+                                )
+                            })?
+                        }
+                    };
+                    self.store_name(name, v, f);
+                }
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn exec_for(
+        &mut self,
+        target: &Expr,
+        iter: &Expr,
+        body: &[Stmt],
+        orelse: &[Stmt],
+        f: &mut Frame,
+    ) -> PyResult<Flow> {
+        let it = self.eval(iter, f)?;
+        // Fast path: `for i in range(...)` never builds an iterator object.
+        if let Value::Range(r) = &it {
+            let (mut cur, step) = (r.start, r.step);
+            for _ in 0..r.len() {
+                self.tick()
+                    .map_err(|e| self.at(e, f, iter.span, Anchor::None))?;
+                self.assign(target, Value::Int(cur), f)?;
+                match self.exec_block(body, f)? {
+                    Flow::Break => return Ok(Flow::Normal),
+                    Flow::Return(v) => return Ok(Flow::Return(v)),
+                    Flow::Normal | Flow::Continue => {}
+                }
+                cur = cur.wrapping_add(step);
+            }
+            return self.exec_block(orelse, f);
+        }
+        let iterator = self
+            .get_iter(&it)
+            .map_err(|e| self.at(e, f, iter.span, Anchor::None))?;
+        loop {
+            self.tick()
+                .map_err(|e| self.at(e, f, iter.span, Anchor::None))?;
+            let Some(item) = self
+                .next(&iterator)
+                .map_err(|e| self.at(e, f, iter.span, Anchor::None))?
+            else {
+                break;
+            };
+            self.assign(target, item, f)?;
+            match self.exec_block(body, f)? {
+                Flow::Break => return Ok(Flow::Normal),
+                Flow::Return(v) => return Ok(Flow::Return(v)),
+                Flow::Normal | Flow::Continue => {}
+            }
+        }
+        self.exec_block(orelse, f)
+    }
+
+    pub(crate) fn store_name(&mut self, n: &Name, v: Value, f: &mut Frame) {
+        match n.scope {
+            Scope::Local(slot) => {
+                if let Some(s) = f.slots.get_mut(slot as usize) {
+                    if let Some(Value::Cell(c)) = s {
+                        *c.borrow_mut() = Some(v);
+                    } else {
+                        *s = Some(v);
+                    }
+                }
+            }
+            Scope::ClassBody => {
+                if let Some(ns) = &f.class_ns {
+                    ns.borrow_mut().insert(n.sym, v);
+                } else {
+                    self.set_global(n.sym, v);
+                }
+            }
+            Scope::Global | Scope::Unresolved => self.set_global(n.sym, v),
+        }
+    }
+
+    pub(crate) fn assign(&mut self, t: &Expr, v: Value, f: &mut Frame) -> PyResult<()> {
+        match &t.kind {
+            ExprKind::Name(n) => {
+                self.store_name(n, v, f);
+                Ok(())
+            }
+            ExprKind::Attr(obj, name) => {
+                let o = self.eval(obj, f)?;
+                self.set_attr(&o, *name, v)
+                    .map_err(|e| self.at(e, f, t.span, Anchor::None))
+            }
+            ExprKind::Subscript(obj, idx) => {
+                let o = self.eval(obj, f)?;
+                let i = self.eval(idx, f)?;
+                self.set_item(&o, &i, v)
+                    .map_err(|e| self.at(e, f, t.span, Anchor::None))
+            }
+            ExprKind::Tuple(items) | ExprKind::List(items) => {
+                let vals = self
+                    .unpack(v, items)
+                    .map_err(|e| self.at(e, f, t.span, Anchor::None))?;
+                for (target, val) in items.iter().zip(vals) {
+                    match &target.kind {
+                        ExprKind::Starred(inner) => self.assign(inner, val, f)?,
+                        _ => self.assign(target, val, f)?,
+                    }
+                }
+                Ok(())
+            }
+            _ => Err(PyErr::new(
+                ExcKind::SyntaxError,
+                "cannot assign to expression",
+            )),
+        }
+    }
+
+    /// Splits `v` into as many values as `targets` takes (a starred target takes a list).
+    fn unpack(&mut self, v: Value, targets: &[Expr]) -> PyResult<Vec<Value>> {
+        let vals = match &v {
+            Value::Tuple(t) => t.as_ref().clone(),
+            Value::List(l) => l.borrow().clone(),
+            _ => self.collect(&v).map_err(|e| {
+                if e.is(ExcKind::TypeError) {
+                    type_error(format!(
+                        "cannot unpack non-iterable {} object",
+                        v.type_name()
+                    ))
+                } else {
+                    e
+                }
+            })?,
+        };
+        let star = targets
+            .iter()
+            .position(|t| matches!(t.kind, ExprKind::Starred(_)));
+        let n = targets.len();
+        match star {
+            None => {
+                if vals.len() > n {
+                    return Err(value_error(format!(
+                        "too many values to unpack (expected {n})"
+                    )));
+                }
+                if vals.len() < n {
+                    return Err(value_error(format!(
+                        "not enough values to unpack (expected {n}, got {})",
+                        vals.len()
+                    )));
+                }
+                Ok(vals)
+            }
+            Some(si) => {
+                let after = n - si - 1;
+                if vals.len() < n - 1 {
+                    return Err(value_error(format!(
+                        "not enough values to unpack (expected at least {}, got {})",
+                        n - 1,
+                        vals.len()
+                    )));
+                }
+                let mut out: Vec<Value> = vals[..si].to_vec();
+                out.push(Value::list(vals[si..vals.len() - after].to_vec()));
+                out.extend_from_slice(&vals[vals.len() - after..]);
+                Ok(out)
+            }
+        }
+    }
+
+    fn aug_assign(
+        &mut self,
+        target: &Expr,
+        op: BinOp,
+        value: &Expr,
+        f: &mut Frame,
+        s: &Stmt,
+    ) -> PyResult<()> {
+        match &target.kind {
+            ExprKind::Name(n) => {
+                let cur = self
+                    .load_name(n, f)
+                    .map_err(|e| self.at(e, f, target.span, Anchor::None))?;
+                let rhs = self.eval(value, f)?;
+                let r = self
+                    .inplace(op, &cur, &rhs)
+                    .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
+                self.store_name(n, r, f);
+            }
+            ExprKind::Attr(obj, name) => {
+                let o = self.eval(obj, f)?;
+                let cur = self
+                    .get_attr(&o, *name)
+                    .map_err(|e| self.at(e, f, target.span, Anchor::None))?;
+                let rhs = self.eval(value, f)?;
+                let r = self
+                    .inplace(op, &cur, &rhs)
+                    .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
+                self.set_attr(&o, *name, r)
+                    .map_err(|e| self.at(e, f, target.span, Anchor::None))?;
+            }
+            ExprKind::Subscript(obj, idx) => {
+                let o = self.eval(obj, f)?;
+                let i = self.eval(idx, f)?;
+                let cur = self.get_item(&o, &i).map_err(|e| {
+                    let anchor = Anchor::Subscript {
+                        value_end: obj.span.end,
+                        slice_end: idx.span.end,
+                    };
+                    self.at(e, f, target.span, anchor)
+                })?;
+                let rhs = self.eval(value, f)?;
+                let r = self
+                    .inplace(op, &cur, &rhs)
+                    .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
+                self.set_item(&o, &i, r)
+                    .map_err(|e| self.at(e, f, target.span, Anchor::None))?;
+            }
+            _ => {
+                return Err(PyErr::new(
+                    ExcKind::SyntaxError,
+                    "illegal expression for augmented assignment",
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    fn delete(&mut self, t: &Expr, f: &mut Frame) -> PyResult<()> {
+        match &t.kind {
+            ExprKind::Name(n) => {
+                let ok = match n.scope {
+                    Scope::Local(slot) => match f.slots.get_mut(slot as usize) {
+                        Some(Some(Value::Cell(c))) => c.borrow_mut().take().is_some(),
+                        Some(s) => s.take().is_some(),
+                        None => false,
+                    },
+                    Scope::ClassBody => f
+                        .class_ns
+                        .as_ref()
+                        .is_some_and(|ns| ns.borrow_mut().shift_remove(&n.sym).is_some()),
+                    _ => self.del_global(n.sym),
+                };
+                if !ok {
+                    let mut e = PyErr::new(
+                        ExcKind::NameError,
+                        format!("name '{}' is not defined", n.sym),
+                    );
+                    e.0.missing_name = Some(n.sym.as_str());
+                    return Err(self.at(e, f, t.span, Anchor::None));
+                }
+                Ok(())
+            }
+            ExprKind::Attr(obj, name) => {
+                let o = self.eval(obj, f)?;
+                self.del_attr(&o, *name)
+                    .map_err(|e| self.at(e, f, t.span, Anchor::None))
+            }
+            ExprKind::Subscript(obj, idx) => {
+                let o = self.eval(obj, f)?;
+                let i = self.eval(idx, f)?;
+                self.del_item(&o, &i)
+                    .map_err(|e| self.at(e, f, t.span, Anchor::None))
+            }
+            ExprKind::Tuple(items) | ExprKind::List(items) => {
+                items.iter().try_for_each(|i| self.delete(i, f))
+            }
+            _ => Err(PyErr::new(ExcKind::SyntaxError, "cannot delete expression")),
+        }
+    }
+
+    fn exec_with(
+        &mut self,
+        items: &[(Expr, Option<Expr>)],
+        i: usize,
+        body: &[Stmt],
+        f: &mut Frame,
+    ) -> PyResult<Flow> {
+        let Some((ctx_e, target)) = items.get(i) else {
+            return self.exec_block(body, f);
+        };
+        let ctx = self.eval(ctx_e, f)?;
+        let entered = self
+            .ctx_enter(&ctx)
+            .map_err(|e| self.at(e, f, ctx_e.span, Anchor::None))?;
+        if let Some(t) = target {
+            if let Err(e) = self.assign(t, entered, f) {
+                self.ctx_exit(&ctx, None)?;
+                return Err(e);
+            }
+        }
+        match self.exec_with(items, i + 1, body, f) {
+            Ok(flow) => {
+                self.ctx_exit(&ctx, None)
+                    .map_err(|e| self.at(e, f, ctx_e.span, Anchor::None))?;
+                Ok(flow)
+            }
+            Err(err) => {
+                if err.is(ExcKind::KeyboardInterrupt) && !matches!(ctx, Value::Instance(_)) {
+                    let _ = self.ctx_exit(&ctx, Some(&err));
+                    return Err(err);
+                }
+                let suppress = self.ctx_exit(&ctx, Some(&err))?;
+                if suppress {
+                    Ok(Flow::Normal)
+                } else {
+                    Err(err)
+                }
+            }
+        }
+    }
+
+    fn exec_try(
+        &mut self,
+        body: &[Stmt],
+        handlers: &[Handler],
+        orelse: &[Stmt],
+        finalbody: &[Stmt],
+        f: &mut Frame,
+    ) -> PyResult<Flow> {
+        let result = match self.exec_block(body, f) {
+            Ok(flow) => match flow {
+                Flow::Normal => self.exec_block(orelse, f),
+                other => Ok(other),
+            },
+            Err(err) => self.handle(err, handlers, f),
+        };
+        if finalbody.is_empty() {
+            return result;
+        }
+        // `finally` runs whatever happened; its own break/return/raise wins.
+        if let Err(e) = &result {
+            self.handling.push(e.clone());
+        }
+        let fin = self.exec_block(finalbody, f);
+        if result.is_err() {
+            self.handling.pop();
+        }
+        match fin? {
+            Flow::Normal => result,
+            other => Ok(other),
+        }
+    }
+
+    fn handle(&mut self, err: PyErr, handlers: &[Handler], f: &mut Frame) -> PyResult<Flow> {
+        for h in handlers {
+            let matches = match &h.kind {
+                None => true,
+                Some(k) => {
+                    let kv = self.eval(k, f)?;
+                    self.exc_matches(&err, &kv)
+                        .map_err(|e| self.at(e, f, k.span, Anchor::None))?
+                }
+            };
+            if !matches {
+                continue;
+            }
+            let mut err = err;
+            if let Some(n) = &h.name {
+                let v = self.exc_value(&err);
+                err.0.exc = Exc::Object(v.clone());
+                self.store_name(n, v, f);
+            }
+            self.handling.push(err);
+            let r = self.exec_block(&h.body, f);
+            self.handling.pop();
+            if let Some(n) = &h.name {
+                // Python unbinds the name at the end of the handler.
+                match n.scope {
+                    Scope::Local(slot) => {
+                        if let Some(s) = f.slots.get_mut(slot as usize) {
+                            if let Some(Value::Cell(c)) = s {
+                                *c.borrow_mut() = None;
+                            } else {
+                                *s = None;
+                            }
+                        }
+                    }
+                    Scope::ClassBody => {
+                        if let Some(ns) = &f.class_ns {
+                            ns.borrow_mut().shift_remove(&n.sym);
+                        }
+                    }
+                    _ => {
+                        self.del_global(n.sym);
+                    }
+                }
+            }
+            return r;
+        }
+        Err(err)
+    }
+
+    /// Whether an exception matches an `except` clause's class (or tuple of classes).
+    pub(crate) fn exc_matches(&mut self, err: &PyErr, cls: &Value) -> PyResult<bool> {
+        match cls {
+            Value::Tuple(items) => {
+                for c in items.iter() {
+                    if self.exc_matches(err, c)? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+            Value::Class(c) if c.exc_kind().is_some() => Ok(match &err.0.exc {
+                Exc::Builtin(kind, _) => match c.builtin {
+                    Some(BuiltinClass::Exception(k)) => kind.is_subclass_of(k),
+                    _ => false,
+                },
+                Exc::Object(Value::Instance(i)) => i.class.is_subclass(c),
+                Exc::Object(_) => false,
+            }),
+            _ => Err(type_error(
+                "catching classes that do not inherit from BaseException is not allowed",
+            )),
+        }
+    }
+
+    fn exec_raise(
+        &mut self,
+        exc: Option<&Expr>,
+        cause: Option<&Expr>,
+        f: &mut Frame,
+    ) -> PyResult<PyErr> {
+        let Some(exc) = exc else {
+            return match self.handling.last() {
+                Some(e) => {
+                    let mut e = e.clone();
+                    // Re-raised: keep its traceback, and add this frame's entry again.
+                    e.0.located = true;
+                    Ok(e)
+                }
+                None => Ok(PyErr::new(
+                    ExcKind::RuntimeError,
+                    "No active exception to reraise",
+                )),
+            };
+        };
+        let v = self.eval(exc, f)?;
+        if let Some(c) = cause {
+            self.eval(c, f)?;
+        }
+        let obj = match &v {
+            Value::Class(c) if c.exc_kind().is_some() => self.call(&v, Args::default())?,
+            Value::Instance(i) if i.class.exc_kind().is_some() => v.clone(),
+            _ => return Ok(type_error("exceptions must derive from BaseException")),
+        };
+        let mut err = PyErr::from_exc(Exc::Object(obj));
+        if let Some(ctx) = self.handling.last() {
+            err.0.context = Some(ctx.clone());
+        }
+        Ok(err)
+    }
+
+    pub(crate) fn make_function(
+        &mut self,
+        def: &Rc<FuncDef>,
+        f: &mut Frame,
+        _decos: Vec<Value>,
+    ) -> PyResult<Value> {
+        let mut defaults = Vec::with_capacity(def.params.len());
+        for p in &def.params {
+            defaults.push(match &p.default {
+                Some(d) => Some(self.eval(d, f)?),
+                None => None,
+            });
+        }
+        let closure = def
+            .info
+            .freevars
+            .iter()
+            .map(|slot| match f.slots.get(*slot as usize) {
+                Some(Some(Value::Cell(c))) => c.clone(),
+                _ => Rc::new(std::cell::RefCell::new(None)),
+            })
+            .collect();
+        let qualname: Rc<str> = match (&f.func, &f.class_ns) {
+            (_, Some(_)) => Rc::from(format!("{}.{}", self.class_qualname_prefix(f), def.name)),
+            (Some(outer), None) => Rc::from(format!("{}.<locals>.{}", outer.qualname, def.name)),
+            (None, None) => def.name.as_str(),
+        };
+        Ok(Value::Func(Rc::new(Function {
+            def: def.clone(),
+            qualname,
+            defaults,
+            closure,
+            src: f.src.clone(),
+            class: std::cell::RefCell::new(None),
+            attrs: Default::default(),
+        })))
+    }
+
+    fn class_qualname_prefix(&self, f: &Frame) -> String {
+        f.class_ns
+            .as_ref()
+            .and_then(|ns| match ns.borrow().get(&Sym::new("__qualname__")) {
+                Some(Value::Str(s)) => Some(s.to_string()),
+                _ => None,
+            })
+            .unwrap_or_default()
+    }
+}

@@ -1,0 +1,593 @@
+//! The values of the language. Containers are shared (`Rc`) and mutable (`RefCell`) as Python
+//! objects are; `is` compares those pointers.
+use super::ast::FuncDef;
+use super::error::{type_error, Exc, ExcKind, PyResult, Source};
+use super::interp::Interp;
+use super::symbol::Sym;
+use indexmap::{IndexMap, IndexSet};
+use rustc_hash::FxBuildHasher;
+use std::any::Any;
+use std::cell::RefCell;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+
+pub type Cell = Rc<RefCell<Option<Value>>>;
+pub type AttrMap = IndexMap<Sym, Value, FxBuildHasher>;
+pub type DictMap = IndexMap<Key, Value, FxBuildHasher>;
+pub type SetMap = IndexSet<Key, FxBuildHasher>;
+
+#[derive(Clone)]
+pub enum Value {
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(Rc<str>),
+    List(Rc<RefCell<Vec<Value>>>),
+    Tuple(Rc<Vec<Value>>),
+    Dict(Rc<RefCell<DictMap>>),
+    Set(Rc<RefCell<SetMap>>),
+    Range(Rc<Range>),
+    Slice(Rc<[Value; 3]>),
+    Ellipsis,
+    NotImplemented,
+    Func(Rc<Function>),
+    Builtin(Rc<Builtin>),
+    /// A bound method: the function with its `self`.
+    Method(Rc<(Value, Value)>),
+    Class(Rc<Class>),
+    Instance(Rc<Instance>),
+    Module(Rc<Module>),
+    Iter(Rc<RefCell<Iter>>),
+    /// Objects implemented in Rust (torch values, context managers, ...).
+    Native(Rc<dyn Native>),
+    /// A captured variable's box; lives only in frame slots, never seen by programs.
+    Cell(Cell),
+}
+
+impl fmt::Debug for Value {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "<{}>", self.type_name())
+    }
+}
+
+impl From<String> for Value {
+    fn from(s: String) -> Value {
+        Value::Str(Rc::from(s))
+    }
+}
+impl From<&str> for Value {
+    fn from(s: &str) -> Value {
+        Value::Str(Rc::from(s))
+    }
+}
+impl From<i64> for Value {
+    fn from(i: i64) -> Value {
+        Value::Int(i)
+    }
+}
+impl From<f64> for Value {
+    fn from(x: f64) -> Value {
+        Value::Float(x)
+    }
+}
+impl From<bool> for Value {
+    fn from(b: bool) -> Value {
+        Value::Bool(b)
+    }
+}
+
+impl Value {
+    pub fn list(items: Vec<Value>) -> Value {
+        Value::List(Rc::new(RefCell::new(items)))
+    }
+    pub fn tuple(items: Vec<Value>) -> Value {
+        Value::Tuple(Rc::new(items))
+    }
+    pub fn str(s: &str) -> Value {
+        Value::Str(Rc::from(s))
+    }
+
+    /// The type name used in error messages (`'int'`, `'list'`, `'Net'`).
+    pub fn type_name(&self) -> Rc<str> {
+        let s: &str = match self {
+            Value::None => "NoneType",
+            Value::Bool(_) => "bool",
+            Value::Int(_) => "int",
+            Value::Float(_) => "float",
+            Value::Str(_) => "str",
+            Value::List(_) => "list",
+            Value::Tuple(_) => "tuple",
+            Value::Dict(_) => "dict",
+            Value::Set(_) => "set",
+            Value::Range(_) => "range",
+            Value::Slice(_) => "slice",
+            Value::Ellipsis => "ellipsis",
+            Value::NotImplemented => "NotImplementedType",
+            Value::Func(_) => "function",
+            Value::Builtin(b) => {
+                if b.this.is_some() {
+                    "builtin_function_or_method"
+                } else {
+                    "builtin_function_or_method"
+                }
+            }
+            Value::Method(_) => "method",
+            Value::Class(_) => "type",
+            Value::Instance(i) => return i.class.name.clone(),
+            Value::Module(_) => "module",
+            Value::Iter(it) => it.borrow().type_name(),
+            Value::Native(n) => return Rc::from(n.type_name()),
+            Value::Cell(_) => "cell",
+        };
+        Rc::from(s)
+    }
+
+    pub fn ptr_id(&self) -> usize {
+        match self {
+            Value::Str(s) => Rc::as_ptr(s) as *const u8 as usize,
+            Value::List(x) => Rc::as_ptr(x) as usize,
+            Value::Tuple(x) => Rc::as_ptr(x) as usize,
+            Value::Dict(x) => Rc::as_ptr(x) as usize,
+            Value::Set(x) => Rc::as_ptr(x) as usize,
+            Value::Range(x) => Rc::as_ptr(x) as usize,
+            Value::Slice(x) => Rc::as_ptr(x) as *const u8 as usize,
+            Value::Func(x) => Rc::as_ptr(x) as usize,
+            Value::Builtin(x) => Rc::as_ptr(x) as usize,
+            Value::Method(x) => Rc::as_ptr(x) as usize,
+            Value::Class(x) => Rc::as_ptr(x) as usize,
+            Value::Instance(x) => Rc::as_ptr(x) as usize,
+            Value::Module(x) => Rc::as_ptr(x) as usize,
+            Value::Iter(x) => Rc::as_ptr(x) as usize,
+            Value::Native(x) => Rc::as_ptr(x) as *const u8 as usize,
+            Value::Cell(x) => Rc::as_ptr(x) as usize,
+            // Immutable singletons and small values: identity follows the value.
+            Value::None => 1,
+            Value::Ellipsis => 2,
+            Value::NotImplemented => 3,
+            Value::Bool(b) => 4 + *b as usize,
+            Value::Int(i) => 0x1000_0000 ^ (*i as usize),
+            Value::Float(f) => 0x2000_0000 ^ (f.to_bits() as usize),
+        }
+    }
+
+    /// `is`: the same object.
+    pub fn is(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::None, Value::None)
+            | (Value::Ellipsis, Value::Ellipsis)
+            | (Value::NotImplemented, Value::NotImplemented) => true,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            // CPython caches small ints; larger equal ints are usually distinct objects
+            // but programs that rely on that are wrong anyway.
+            (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
+            (Value::Str(a), Value::Str(b)) => Rc::ptr_eq(a, b) || (a.len() <= 1 && a == b),
+            (Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::None, _) => false,
+            _ => {
+                std::mem::discriminant(self) == std::mem::discriminant(other)
+                    && self.ptr_id() == other.ptr_id()
+            }
+        }
+    }
+
+    /// The builtin exception kind of an exception instance or class.
+    pub fn exc_kind(&self) -> Option<ExcKind> {
+        match self {
+            Value::Instance(i) => i.class.exc_kind(),
+            Value::Class(c) => c.exc_kind(),
+            _ => None,
+        }
+    }
+
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Value::Int(i) => Some(*i),
+            Value::Bool(b) => Some(*b as i64),
+            _ => None,
+        }
+    }
+}
+
+/// A hashable value used as a dict key or set element: equal keys (`1`, `1.0`, `True`) hash
+/// alike, as in Python.
+#[derive(Clone, Debug)]
+pub struct Key(pub Value);
+
+impl Key {
+    pub fn new(v: Value) -> PyResult<Key> {
+        check_hashable(&v)?;
+        Ok(Key(v))
+    }
+}
+
+fn check_hashable(v: &Value) -> PyResult<()> {
+    match v {
+        Value::List(_) | Value::Dict(_) | Value::Set(_) | Value::Slice(_) => {
+            Err(type_error(format!("unhashable type: '{}'", v.type_name())))
+        }
+        Value::Tuple(items) => items.iter().try_for_each(check_hashable),
+        Value::Native(n) if !n.hashable() => {
+            Err(type_error(format!("unhashable type: '{}'", v.type_name())))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn hash_value<H: Hasher>(v: &Value, h: &mut H) {
+    match v {
+        Value::None => 0u64.hash(h),
+        Value::Bool(b) => (*b as i64).hash(h),
+        Value::Int(i) => i.hash(h),
+        Value::Float(f) => {
+            if f.fract() == 0.0 && f.abs() < 9.2e18 {
+                (*f as i64).hash(h)
+            } else {
+                f.to_bits().hash(h)
+            }
+        }
+        Value::Str(s) => s.hash(h),
+        Value::Tuple(items) => {
+            items.len().hash(h);
+            items.iter().for_each(|i| hash_value(i, h));
+        }
+        other => other.ptr_id().hash(h),
+    }
+}
+
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        hash_value(&self.0, h)
+    }
+}
+
+/// Equality of hashable values without running user code (keys of user classes compare by
+/// identity, as objects without `__eq__` do).
+pub fn simple_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::None, Value::None) => true,
+        (Value::Str(x), Value::Str(y)) => x == y,
+        (Value::Tuple(x), Value::Tuple(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| simple_eq(p, q))
+        }
+        _ => match (num_of(a), num_of(b)) {
+            (Some(x), Some(y)) => x.eq_num(y),
+            (None, None) => a.is(b),
+            _ => false,
+        },
+    }
+}
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Key) -> bool {
+        simple_eq(&self.0, &other.0)
+    }
+}
+impl Eq for Key {}
+
+/// A number for mixed int/float arithmetic and comparison.
+#[derive(Clone, Copy, Debug)]
+pub enum Num {
+    Int(i64),
+    Float(f64),
+}
+
+impl Num {
+    pub fn eq_num(self, other: Num) -> bool {
+        match (self, other) {
+            (Num::Int(a), Num::Int(b)) => a == b,
+            (Num::Float(a), Num::Float(b)) => a == b,
+            (Num::Int(i), Num::Float(f)) | (Num::Float(f), Num::Int(i)) => int_float_eq(i, f),
+        }
+    }
+    pub fn to_f64(self) -> f64 {
+        match self {
+            Num::Int(i) => i as f64,
+            Num::Float(f) => f,
+        }
+    }
+}
+
+/// Exact comparison of an int with a float (no rounding of large ints).
+pub fn int_float_eq(i: i64, f: f64) -> bool {
+    f.fract() == 0.0 && f >= -9.223372036854776e18 && f < 9.223372036854776e18 && f as i64 == i
+}
+
+pub fn num_of(v: &Value) -> Option<Num> {
+    match v {
+        Value::Int(i) => Some(Num::Int(*i)),
+        Value::Bool(b) => Some(Num::Int(*b as i64)),
+        Value::Float(f) => Some(Num::Float(*f)),
+        _ => None,
+    }
+}
+
+#[derive(Debug)]
+pub struct Range {
+    pub start: i64,
+    pub stop: i64,
+    pub step: i64,
+}
+
+impl Range {
+    pub fn len(&self) -> i64 {
+        let (lo, hi, st) = (self.start as i128, self.stop as i128, self.step as i128);
+        let n = if st > 0 && lo < hi {
+            (hi - lo - 1) / st + 1
+        } else if st < 0 && lo > hi {
+            (lo - hi - 1) / (-st) + 1
+        } else {
+            0
+        };
+        n as i64
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    pub fn get(&self, i: i64) -> i64 {
+        self.start + i * self.step
+    }
+}
+
+/// Positional and keyword arguments of a call.
+#[derive(Default, Debug)]
+pub struct Args {
+    pub pos: Vec<Value>,
+    pub kw: Vec<(Sym, Value)>,
+}
+
+impl Args {
+    pub fn new(pos: Vec<Value>) -> Args {
+        Args {
+            pos,
+            kw: Vec::new(),
+        }
+    }
+}
+
+pub type NativeFn = fn(&mut Interp, &Value, Args) -> PyResult<Value>;
+
+/// A function implemented in Rust, possibly bound to `this` (a method of a builtin type).
+pub struct Builtin {
+    pub name: &'static str,
+    pub f: NativeFn,
+    /// The bound object for methods; `Value::None` for plain functions.
+    pub this: Option<Value>,
+}
+
+pub struct Function {
+    pub def: Rc<FuncDef>,
+    pub qualname: Rc<str>,
+    /// Default values of the parameters that have one, by parameter index.
+    pub defaults: Vec<Option<Value>>,
+    pub closure: Vec<Cell>,
+    pub src: Rc<Source>,
+    /// The class whose body defined this function, for zero-argument `super()`.
+    pub class: RefCell<Option<std::rc::Weak<Class>>>,
+    pub attrs: RefCell<AttrMap>,
+}
+
+pub struct Class {
+    pub name: Rc<str>,
+    pub module: Rc<str>,
+    pub bases: Vec<Rc<Class>>,
+    /// Method resolution order, this class first (C3 linearisation).
+    pub mro: RefCell<Vec<Rc<Class>>>,
+    pub dict: RefCell<AttrMap>,
+    /// For the classes of builtin exceptions and types.
+    pub builtin: Option<BuiltinClass>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuiltinClass {
+    Exception(ExcKind),
+    Object,
+    /// `int`, `str`, ... : calling them converts, `isinstance` checks the value's variant.
+    Type(TypeTag),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypeTag {
+    Int,
+    Float,
+    Bool,
+    Str,
+    List,
+    Tuple,
+    Dict,
+    Set,
+    NoneType,
+    Range,
+    Type,
+    Function,
+    Slice,
+}
+
+impl Class {
+    pub fn exc_kind(&self) -> Option<ExcKind> {
+        self.mro.borrow().iter().find_map(|c| match c.builtin {
+            Some(BuiltinClass::Exception(k)) => Some(k),
+            _ => None,
+        })
+    }
+
+    pub fn lookup(&self, name: Sym) -> Option<Value> {
+        if let Some(v) = self.dict.borrow().get(&name) {
+            return Some(v.clone());
+        }
+        let mro = self.mro.borrow();
+        mro.iter()
+            .skip(1)
+            .find_map(|c| c.dict.borrow().get(&name).cloned())
+    }
+
+    pub fn is_subclass(&self, other: &Rc<Class>) -> bool {
+        self.mro.borrow().iter().any(|c| Rc::ptr_eq(c, other))
+    }
+}
+
+pub struct Instance {
+    pub class: Rc<Class>,
+    pub dict: RefCell<AttrMap>,
+}
+
+pub struct Module {
+    pub name: Rc<str>,
+    pub attrs: RefCell<AttrMap>,
+}
+
+/// Iterators over builtin containers (and eagerly built generator expressions).
+pub enum Iter {
+    Seq {
+        items: Rc<Vec<Value>>,
+        pos: usize,
+    },
+    List {
+        list: Rc<RefCell<Vec<Value>>>,
+        pos: usize,
+    },
+    Range {
+        next: i64,
+        left: i64,
+        step: i64,
+    },
+    Str {
+        s: Rc<str>,
+        pos: usize,
+    },
+    DictKeys {
+        dict: Rc<RefCell<DictMap>>,
+        pos: usize,
+        len: usize,
+    },
+    Enumerate {
+        inner: Value,
+        count: i64,
+    },
+    Zip {
+        inners: Vec<Value>,
+    },
+    Reversed {
+        items: Rc<Vec<Value>>,
+        pos: usize,
+    },
+    Native(Box<dyn NativeIter>),
+}
+
+pub trait NativeIter {
+    fn next(&mut self, interp: &mut Interp) -> PyResult<Option<Value>>;
+    fn type_name(&self) -> &'static str {
+        "iterator"
+    }
+}
+
+impl Iter {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Iter::Seq { .. } => "tuple_iterator",
+            Iter::List { .. } => "list_iterator",
+            Iter::Range { .. } => "range_iterator",
+            Iter::Str { .. } => "str_ascii_iterator",
+            Iter::DictKeys { .. } => "dict_keyiterator",
+            Iter::Enumerate { .. } => "enumerate",
+            Iter::Zip { .. } => "zip",
+            Iter::Reversed { .. } => "list_reverseiterator",
+            Iter::Native(n) => n.type_name(),
+        }
+    }
+}
+
+/// Rust-implemented objects. Every method has a default that gives Python's error for a type
+/// that lacks the protocol, so an implementation states only what it supports.
+pub trait Native: Any {
+    fn type_name(&self) -> &str;
+    fn as_any(&self) -> &dyn Any;
+    fn repr(&self, _interp: &mut Interp) -> PyResult<String> {
+        Ok(format!("<{} object>", self.type_name()))
+    }
+    fn str(&self, interp: &mut Interp) -> PyResult<String> {
+        self.repr(interp)
+    }
+    /// Attribute lookup; `Ok(None)` means no such attribute.
+    fn get_attr(&self, _this: &Value, _name: Sym, _interp: &mut Interp) -> PyResult<Option<Value>> {
+        Ok(None)
+    }
+    /// Attribute assignment; `Ok(false)` means not supported.
+    fn set_attr(&self, _name: Sym, _value: Value, _interp: &mut Interp) -> PyResult<bool> {
+        Ok(false)
+    }
+    /// Names for completion and `dir()`.
+    fn attr_names(&self) -> Vec<Rc<str>> {
+        Vec::new()
+    }
+    fn call(&self, _this: &Value, _args: Args, _interp: &mut Interp) -> PyResult<Value> {
+        Err(type_error(format!(
+            "'{}' object is not callable",
+            self.type_name()
+        )))
+    }
+    fn hashable(&self) -> bool {
+        true
+    }
+    fn truthy(&self, _interp: &mut Interp) -> PyResult<bool> {
+        Ok(true)
+    }
+    /// `this == other`; `None` = not handled (identity is used).
+    fn eq(&self, _this: &Value, _other: &Value, _interp: &mut Interp) -> PyResult<Option<Value>> {
+        Ok(None)
+    }
+    /// `with` support: `Some` when the object is a context manager.
+    fn enter(&self, _this: &Value, _interp: &mut Interp) -> PyResult<Option<Value>> {
+        Ok(None)
+    }
+    fn exit(
+        &self,
+        _this: &Value,
+        _interp: &mut Interp,
+        _err: Option<&super::error::PyErr>,
+    ) -> PyResult<bool> {
+        Ok(false)
+    }
+    /// Binary operators, `reflected` when this object is the right operand.
+    fn binary(
+        &self,
+        _this: &Value,
+        _op: super::ast::BinOp,
+        _other: &Value,
+        _reflected: bool,
+        _interp: &mut Interp,
+    ) -> PyResult<Option<Value>> {
+        Ok(None)
+    }
+    fn get_item(&self, _this: &Value, _index: &Value, _interp: &mut Interp) -> PyResult<Value> {
+        Err(type_error(format!(
+            "'{}' object is not subscriptable",
+            self.type_name()
+        )))
+    }
+    fn set_item(&self, _index: &Value, _value: Value, _interp: &mut Interp) -> PyResult<()> {
+        Err(type_error(format!(
+            "'{}' object does not support item assignment",
+            self.type_name()
+        )))
+    }
+    fn len(&self, _interp: &mut Interp) -> PyResult<Option<usize>> {
+        Ok(None)
+    }
+    fn iter(&self, _this: &Value, _interp: &mut Interp) -> PyResult<Option<Value>> {
+        Ok(None)
+    }
+}
+
+/// The args of an exception object (`e.args`).
+pub fn exc_args(exc: &Exc) -> Vec<Value> {
+    match exc {
+        Exc::Builtin(_, args) => args.clone(),
+        Exc::Object(Value::Instance(i)) => match i.dict.borrow().get(&Sym::new("args")) {
+            Some(Value::Tuple(t)) => t.as_ref().clone(),
+            _ => Vec::new(),
+        },
+        Exc::Object(_) => Vec::new(),
+    }
+}
