@@ -9,6 +9,13 @@ fn cpython_conformance() {
     for f in &failures {
         eprintln!("{f}");
     }
-    eprintln!("conformance: {} of {total} cases match CPython", total - failures.len());
-    assert!(failures.is_empty(), "{} of {total} conformance cases differ from CPython", failures.len());
+    eprintln!(
+        "conformance: {} of {total} cases match CPython",
+        total - failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {total} conformance cases differ from CPython",
+        failures.len()
+    );
 }

@@ -56,19 +56,32 @@ pub fn check_dir(dir: &Path, skip_files: &[&str]) -> (usize, Vec<String>) {
     let mut total = 0;
     let mut failures = Vec::new();
     for f in files {
-        let stem = f.file_stem().and_then(|s| s.to_str()).unwrap_or("").to_string();
+        let stem = f
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("")
+            .to_string();
         if skip_files.contains(&stem.as_str()) {
             continue;
         }
         let cases = split_cases(&std::fs::read_to_string(&f).expect("case file"));
-        let expected = split_cases(&std::fs::read_to_string(f.with_extension("expected")).expect("expected file"));
-        assert_eq!(cases.len(), expected.len(), "{}: cases and expectations differ in number", f.display());
+        let expected = split_cases(
+            &std::fs::read_to_string(f.with_extension("expected")).expect("expected file"),
+        );
+        assert_eq!(
+            cases.len(),
+            expected.len(),
+            "{}: cases and expectations differ in number",
+            f.display()
+        );
         for ((name, code), (ename, want)) in cases.iter().zip(expected.iter()) {
             assert_eq!(name, ename, "{}: case order", f.display());
             total += 1;
             let got = run_case(code);
             if &got != want {
-                failures.push(format!("--- {stem}/{name}\n{code}--- expected\n{want}--- got\n{got}"));
+                failures.push(format!(
+                    "--- {stem}/{name}\n{code}--- expected\n{want}--- got\n{got}"
+                ));
             }
         }
     }

@@ -828,7 +828,7 @@ impl Interp {
                 format!("{{{}}}", parts.join(", "))
             }
             Value::Set(s) => {
-                let items: Vec<Value> = s.borrow().iter().map(|k| k.0.clone()).collect();
+                let items: Vec<Value> = set_order(&s.borrow());
                 if items.is_empty() {
                     "set()".into()
                 } else {
@@ -1138,7 +1138,7 @@ impl Interp {
                 len: d.borrow().len(),
             },
             Value::Set(s) => Iter::Seq {
-                items: Rc::new(s.borrow().iter().map(|k| k.0.clone()).collect()),
+                items: Rc::new(set_order(&s.borrow())),
                 pos: 0,
             },
             Value::Iter(_) => return Ok(v.clone()),
