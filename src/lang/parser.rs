@@ -981,12 +981,23 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// Span from `start` to the last consumed token (so closing parentheses count, as in
+    /// CPython's node positions).
+    fn span_from(&self, start: Span) -> Span {
+        Span {
+            start: start.start,
+            end: self.prev_span().end.max(start.start),
+        }
+    }
+
     fn or_test(&mut self) -> PResult<Expr> {
+        let start = self.span();
         let mut e = self.and_test()?;
         while self.eat_kw("or") {
-            let r = self.and_test()?;
+            let _r = self.and_test()?;
+            let r = _r;
             e = Expr {
-                span: e.span.to(r.span),
+                span: self.span_from(start),
                 kind: ExprKind::Or(Box::new(e), Box::new(r)),
             };
         }
@@ -994,11 +1005,12 @@ impl<'a> Parser<'a> {
     }
 
     fn and_test(&mut self) -> PResult<Expr> {
+        let start = self.span();
         let mut e = self.not_test()?;
         while self.eat_kw("and") {
             let r = self.not_test()?;
             e = Expr {
-                span: e.span.to(r.span),
+                span: self.span_from(start),
                 kind: ExprKind::And(Box::new(e), Box::new(r)),
             };
         }
@@ -1021,6 +1033,7 @@ impl<'a> Parser<'a> {
     }
 
     fn comparison(&mut self) -> PResult<Expr> {
+        let start = self.span();
         let first = self.binary(BIT_OR_PREC)?;
         let mut rest = Vec::new();
         loop {
@@ -1063,6 +1076,7 @@ impl<'a> Parser<'a> {
 
     /// Precedence climbing over the binary operators from `|` up to `*`.
     fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
+        let start = self.span();
         let mut left = self.unary()?;
         loop {
             let Some((op, prec)) = (match self.peek() {
@@ -1077,7 +1091,7 @@ impl<'a> Parser<'a> {
             self.advance();
             let right = self.binary(prec + 1)?;
             left = Expr {
-                span: left.span.to(right.span),
+                span: self.span_from(start),
                 kind: ExprKind::Binary(op, Box::new(left), Box::new(right)),
             };
         }
@@ -1106,6 +1120,7 @@ impl<'a> Parser<'a> {
     }
 
     fn power(&mut self) -> PResult<Expr> {
+        let start = self.span();
         let base = self.primary()?;
         if self.eat_op("**") {
             self.enter()?;
@@ -1113,7 +1128,7 @@ impl<'a> Parser<'a> {
             self.depth -= 1;
             let exp = exp?;
             return Ok(Expr {
-                span: base.span.to(exp.span),
+                span: self.span_from(start),
                 kind: ExprKind::Binary(BinOp::Pow, Box::new(base), Box::new(exp)),
             });
         }
@@ -1121,12 +1136,13 @@ impl<'a> Parser<'a> {
     }
 
     fn primary(&mut self) -> PResult<Expr> {
+        let start = self.span();
         let mut e = self.atom()?;
         loop {
             if self.eat_op(".") {
-                let (name, ns) = self.name()?;
+                let (name, _) = self.name()?;
                 e = Expr {
-                    span: e.span.to(ns),
+                    span: self.span_from(start),
                     kind: ExprKind::Attr(Box::new(e), name),
                 };
             } else if self.is_op("(") {
@@ -1135,10 +1151,9 @@ impl<'a> Parser<'a> {
                 let args = self.call_args();
                 self.depth -= 1;
                 let args = args?;
-                let end = self.span();
                 self.expect_op(")")?;
                 e = Expr {
-                    span: e.span.to(end),
+                    span: self.span_from(start),
                     kind: ExprKind::Call(Box::new(e), args),
                 };
             } else if self.is_op("[") {
@@ -1147,10 +1162,9 @@ impl<'a> Parser<'a> {
                 let idx = self.subscript_list();
                 self.depth -= 1;
                 let idx = idx?;
-                let end = self.span();
                 self.expect_op("]")?;
                 e = Expr {
-                    span: e.span.to(end),
+                    span: self.span_from(start),
                     kind: ExprKind::Subscript(Box::new(e), Box::new(idx)),
                 };
             } else {
