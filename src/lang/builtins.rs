@@ -720,12 +720,7 @@ pub fn sort_values(
     let mut err: Option<PyErr> = None;
     // Small lists follow CPython's own steps (run detection, then binary insertion), so the
     // first failing comparison, and its error message, are the same; larger ones merge-sort.
-    let sorter: fn(&mut Vec<usize>, &mut dyn FnMut(usize, usize) -> bool) = if idx.len() <= 64 {
-        binary_sort
-    } else {
-        merge_sort
-    };
-    sorter(&mut idx, &mut |a, b| {
+    let mut cmp = |a: usize, b: usize| {
         if err.is_some() {
             return false;
         }
@@ -741,7 +736,12 @@ pub fn sort_values(
                 false
             }
         }
-    });
+    };
+    if idx.len() <= 64 {
+        binary_sort(&mut idx, &mut cmp);
+    } else {
+        merge_sort(&mut idx, &mut cmp);
+    }
     if let Some(e) = err {
         return Err(e);
     }
@@ -751,7 +751,7 @@ pub fn sort_values(
 }
 
 /// CPython's `count_run` + `binarysort` (listobject.c) for short lists.
-fn binary_sort(v: &mut Vec<usize>, less: &mut dyn FnMut(usize, usize) -> bool) {
+fn binary_sort(v: &mut [usize], less: &mut dyn FnMut(usize, usize) -> bool) {
     let n = v.len();
     if n < 2 {
         return;

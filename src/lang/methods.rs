@@ -377,7 +377,7 @@ fn str_pad(t: &Value, a: &Args, name: &str) -> PyResult<Value> {
             (left, total - left)
         }
     };
-    let f = |k: usize| std::iter::repeat(fill).take(k).collect::<String>();
+    let f = |k: usize| std::iter::repeat_n(fill, k).collect::<String>();
     Ok(Value::from(format!("{}{s}{}", f(l), f(r))))
 }
 

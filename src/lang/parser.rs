@@ -1033,7 +1033,6 @@ impl<'a> Parser<'a> {
     }
 
     fn comparison(&mut self) -> PResult<Expr> {
-        let start = self.span();
         let first = self.binary(BIT_OR_PREC)?;
         let mut rest = Vec::new();
         loop {
@@ -1078,13 +1077,10 @@ impl<'a> Parser<'a> {
     fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
         let start = self.span();
         let mut left = self.unary()?;
-        loop {
-            let Some((op, prec)) = (match self.peek() {
-                Tok::Op(o) => binop_info(o),
-                _ => None,
-            }) else {
-                break;
-            };
+        while let Some((op, prec)) = match self.peek() {
+            Tok::Op(o) => binop_info(o),
+            _ => None,
+        } {
             if prec < min_prec {
                 break;
             }

@@ -106,13 +106,7 @@ impl Value {
             Value::Ellipsis => "ellipsis",
             Value::NotImplemented => "NotImplementedType",
             Value::Func(_) => "function",
-            Value::Builtin(b) => {
-                if b.this.is_some() {
-                    "builtin_function_or_method"
-                } else {
-                    "builtin_function_or_method"
-                }
-            }
+            Value::Builtin(_) => "builtin_function_or_method",
             Value::Method(_) => "method",
             Value::Class(_) => "type",
             Value::Instance(i) => return i.class.name.clone(),
@@ -291,7 +285,7 @@ impl Num {
 
 /// Exact comparison of an int with a float (no rounding of large ints).
 pub fn int_float_eq(i: i64, f: f64) -> bool {
-    f.fract() == 0.0 && f >= -9.223372036854776e18 && f < 9.223372036854776e18 && f as i64 == i
+    f.fract() == 0.0 && (-9.223372036854776e18..9.223372036854776e18).contains(&f) && f as i64 == i
 }
 
 pub fn num_of(v: &Value) -> Option<Num> {
@@ -702,11 +696,9 @@ pub fn set_order(set: &SetMap) -> Vec<Value> {
         let mut perturb = hash;
         loop {
             let probes = if i + 9 <= mask { 9 } else { 0 };
-            for j in i..=i + probes {
-                if table[j].is_none() {
-                    table[j] = Some((hash, item));
-                    return;
-                }
+            if let Some(slot) = table[i..=i + probes].iter_mut().find(|s| s.is_none()) {
+                *slot = Some((hash, item));
+                return;
             }
             perturb >>= 5;
             i = (i

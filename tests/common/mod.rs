@@ -3,7 +3,6 @@
 use cudalearn::lang::interp::Output;
 use cudalearn::lang::{traceback, Interp, Source};
 use std::path::Path;
-use std::rc::Rc;
 
 pub const MARK: &str = "# %% ";
 

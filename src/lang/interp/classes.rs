@@ -2,7 +2,7 @@
 //! instantiation and `super()`.
 use super::{Frame, Interp, Types};
 use crate::lang::ast::ClassDef;
-use crate::lang::error::{attr_error, not_implemented, type_error, Exc, ExcKind, PyErr, PyResult};
+use crate::lang::error::{attr_error, not_implemented, type_error, ExcKind, PyErr, PyResult};
 use crate::lang::symbol::Sym;
 use crate::lang::value::*;
 use std::any::Any;
@@ -622,11 +622,6 @@ fn docstring(body: &[crate::lang::ast::Stmt]) -> Value {
         }
     }
     Value::None
-}
-
-/// Turns an exception object into the error that raises it.
-pub fn err_from_value(v: Value) -> PyErr {
-    PyErr::from_exc(Exc::Object(v))
 }
 
 fn sample_of(tag: TypeTag) -> Option<Value> {

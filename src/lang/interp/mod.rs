@@ -139,10 +139,9 @@ impl Interp {
         if self.globals.len() <= i {
             self.globals.resize(i + 1, None);
         }
+        // A name enters the order when defined; `del` takes it out again.
         if self.globals[i].is_none() {
-            if !self.global_order.contains(&s) {
-                self.global_order.push(s);
-            }
+            self.global_order.push(s);
         }
         self.globals[i] = Some(v);
     }

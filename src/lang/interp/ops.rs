@@ -1,9 +1,7 @@
 //! Operators and protocols: arithmetic, comparison, truth, repr/str, iteration, indexing.
 use super::Interp;
 use crate::lang::ast::{BinOp, CmpOp, UnaryOp};
-use crate::lang::error::{
-    index_error, overflow_error, type_error, value_error, ExcKind, PyErr, PyResult,
-};
+use crate::lang::error::{overflow_error, type_error, value_error, ExcKind, PyErr, PyResult};
 use crate::lang::format;
 use crate::lang::symbol::Sym;
 use crate::lang::value::*;
@@ -380,17 +378,12 @@ impl Interp {
                 }
             }
             (_, Value::Native(n)) => {
-                if let Some(r) = n.clone().binary(a, op, b, false, self).map(|r| r)? {
-                    let _ = &r;
+                // Natives (tensors) have real in-place forms: `__iadd__` and friends.
+                if let Some(r) = native_inplace(self, n.clone(), a, op, b)? {
+                    return Ok(r);
                 }
             }
             _ => {}
-        }
-        if let (Value::Native(n), false) = (a, false) {
-            // Natives handle their in-place forms through `inplace_binary`.
-            if let Some(r) = native_inplace(self, n.clone(), a, op, b)? {
-                return Ok(r);
-            }
         }
         self.binary(op, a, b).map_err(|e| {
             // CPython names the augmented operator in the message.
@@ -732,7 +725,7 @@ impl Interp {
             Value::Range(r) => Ok(match num_of(item) {
                 Some(Num::Int(i)) => {
                     let off = i - r.start;
-                    r.len() > 0
+                    !r.is_empty()
                         && off % r.step == 0
                         && (0..r.len()).contains(&(off / r.step))
                         && ((r.step > 0 && off >= 0) || (r.step < 0 && off <= 0))
@@ -1014,7 +1007,7 @@ impl Interp {
         let mut idx = 0;
         let mut out = String::new();
         let mut used_mapping = false;
-        let mut take = |idx: &mut usize| -> PyResult<Value> {
+        let take = |idx: &mut usize| -> PyResult<Value> {
             let v = vals
                 .get(*idx)
                 .cloned()
@@ -1471,8 +1464,4 @@ fn bad_unary(op: UnaryOp, a: &Value) -> PyErr {
         "bad operand type for unary {sym}: '{}'",
         a.type_name()
     ))
-}
-
-pub fn index_error_for(v: &Value) -> PyErr {
-    index_error(format!("{} index out of range", v.type_name()))
 }
