@@ -204,7 +204,24 @@ fn repeat<T: Clone>(items: &[T], n: i64) -> PyResult<Vec<T>> {
 }
 
 impl Interp {
+    #[inline]
     pub fn binary(&mut self, op: BinOp, a: &Value, b: &Value) -> PyResult<Value> {
+        // The hot path of every loop counter and accumulator.
+        if let (Value::Int(x), Value::Int(y)) = (a, b) {
+            let r = match op {
+                BinOp::Add => x.checked_add(*y),
+                BinOp::Sub => x.checked_sub(*y),
+                BinOp::Mul => x.checked_mul(*y),
+                _ => None,
+            };
+            if let Some(r) = r {
+                return Ok(Value::Int(r));
+            }
+        }
+        self.binary_slow(op, a, b)
+    }
+
+    fn binary_slow(&mut self, op: BinOp, a: &Value, b: &Value) -> PyResult<Value> {
         if let (Some(x), Some(y)) = (num_of(a), num_of(b)) {
             if let Some(v) = num_binary(op, x, y)? {
                 return Ok(v);
@@ -358,6 +375,11 @@ impl Interp {
     /// `a op= b`: in place for lists, `__iop__` for objects, else the plain operator.
     pub fn inplace(&mut self, op: BinOp, a: &Value, b: &Value) -> PyResult<Value> {
         match (op, a) {
+            (_, Value::Int(_) | Value::Float(_))
+                if matches!(b, Value::Int(_) | Value::Float(_)) =>
+            {
+                return self.binary(op, a, b);
+            }
             (BinOp::Add, Value::List(l)) if !matches!(b, Value::Native(_)) => {
                 let items = self.collect(b).map_err(|e| {
                     if e.is(ExcKind::TypeError) {
