@@ -820,8 +820,16 @@ impl Interp {
             Value::Float(f) => format::float_repr(*f),
             Value::Str(s) => format::str_repr(s),
             Value::List(l) => {
+                // A list that contains itself prints as `[...]`, as in CPython.
+                let id = v.ptr_id();
+                if self.repr_active.contains(&id) {
+                    return Ok("[...]".into());
+                }
                 let items = l.borrow().clone();
-                format!("[{}]", self.join_reprs(&items)?)
+                self.repr_active.push(id);
+                let r = self.join_reprs(&items);
+                self.repr_active.pop();
+                format!("[{}]", r?)
             }
             Value::Tuple(t) => {
                 if t.len() == 1 {
@@ -831,16 +839,14 @@ impl Interp {
                 }
             }
             Value::Dict(d) => {
-                let items: Vec<(Key, Value)> = d
-                    .borrow()
-                    .iter()
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect();
-                let mut parts = Vec::with_capacity(items.len());
-                for (k, v) in items {
-                    parts.push(format!("{}: {}", self.repr(&k.0)?, self.repr(&v)?));
+                let id = v.ptr_id();
+                if self.repr_active.contains(&id) {
+                    return Ok("{...}".into());
                 }
-                format!("{{{}}}", parts.join(", "))
+                self.repr_active.push(id);
+                let r = self.dict_repr(d);
+                self.repr_active.pop();
+                r?
             }
             Value::Set(s) => {
                 let items: Vec<Value> = set_order(&s.borrow());
@@ -922,6 +928,19 @@ impl Interp {
             Value::Native(n) => n.clone().repr(self)?,
             Value::Cell(_) => "<cell>".into(),
         })
+    }
+
+    fn dict_repr(&mut self, d: &Rc<RefCell<DictMap>>) -> PyResult<String> {
+        let items: Vec<(Key, Value)> = d
+            .borrow()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let mut parts = Vec::with_capacity(items.len());
+        for (k, v) in items {
+            parts.push(format!("{}: {}", self.repr(&k.0)?, self.repr(&v)?));
+        }
+        Ok(format!("{{{}}}", parts.join(", ")))
     }
 
     fn join_reprs(&mut self, items: &[Value]) -> PyResult<String> {
