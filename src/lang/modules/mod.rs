@@ -2,6 +2,7 @@
 pub mod math;
 pub mod random;
 pub mod time;
+pub mod torch;
 
 use crate::lang::error::{ExcKind, PyErr, PyResult};
 use crate::lang::interp::Interp;
@@ -46,13 +47,15 @@ impl Interp {
             "math" => math::module(),
             "time" => time::module(),
             "random" => random::module(self),
+            "torch" => torch::module(),
             _ => {
                 let top = name.split('.').next().unwrap_or(name);
                 let hint = match top {
                     "numpy" | "pandas" | "matplotlib" | "sklearn" | "scipy" => {
                         format!("cudalearn runs Python without third-party packages; '{top}' is not available here. Tensors cover what the lessons need (x.tolist(), x.numpy() for display).")
                     }
-                    "torch" | "torchvision" => "cudalearn's torch module arrives with the tensor engine; it is not importable in this build yet.".to_string(),
+                    "torchvision" | "torchaudio" => format!("cudalearn has torch but not '{top}'."),
+                    "torch" => "this part of torch is not in cudalearn yet; `import torch` works.".to_string(),
                     _ => "cudalearn can import math, time, random and the torch modules of the course.".to_string(),
                 };
                 return Err(PyErr::new(

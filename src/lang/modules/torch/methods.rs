@@ -1,0 +1,532 @@
+//! Tensor methods (`x.sum(dim=1)`, `x.to('cuda')`, `x.add_(y)`, ...).
+use super::convert::*;
+use super::tensor::{item, repr_tensor, tensor_binary};
+use crate::lang::builtins::kwarg;
+use crate::lang::error::{not_implemented, runtime_error, type_error, PyResult};
+use crate::lang::interp::Interp;
+use crate::lang::value::*;
+use crate::tensor::ops::{binary as tb, inplace, matmul, reduce, unary};
+use crate::tensor::{BinaryOp, DType, Tensor, UnaryOp};
+use std::any::Any;
+use std::rc::Rc;
+
+type M = (NativeFn, &'static str);
+
+/// The tensor a method is bound to.
+pub fn this(v: &Value) -> PyResult<Tensor> {
+    as_tensor(v).cloned().ok_or_else(|| {
+        type_error(format!(
+            "descriptor requires a 'Tensor' object but received a '{}'",
+            v.type_name()
+        ))
+    })
+}
+
+/// Positional argument `k` or keyword `name`.
+pub fn arg(a: &Args, k: usize, name: &str) -> Option<Value> {
+    a.pos
+        .get(k)
+        .cloned()
+        .or_else(|| kwarg(a, name))
+        .filter(|v| !matches!(v, Value::None))
+}
+
+fn bool_arg(i: &mut Interp, a: &Args, k: usize, name: &str) -> PyResult<bool> {
+    match arg(a, k, name) {
+        Some(v) => i.truthy(&v),
+        None => Ok(false),
+    }
+}
+
+fn dims_arg(i: &mut Interp, v: Option<Value>) -> PyResult<Option<Vec<i64>>> {
+    match v {
+        None => Ok(None),
+        Some(v) => Ok(Some(int_list(i, &v)?)),
+    }
+}
+
+fn dtype_kw(a: &Args) -> PyResult<Option<DType>> {
+    match kwarg(a, "dtype") {
+        None | Some(Value::None) => Ok(None),
+        Some(v) => dtype_of(&v)
+            .map(Some)
+            .ok_or_else(|| type_error("dtype must be a torch.dtype")),
+    }
+}
+
+fn unary_m(op: UnaryOp) -> impl Fn(&Value) -> PyResult<Value> {
+    move |t| Ok(wrap(unary::unary(op, &this(t)?).py()?))
+}
+
+/// `max(dim)`-style results: a named tuple of values and indices.
+pub struct ReturnTypes {
+    pub name: &'static str,
+    pub values: Value,
+    pub indices: Value,
+}
+
+impl Native for ReturnTypes {
+    fn type_name(&self) -> &str {
+        self.name
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn repr(&self, i: &mut Interp) -> PyResult<String> {
+        Ok(format!(
+            "torch.return_types.{}(\nvalues={},\nindices={})",
+            self.name,
+            i.repr(&self.values)?,
+            i.repr(&self.indices)?
+        ))
+    }
+    fn get_attr(
+        &self,
+        _this: &Value,
+        name: crate::lang::symbol::Sym,
+        _i: &mut Interp,
+    ) -> PyResult<Option<Value>> {
+        Ok(match &*name.as_str() {
+            "values" => Some(self.values.clone()),
+            "indices" => Some(self.indices.clone()),
+            _ => None,
+        })
+    }
+    fn get_item(&self, _this: &Value, index: &Value, i: &mut Interp) -> PyResult<Value> {
+        i.get_item(
+            &Value::tuple(vec![self.values.clone(), self.indices.clone()]),
+            index,
+        )
+    }
+    fn len(&self, _i: &mut Interp) -> PyResult<Option<usize>> {
+        Ok(Some(2))
+    }
+    fn iter(&self, _this: &Value, i: &mut Interp) -> PyResult<Option<Value>> {
+        i.get_iter(&Value::tuple(vec![
+            self.values.clone(),
+            self.indices.clone(),
+        ]))
+        .map(Some)
+    }
+}
+
+/// `x.max()`, `x.max(dim, keepdim)`, `x.max(other)` (and min).
+pub fn max_min(i: &mut Interp, t: &Tensor, a: &Args, is_max: bool) -> PyResult<Value> {
+    let name = if is_max { "max" } else { "min" };
+    match arg(a, 0, "dim") {
+        None => Ok(wrap(reduce::max_all(t, is_max).py()?)),
+        Some(v) => {
+            if let Some(o) = as_tensor(&v) {
+                let op = if is_max {
+                    BinaryOp::Maximum
+                } else {
+                    BinaryOp::Minimum
+                };
+                return Ok(wrap(tb::binary(op, t, o).py()?));
+            }
+            let dim = v.as_int().ok_or_else(|| {
+                type_error(format!(
+                    "{name}(): argument 'dim' must be int, not {}",
+                    v.type_name()
+                ))
+            })?;
+            let keep = bool_arg(i, a, 1, "keepdim")?;
+            let (vals, idx) = reduce::max_dim(t, dim, keep, is_max).py()?;
+            Ok(Value::Native(Rc::new(ReturnTypes {
+                name,
+                values: wrap(vals),
+                indices: wrap(idx),
+            })))
+        }
+    }
+}
+
+fn to_method(i: &mut Interp, t: &Tensor, a: &Args) -> PyResult<Value> {
+    let mut dtype = dtype_kw(a)?;
+    let mut device = match kwarg(a, "device") {
+        Some(v) if !matches!(v, Value::None) => Some(device_arg(&v)?),
+        _ => None,
+    };
+    for p in &a.pos {
+        if let Some(d) = dtype_of(p) {
+            dtype = Some(d);
+        } else if let Some(o) = as_tensor(p) {
+            dtype = Some(o.dtype());
+            device = Some(o.device());
+        } else {
+            device = Some(device_arg(p)?);
+        }
+    }
+    let _ = i;
+    let r = match (dtype, device) {
+        (Some(d), Some(dev)) => t.to_dtype_device(d, dev),
+        (Some(d), None) => t.to_dtype(d),
+        (None, Some(dev)) => t.to_device(dev),
+        (None, None) => Ok(t.clone()),
+    };
+    Ok(wrap(r.py()?))
+}
+
+fn inplace_op(op: BinaryOp) -> impl Fn(&Value, &Value) -> PyResult<Value> {
+    move |t, other| {
+        let x = this(t)?;
+        match (as_tensor(other), scalar_of(other)) {
+            (Some(o), _) => inplace::binary_inplace(op, &x, o).py()?,
+            (_, Some(s)) => inplace::binary_scalar_inplace(op, &x, s).py()?,
+            _ => {
+                return Err(type_error(format!(
+                    "unsupported operand type for in-place op: '{}'",
+                    other.type_name()
+                )))
+            }
+        };
+        Ok(t.clone())
+    }
+}
+
+fn cmp(op: BinaryOp, t: &Value, a: &Args) -> PyResult<Value> {
+    let other = a.pos.first().cloned().unwrap_or(Value::None);
+    match tensor_binary(op, t, &other)? {
+        Some(v) => Ok(v),
+        None => Err(type_error(format!(
+            "'{}' not supported between instances of 'Tensor' and '{}'",
+            op.name(),
+            other.type_name()
+        ))),
+    }
+}
+
+macro_rules! m {
+    ($($name:literal => $f:expr),* $(,)?) => {
+        pub const METHOD_NAMES: &[&str] = &[$($name),*];
+        pub fn tensor_method(name: &str) -> Option<M> {
+            match name {
+                $($name => Some(($f, $name)),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+m! {
+    "size" => |_, t, a| {
+        let x = this(t)?;
+        match arg(&a, 0, "dim") {
+            None => Ok(super::size::size_value(x.shape())),
+            Some(d) => Ok(Value::Int(x.size_at(d.as_int().ok_or_else(|| type_error("size(): dim must be an int"))?).py()? as i64)),
+        }
+    },
+    "dim" => |_, t, _| Ok(Value::Int(this(t)?.ndim() as i64)),
+    "numel" => |_, t, _| Ok(Value::Int(this(t)?.numel() as i64)),
+    "element_size" => |_, t, _| Ok(Value::Int(this(t)?.element_size() as i64)),
+    "item" => |_, t, _| Ok(scalar_value(item(&this(t)?)?)),
+    "tolist" => |_, t, _| Ok(nested_value(this(t)?.tolist().py()?)),
+    "__float__" => |_, t, _| Ok(Value::Float(item(&this(t)?)?.to_f64())),
+    "__int__" => |_, t, _| Ok(Value::Int(item(&this(t)?)?.to_i64())),
+    "__format__" => |i, t, a| {
+        let x = this(t)?;
+        let spec = match a.pos.first() { Some(Value::Str(s)) => s.to_string(), _ => String::new() };
+        if x.ndim() == 0 {
+            return i.format_value(&scalar_value(item(&x)?), &spec).map(Value::from);
+        }
+        if spec.is_empty() {
+            return Ok(Value::from(repr_tensor(&x)?));
+        }
+        Err(type_error("unsupported format string passed to Tensor.__format__"))
+    },
+    "to" => |i, t, a| to_method(i, &this(t)?, &a),
+    "cpu" => |_, t, _| Ok(wrap(this(t)?.to_device(crate::tensor::Device::Cpu).py()?)),
+    "cuda" => |_, t, a| {
+        let dev = match arg(&a, 0, "device") { Some(v) => device_arg(&v)?, None => crate::tensor::Device::Cuda(0) };
+        Ok(wrap(this(t)?.to_device(dev).py()?))
+    },
+    "float" => |_, t, _| Ok(wrap(this(t)?.to_dtype(DType::F32).py()?)),
+    "double" => |_, t, _| Ok(wrap(this(t)?.to_dtype(DType::F64).py()?)),
+    "half" => |_, t, _| Ok(wrap(this(t)?.to_dtype(DType::F16).py()?)),
+    "bfloat16" => |_, t, _| Ok(wrap(this(t)?.to_dtype(DType::BF16).py()?)),
+    "long" => |_, t, _| Ok(wrap(this(t)?.to_dtype(DType::I64).py()?)),
+    "int" => |_, t, _| Ok(wrap(this(t)?.to_dtype(DType::I32).py()?)),
+    "bool" => |_, t, _| Ok(wrap(this(t)?.to_dtype(DType::Bool).py()?)),
+    "byte" => |_, t, _| Ok(wrap(this(t)?.to_dtype(DType::U8).py()?)),
+    "type" => |_, t, a| match a.pos.first().and_then(dtype_of) {
+        Some(d) => Ok(wrap(this(t)?.to_dtype(d).py()?)),
+        None => Ok(Value::str(match this(t)?.dtype() {
+            DType::F32 => "torch.FloatTensor", DType::F64 => "torch.DoubleTensor", DType::F16 => "torch.HalfTensor",
+            DType::BF16 => "torch.BFloat16Tensor", DType::I64 => "torch.LongTensor", DType::I32 => "torch.IntTensor",
+            DType::I8 => "torch.CharTensor", DType::U8 => "torch.ByteTensor", DType::Bool => "torch.BoolTensor",
+        })),
+    },
+    "view" => |i, t, a| {
+        if let Some(d) = a.pos.first().and_then(dtype_of) {
+            let _ = d;
+            return Err(not_implemented("view(dtype)"));
+        }
+        let s = sizes(i, &a.pos, "view")?;
+        Ok(wrap(this(t)?.view(&s).py()?))
+    },
+    "reshape" => |i, t, a| { let s = sizes(i, &a.pos, "reshape")?; Ok(wrap(this(t)?.reshape(&s).py()?)) },
+    "view_as" => |_, t, a| {
+        let o = a.pos.first().and_then(as_tensor).cloned().ok_or_else(|| type_error("view_as() needs a tensor"))?;
+        let s: Vec<i64> = o.shape().iter().map(|&d| d as i64).collect();
+        Ok(wrap(this(t)?.view(&s).py()?))
+    },
+    "transpose" => |_, t, a| {
+        let d0 = arg(&a, 0, "dim0").and_then(|v| v.as_int()).ok_or_else(|| type_error("transpose() missing required argument 'dim0'"))?;
+        let d1 = arg(&a, 1, "dim1").and_then(|v| v.as_int()).ok_or_else(|| type_error("transpose() missing required argument 'dim1'"))?;
+        Ok(wrap(this(t)?.transpose(d0, d1).py()?))
+    },
+    "t" => |_, t, _| Ok(wrap(this(t)?.t().py()?)),
+    "permute" => |i, t, a| { let d = sizes(i, &a.pos, "permute")?; Ok(wrap(this(t)?.permute(&d).py()?)) },
+    "unsqueeze" => |_, t, a| {
+        let d = arg(&a, 0, "dim").and_then(|v| v.as_int()).ok_or_else(|| type_error("unsqueeze() missing required argument 'dim'"))?;
+        Ok(wrap(this(t)?.unsqueeze(d).py()?))
+    },
+    "squeeze" => |_, t, a| Ok(wrap(this(t)?.squeeze(arg(&a, 0, "dim").and_then(|v| v.as_int())).py()?)),
+    "flatten" => |_, t, a| {
+        let s = arg(&a, 0, "start_dim").and_then(|v| v.as_int()).unwrap_or(0);
+        let e = arg(&a, 1, "end_dim").and_then(|v| v.as_int()).unwrap_or(-1);
+        Ok(wrap(this(t)?.flatten(s, e).py()?))
+    },
+    "expand" => |i, t, a| { let s = sizes(i, &a.pos, "expand")?; Ok(wrap(this(t)?.expand(&s).py()?)) },
+    "expand_as" => |_, t, a| {
+        let o = a.pos.first().and_then(as_tensor).cloned().ok_or_else(|| type_error("expand_as() needs a tensor"))?;
+        Ok(wrap(this(t)?.expand_as(&o).py()?))
+    },
+    "contiguous" => |_, t, _| Ok(wrap(this(t)?.contiguous().py()?)),
+    "clone" => |_, t, _| Ok(wrap(this(t)?.clone_tensor().py()?)),
+    "detach" => |_, t, _| Ok(wrap(this(t)?.detach())),
+    "requires_grad_" => |i, t, a| {
+        let b = match arg(&a, 0, "requires_grad") { Some(v) => i.truthy(&v)?, None => true };
+        let x = this(t)?;
+        if b && !x.dtype().is_floating() {
+            return Err(runtime_error("only Tensors of floating point dtype can require gradients"));
+        }
+        x.set_requires_grad(b);
+        Ok(t.clone())
+    },
+    "backward" => |_, _, _| Err(not_implemented("autograd (backward)")),
+    "zero_" => |_, t, _| { inplace::zero_(&this(t)?).py()?; Ok(t.clone()) },
+    "fill_" => |_, t, a| {
+        let v = a.pos.first().cloned().unwrap_or(Value::None);
+        match (scalar_of(&v), as_tensor(&v)) {
+            (Some(s), _) => inplace::fill_(&this(t)?, s).py()?,
+            (_, Some(o)) => inplace::fill_tensor_(&this(t)?, o).py()?,
+            _ => return Err(type_error(format!("fill_() received an invalid combination of arguments - got ({})", v.type_name()))),
+        };
+        Ok(t.clone())
+    },
+    "copy_" => |_, t, a| {
+        let o = a.pos.first().and_then(as_tensor).cloned().ok_or_else(|| type_error("copy_() needs a tensor"))?;
+        inplace::copy_(&this(t)?, &o).py()?;
+        Ok(t.clone())
+    },
+    "sum" => |i, t, a| {
+        let dims = dims_arg(i, arg(&a, 0, "dim"))?;
+        let keep = bool_arg(i, &a, 1, "keepdim")?;
+        Ok(wrap(reduce::sum(&this(t)?, dims.as_deref(), keep, dtype_kw(&a)?).py()?))
+    },
+    "mean" => |i, t, a| {
+        let dims = dims_arg(i, arg(&a, 0, "dim"))?;
+        let keep = bool_arg(i, &a, 1, "keepdim")?;
+        Ok(wrap(reduce::mean(&this(t)?, dims.as_deref(), keep, dtype_kw(&a)?).py()?))
+    },
+    "prod" => |i, t, a| {
+        let dim = arg(&a, 0, "dim").and_then(|v| v.as_int());
+        let keep = bool_arg(i, &a, 1, "keepdim")?;
+        Ok(wrap(reduce::prod(&this(t)?, dim, keep, dtype_kw(&a)?).py()?))
+    },
+    "max" => |i, t, a| max_min(i, &this(t)?, &a, true),
+    "min" => |i, t, a| max_min(i, &this(t)?, &a, false),
+    "amax" => |i, t, a| { let d = dims_arg(i, arg(&a, 0, "dim"))?; let k = bool_arg(i, &a, 1, "keepdim")?; Ok(wrap(reduce::amax(&this(t)?, d.as_deref(), k, true).py()?)) },
+    "amin" => |i, t, a| { let d = dims_arg(i, arg(&a, 0, "dim"))?; let k = bool_arg(i, &a, 1, "keepdim")?; Ok(wrap(reduce::amax(&this(t)?, d.as_deref(), k, false).py()?)) },
+    "argmax" => |i, t, a| { let d = arg(&a, 0, "dim").and_then(|v| v.as_int()); let k = bool_arg(i, &a, 1, "keepdim")?; Ok(wrap(reduce::argmax(&this(t)?, d, k, true).py()?)) },
+    "argmin" => |i, t, a| { let d = arg(&a, 0, "dim").and_then(|v| v.as_int()); let k = bool_arg(i, &a, 1, "keepdim")?; Ok(wrap(reduce::argmax(&this(t)?, d, k, false).py()?)) },
+    "all" => |i, t, a| { let d = dims_arg(i, arg(&a, 0, "dim"))?; let k = bool_arg(i, &a, 1, "keepdim")?; Ok(wrap(reduce::all_any(&this(t)?, d.as_deref(), k, true).py()?)) },
+    "any" => |i, t, a| { let d = dims_arg(i, arg(&a, 0, "dim"))?; let k = bool_arg(i, &a, 1, "keepdim")?; Ok(wrap(reduce::all_any(&this(t)?, d.as_deref(), k, false).py()?)) },
+    "softmax" => |_, t, a| {
+        let d = arg(&a, 0, "dim").and_then(|v| v.as_int()).ok_or_else(|| type_error("softmax() missing required argument 'dim'"))?;
+        Ok(wrap(reduce::softmax(&this(t)?, d, dtype_kw(&a)?, false).py()?))
+    },
+    "log_softmax" => |_, t, a| {
+        let d = arg(&a, 0, "dim").and_then(|v| v.as_int()).ok_or_else(|| type_error("log_softmax() missing required argument 'dim'"))?;
+        Ok(wrap(reduce::softmax(&this(t)?, d, dtype_kw(&a)?, true).py()?))
+    },
+    "abs" => |_, t, _| unary_m(UnaryOp::Abs)(t),
+    "__abs__" => |_, t, _| unary_m(UnaryOp::Abs)(t),
+    "__neg__" => |_, t, _| unary_m(UnaryOp::Neg)(t),
+    "neg" => |_, t, _| unary_m(UnaryOp::Neg)(t),
+    "__pos__" => |_, t, _| Ok(t.clone()),
+    "__invert__" => |_, t, _| {
+        let op = if this(t)?.dtype() == DType::Bool { UnaryOp::LogicalNot } else { UnaryOp::BitwiseNot };
+        unary_m(op)(t)
+    },
+    "sqrt" => |_, t, _| unary_m(UnaryOp::Sqrt)(t),
+    "rsqrt" => |_, t, _| unary_m(UnaryOp::Rsqrt)(t),
+    "exp" => |_, t, _| unary_m(UnaryOp::Exp)(t),
+    "log" => |_, t, _| unary_m(UnaryOp::Log)(t),
+    "log2" => |_, t, _| unary_m(UnaryOp::Log2)(t),
+    "log10" => |_, t, _| unary_m(UnaryOp::Log10)(t),
+    "log1p" => |_, t, _| unary_m(UnaryOp::Log1p)(t),
+    "sin" => |_, t, _| unary_m(UnaryOp::Sin)(t),
+    "cos" => |_, t, _| unary_m(UnaryOp::Cos)(t),
+    "tanh" => |_, t, _| unary_m(UnaryOp::Tanh)(t),
+    "sigmoid" => |_, t, _| unary_m(UnaryOp::Sigmoid)(t),
+    "relu" => |_, t, _| unary_m(UnaryOp::Relu)(t),
+    "floor" => |_, t, _| unary_m(UnaryOp::Floor)(t),
+    "ceil" => |_, t, _| unary_m(UnaryOp::Ceil)(t),
+    "round" => |_, t, _| unary_m(UnaryOp::Round)(t),
+    "trunc" => |_, t, _| unary_m(UnaryOp::Trunc)(t),
+    "sign" => |_, t, _| unary_m(UnaryOp::Sign)(t),
+    "square" => |_, t, _| unary_m(UnaryOp::Square)(t),
+    "reciprocal" => |_, t, _| unary_m(UnaryOp::Reciprocal)(t),
+    "isnan" => |_, t, _| unary_m(UnaryOp::IsNan)(t),
+    "logical_not" => |_, t, _| unary_m(UnaryOp::LogicalNot)(t),
+    "relu_" => |_, t, _| { unary::unary_(UnaryOp::Relu, &this(t)?).py()?; Ok(t.clone()) },
+    "exp_" => |_, t, _| { unary::unary_(UnaryOp::Exp, &this(t)?).py()?; Ok(t.clone()) },
+    "sqrt_" => |_, t, _| { unary::unary_(UnaryOp::Sqrt, &this(t)?).py()?; Ok(t.clone()) },
+    "neg_" => |_, t, _| { unary::unary_(UnaryOp::Neg, &this(t)?).py()?; Ok(t.clone()) },
+    "abs_" => |_, t, _| { unary::unary_(UnaryOp::Abs, &this(t)?).py()?; Ok(t.clone()) },
+    "pow" => |_, t, a| binary_m(BinaryOp::Pow, t, &a),
+    "add" => |_, t, a| add_sub(t, &a, false),
+    "sub" => |_, t, a| add_sub(t, &a, true),
+    "mul" => |_, t, a| binary_m(BinaryOp::Mul, t, &a),
+    "div" => |_, t, a| {
+        match kwarg(&a, "rounding_mode") {
+            Some(Value::Str(m)) => {
+                let op = tb::rounding_op(Some(&m)).py()?;
+                binary_m(op, t, &a)
+            }
+            _ => binary_m(BinaryOp::Div, t, &a),
+        }
+    },
+    "maximum" => |_, t, a| binary_m(BinaryOp::Maximum, t, &a),
+    "minimum" => |_, t, a| binary_m(BinaryOp::Minimum, t, &a),
+    "fmod" => |_, t, a| binary_m(BinaryOp::Fmod, t, &a),
+    "remainder" => |_, t, a| binary_m(BinaryOp::Rem, t, &a),
+    "eq" => |_, t, a| cmp(BinaryOp::Eq, t, &a),
+    "ne" => |_, t, a| cmp(BinaryOp::Ne, t, &a),
+    "lt" => |_, t, a| cmp(BinaryOp::Lt, t, &a),
+    "le" => |_, t, a| cmp(BinaryOp::Le, t, &a),
+    "gt" => |_, t, a| cmp(BinaryOp::Gt, t, &a),
+    "ge" => |_, t, a| cmp(BinaryOp::Ge, t, &a),
+    "__ne__" => |_, t, a| cmp(BinaryOp::Ne, t, &a),
+    "__lt__" => |_, t, a| cmp(BinaryOp::Lt, t, &a),
+    "__le__" => |_, t, a| cmp(BinaryOp::Le, t, &a),
+    "__gt__" => |_, t, a| cmp(BinaryOp::Gt, t, &a),
+    "__ge__" => |_, t, a| cmp(BinaryOp::Ge, t, &a),
+    "add_" => |_, t, a| add_sub_(t, &a, false),
+    "sub_" => |_, t, a| add_sub_(t, &a, true),
+    "mul_" => |_, t, a| inplace_op(BinaryOp::Mul)(t, a.pos.first().unwrap_or(&Value::None)),
+    "div_" => |_, t, a| inplace_op(BinaryOp::Div)(t, a.pos.first().unwrap_or(&Value::None)),
+    "pow_" => |_, t, a| inplace_op(BinaryOp::Pow)(t, a.pos.first().unwrap_or(&Value::None)),
+    "__iadd__" => |_, t, a| inplace_op(BinaryOp::Add)(t, a.pos.first().unwrap_or(&Value::None)),
+    "__isub__" => |_, t, a| inplace_op(BinaryOp::Sub)(t, a.pos.first().unwrap_or(&Value::None)),
+    "__imul__" => |_, t, a| inplace_op(BinaryOp::Mul)(t, a.pos.first().unwrap_or(&Value::None)),
+    "__itruediv__" => |_, t, a| inplace_op(BinaryOp::Div)(t, a.pos.first().unwrap_or(&Value::None)),
+    "__ifloordiv__" => |_, t, a| inplace_op(BinaryOp::FloorDiv)(t, a.pos.first().unwrap_or(&Value::None)),
+    "__imod__" => |_, t, a| inplace_op(BinaryOp::Rem)(t, a.pos.first().unwrap_or(&Value::None)),
+    "__ipow__" => |_, t, a| inplace_op(BinaryOp::Pow)(t, a.pos.first().unwrap_or(&Value::None)),
+    "__imatmul__" => |_, t, a| {
+        let o = a.pos.first().and_then(as_tensor).cloned().ok_or_else(|| type_error("@= needs a tensor"))?;
+        let r = matmul::matmul(&this(t)?, &o).py()?;
+        inplace::write_result(&this(t)?, &r).py()?;
+        Ok(t.clone())
+    },
+    "matmul" => |_, t, a| mat(t, &a, matmul::matmul),
+    "mm" => |_, t, a| mat(t, &a, matmul::mm),
+    "bmm" => |_, t, a| mat(t, &a, matmul::bmm),
+    "dot" => |_, t, a| mat(t, &a, matmul::dot),
+    "mv" => |_, t, a| mat(t, &a, matmul::mv),
+    "equal" => |_, t, a| {
+        let o = a.pos.first().and_then(as_tensor).cloned().ok_or_else(|| type_error("equal(): argument 'other' must be Tensor"))?;
+        Ok(Value::Bool(crate::tensor::ops::compare::equal(&this(t)?, &o).py()?))
+    },
+    "allclose" => |i, t, a| super::functions::allclose_impl(i, &this(t)?, &a, 0),
+    "is_pinned" => |_, _, _| Ok(Value::Bool(false)),
+    "pin_memory" => |_, t, _| Ok(t.clone()),
+    "is_contiguous" => |_, t, _| Ok(Value::Bool(this(t)?.is_contiguous())),
+    "is_floating_point" => |_, t, _| Ok(Value::Bool(this(t)?.dtype().is_floating())),
+    "data_ptr" => |_, t, _| Ok(Value::Int(this(t)?.data_ptr() as i64)),
+    "stride" => |_, t, a| {
+        let x = this(t)?;
+        match arg(&a, 0, "dim").and_then(|v| v.as_int()) {
+            Some(d) => {
+                let n = x.ndim() as i64;
+                let k = if d < 0 { d + n } else { d };
+                if k < 0 || k >= n.max(1) || x.ndim() == 0 {
+                    return Err(crate::lang::error::index_error(format!("Dimension out of range (expected to be in range of [{}, {}], but got {d})", -n.max(1), n.max(1) - 1)));
+                }
+                Ok(Value::Int(x.strides()[k as usize] as i64))
+            }
+            None => Ok(Value::tuple(x.strides().iter().map(|&s| Value::Int(s as i64)).collect())),
+        }
+    },
+    "numpy" => |_, t, _| super::numpy::to_numpy(&this(t)?),
+}
+
+fn binary_m(op: BinaryOp, t: &Value, a: &Args) -> PyResult<Value> {
+    let other = a
+        .pos
+        .first()
+        .cloned()
+        .or_else(|| kwarg(a, "other"))
+        .or_else(|| kwarg(a, "exponent"))
+        .unwrap_or(Value::None);
+    match tensor_binary(op, t, &other)? {
+        Some(v) => Ok(v),
+        None => Err(type_error(format!(
+            "{}() received an invalid combination of arguments - got ({})",
+            op.name(),
+            other.type_name()
+        ))),
+    }
+}
+
+fn add_sub(t: &Value, a: &Args, sub: bool) -> PyResult<Value> {
+    match kwarg(a, "alpha").and_then(|v| scalar_of(&v)) {
+        Some(alpha) => {
+            let other = a
+                .pos
+                .first()
+                .and_then(as_tensor)
+                .cloned()
+                .ok_or_else(|| type_error("add(): other must be a Tensor with alpha"))?;
+            Ok(wrap(tb::add_alpha(&this(t)?, &other, alpha, sub).py()?))
+        }
+        None => binary_m(if sub { BinaryOp::Sub } else { BinaryOp::Add }, t, a),
+    }
+}
+
+fn add_sub_(t: &Value, a: &Args, sub: bool) -> PyResult<Value> {
+    match kwarg(a, "alpha").and_then(|v| scalar_of(&v)) {
+        Some(alpha) => {
+            let other = a
+                .pos
+                .first()
+                .and_then(as_tensor)
+                .cloned()
+                .ok_or_else(|| type_error("add_(): other must be a Tensor with alpha"))?;
+            inplace::add_alpha_(&this(t)?, &other, alpha, sub).py()?;
+            Ok(t.clone())
+        }
+        None => inplace_op(if sub { BinaryOp::Sub } else { BinaryOp::Add })(
+            t,
+            a.pos.first().unwrap_or(&Value::None),
+        ),
+    }
+}
+
+fn mat(
+    t: &Value,
+    a: &Args,
+    f: fn(&Tensor, &Tensor) -> crate::tensor::Result<Tensor>,
+) -> PyResult<Value> {
+    let v = a.pos.first().cloned().unwrap_or(Value::None);
+    let o = as_tensor(&v).cloned().ok_or_else(|| {
+        type_error(format!(
+            "argument 'mat2' (position 1) must be Tensor, not {}",
+            v.type_name()
+        ))
+    })?;
+    Ok(wrap(f(&this(t)?, &o).py()?))
+}

@@ -1,0 +1,375 @@
+//! The `torch` module: tensors on the engine of `crate::tensor`.
+pub mod convert;
+pub mod functions;
+pub mod methods;
+pub mod numpy;
+pub mod objects;
+pub mod size;
+pub mod tensor;
+
+use super::make_module;
+use crate::lang::error::{type_error, PyResult};
+use crate::lang::interp::Interp;
+use crate::lang::symbol::Sym;
+use crate::lang::value::*;
+use crate::tensor::DType;
+use convert::*;
+use objects::{device_value, dtype_value, PyDType, PyDevice};
+use std::any::Any;
+use std::rc::Rc;
+
+/// `torch.device`, `torch.dtype`, `torch.Tensor`, `torch.Size`: callable where PyTorch's are,
+/// and usable with `isinstance`.
+struct TorchType {
+    name: &'static str,
+}
+
+impl Native for TorchType {
+    fn type_name(&self) -> &str {
+        "type"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn repr(&self, _i: &mut Interp) -> PyResult<String> {
+        Ok(format!("<class 'torch.{}'>", self.name))
+    }
+    fn call(&self, _this: &Value, a: Args, i: &mut Interp) -> PyResult<Value> {
+        match self.name {
+            "device" => {
+                let d = match (
+                    a.pos.first(),
+                    a.pos
+                        .get(1)
+                        .or(crate::lang::builtins::kwarg(&a, "index").as_ref()),
+                ) {
+                    (Some(Value::Str(s)), None) => PyDevice::parse(s)?,
+                    (Some(Value::Str(s)), Some(Value::Int(idx))) => {
+                        let mut d = PyDevice::parse(s)?;
+                        if d.index.is_some() {
+                            return Err(crate::lang::error::runtime_error(format!(
+                                "type (string) must not include an index because index was passed explicitly: {s}"
+                            )));
+                        }
+                        if *idx < 0 {
+                            return Err(crate::lang::error::runtime_error(format!(
+                                "Device index must not be negative"
+                            )));
+                        }
+                        d.index = Some(*idx as u32);
+                        d
+                    }
+                    (Some(Value::Int(idx)), None) if *idx >= 0 => PyDevice {
+                        cuda: true,
+                        index: Some(*idx as u32),
+                    },
+                    (Some(v), _) if v.type_name().as_ref() == "device" => return Ok(v.clone()),
+                    _ => {
+                        return Err(type_error(
+                            "device() received an invalid combination of arguments",
+                        ))
+                    }
+                };
+                Ok(device_value(d))
+            }
+            "Tensor" => functions::tensor(i, &Value::None, a).and_then(|t| {
+                // torch.Tensor(data) makes float32 tensors.
+                match as_tensor(&t) {
+                    Some(x) => Ok(wrap(x.to_dtype(DType::F32).py()?)),
+                    None => Ok(t),
+                }
+            }),
+            "Size" => {
+                let items = match a.pos.first() {
+                    Some(v) => int_list(i, v)?,
+                    None => Vec::new(),
+                };
+                Ok(Value::Native(Rc::new(size::TorchSize(items))))
+            }
+            _ => Err(type_error(format!(
+                "cannot create 'torch.{}' instances",
+                self.name
+            ))),
+        }
+    }
+    fn get_attr(&self, this: &Value, name: Sym, _i: &mut Interp) -> PyResult<Option<Value>> {
+        if &*name.as_str() == "__instancecheck__" {
+            return Ok(Some(Value::Builtin(Rc::new(Builtin {
+                name: "__instancecheck__",
+                f: |_, this, a| {
+                    let want = match this {
+                        Value::Native(n) => n
+                            .as_any()
+                            .downcast_ref::<TorchType>()
+                            .map(|t| t.name)
+                            .unwrap_or(""),
+                        _ => "",
+                    };
+                    let v = a.pos.first().cloned().unwrap_or(Value::None);
+                    let is = match &v {
+                        Value::Native(n) => match want {
+                            "Tensor" => n.as_any().is::<tensor::PyTensor>(),
+                            "device" => n.as_any().is::<PyDevice>(),
+                            "dtype" => n.as_any().is::<PyDType>(),
+                            "Size" => n.as_any().is::<size::TorchSize>(),
+                            _ => false,
+                        },
+                        _ => false,
+                    };
+                    Ok(Value::Bool(is))
+                },
+                this: Some(this.clone()),
+            }))));
+        }
+        if &*name.as_str() == "__name__" {
+            return Ok(Some(Value::str(self.name)));
+        }
+        Ok(None)
+    }
+}
+
+fn unary_fn(name: &'static str) -> (&'static str, NativeFn) {
+    // Each function form forwards to the method of the same name.
+    macro_rules! forward {
+        ($($n:literal),*) => {
+            match name {
+                $($n => ($n, |i, _, a| functions::method_form(i, $n, a)),)*
+                _ => ("abs", |i, _, a| functions::method_form(i, "abs", a)),
+            }
+        };
+    }
+    forward!(
+        "abs",
+        "sqrt",
+        "rsqrt",
+        "exp",
+        "log",
+        "log2",
+        "log10",
+        "log1p",
+        "sin",
+        "cos",
+        "tanh",
+        "sigmoid",
+        "relu",
+        "floor",
+        "ceil",
+        "round",
+        "trunc",
+        "sign",
+        "square",
+        "reciprocal",
+        "isnan",
+        "logical_not",
+        "neg",
+        "sum",
+        "mean",
+        "prod",
+        "argmax",
+        "argmin",
+        "amax",
+        "amin",
+        "all",
+        "any",
+        "softmax",
+        "log_softmax",
+        "matmul",
+        "mm",
+        "bmm",
+        "dot",
+        "mv",
+        "add",
+        "sub",
+        "mul",
+        "div",
+        "pow",
+        "maximum",
+        "minimum",
+        "fmod",
+        "remainder",
+        "eq",
+        "ne",
+        "lt",
+        "le",
+        "gt",
+        "ge",
+        "equal",
+        "reshape",
+        "transpose",
+        "permute",
+        "unsqueeze",
+        "squeeze",
+        "flatten",
+        "t",
+        "clone",
+        "numel",
+        "tolist",
+        "detach"
+    )
+}
+
+const FORWARDED: &[&str] = &[
+    "abs",
+    "sqrt",
+    "rsqrt",
+    "exp",
+    "log",
+    "log2",
+    "log10",
+    "log1p",
+    "sin",
+    "cos",
+    "tanh",
+    "sigmoid",
+    "relu",
+    "floor",
+    "ceil",
+    "round",
+    "trunc",
+    "sign",
+    "square",
+    "reciprocal",
+    "isnan",
+    "logical_not",
+    "neg",
+    "sum",
+    "mean",
+    "prod",
+    "argmax",
+    "argmin",
+    "amax",
+    "amin",
+    "all",
+    "any",
+    "softmax",
+    "log_softmax",
+    "matmul",
+    "mm",
+    "bmm",
+    "dot",
+    "mv",
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "pow",
+    "maximum",
+    "minimum",
+    "fmod",
+    "remainder",
+    "eq",
+    "ne",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "equal",
+    "reshape",
+    "transpose",
+    "permute",
+    "unsqueeze",
+    "squeeze",
+    "flatten",
+    "t",
+    "clone",
+    "numel",
+    "detach",
+];
+
+pub fn module() -> Value {
+    let mut fns: Vec<(&'static str, NativeFn)> = vec![
+        ("tensor", functions::tensor),
+        ("as_tensor", functions::tensor),
+        ("zeros", functions::zeros),
+        ("ones", functions::ones),
+        ("empty", functions::empty),
+        ("full", functions::full),
+        ("arange", functions::arange),
+        ("linspace", functions::linspace),
+        ("eye", functions::eye),
+        ("zeros_like", functions::zeros_like),
+        ("ones_like", functions::ones_like),
+        ("empty_like", functions::empty_like),
+        ("rand_like", functions::rand_like),
+        ("randn_like", functions::randn_like),
+        ("rand", functions::rand),
+        ("randn", functions::randn),
+        ("randint", functions::randint),
+        ("randperm", functions::randperm),
+        ("manual_seed", functions::manual_seed),
+        ("cat", functions::cat),
+        ("concat", functions::cat),
+        ("stack", functions::stack),
+        ("where", functions::where_),
+        ("allclose", functions::allclose),
+        ("max", functions::max),
+        ("min", functions::min),
+        ("set_printoptions", functions::set_printoptions),
+        ("is_tensor", |_, _, a| {
+            Ok(Value::Bool(a.pos.first().and_then(as_tensor).is_some()))
+        }),
+        ("get_default_dtype", |_, _, _| {
+            Ok(dtype_value(crate::tensor::default_dtype()))
+        }),
+        ("set_default_dtype", |_, _, a| {
+            let d = a
+                .pos
+                .first()
+                .and_then(dtype_of)
+                .ok_or_else(|| type_error("set_default_dtype expects a dtype"))?;
+            if !matches!(d, DType::F32 | DType::F64) {
+                return Err(type_error(
+                    "only floating-point types are supported as the default type",
+                ));
+            }
+            crate::tensor::set_default_dtype(d);
+            Ok(Value::None)
+        }),
+        ("initial_seed", |_, _, _| {
+            Ok(Value::Int(
+                crate::tensor::random::with_default(|g| g.initial_seed()) as i64,
+            ))
+        }),
+        ("seed", |_, _, _| {
+            Ok(Value::Int(
+                crate::tensor::random::with_default(|g| g.seed()) as i64,
+            ))
+        }),
+    ];
+    for n in FORWARDED {
+        fns.push(unary_fn(n));
+    }
+    let mut consts: Vec<(&str, Value)> = vec![
+        ("__version__", Value::str("2.15.0")),
+        (
+            "device",
+            Value::Native(Rc::new(TorchType { name: "device" })),
+        ),
+        ("dtype", Value::Native(Rc::new(TorchType { name: "dtype" }))),
+        (
+            "Tensor",
+            Value::Native(Rc::new(TorchType { name: "Tensor" })),
+        ),
+        ("Size", Value::Native(Rc::new(TorchType { name: "Size" }))),
+    ];
+    let dtypes: &[(&str, DType)] = &[
+        ("float32", DType::F32),
+        ("float", DType::F32),
+        ("float64", DType::F64),
+        ("double", DType::F64),
+        ("float16", DType::F16),
+        ("half", DType::F16),
+        ("bfloat16", DType::BF16),
+        ("int64", DType::I64),
+        ("long", DType::I64),
+        ("int32", DType::I32),
+        ("int", DType::I32),
+        ("int8", DType::I8),
+        ("uint8", DType::U8),
+        ("bool", DType::Bool),
+    ];
+    for (n, d) in dtypes {
+        consts.push((n, dtype_value(*d)));
+    }
+    make_module("torch", &fns, &consts)
+}

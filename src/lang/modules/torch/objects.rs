@@ -1,0 +1,171 @@
+//! `torch.dtype` and `torch.device` values.
+use crate::lang::error::{runtime_error, PyResult};
+use crate::lang::interp::Interp;
+use crate::lang::symbol::Sym;
+use crate::lang::value::*;
+use crate::tensor::{DType, Device};
+use std::any::Any;
+use std::rc::Rc;
+
+pub struct PyDType(pub DType);
+
+impl Native for PyDType {
+    fn type_name(&self) -> &str {
+        "dtype"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn repr(&self, _i: &mut Interp) -> PyResult<String> {
+        Ok(self.0.to_string())
+    }
+    fn eq(&self, _this: &Value, other: &Value, _i: &mut Interp) -> PyResult<Option<Value>> {
+        Ok(Some(Value::Bool(
+            super::convert::dtype_of(other) == Some(self.0),
+        )))
+    }
+    fn get_attr(&self, _this: &Value, name: Sym, _i: &mut Interp) -> PyResult<Option<Value>> {
+        Ok(match &*name.as_str() {
+            "is_floating_point" => Some(Value::Bool(self.0.is_floating())),
+            "itemsize" => Some(Value::Int(self.0.size() as i64)),
+            "is_signed" => Some(Value::Bool(!matches!(self.0, DType::Bool | DType::U8))),
+            _ => None,
+        })
+    }
+}
+
+pub fn dtype_value(d: DType) -> Value {
+    Value::Native(Rc::new(PyDType(d)))
+}
+
+/// A `torch.device`: its type and optional index (`cuda` and `cuda:0` differ as devices
+/// objects, though both put tensors on GPU 0).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct PyDevice {
+    pub cuda: bool,
+    pub index: Option<u32>,
+}
+
+const DEVICE_TYPES: &str = "cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone";
+
+impl PyDevice {
+    /// Parses a device string with PyTorch's error messages.
+    pub fn parse(s: &str) -> PyResult<PyDevice> {
+        if s.is_empty() {
+            return Err(runtime_error("Device string must not be empty"));
+        }
+        let (ty, idx) = match s.split_once(':') {
+            Some((t, i)) => (t, Some(i)),
+            None => (s, None),
+        };
+        let known = DEVICE_TYPES.split(", ").any(|t| t == ty);
+        if !known {
+            if s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == ':' || c == '_')
+                || !s.contains(' ')
+            {
+                return Err(runtime_error(format!(
+                    "Expected one of {DEVICE_TYPES} device type at start of device string: {s}"
+                )));
+            }
+            return Err(runtime_error(format!("Invalid device string: '{s}'")));
+        }
+        let index = match idx {
+            None => None,
+            Some(i) => {
+                if i.is_empty()
+                    || !i.chars().all(|c| c.is_ascii_digit())
+                    || (i.len() > 1 && i.starts_with('0'))
+                {
+                    return Err(runtime_error(format!("Invalid device string: '{s}'")));
+                }
+                Some(
+                    i.parse::<u32>()
+                        .map_err(|_| runtime_error(format!("Invalid device string: '{s}'")))?,
+                )
+            }
+        };
+        match ty {
+            "cpu" => Ok(PyDevice { cuda: false, index }),
+            "cuda" => Ok(PyDevice { cuda: true, index }),
+            other => Err(crate::lang::error::not_implemented(format!(
+                "the '{other}' device type"
+            ))),
+        }
+    }
+
+    pub fn from_device(d: Device) -> PyDevice {
+        match d {
+            Device::Cpu => PyDevice {
+                cuda: false,
+                index: None,
+            },
+            Device::Cuda(i) => PyDevice {
+                cuda: true,
+                index: Some(i),
+            },
+        }
+    }
+
+    /// The concrete device a tensor goes to (`cuda` means the current GPU, 0).
+    pub fn resolved(&self) -> Device {
+        if self.cuda {
+            Device::Cuda(self.index.unwrap_or(0))
+        } else {
+            Device::Cpu
+        }
+    }
+
+    fn type_str(&self) -> &'static str {
+        if self.cuda {
+            "cuda"
+        } else {
+            "cpu"
+        }
+    }
+}
+
+impl Native for PyDevice {
+    fn type_name(&self) -> &str {
+        "device"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn repr(&self, _i: &mut Interp) -> PyResult<String> {
+        Ok(match self.index {
+            Some(i) => format!("device(type='{}', index={i})", self.type_str()),
+            None => format!("device(type='{}')", self.type_str()),
+        })
+    }
+    fn str(&self, _i: &mut Interp) -> PyResult<String> {
+        Ok(match self.index {
+            Some(i) => format!("{}:{i}", self.type_str()),
+            None => self.type_str().to_string(),
+        })
+    }
+    fn eq(&self, _this: &Value, other: &Value, _i: &mut Interp) -> PyResult<Option<Value>> {
+        let same = match other {
+            Value::Native(n) => n
+                .as_any()
+                .downcast_ref::<PyDevice>()
+                .is_some_and(|d| d == self),
+            _ => false,
+        };
+        Ok(Some(Value::Bool(same)))
+    }
+    fn get_attr(&self, _this: &Value, name: Sym, _i: &mut Interp) -> PyResult<Option<Value>> {
+        Ok(match &*name.as_str() {
+            "type" => Some(Value::str(self.type_str())),
+            "index" => Some(self.index.map_or(Value::None, |i| Value::Int(i as i64))),
+            _ => None,
+        })
+    }
+    fn attr_names(&self) -> Vec<Rc<str>> {
+        vec![Rc::from("index"), Rc::from("type")]
+    }
+}
+
+pub fn device_value(d: PyDevice) -> Value {
+    Value::Native(Rc::new(d))
+}

@@ -1,0 +1,308 @@
+//! The Python face of a tensor: attributes, operators, indexing, printing.
+use super::convert::*;
+use super::methods::tensor_method;
+use super::objects::{device_value, dtype_value, PyDevice};
+use super::size::size_value;
+use crate::lang::ast::BinOp;
+use crate::lang::error::{runtime_error, type_error, PyErr, PyResult};
+use crate::lang::interp::Interp;
+use crate::lang::symbol::Sym;
+use crate::lang::value::*;
+use crate::tensor::print::{tensor_repr, Suffixes, Values};
+use crate::tensor::{BinaryOp, DType, Device, IndexItem, Scalar, Tensor};
+use std::any::Any;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+pub struct PyTensor(pub Tensor);
+
+thread_local! {
+    pub static PRINT_OPTIONS: RefCell<crate::tensor::print::PrintOptions> = RefCell::new(Default::default());
+}
+
+/// `repr(tensor)` exactly as PyTorch prints it.
+pub fn repr_tensor(t: &Tensor) -> PyResult<String> {
+    let suffixes = Suffixes {
+        device: match t.device() {
+            Device::Cpu => None,
+            d => Some(d.to_string()),
+        },
+        requires_grad: t.requires_grad(),
+        grad_fn: None,
+    };
+    let shape = t.shape().to_vec();
+    let dtype = t.dtype();
+    let opts = PRINT_OPTIONS.with(|o| o.borrow().clone());
+    let default = crate::tensor::default_dtype();
+    Ok(if dtype.is_floating() {
+        let v = t.contiguous_values_f64().py()?;
+        tensor_repr(Values::Float(&v), &shape, dtype, default, &suffixes, &opts)
+    } else if dtype == DType::Bool {
+        let v = t.contiguous_values_bool().py()?;
+        tensor_repr(Values::Bool(&v), &shape, dtype, default, &suffixes, &opts)
+    } else {
+        let v = t.contiguous_values_i64().py()?;
+        tensor_repr(Values::Int(&v), &shape, dtype, default, &suffixes, &opts)
+    })
+}
+
+fn binop(op: BinOp) -> Option<BinaryOp> {
+    Some(match op {
+        BinOp::Add => BinaryOp::Add,
+        BinOp::Sub => BinaryOp::Sub,
+        BinOp::Mul => BinaryOp::Mul,
+        BinOp::Div => BinaryOp::Div,
+        BinOp::FloorDiv => BinaryOp::FloorDiv,
+        BinOp::Mod => BinaryOp::Rem,
+        BinOp::Pow => BinaryOp::Pow,
+        BinOp::BitAnd => BinaryOp::BitAnd,
+        BinOp::BitOr => BinaryOp::BitOr,
+        BinOp::BitXor => BinaryOp::BitXor,
+        _ => return None,
+    })
+}
+
+/// `a op b` where at least one side is a tensor.
+pub fn tensor_binary(op: BinaryOp, a: &Value, b: &Value) -> PyResult<Option<Value>> {
+    use crate::tensor::ops::binary::{binary, binary_scalar};
+    Ok(Some(match (as_tensor(a), as_tensor(b)) {
+        (Some(x), Some(y)) => wrap(binary(op, x, y).py()?),
+        (Some(x), None) => match scalar_of(b) {
+            Some(s) => wrap(binary_scalar(op, x, s, false).py()?),
+            None => return Ok(None),
+        },
+        (None, Some(y)) => match scalar_of(a) {
+            Some(s) => wrap(binary_scalar(op, y, s, true).py()?),
+            None => return Ok(None),
+        },
+        (None, None) => return Ok(None),
+    }))
+}
+
+/// Converts a Python index (`t[0, 1:, None, ..., mask]`) to engine index items.
+pub fn index_items(interp: &mut Interp, idx: &Value) -> PyResult<Vec<IndexItem>> {
+    let parts = match idx {
+        Value::Tuple(t) => t.as_ref().clone(),
+        other => vec![other.clone()],
+    };
+    let mut items = Vec::with_capacity(parts.len());
+    for p in &parts {
+        items.push(match p {
+            Value::Int(i) => IndexItem::Int(*i),
+            Value::Bool(b) => IndexItem::Bool(*b),
+            Value::None => IndexItem::None,
+            Value::Ellipsis => IndexItem::Ellipsis,
+            Value::Slice(s) => {
+                let get = |v: &Value| -> PyResult<Option<i64>> {
+                    match v {
+                        Value::None => Ok(None),
+                        Value::Int(i) => Ok(Some(*i)),
+                        other => match as_tensor(other) {
+                            Some(t) if t.numel() == 1 => Ok(Some(t.item().py()?.to_i64())),
+                            _ => Err(type_error(
+                                "slice indices must be integers or None or have an __index__ method",
+                            )),
+                        },
+                    }
+                };
+                IndexItem::Slice(get(&s[0])?, get(&s[1])?, get(&s[2])?)
+            }
+            Value::List(_) | Value::Tuple(_) => {
+                let data = nested(interp, p, 0)?;
+                let t = Tensor::from_nested(&data, None, Device::Cpu).py()?;
+                IndexItem::Tensor(t)
+            }
+            other => match as_tensor(other) {
+                Some(t) => IndexItem::Tensor(t.clone()),
+                None => {
+                    return Err(PyErr::new(
+                        crate::lang::error::ExcKind::IndexError,
+                        "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got ".to_string()
+                            + &other.type_name()
+                            + ")",
+                    ))
+                }
+            },
+        });
+    }
+    Ok(items)
+}
+
+impl Native for PyTensor {
+    fn type_name(&self) -> &str {
+        "Tensor"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn repr(&self, _i: &mut Interp) -> PyResult<String> {
+        repr_tensor(&self.0)
+    }
+    fn hashable(&self) -> bool {
+        true
+    }
+    fn get_attr(&self, this: &Value, name: Sym, _i: &mut Interp) -> PyResult<Option<Value>> {
+        let t = &self.0;
+        let n = name.as_str();
+        Ok(Some(match &*n {
+            "shape" => size_value(t.shape()),
+            "dtype" => dtype_value(t.dtype()),
+            "device" => device_value(PyDevice::from_device(t.device())),
+            "ndim" => Value::Int(t.ndim() as i64),
+            "is_cuda" => Value::Bool(t.device() != Device::Cpu),
+            "requires_grad" => Value::Bool(t.requires_grad()),
+            "is_leaf" => Value::Bool(true),
+            "grad" | "grad_fn" => Value::None,
+            "data" => wrap(t.detach()),
+            "T" => wrap(t.t_all().py()?),
+            "mT" => wrap(t.mt().py()?),
+            "nbytes" => Value::Int(t.nbytes() as i64),
+            "itemsize" => Value::Int(t.element_size() as i64),
+            _ => match tensor_method(&n) {
+                Some((f, name)) => Value::Builtin(Rc::new(Builtin {
+                    name,
+                    f,
+                    this: Some(this.clone()),
+                })),
+                None => return Ok(None),
+            },
+        }))
+    }
+    fn set_attr(&self, name: Sym, value: Value, i: &mut Interp) -> PyResult<bool> {
+        match &*name.as_str() {
+            "requires_grad" => {
+                let b = i.truthy(&value)?;
+                if b && !self.0.dtype().is_floating() {
+                    return Err(runtime_error(
+                        "only Tensors of floating point dtype can require gradients",
+                    ));
+                }
+                self.0.set_requires_grad(b);
+                Ok(true)
+            }
+            "data" => match as_tensor(&value) {
+                Some(t) => {
+                    crate::tensor::ops::inplace::copy_(&self.0, t).py()?;
+                    Ok(true)
+                }
+                None => Err(type_error("Tensor.data must be a Tensor")),
+            },
+            _ => Ok(false),
+        }
+    }
+    fn attr_names(&self) -> Vec<Rc<str>> {
+        super::methods::METHOD_NAMES
+            .iter()
+            .chain(
+                [
+                    "shape",
+                    "dtype",
+                    "device",
+                    "ndim",
+                    "is_cuda",
+                    "requires_grad",
+                    "is_leaf",
+                    "grad",
+                    "grad_fn",
+                    "data",
+                    "T",
+                    "nbytes",
+                    "itemsize",
+                ]
+                .iter(),
+            )
+            .map(|s| Rc::from(*s))
+            .collect()
+    }
+    fn truthy(&self, _i: &mut Interp) -> PyResult<bool> {
+        if self.0.numel() != 1 {
+            return Err(runtime_error(format!(
+                "Boolean value of Tensor with {} values is ambiguous",
+                if self.0.numel() == 0 {
+                    "no"
+                } else {
+                    "more than one"
+                }
+            )));
+        }
+        Ok(self.0.item().py()?.to_bool())
+    }
+    fn binary(
+        &self,
+        this: &Value,
+        op: BinOp,
+        other: &Value,
+        reflected: bool,
+        _i: &mut Interp,
+    ) -> PyResult<Option<Value>> {
+        if op == BinOp::MatMul {
+            let Some(o) = as_tensor(other) else {
+                return Ok(None);
+            };
+            let (a, b) = if reflected {
+                (o, &self.0)
+            } else {
+                (&self.0, o)
+            };
+            return Ok(Some(wrap(crate::tensor::ops::matmul::matmul(a, b).py()?)));
+        }
+        let Some(bop) = binop(op) else {
+            return Ok(None);
+        };
+        if reflected {
+            tensor_binary(bop, other, this)
+        } else {
+            tensor_binary(bop, this, other)
+        }
+    }
+    fn eq(&self, this: &Value, other: &Value, _i: &mut Interp) -> PyResult<Option<Value>> {
+        if as_tensor(other).is_none() && scalar_of(other).is_none() {
+            return Ok(Some(Value::Bool(false)));
+        }
+        tensor_binary(BinaryOp::Eq, this, other)
+    }
+    fn get_item(&self, _this: &Value, index: &Value, i: &mut Interp) -> PyResult<Value> {
+        let items = index_items(i, index)?;
+        Ok(wrap(crate::tensor::index::index(&self.0, &items).py()?))
+    }
+    fn set_item(&self, index: &Value, value: Value, i: &mut Interp) -> PyResult<()> {
+        use crate::tensor::index::IndexValue;
+        let items = index_items(i, index)?;
+        let v = match (scalar_of(&value), as_tensor(&value)) {
+            (Some(s), _) => IndexValue::Scalar(s),
+            (_, Some(t)) => IndexValue::Tensor(t.clone()),
+            _ => {
+                let data = nested(i, &value, 0)?;
+                IndexValue::Tensor(
+                    Tensor::from_nested(&data, Some(self.0.dtype()), self.0.device()).py()?,
+                )
+            }
+        };
+        crate::tensor::index::index_put(&self.0, &items, &v).py()?;
+        Ok(())
+    }
+    fn len(&self, _i: &mut Interp) -> PyResult<Option<usize>> {
+        if self.0.ndim() == 0 {
+            return Err(type_error("len() of a 0-d tensor"));
+        }
+        Ok(Some(self.0.shape()[0]))
+    }
+    fn iter(&self, _this: &Value, _i: &mut Interp) -> PyResult<Option<Value>> {
+        if self.0.ndim() == 0 {
+            return Err(type_error("iteration over a 0-d tensor"));
+        }
+        let mut rows = Vec::with_capacity(self.0.shape()[0]);
+        for k in 0..self.0.shape()[0] {
+            rows.push(wrap(self.0.select(0, k as i64).py()?));
+        }
+        Ok(Some(Value::Iter(Rc::new(RefCell::new(Iter::Seq {
+            items: Rc::new(rows),
+            pos: 0,
+        })))))
+    }
+}
+
+/// The scalar of a one-element tensor, for `float(t)`, `int(t)`, `t.item()`.
+pub fn item(t: &Tensor) -> PyResult<Scalar> {
+    t.item().py()
+}
