@@ -22,7 +22,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Start the interactive Python prompt (the default).
-    Repl,
+    Repl(ReplArgs),
     /// Run a Python script (use `-` to read it from standard input); exits 1 on an uncaught error.
     Run {
         /// The script to run, or `-` for standard input.
@@ -30,11 +30,28 @@ enum Command {
     },
 }
 
+#[derive(clap::Args, Default)]
+struct ReplArgs {
+    /// Do not print the banner at start.
+    #[arg(short, long)]
+    quiet: bool,
+    /// Neither read nor write the history file.
+    #[arg(long)]
+    no_history: bool,
+}
+
 fn main() {
     let cli = Cli::parse();
     let hints = !cli.no_hints;
-    let code = match cli.command.unwrap_or(Command::Repl) {
-        Command::Repl => cudalearn::run::with_big_stack(move || cudalearn::repl::run(hints)),
+    let code = match cli.command.unwrap_or(Command::Repl(ReplArgs::default())) {
+        Command::Repl(args) => {
+            let opts = cudalearn::repl::Options {
+                hints,
+                quiet: args.quiet,
+                history: !args.no_history,
+            };
+            cudalearn::run::with_big_stack(move || cudalearn::repl::run_with(opts))
+        }
         Command::Run { file } => {
             let (name, text) = if file == "-" {
                 let mut s = String::new();

@@ -1,0 +1,107 @@
+//! One REPL session: the interpreter and how an entry is run and its errors shown.
+use crate::lang::error::{Exc, ExcKind};
+use crate::lang::interp::Output;
+use crate::lang::symbol::Sym;
+use crate::lang::value::Value;
+use crate::lang::{traceback, Interp, PyErr, Source};
+use std::cell::RefCell;
+use std::io::{IsTerminal, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::rc::Rc;
+
+/// What the loop does after an entry.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Exit(i32),
+}
+
+pub struct Session {
+    /// Shared with the rustyline helper, which reads it to complete names.
+    pub interp: Rc<RefCell<Interp>>,
+    pub hints: bool,
+    /// Stdin is a terminal: Ctrl-C returns to the prompt. When piped it ends the run.
+    pub interactive: bool,
+}
+
+impl Session {
+    pub fn new(hints: bool, interactive: bool) -> Session {
+        let mut interp = Interp::new();
+        if std::io::stdout().is_terminal() {
+            // Unbuffered into Rust's line-buffered stdout: a loop's prints appear as they happen.
+            interp.out = Output::Stdout(std::io::BufWriter::with_capacity(0, std::io::stdout()));
+        }
+        Session {
+            interp: Rc::new(RefCell::new(interp)),
+            hints,
+            interactive,
+        }
+    }
+
+    /// Runs one entry, echoing expression values; prints any error and keeps going.
+    pub fn run_code(&self, text: &str, echo: bool) -> Flow {
+        if let Some(flow) = self.exit_word(text) {
+            return flow;
+        }
+        crate::signals::clear();
+        let src = Source::new("<stdin>", text);
+        let Ok(mut interp) = self.interp.try_borrow_mut() else {
+            return Flow::Continue;
+        };
+        let result = catch_unwind(AssertUnwindSafe(|| interp.run(src, echo)));
+        interp.out.flush();
+        let err = match result {
+            Ok(Ok(())) => return Flow::Continue,
+            Ok(Err(err)) => err,
+            Err(_) => {
+                eprintln!(
+                    "cudalearn: internal error while running that (a bug in cudalearn, please \
+                     report it); your variables are kept"
+                );
+                return Flow::Continue;
+            }
+        };
+        if err.is(ExcKind::SystemExit) {
+            return Flow::Exit(exit_code(&mut interp, &err));
+        }
+        let report = traceback::report(&mut interp, &err, self.hints);
+        eprint!("{}", crate::style::error_text(&report));
+        let _ = std::io::stderr().flush();
+        if err.is(ExcKind::KeyboardInterrupt) && !self.interactive {
+            return Flow::Exit(130);
+        }
+        Flow::Continue
+    }
+
+    /// Bare `exit` or `quit` leaves, as in Python 3.13 (unless the user defined that name).
+    fn exit_word(&self, text: &str) -> Option<Flow> {
+        let word = text.trim();
+        if word != "exit" && word != "quit" {
+            return None;
+        }
+        let interp = self.interp.try_borrow().ok()?;
+        let shadowed = Sym::lookup(word).is_some_and(|s| interp.get_global(s).is_some());
+        (!shadowed).then_some(Flow::Exit(0))
+    }
+}
+
+/// `exit(n)` → n; `exit("message")` prints the message and gives 1, as Python does.
+fn exit_code(interp: &mut Interp, err: &PyErr) -> i32 {
+    let arg = match &err.0.exc {
+        Exc::Builtin(_, args) => args.first().cloned(),
+        Exc::Object(_) => None,
+    };
+    match arg {
+        None | Some(Value::None) => 0,
+        Some(Value::Int(n)) => n.clamp(i32::MIN as i64, i32::MAX as i64) as i32,
+        Some(Value::Bool(b)) => i32::from(b),
+        Some(v) => {
+            let text = match &v {
+                Value::Str(s) => s.to_string(),
+                other => interp.repr(other).unwrap_or_default(),
+            };
+            eprintln!("{text}");
+            1
+        }
+    }
+}
