@@ -40,11 +40,27 @@ pub fn run_source(name: &str, text: String, hints: bool) -> i32 {
         Ok(()) => 0,
         Err(err) => {
             if err.is(ExcKind::SystemExit) {
-                return 0;
+                return exit_status(&mut interp, &err);
             }
             let text = traceback::report(&mut interp, &err, hints);
             eprint!("{}", crate::style::error_text(&text));
             1
         }
+    }
+}
+
+/// The status `exit(arg)` asks for: an int as is, None as 0, anything else printed, then 1.
+pub fn exit_status(interp: &mut Interp, err: &crate::lang::PyErr) -> i32 {
+    let args = crate::lang::value::exc_args(&err.0.exc);
+    match args.first() {
+        None | Some(crate::lang::value::Value::None) => 0,
+        Some(v) => match v.as_int() {
+            Some(code) => code as i32,
+            None => {
+                let msg = interp.to_str(v).unwrap_or_default();
+                eprintln!("{msg}");
+                1
+            }
+        },
     }
 }

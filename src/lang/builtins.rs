@@ -536,11 +536,11 @@ pub fn install(i: &mut Interp) {
         ("open", |_, _, _| {
             Err(super::error::not_implemented("files (open())"))
         }),
-        ("exit", |_, _, _| {
-            Err(PyErr::with_args(ExcKind::SystemExit, Vec::new()))
+        ("exit", |_, _, a| {
+            Err(PyErr::with_args(ExcKind::SystemExit, a.pos))
         }),
-        ("quit", |_, _, _| {
-            Err(PyErr::with_args(ExcKind::SystemExit, Vec::new()))
+        ("quit", |_, _, a| {
+            Err(PyErr::with_args(ExcKind::SystemExit, a.pos))
         }),
     ];
     for (name, f) in fns {

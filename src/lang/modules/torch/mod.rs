@@ -52,9 +52,9 @@ impl Native for TorchType {
                             )));
                         }
                         if *idx < 0 {
-                            return Err(crate::lang::error::runtime_error(format!(
-                                "Device index must not be negative"
-                            )));
+                            return Err(crate::lang::error::runtime_error(
+                                "Device index must not be negative",
+                            ));
                         }
                         d.index = Some(*idx as u32);
                         d
