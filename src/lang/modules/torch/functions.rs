@@ -307,11 +307,7 @@ pub fn randperm(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
 }
 
 pub fn manual_seed(_: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
-    let seed = arg(&a, 0, "seed")
-        .and_then(|v| v.as_int())
-        .ok_or_else(|| type_error("manual_seed expected an int"))?;
-    with_default(|g| g.manual_seed(seed as u64));
-    Ok(Value::None)
+    super::generator::seed_default(&a)
 }
 
 fn tensors(i: &mut Interp, v: &Value, fname: &str) -> PyResult<Vec<Tensor>> {

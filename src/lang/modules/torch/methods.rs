@@ -141,7 +141,32 @@ pub fn max_min(i: &mut Interp, t: &Tensor, a: &Args, is_max: bool) -> PyResult<V
     }
 }
 
-fn to_method(i: &mut Interp, t: &Tensor, a: &Args) -> PyResult<Value> {
+/// The tensor value `t` itself when an op returned the very same tensor (`x.to('cpu') is x`,
+/// `x.float() is x`, `x.contiguous() is x` when nothing changes), else a new tensor value.
+pub fn same_or_wrap(t: &Value, r: Tensor) -> PyResult<Value> {
+    Ok(match as_tensor(t) {
+        Some(x) if x.ptr_eq(&r) => t.clone(),
+        _ => wrap(r),
+    })
+}
+
+fn cast(t: &Value, d: DType) -> PyResult<Value> {
+    same_or_wrap(t, this(t)?.to_dtype(d).py()?)
+}
+
+/// `float(t)` / `int(t)`: only one-element tensors convert.
+fn one_scalar(t: &Value) -> PyResult<crate::tensor::Scalar> {
+    let x = this(t)?;
+    if x.numel() != 1 {
+        return Err(crate::lang::error::value_error(
+            "only one element tensors can be converted to Python scalars",
+        ));
+    }
+    item(&x)
+}
+
+fn to_method(i: &mut Interp, tv: &Value, a: &Args) -> PyResult<Value> {
+    let t = &this(tv)?;
     let mut dtype = dtype_kw(a)?;
     let mut device = match kwarg(a, "device") {
         Some(v) if !matches!(v, Value::None) => Some(device_arg(&v)?),
@@ -164,7 +189,7 @@ fn to_method(i: &mut Interp, t: &Tensor, a: &Args) -> PyResult<Value> {
         (None, Some(dev)) => t.to_device(dev),
         (None, None) => Ok(t.clone()),
     };
-    Ok(wrap(r.py()?))
+    same_or_wrap(tv, r.py()?)
 }
 
 fn inplace_op(op: BinaryOp) -> impl Fn(&Value, &Value) -> PyResult<Value> {
@@ -182,6 +207,31 @@ fn inplace_op(op: BinaryOp) -> impl Fn(&Value, &Value) -> PyResult<Value> {
         };
         Ok(t.clone())
     }
+}
+
+/// `x.clamp(min, max)`: the larger of `x` and `min`, then the smaller of that and `max`.
+fn clamp(t: &Value, a: &Args) -> PyResult<Tensor> {
+    let (lo, hi) = (arg(a, 0, "min"), arg(a, 1, "max"));
+    if lo.is_none() && hi.is_none() {
+        return Err(runtime_error(
+            "torch.clamp: At least one of 'min' or 'max' must not be None",
+        ));
+    }
+    let mut x = this(t)?;
+    for (bound, op) in [(lo, BinaryOp::Maximum), (hi, BinaryOp::Minimum)] {
+        let Some(b) = bound else { continue };
+        x = match (as_tensor(&b), scalar_of(&b)) {
+            (Some(o), _) => tb::binary(op, &x, o).py()?,
+            (_, Some(s)) => tb::binary_scalar(op, &x, s, false).py()?,
+            _ => {
+                return Err(type_error(format!(
+                    "clamp() received an invalid combination of arguments - got ({})",
+                    b.type_name()
+                )))
+            }
+        };
+    }
+    Ok(x)
 }
 
 fn cmp(op: BinaryOp, t: &Value, a: &Args) -> PyResult<Value> {
@@ -221,8 +271,8 @@ m! {
     "element_size" => |_, t, _| Ok(Value::Int(this(t)?.element_size() as i64)),
     "item" => |_, t, _| Ok(scalar_value(item(&this(t)?)?)),
     "tolist" => |_, t, _| Ok(nested_value(this(t)?.tolist().py()?)),
-    "__float__" => |_, t, _| Ok(Value::Float(item(&this(t)?)?.to_f64())),
-    "__int__" => |_, t, _| Ok(Value::Int(item(&this(t)?)?.to_i64())),
+    "__float__" => |_, t, _| Ok(Value::Float(one_scalar(t)?.to_f64())),
+    "__int__" => |_, t, _| Ok(Value::Int(one_scalar(t)?.to_i64())),
     "__format__" => |i, t, a| {
         let x = this(t)?;
         let spec = match a.pos.first() { Some(Value::Str(s)) => s.to_string(), _ => String::new() };
@@ -234,22 +284,22 @@ m! {
         }
         Err(type_error("unsupported format string passed to Tensor.__format__"))
     },
-    "to" => |i, t, a| to_method(i, &this(t)?, &a),
-    "cpu" => |_, t, _| Ok(wrap(this(t)?.to_device(crate::tensor::Device::Cpu).py()?)),
+    "to" => |i, t, a| to_method(i, t, &a),
+    "cpu" => |_, t, _| same_or_wrap(t, this(t)?.to_device(crate::tensor::Device::Cpu).py()?),
     "cuda" => |_, t, a| {
         let dev = match arg(&a, 0, "device") { Some(v) => device_arg(&v)?, None => crate::tensor::Device::Cuda(0) };
-        Ok(wrap(this(t)?.to_device(dev).py()?))
+        same_or_wrap(t, this(t)?.to_device(dev).py()?)
     },
-    "float" => |_, t, _| Ok(wrap(this(t)?.to_dtype(DType::F32).py()?)),
-    "double" => |_, t, _| Ok(wrap(this(t)?.to_dtype(DType::F64).py()?)),
-    "half" => |_, t, _| Ok(wrap(this(t)?.to_dtype(DType::F16).py()?)),
-    "bfloat16" => |_, t, _| Ok(wrap(this(t)?.to_dtype(DType::BF16).py()?)),
-    "long" => |_, t, _| Ok(wrap(this(t)?.to_dtype(DType::I64).py()?)),
-    "int" => |_, t, _| Ok(wrap(this(t)?.to_dtype(DType::I32).py()?)),
-    "bool" => |_, t, _| Ok(wrap(this(t)?.to_dtype(DType::Bool).py()?)),
-    "byte" => |_, t, _| Ok(wrap(this(t)?.to_dtype(DType::U8).py()?)),
+    "float" => |_, t, _| cast(t, DType::F32),
+    "double" => |_, t, _| cast(t, DType::F64),
+    "half" => |_, t, _| cast(t, DType::F16),
+    "bfloat16" => |_, t, _| cast(t, DType::BF16),
+    "long" => |_, t, _| cast(t, DType::I64),
+    "int" => |_, t, _| cast(t, DType::I32),
+    "bool" => |_, t, _| cast(t, DType::Bool),
+    "byte" => |_, t, _| cast(t, DType::U8),
     "type" => |_, t, a| match a.pos.first().and_then(dtype_of) {
-        Some(d) => Ok(wrap(this(t)?.to_dtype(d).py()?)),
+        Some(d) => cast(t, d),
         None => Ok(Value::str(match this(t)?.dtype() {
             DType::F32 => "torch.FloatTensor", DType::F64 => "torch.DoubleTensor", DType::F16 => "torch.HalfTensor",
             DType::BF16 => "torch.BFloat16Tensor", DType::I64 => "torch.LongTensor", DType::I32 => "torch.IntTensor",
@@ -292,7 +342,7 @@ m! {
         let o = a.pos.first().and_then(as_tensor).cloned().ok_or_else(|| type_error("expand_as() needs a tensor"))?;
         Ok(wrap(this(t)?.expand_as(&o).py()?))
     },
-    "contiguous" => |_, t, _| Ok(wrap(this(t)?.contiguous().py()?)),
+    "contiguous" => |_, t, _| same_or_wrap(t, this(t)?.contiguous().py()?),
     "clone" => |_, t, _| Ok(wrap(this(t)?.clone_tensor().py()?)),
     "detach" => |_, t, _| Ok(wrap(this(t)?.detach())),
     "requires_grad_" => |i, t, a| {
@@ -350,6 +400,13 @@ m! {
     "log_softmax" => |_, t, a| {
         let d = arg(&a, 0, "dim").and_then(|v| v.as_int()).ok_or_else(|| type_error("log_softmax() missing required argument 'dim'"))?;
         Ok(wrap(reduce::softmax(&this(t)?, d, dtype_kw(&a)?, true).py()?))
+    },
+    "clamp" => |_, t, a| Ok(wrap(clamp(t, &a)?)),
+    "clip" => |_, t, a| Ok(wrap(clamp(t, &a)?)),
+    "clamp_" => |_, t, a| {
+        let r = clamp(t, &a)?;
+        inplace::write_result(&this(t)?, &r).py()?;
+        Ok(t.clone())
     },
     "abs" => |_, t, _| unary_m(UnaryOp::Abs)(t),
     "__abs__" => |_, t, _| unary_m(UnaryOp::Abs)(t),

@@ -1,6 +1,7 @@
 //! The `torch` module: tensors on the engine of `crate::tensor`.
 pub mod convert;
 pub mod functions;
+pub mod generator;
 pub mod methods;
 pub mod numpy;
 pub mod objects;
@@ -141,6 +142,8 @@ fn unary_fn(name: &'static str) -> (&'static str, NativeFn) {
     forward!(
         "abs",
         "sqrt",
+        "clamp",
+        "clip",
         "rsqrt",
         "exp",
         "log",
@@ -211,6 +214,8 @@ fn unary_fn(name: &'static str) -> (&'static str, NativeFn) {
 const FORWARDED: &[&str] = &[
     "abs",
     "sqrt",
+    "clamp",
+    "clip",
     "rsqrt",
     "exp",
     "log",
@@ -351,6 +356,7 @@ pub fn module() -> Value {
             Value::Native(Rc::new(TorchType { name: "Tensor" })),
         ),
         ("Size", Value::Native(Rc::new(TorchType { name: "Size" }))),
+        ("default_generator", generator::default_generator()),
     ];
     let dtypes: &[(&str, DType)] = &[
         ("float32", DType::F32),

@@ -39,11 +39,12 @@ fn np_dtype(d: DType) -> &'static str {
     }
 }
 
-/// numpy's element text: floats in their shortest form with a trailing `.` for whole
-/// numbers (`1.`, `0.5`), ints plainly, bools as True/False.
+/// numpy's element text, padded to a common width: floats in their shortest form with a
+/// trailing `.` for whole numbers, integer parts right-aligned and fractions left-aligned
+/// (`[-1.   2.5]`); ints and bools right-aligned.
 fn elements(t: &Tensor) -> PyResult<Vec<String>> {
     let d = t.dtype();
-    Ok(if d.is_floating() {
+    let raw: Vec<String> = if d.is_floating() {
         t.contiguous_values_f64()
             .py()?
             .iter()
@@ -71,7 +72,22 @@ fn elements(t: &Tensor) -> PyResult<Vec<String>> {
             .iter()
             .map(|v| v.to_string())
             .collect()
-    })
+    };
+    if !d.is_floating() {
+        let w = raw.iter().map(|e| e.len()).max().unwrap_or(0);
+        return Ok(raw.iter().map(|e| format!("{e:>w$}")).collect());
+    }
+    let split = |e: &str| e.split_once('.').map(|(a, b)| (a.len(), b.len()));
+    let left = raw.iter().filter_map(|e| split(e)).map(|p| p.0).max();
+    let right = raw.iter().filter_map(|e| split(e)).map(|p| p.1).max();
+    let (left, right) = (left.unwrap_or(0), right.unwrap_or(0));
+    Ok(raw
+        .iter()
+        .map(|e| match e.split_once('.') {
+            Some((a, b)) => format!("{a:>left$}.{b:<right$}"),
+            None => format!("{e:>w$}", w = left + 1 + right),
+        })
+        .collect())
 }
 
 /// The shortest decimal that reads back as the same f32 (numpy prints float32 this way).
@@ -91,37 +107,33 @@ fn shortest_f32(x: f32) -> String {
 }
 
 impl NdArray {
-    fn body(&self) -> PyResult<String> {
+    /// The nested brackets; `sep` between elements, `col` the column of the first `[`.
+    fn body(&self, sep: &str, col: usize) -> PyResult<String> {
         let els = elements(&self.0)?;
-        let width = els.iter().map(|e| e.len()).max().unwrap_or(0);
         let shape = self.0.shape().to_vec();
         if shape.is_empty() {
-            return Ok(els.first().cloned().unwrap_or_default());
+            return Ok(els
+                .first()
+                .map(|e| e.trim().to_string())
+                .unwrap_or_default());
         }
-        fn nest(els: &[String], shape: &[usize], width: usize, indent: usize) -> String {
+        fn nest(els: &[String], shape: &[usize], sep: &str, col: usize) -> String {
             if shape.len() == 1 {
-                let parts: Vec<String> = els.iter().map(|e| format!("{e:>width$}")).collect();
-                return format!("[{}]", parts.join(", "));
+                return format!("[{}]", els.join(sep));
             }
             let step = els.len() / shape[0].max(1);
             let rows: Vec<String> = (0..shape[0])
-                .map(|k| {
-                    nest(
-                        &els[k * step..(k + 1) * step],
-                        &shape[1..],
-                        width,
-                        indent + 1,
-                    )
-                })
+                .map(|k| nest(&els[k * step..(k + 1) * step], &shape[1..], sep, col + 1))
                 .collect();
-            let sep = format!(
-                ",\n{}{}",
+            let row_sep = format!(
+                "{}\n{}{}",
+                sep.trim_end(),
                 "\n".repeat(shape.len() - 2),
-                " ".repeat(indent + 1)
+                " ".repeat(col + 1)
             );
-            format!("[{}]", rows.join(&sep))
+            format!("[{}]", rows.join(&row_sep))
         }
-        Ok(nest(&els, &shape, width, 6))
+        Ok(nest(&els, &shape, sep, col))
     }
 }
 
@@ -134,7 +146,7 @@ impl Native for NdArray {
     }
     fn repr(&self, _i: &mut Interp) -> PyResult<String> {
         let d = self.0.dtype();
-        let body = self.body()?;
+        let body = self.body(", ", 6)?;
         let default = matches!(d, DType::F64 | DType::I64 | DType::Bool);
         if self.0.numel() == 0 {
             return Ok(format!("array([], dtype={})", np_dtype(d)));
@@ -146,7 +158,7 @@ impl Native for NdArray {
         })
     }
     fn str(&self, _i: &mut Interp) -> PyResult<String> {
-        Ok(self.body()?.replace(", ", " ").replace(",\n", "\n"))
+        self.body(" ", 0)
     }
     fn get_attr(
         &self,

@@ -34,8 +34,21 @@ impl Native for PyDType {
     }
 }
 
+thread_local! {
+    /// One object per dtype, so `torch.long is torch.int64` as in PyTorch.
+    static DTYPES: std::cell::RefCell<Vec<(DType, Value)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 pub fn dtype_value(d: DType) -> Value {
-    Value::Native(Rc::new(PyDType(d)))
+    DTYPES.with(|c| {
+        let mut c = c.borrow_mut();
+        if let Some((_, v)) = c.iter().find(|(k, _)| *k == d) {
+            return v.clone();
+        }
+        let v = Value::Native(Rc::new(PyDType(d)));
+        c.push((d, v.clone()));
+        v
+    })
 }
 
 /// A `torch.device`: its type and optional index (`cuda` and `cuda:0` differ as devices

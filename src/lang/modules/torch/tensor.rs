@@ -112,6 +112,8 @@ pub fn index_items(interp: &mut Interp, idx: &Value) -> PyResult<Vec<IndexItem>>
                 let t = Tensor::from_nested(&data, None, Device::Cpu).py()?;
                 IndexItem::Tensor(t)
             }
+            // PyTorch reads a string as a sequence of indices and fails converting it.
+            Value::Str(_) => return Err(type_error("new(): invalid data type 'str'")),
             other => match as_tensor(other) {
                 Some(t) => IndexItem::Tensor(t.clone()),
                 None => {
@@ -126,6 +128,25 @@ pub fn index_items(interp: &mut Interp, idx: &Value) -> PyResult<Vec<IndexItem>>
         });
     }
     Ok(items)
+}
+
+/// PyTorch's Python indexing rejects integers and slices on a 0-d tensor with messages of
+/// its own (before the engine sees them), unless a `None` first gives it a dimension.
+fn check_zero_dim(t: &Tensor, items: &[IndexItem]) -> PyResult<()> {
+    if t.ndim() != 0 {
+        return Ok(());
+    }
+    for it in items {
+        let msg = match it {
+            IndexItem::Int(_) => "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number",
+            IndexItem::Slice(..) => "slice() cannot be applied to a 0-dim tensor.",
+            IndexItem::Ellipsis => continue,
+            // `None` gives the result a dimension; tensors index through the engine.
+            _ => return Ok(()),
+        };
+        return Err(PyErr::new(crate::lang::error::ExcKind::IndexError, msg));
+    }
+    Ok(())
 }
 
 impl Native for PyTensor {
@@ -216,14 +237,11 @@ impl Native for PyTensor {
     }
     fn truthy(&self, _i: &mut Interp) -> PyResult<bool> {
         if self.0.numel() != 1 {
-            return Err(runtime_error(format!(
-                "Boolean value of Tensor with {} values is ambiguous",
-                if self.0.numel() == 0 {
-                    "no"
-                } else {
-                    "more than one"
-                }
-            )));
+            return Err(runtime_error(if self.0.numel() == 0 {
+                "Boolean value of Tensor with no values is ambiguous"
+            } else {
+                "Boolean value of Tensor with more than one value is ambiguous"
+            }));
         }
         Ok(self.0.item().py()?.to_bool())
     }
@@ -263,11 +281,13 @@ impl Native for PyTensor {
     }
     fn get_item(&self, _this: &Value, index: &Value, i: &mut Interp) -> PyResult<Value> {
         let items = index_items(i, index)?;
+        check_zero_dim(&self.0, &items)?;
         Ok(wrap(crate::tensor::index::index(&self.0, &items).py()?))
     }
     fn set_item(&self, index: &Value, value: Value, i: &mut Interp) -> PyResult<()> {
         use crate::tensor::index::IndexValue;
         let items = index_items(i, index)?;
+        check_zero_dim(&self.0, &items)?;
         let v = match (scalar_of(&value), as_tensor(&value)) {
             (Some(s), _) => IndexValue::Scalar(s),
             (_, Some(t)) => IndexValue::Tensor(t.clone()),
