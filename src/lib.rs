@@ -1,7 +1,8 @@
 //! cudalearn: a teaching REPL and lesson runner for PyTorch on the GPU.
 //!
-//! `lang` is the Python-subset interpreter, `tensor` the tensor engine, `repl` the interactive
-//! prompt, `run` the script runner.
+//! `lang` is the Python-subset interpreter, `tensor` the tensor engine, `backend` the
+//! CPU/CUDA/simulated devices, `repl` the interactive prompt, `run` the script runner.
+pub mod backend;
 pub mod lang;
 pub mod repl;
 pub mod run;

@@ -354,17 +354,8 @@ pub fn install(i: &mut Interp) {
         }),
         ("hash", |_, _, a| {
             arity("hash", &a, 1, 1)?;
-            let k = Key::new(a.pos[0].clone())?;
-            use std::hash::{Hash, Hasher};
-            Ok(Value::Int(match &a.pos[0] {
-                Value::Int(i) => *i,
-                Value::Bool(b) => *b as i64,
-                _ => {
-                    let mut h = rustc_hash::FxHasher::default();
-                    k.hash(&mut h);
-                    (h.finish() >> 1) as i64
-                }
-            }))
+            Key::new(a.pos[0].clone())?;
+            Ok(Value::Int(py_hash(&a.pos[0])))
         }),
         ("callable", |_, _, a| {
             arity("callable", &a, 1, 1)?;
@@ -580,10 +571,13 @@ fn num_err(e: format::NumError) -> PyErr {
 fn attr_name(v: &Value, f: &str) -> PyResult<Sym> {
     match v {
         Value::Str(s) => Ok(Sym::new(s)),
-        other => Err(type_error(format!(
-            "{f}(): attribute name must be string, not '{}'",
-            other.type_name()
-        ))),
+        other => {
+            let _ = f;
+            Err(type_error(format!(
+                "attribute name must be string, not '{}'",
+                other.type_name()
+            )))
+        }
     }
 }
 
@@ -724,8 +718,9 @@ pub fn sort_values(
     };
     let mut idx: Vec<usize> = (0..items.len()).collect();
     let mut err: Option<PyErr> = None;
-    // Merge sort on indices so comparison errors can be reported.
-    merge_sort(&mut idx, &mut |a, b| {
+    // Small lists follow CPython's own steps (run detection, then binary insertion), so the
+    // first failing comparison, and its error message, are the same; larger ones merge-sort.
+    let mut cmp = |a: usize, b: usize| {
         if err.is_some() {
             return false;
         }
@@ -741,13 +736,51 @@ pub fn sort_values(
                 false
             }
         }
-    });
+    };
+    if idx.len() <= 64 {
+        binary_sort(&mut idx, &mut cmp);
+    } else {
+        merge_sort(&mut idx, &mut cmp);
+    }
     if let Some(e) = err {
         return Err(e);
     }
     let sorted: Vec<Value> = idx.iter().map(|&k| items[k].clone()).collect();
     *items = sorted;
     Ok(())
+}
+
+/// CPython's `count_run` + `binarysort` (listobject.c) for short lists.
+fn binary_sort(v: &mut [usize], less: &mut dyn FnMut(usize, usize) -> bool) {
+    let n = v.len();
+    if n < 2 {
+        return;
+    }
+    let mut run = 2;
+    if less(v[1], v[0]) {
+        while run < n && less(v[run], v[run - 1]) {
+            run += 1;
+        }
+        v[..run].reverse();
+    } else {
+        while run < n && !less(v[run], v[run - 1]) {
+            run += 1;
+        }
+    }
+    for start in run..n {
+        let pivot = v[start];
+        let (mut l, mut r) = (0, start);
+        while l < r {
+            let p = l + (r - l) / 2;
+            if less(pivot, v[p]) {
+                r = p;
+            } else {
+                l = p + 1;
+            }
+        }
+        v.copy_within(l..start, l + 1);
+        v[l] = pivot;
+    }
 }
 
 /// Stable merge sort where `less(a, b)` says a must come before b.

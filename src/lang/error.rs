@@ -174,12 +174,16 @@ pub struct ErrInner {
     pub candidates: Option<Vec<Rc<str>>>,
     /// For SyntaxError: the source and span to show.
     pub syntax: Option<(Rc<Source>, Span)>,
+    /// Identity of the exception: a re-raise keeps it, so it is not chained to itself.
+    pub id: u64,
 }
 
 #[derive(Clone, Debug)]
 pub struct PyErr(pub Box<ErrInner>);
 
 pub type PyResult<T> = Result<T, PyErr>;
+
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl PyErr {
     pub fn new(kind: ExcKind, msg: impl Into<String>) -> PyErr {
@@ -200,6 +204,7 @@ impl PyErr {
             missing_name: None,
             candidates: None,
             syntax: None,
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }))
     }
 

@@ -377,7 +377,7 @@ fn str_pad(t: &Value, a: &Args, name: &str) -> PyResult<Value> {
             (left, total - left)
         }
     };
-    let f = |k: usize| std::iter::repeat(fill).take(k).collect::<String>();
+    let f = |k: usize| std::iter::repeat_n(fill, k).collect::<String>();
     Ok(Value::from(format!("{}{s}{}", f(l), f(r))))
 }
 
@@ -437,12 +437,13 @@ fn starts_ends(t: &Value, a: &Args, ends: bool) -> PyResult<Value> {
 
 /// `str.format`.
 pub fn str_format(i: &mut Interp, template: &str, a: &Args) -> PyResult<Value> {
-    let pieces = format::parse_format_string(template).map_err(value_error)?;
+    let pieces = format::parse_format_string(template);
     let mut out = String::new();
     for p in &pieces {
         match p {
             format::FmtPiece::Literal(s) => out.push_str(s),
             format::FmtPiece::Field(f) => out.push_str(&format_field(i, f, a)?),
+            format::FmtPiece::Error(e) => return Err(value_error(e.clone())),
         }
     }
     Ok(Value::from(out))
@@ -466,17 +467,22 @@ fn format_field(i: &mut Interp, f: &format::FmtField, a: &Args) -> PyResult<Stri
             format::FieldAccess::Key(k) => i.get_item(&v, &Value::str(k))?,
         };
     }
+    if let Some(e) = &f.path_error {
+        return Err(value_error(e.clone()));
+    }
     let mut spec = String::new();
     for p in &f.spec {
         match p {
             format::FmtPiece::Literal(s) => spec.push_str(s),
             format::FmtPiece::Field(inner) => spec.push_str(&format_field(i, inner, a)?),
+            format::FmtPiece::Error(e) => return Err(value_error(e.clone())),
         }
     }
     let v = match f.conversion {
         Some('r') | Some('a') => Value::from(i.repr(&v)?),
         Some('s') => Value::from(i.to_str(&v)?),
-        _ => v,
+        Some(c) => return Err(value_error(format::conversion_error(c))),
+        None => v,
     };
     i.format_value(&v, &spec)
 }

@@ -1024,14 +1024,24 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// Span from `start` to the last consumed token (so closing parentheses count, as in
+    /// CPython's node positions).
+    fn span_from(&self, start: Span) -> Span {
+        Span {
+            start: start.start,
+            end: self.prev_span().end.max(start.start),
+        }
+    }
+
     fn or_test(&mut self) -> PResult<Expr> {
+        let start = self.span();
         let mut e = self.and_test()?;
         let saved = self.chain;
         while self.eat_kw("or") {
             self.chain_step()?;
             let r = self.and_test()?;
             e = Expr {
-                span: e.span.to(r.span),
+                span: self.span_from(start),
                 kind: ExprKind::Or(Box::new(e), Box::new(r)),
             };
         }
@@ -1040,13 +1050,14 @@ impl<'a> Parser<'a> {
     }
 
     fn and_test(&mut self) -> PResult<Expr> {
+        let start = self.span();
         let mut e = self.not_test()?;
         let saved = self.chain;
         while self.eat_kw("and") {
             self.chain_step()?;
             let r = self.not_test()?;
             e = Expr {
-                span: e.span.to(r.span),
+                span: self.span_from(start),
                 kind: ExprKind::And(Box::new(e), Box::new(r)),
             };
         }
@@ -1112,15 +1123,13 @@ impl<'a> Parser<'a> {
 
     /// Precedence climbing over the binary operators from `|` up to `*`.
     fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
+        let start = self.span();
         let mut left = self.unary()?;
         let saved = self.chain;
-        loop {
-            let Some((op, prec)) = (match self.peek() {
-                Tok::Op(o) => binop_info(o),
-                _ => None,
-            }) else {
-                break;
-            };
+        while let Some((op, prec)) = match self.peek() {
+            Tok::Op(o) => binop_info(o),
+            _ => None,
+        } {
             if prec < min_prec {
                 break;
             }
@@ -1128,7 +1137,7 @@ impl<'a> Parser<'a> {
             self.chain_step()?;
             let right = self.binary(prec + 1)?;
             left = Expr {
-                span: left.span.to(right.span),
+                span: self.span_from(start),
                 kind: ExprKind::Binary(op, Box::new(left), Box::new(right)),
             };
         }
@@ -1158,6 +1167,7 @@ impl<'a> Parser<'a> {
     }
 
     fn power(&mut self) -> PResult<Expr> {
+        let start = self.span();
         let base = self.primary()?;
         if self.eat_op("**") {
             self.enter()?;
@@ -1165,7 +1175,7 @@ impl<'a> Parser<'a> {
             self.depth -= 1;
             let exp = exp?;
             return Ok(Expr {
-                span: base.span.to(exp.span),
+                span: self.span_from(start),
                 kind: ExprKind::Binary(BinOp::Pow, Box::new(base), Box::new(exp)),
             });
         }
@@ -1173,6 +1183,7 @@ impl<'a> Parser<'a> {
     }
 
     fn primary(&mut self) -> PResult<Expr> {
+        let start = self.span();
         let mut e = self.atom()?;
         let saved = self.chain;
         loop {
@@ -1180,9 +1191,9 @@ impl<'a> Parser<'a> {
                 self.chain_step()?;
             }
             if self.eat_op(".") {
-                let (name, ns) = self.name()?;
+                let (name, _) = self.name()?;
                 e = Expr {
-                    span: e.span.to(ns),
+                    span: self.span_from(start),
                     kind: ExprKind::Attr(Box::new(e), name),
                 };
             } else if self.is_op("(") {
@@ -1191,10 +1202,9 @@ impl<'a> Parser<'a> {
                 let args = self.call_args();
                 self.depth -= 1;
                 let args = args?;
-                let end = self.span();
                 self.expect_op(")")?;
                 e = Expr {
-                    span: e.span.to(end),
+                    span: self.span_from(start),
                     kind: ExprKind::Call(Box::new(e), args),
                 };
             } else if self.is_op("[") {
@@ -1203,10 +1213,9 @@ impl<'a> Parser<'a> {
                 let idx = self.subscript_list();
                 self.depth -= 1;
                 let idx = idx?;
-                let end = self.span();
                 self.expect_op("]")?;
                 e = Expr {
-                    span: e.span.to(end),
+                    span: self.span_from(start),
                     kind: ExprKind::Subscript(Box::new(e), Box::new(idx)),
                 };
             } else {

@@ -106,13 +106,7 @@ impl Value {
             Value::Ellipsis => "ellipsis",
             Value::NotImplemented => "NotImplementedType",
             Value::Func(_) => "function",
-            Value::Builtin(b) => {
-                if b.this.is_some() {
-                    "builtin_function_or_method"
-                } else {
-                    "builtin_function_or_method"
-                }
-            }
+            Value::Builtin(_) => "builtin_function_or_method",
             Value::Method(_) => "method",
             Value::Class(_) => "type",
             Value::Instance(i) => return i.class.name.clone(),
@@ -291,7 +285,7 @@ impl Num {
 
 /// Exact comparison of an int with a float (no rounding of large ints).
 pub fn int_float_eq(i: i64, f: f64) -> bool {
-    f.fract() == 0.0 && f >= -9.223372036854776e18 && f < 9.223372036854776e18 && f as i64 == i
+    f.fract() == 0.0 && (-9.223372036854776e18..9.223372036854776e18).contains(&f) && f as i64 == i
 }
 
 pub fn num_of(v: &Value) -> Option<Num> {
@@ -590,4 +584,151 @@ pub fn exc_args(exc: &Exc) -> Vec<Value> {
         },
         Exc::Object(_) => Vec::new(),
     }
+}
+
+const HASH_BITS: u32 = 61;
+const HASH_MODULUS: u64 = (1 << HASH_BITS) - 1;
+
+/// CPython's hash of a number or tuple (strings and objects get a stable stand-in; CPython
+/// randomises those per process anyway).
+pub fn py_hash(v: &Value) -> i64 {
+    fn fix(h: i64) -> i64 {
+        if h == -1 {
+            -2
+        } else {
+            h
+        }
+    }
+    match v {
+        Value::Int(i) => {
+            let m = (i.unsigned_abs() % HASH_MODULUS) as i64;
+            fix(if *i < 0 { -m } else { m })
+        }
+        Value::Bool(b) => *b as i64,
+        Value::Float(f) => fix(float_hash(*f)),
+        Value::Tuple(items) => {
+            const P1: u64 = 11400714785074694791;
+            const P2: u64 = 14029467366897019727;
+            const P5: u64 = 2870177450012600261;
+            let mut acc = P5;
+            for it in items.iter() {
+                let lane = py_hash(it) as u64;
+                acc = acc.wrapping_add(lane.wrapping_mul(P2));
+                acc = acc.rotate_left(31);
+                acc = acc.wrapping_mul(P1);
+            }
+            acc = acc.wrapping_add((items.len() as u64) ^ (P5 ^ 3527539));
+            if acc == u64::MAX {
+                1546275796
+            } else {
+                acc as i64
+            }
+        }
+        other => {
+            let mut h = rustc_hash::FxHasher::default();
+            hash_value(other, &mut h);
+            fix((h.finish() >> 1) as i64)
+        }
+    }
+}
+
+fn float_hash(v: f64) -> i64 {
+    if v.is_infinite() {
+        return if v > 0.0 { 314159 } else { -314159 };
+    }
+    if v.is_nan() {
+        return 0;
+    }
+    let (mut m, mut e) = frexp(v);
+    let sign: i64 = if m < 0.0 {
+        m = -m;
+        -1
+    } else {
+        1
+    };
+    let mut x: u64 = 0;
+    while m != 0.0 {
+        x = ((x << 28) & HASH_MODULUS) | (x >> (HASH_BITS - 28));
+        m *= 268435456.0;
+        e -= 28;
+        let y = m as u64;
+        m -= y as f64;
+        x += y;
+        if x >= HASH_MODULUS {
+            x -= HASH_MODULUS;
+        }
+    }
+    let e = if e >= 0 {
+        e as u32 % HASH_BITS
+    } else {
+        HASH_BITS - 1 - ((-1 - e) as u32 % HASH_BITS)
+    };
+    x = ((x << e) & HASH_MODULUS) | (x >> (HASH_BITS - e));
+    (x as i64).wrapping_mul(sign)
+}
+
+fn frexp(v: f64) -> (f64, i32) {
+    if v == 0.0 || !v.is_finite() {
+        return (v, 0);
+    }
+    let bits = v.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i32;
+    if exp == 0 {
+        let (m, e) = frexp(v * 2f64.powi(64));
+        return (m, e - 64);
+    }
+    let m = f64::from_bits((bits & !(0x7ff << 52)) | (1022 << 52));
+    (m, exp - 1022)
+}
+
+/// The order CPython iterates a set built by inserting these keys in this order: its
+/// open-addressing table (linear probes, then perturbation), replayed.
+pub fn set_order(set: &SetMap) -> Vec<Value> {
+    let n = set.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    let mut table: Vec<Option<(u64, usize)>> = vec![None; 8];
+    let mut fill = 0usize;
+    fn insert(table: &mut [Option<(u64, usize)>], hash: u64, item: usize) {
+        let mask = table.len() - 1;
+        let mut i = (hash as usize) & mask;
+        let mut perturb = hash;
+        loop {
+            let probes = if i + 9 <= mask { 9 } else { 0 };
+            if let Some(slot) = table[i..=i + probes].iter_mut().find(|s| s.is_none()) {
+                *slot = Some((hash, item));
+                return;
+            }
+            perturb >>= 5;
+            i = (i
+                .wrapping_mul(5)
+                .wrapping_add(1)
+                .wrapping_add(perturb as usize))
+                & mask;
+        }
+    }
+    for (k, key) in set.iter().enumerate() {
+        let h = py_hash(&key.0) as u64;
+        insert(&mut table, h, k);
+        fill += 1;
+        let mask = table.len() - 1;
+        if fill * 5 >= mask * 3 {
+            let minused = if fill > 50000 { fill * 2 } else { fill * 4 };
+            let mut size = 8;
+            while size <= minused {
+                size <<= 1;
+            }
+            let old = std::mem::replace(&mut table, vec![None; size]);
+            for (h, item) in old.into_iter().flatten() {
+                insert(&mut table, h, item);
+            }
+        }
+    }
+    let items: Vec<&Key> = set.iter().collect();
+    table
+        .into_iter()
+        .flatten()
+        .map(|(_, k)| items[k].0.clone())
+        .collect()
 }

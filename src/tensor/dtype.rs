@@ -61,6 +61,85 @@ impl DType {
     }
 }
 
+/// The c10 type names PyTorch uses in error messages: `Float`, `Long`, `Half`, ...
+impl DType {
+    pub fn c10_name(self) -> &'static str {
+        match self {
+            DType::Bool => "Bool",
+            DType::U8 => "Byte",
+            DType::I8 => "Char",
+            DType::I32 => "Int",
+            DType::I64 => "Long",
+            DType::F16 => "Half",
+            DType::BF16 => "BFloat16",
+            DType::F32 => "Float",
+            DType::F64 => "Double",
+        }
+    }
+
+    /// The C type name some messages use (`expected m1 and m2 to have the same dtype, but got:
+    /// float != double`).
+    pub fn cpp_name(self) -> &'static str {
+        match self {
+            DType::Bool => "bool",
+            DType::U8 => "unsigned char",
+            DType::I8 => "signed char",
+            DType::I32 => "int",
+            DType::I64 => "long int",
+            DType::F16 => "c10::Half",
+            DType::BF16 => "c10::BFloat16",
+            DType::F32 => "float",
+            DType::F64 => "double",
+        }
+    }
+
+    /// The C++ type name `Scalar::to<T>` reports on overflow (`fill_`, `torch.full`).
+    pub fn accessor_name(self) -> &'static str {
+        match self {
+            DType::Bool => "bool",
+            DType::U8 => "uint8_t",
+            DType::I8 => "int8_t",
+            DType::I32 => "int",
+            DType::I64 => "int64_t",
+            DType::F16 => "c10::Half",
+            DType::BF16 => "c10::BFloat16",
+            DType::F32 => "float",
+            DType::F64 => "double",
+        }
+    }
+
+    /// The legacy tensor type name (`torch.FloatTensor`) used by a few messages.
+    pub fn legacy_tensor_name(self) -> &'static str {
+        match self {
+            DType::Bool => "torch.BoolTensor",
+            DType::U8 => "torch.ByteTensor",
+            DType::I8 => "torch.CharTensor",
+            DType::I32 => "torch.IntTensor",
+            DType::I64 => "torch.LongTensor",
+            DType::F16 => "torch.HalfTensor",
+            DType::BF16 => "torch.BFloat16Tensor",
+            DType::F32 => "torch.FloatTensor",
+            DType::F64 => "torch.DoubleTensor",
+        }
+    }
+
+    /// Parse `float32`, `float`, `half`, `long`, ... (the names after `torch.`).
+    pub fn from_name(name: &str) -> Option<DType> {
+        Some(match name {
+            "bool" => DType::Bool,
+            "uint8" => DType::U8,
+            "int8" => DType::I8,
+            "int32" | "int" => DType::I32,
+            "int64" | "long" => DType::I64,
+            "float16" | "half" => DType::F16,
+            "bfloat16" => DType::BF16,
+            "float32" | "float" => DType::F32,
+            "float64" | "double" => DType::F64,
+            _ => return None,
+        })
+    }
+}
+
 impl fmt::Display for DType {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         write!(f, "torch.{}", self.name())

@@ -1,8 +1,218 @@
 //! The tensor engine (see DESIGN.md, "The engine").
+//!
+//! A `Tensor` is a cheap handle (`Rc`) to one tensor object: shared storage plus a view
+//! (shape, strides, offset), its dtype and device, and room for autograd. Cloning the handle is
+//! one reference-count increment and keeps Python's object identity (`a is b`); views made by
+//! `view`, `transpose`, slicing, ... are new objects sharing the same `Storage`, so in-place ops
+//! through any of them are seen by all.
+//!
+//! Every op lives in `ops/` and follows the same order: device check, dtype rule, shape rule,
+//! then the backend kernel (`crate::backend`).
+pub mod convert;
+pub mod create;
 pub mod device;
 pub mod dtype;
+pub mod error;
+pub mod index;
+pub mod meta;
+pub mod nested;
+pub mod ops;
 pub mod print;
+pub mod promote;
 pub mod random;
+pub mod scalar;
+pub mod shape;
+pub mod storage;
 
 pub use device::Device;
 pub use dtype::DType;
+pub use error::{ErrorKind, Result, TensorError};
+pub use index::IndexItem;
+pub use nested::NestedData;
+pub use ops::binary::BinaryOp;
+pub use ops::reduce::ReduceOp;
+pub use ops::unary::UnaryOp;
+pub use promote::{default_dtype, set_default_dtype};
+pub use scalar::Scalar;
+pub use shape::Dims;
+pub use storage::{Buffer, Storage};
+
+use crate::backend;
+use meta::AutogradMeta;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+/// A tensor handle. See the module documentation.
+#[derive(Clone)]
+pub struct Tensor(Rc<TensorImpl>);
+
+pub struct TensorImpl {
+    storage: Rc<Storage>,
+    shape: Dims,
+    strides: Dims,
+    offset: usize,
+    dtype: DType,
+    device: Device,
+    requires_grad: Cell<bool>,
+    /// Filled in by autograd (a later issue): `.grad`, `grad_fn`, ... Empty for most tensors.
+    autograd: RefCell<Option<Box<AutogradMeta>>>,
+}
+
+impl std::fmt::Debug for Tensor {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(
+            f,
+            "Tensor(shape={:?}, dtype={}, device={})",
+            self.shape(),
+            self.dtype(),
+            self.device()
+        )
+    }
+}
+
+impl Tensor {
+    /// A tensor over `storage` with the given layout. The caller guarantees the layout stays
+    /// inside the storage (every constructor and view op checks or derives it).
+    pub(crate) fn from_parts(
+        storage: Rc<Storage>,
+        shape: Dims,
+        strides: Dims,
+        offset: usize,
+    ) -> Tensor {
+        let dtype = storage.dtype();
+        let device = storage.device();
+        Tensor(Rc::new(TensorImpl {
+            storage,
+            shape,
+            strides,
+            offset,
+            dtype,
+            device,
+            requires_grad: Cell::new(false),
+            autograd: RefCell::new(None),
+        }))
+    }
+
+    /// A contiguous tensor owning `buf`, which must hold exactly `numel(shape)` elements.
+    pub fn from_buffer(buf: Buffer, shape: &[usize], device: Device) -> Result<Tensor> {
+        let n = shape::checked_numel(shape)?;
+        if n != buf.len() {
+            return error::runtime(format!(
+                "shape '{}' is invalid for input of size {}",
+                shape::fmt_list(shape),
+                buf.len()
+            ));
+        }
+        let storage = backend::for_device(device).from_host(buf, device)?;
+        Ok(Tensor::from_parts(
+            storage,
+            Dims::from_slice(shape),
+            shape::contiguous_strides(shape),
+            0,
+        ))
+    }
+
+    /// A contiguous CPU tensor of `dtype` holding `values` converted with PyTorch's cast rules.
+    pub fn from_f64s(values: &[f64], shape: &[usize], dtype: DType) -> Result<Tensor> {
+        let buf = crate::with_dtype!(dtype, T => <T as storage::Element>::wrap(values.iter().map(|&v| <T as storage::Element>::from_f64(v)).collect()));
+        Tensor::from_buffer(buf, shape, Device::Cpu)
+    }
+    pub fn from_i64s(values: &[i64], shape: &[usize], dtype: DType) -> Result<Tensor> {
+        let buf = crate::with_dtype!(dtype, T => <T as storage::Element>::wrap(values.iter().map(|&v| <T as storage::Element>::from_i64(v)).collect()));
+        Tensor::from_buffer(buf, shape, Device::Cpu)
+    }
+    pub fn from_bools(values: &[bool], shape: &[usize], dtype: DType) -> Result<Tensor> {
+        let buf = crate::with_dtype!(dtype, T => <T as storage::Element>::wrap(values.iter().map(|&v| <T as storage::Element>::from_bool(v)).collect()));
+        Tensor::from_buffer(buf, shape, Device::Cpu)
+    }
+    /// A 0-dim tensor holding `s` as `dtype` (`torch.tensor(2.5)`).
+    pub fn scalar(s: Scalar, dtype: DType, device: Device) -> Result<Tensor> {
+        let buf = crate::with_dtype!(dtype, T => {
+            let v: T = match s {
+                Scalar::Bool(b) => <T as storage::Element>::from_bool(b),
+                Scalar::Int(i) => <T as storage::Element>::from_i64(i),
+                Scalar::Float(f) => <T as storage::Element>::from_f64(f),
+            };
+            <T as storage::Element>::wrap(vec![v])
+        });
+        Tensor::from_buffer(buf, &[], device)
+    }
+
+    /// A new tensor object viewing the same storage with another layout.
+    pub(crate) fn view_as_layout(&self, shape: Dims, strides: Dims, offset: usize) -> Tensor {
+        Tensor::from_parts(self.0.storage.clone(), shape, strides, offset)
+    }
+
+    pub fn shape(&self) -> &[usize] {
+        &self.0.shape
+    }
+    pub fn dims(&self) -> &Dims {
+        &self.0.shape
+    }
+    pub fn strides(&self) -> &[usize] {
+        &self.0.strides
+    }
+    pub fn stride_dims(&self) -> &Dims {
+        &self.0.strides
+    }
+    /// `storage_offset()`, in elements.
+    pub fn offset(&self) -> usize {
+        self.0.offset
+    }
+    pub fn dtype(&self) -> DType {
+        self.0.dtype
+    }
+    pub fn device(&self) -> Device {
+        self.0.device
+    }
+    pub fn ndim(&self) -> usize {
+        self.0.shape.len()
+    }
+    pub fn numel(&self) -> usize {
+        shape::numel(&self.0.shape)
+    }
+    pub fn element_size(&self) -> usize {
+        self.0.dtype.size()
+    }
+    /// `nbytes`: the bytes this view spans as if it were dense (`numel * element_size`).
+    pub fn nbytes(&self) -> usize {
+        self.numel() * self.element_size()
+    }
+    pub fn is_contiguous(&self) -> bool {
+        shape::is_contiguous(&self.0.shape, &self.0.strides)
+    }
+    pub fn storage(&self) -> &Rc<Storage> {
+        &self.0.storage
+    }
+    /// Whether two tensors share storage (one is a view of the other, or both of a third).
+    pub fn same_storage(&self, other: &Tensor) -> bool {
+        Rc::ptr_eq(&self.0.storage, &other.0.storage)
+    }
+    /// Python identity: the same tensor object.
+    pub fn ptr_eq(&self, other: &Tensor) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+    /// A stable number for `id(t)` (the object's address).
+    pub fn object_id(&self) -> usize {
+        Rc::as_ptr(&self.0) as usize
+    }
+    /// `data_ptr()`: address of the first element (storage address + offset * element size).
+    pub fn data_ptr(&self) -> usize {
+        let base = Rc::as_ptr(&self.0.storage) as usize;
+        base + self.0.offset * self.element_size()
+    }
+    pub fn requires_grad(&self) -> bool {
+        self.0.requires_grad.get()
+    }
+    /// Sets the flag only; autograd (a later issue) checks it and owns the rest.
+    pub fn set_requires_grad(&self, v: bool) {
+        self.0.requires_grad.set(v)
+    }
+    /// The autograd slot (`.grad`, `grad_fn`), `None` until autograd fills it.
+    pub fn autograd_meta(&self) -> &RefCell<Option<Box<AutogradMeta>>> {
+        &self.0.autograd
+    }
+}
+
+#[cfg(test)]
+mod tests;

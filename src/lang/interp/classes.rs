@@ -2,7 +2,7 @@
 //! instantiation and `super()`.
 use super::{Frame, Interp, Types};
 use crate::lang::ast::ClassDef;
-use crate::lang::error::{attr_error, not_implemented, type_error, Exc, ExcKind, PyErr, PyResult};
+use crate::lang::error::{attr_error, not_implemented, type_error, ExcKind, PyErr, PyResult};
 use crate::lang::symbol::Sym;
 use crate::lang::value::*;
 use std::any::Any;
@@ -243,6 +243,8 @@ impl Interp {
             .insert(Sym::new("__module__"), Value::str("__main__"));
         ns.borrow_mut()
             .insert(Sym::new("__qualname__"), Value::from(qualname));
+        ns.borrow_mut()
+            .insert(Sym::new("__doc__"), docstring(&def.body));
         let saved = f.class_ns.replace(ns.clone());
         let r = self.exec_block(&def.body, f);
         f.class_ns = saved;
@@ -360,6 +362,18 @@ impl Interp {
             Value::Class(c) => {
                 if let Some(v) = c.lookup(name) {
                     return Ok(v);
+                }
+                if let Some(BuiltinClass::Type(tag)) = c.builtin {
+                    if let Some(sample) = sample_of(tag) {
+                        if let Some((f, n)) = crate::lang::builtins::method(&sample, &name.as_str())
+                        {
+                            return Ok(Value::Native(Rc::new(UnboundMethod {
+                                f,
+                                name: n,
+                                owner: c.name.clone(),
+                            })));
+                        }
+                    }
                 }
                 match &*name.as_str() {
                     "__name__" => Ok(Value::Str(c.name.clone())),
@@ -595,7 +609,12 @@ const OBJECT_DUNDERS: &[&str] = &[
 ];
 
 fn func_doc(f: &Function) -> Value {
-    if let Some(first) = f.def.body.first() {
+    docstring(&f.def.body)
+}
+
+/// The docstring of a body: its first statement when that is a string literal.
+fn docstring(body: &[crate::lang::ast::Stmt]) -> Value {
+    if let Some(first) = body.first() {
         if let crate::lang::ast::StmtKind::Expr(e) = &first.kind {
             if let crate::lang::ast::ExprKind::Str(s) = &e.kind {
                 return Value::Str(s.clone());
@@ -605,7 +624,57 @@ fn func_doc(f: &Function) -> Value {
     Value::None
 }
 
-/// Turns an exception object into the error that raises it.
-pub fn err_from_value(v: Value) -> PyErr {
-    PyErr::from_exc(Exc::Object(v))
+fn sample_of(tag: TypeTag) -> Option<Value> {
+    Some(match tag {
+        TypeTag::Str => Value::str(""),
+        TypeTag::List => Value::list(Vec::new()),
+        TypeTag::Tuple => Value::tuple(Vec::new()),
+        TypeTag::Dict => Value::Dict(Default::default()),
+        TypeTag::Set => Value::Set(Default::default()),
+        TypeTag::Int => Value::Int(0),
+        TypeTag::Float => Value::Float(0.0),
+        _ => return None,
+    })
+}
+
+/// `str.lower` looked up on the class: calling it takes the object as first argument.
+struct UnboundMethod {
+    f: NativeFn,
+    name: &'static str,
+    owner: Rc<str>,
+}
+
+impl Native for UnboundMethod {
+    fn type_name(&self) -> &str {
+        "method_descriptor"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn repr(&self, _i: &mut Interp) -> PyResult<String> {
+        Ok(format!(
+            "<method '{}' of '{}' objects>",
+            self.name, self.owner
+        ))
+    }
+    fn call(&self, _this: &Value, mut args: Args, interp: &mut Interp) -> PyResult<Value> {
+        if args.pos.is_empty() {
+            return Err(type_error(format!(
+                "unbound method {}.{}() needs an argument",
+                self.owner, self.name
+            )));
+        }
+        let this = args.pos.remove(0);
+        if this.type_name() != self.owner
+            && !(&*self.owner == "int" && matches!(this, Value::Bool(_)))
+        {
+            return Err(type_error(format!(
+                "descriptor '{}' for '{}' objects doesn't apply to a '{}' object",
+                self.name,
+                self.owner,
+                this.type_name()
+            )));
+        }
+        (self.f)(interp, &this, args)
+    }
 }

@@ -266,7 +266,7 @@ impl Interp {
                 .map_err(|err| self.at(err, f, e.span, Anchor::None));
         }
         let fv = self.eval(func, f)?;
-        let a = self.eval_args(args, f, e.span)?;
+        let a = self.eval_args_for(args, f, e.span, Some(&fv))?;
         if let Value::Builtin(b) = &fv {
             if b.name == "super" && a.pos.is_empty() {
                 return self
@@ -279,6 +279,23 @@ impl Interp {
     }
 
     fn eval_args(&mut self, args: &[Arg], f: &mut Frame, span: Span) -> PyResult<Args> {
+        self.eval_args_for(args, f, span, None)
+    }
+
+    fn eval_args_for(
+        &mut self,
+        args: &[Arg],
+        f: &mut Frame,
+        span: Span,
+        callee: Option<&Value>,
+    ) -> PyResult<Args> {
+        let callee_name = || match callee {
+            Some(Value::Func(func)) => format!("__main__.{}()", func.qualname),
+            Some(Value::Builtin(b)) => format!("{}()", b.name),
+            Some(Value::Class(c)) => format!("{}()", c.name),
+            Some(other) => format!("{}()", other.type_name()),
+            None => "function".to_string(),
+        };
         let mut out = Args {
             pos: Vec::with_capacity(args.len()),
             kw: Vec::new(),
@@ -291,7 +308,8 @@ impl Interp {
                     let vals = self.collect(&v).map_err(|_| {
                         self.at(
                             crate::lang::error::type_error(format!(
-                                "Value after * must be an iterable, not {}",
+                                "{} argument after * must be an iterable, not {}",
+                                callee_name(),
                                 v.type_name()
                             )),
                             f,
@@ -307,6 +325,15 @@ impl Interp {
                 }
                 Arg::StarStar(x) => {
                     let v = self.eval(x, f)?;
+                    if !matches!(v, Value::Dict(_)) {
+                        let msg = format!(
+                            "{} argument after ** must be a mapping, not {}",
+                            callee_name(),
+                            v.type_name()
+                        );
+                        let err = crate::lang::error::type_error(msg);
+                        return Err(self.at(err, f, span, Anchor::None));
+                    }
                     for (k, v) in self
                         .mapping_items(&v)
                         .map_err(|err| self.at(err, f, span, Anchor::None))?

@@ -88,6 +88,8 @@ pub struct Interp {
     /// Exceptions being handled (innermost last), for bare `raise` and implicit chaining.
     pub handling: Vec<PyErr>,
     pub depth: usize,
+    /// Containers whose repr is being built (self-containing ones print as `[...]`).
+    pub repr_active: Vec<usize>,
     /// For fuzzing: stop with an error after this many steps.
     pub step_limit: Option<u64>,
     pub steps: u64,
@@ -109,6 +111,7 @@ impl Interp {
             modules: Default::default(),
             handling: Vec::new(),
             depth: 0,
+            repr_active: Vec::new(),
             step_limit: None,
             steps: 0,
             random: Default::default(),
@@ -139,10 +142,9 @@ impl Interp {
         if self.globals.len() <= i {
             self.globals.resize(i + 1, None);
         }
+        // A name enters the order when defined; `del` takes it out again.
         if self.globals[i].is_none() {
-            if !self.global_order.contains(&s) {
-                self.global_order.push(s);
-            }
+            self.global_order.push(s);
         }
         self.globals[i] = Some(v);
     }

@@ -1,9 +1,7 @@
 //! Operators and protocols: arithmetic, comparison, truth, repr/str, iteration, indexing.
 use super::Interp;
 use crate::lang::ast::{BinOp, CmpOp, UnaryOp};
-use crate::lang::error::{
-    index_error, overflow_error, type_error, value_error, ExcKind, PyErr, PyResult,
-};
+use crate::lang::error::{overflow_error, type_error, value_error, ExcKind, PyErr, PyResult};
 use crate::lang::format;
 use crate::lang::symbol::Sym;
 use crate::lang::value::*;
@@ -206,7 +204,24 @@ fn repeat<T: Clone>(items: &[T], n: i64) -> PyResult<Vec<T>> {
 }
 
 impl Interp {
+    #[inline]
     pub fn binary(&mut self, op: BinOp, a: &Value, b: &Value) -> PyResult<Value> {
+        // The hot path of every loop counter and accumulator.
+        if let (Value::Int(x), Value::Int(y)) = (a, b) {
+            let r = match op {
+                BinOp::Add => x.checked_add(*y),
+                BinOp::Sub => x.checked_sub(*y),
+                BinOp::Mul => x.checked_mul(*y),
+                _ => None,
+            };
+            if let Some(r) = r {
+                return Ok(Value::Int(r));
+            }
+        }
+        self.binary_slow(op, a, b)
+    }
+
+    fn binary_slow(&mut self, op: BinOp, a: &Value, b: &Value) -> PyResult<Value> {
         if let (Some(x), Some(y)) = (num_of(a), num_of(b)) {
             if let Some(v) = num_binary(op, x, y)? {
                 return Ok(v);
@@ -360,6 +375,11 @@ impl Interp {
     /// `a op= b`: in place for lists, `__iop__` for objects, else the plain operator.
     pub fn inplace(&mut self, op: BinOp, a: &Value, b: &Value) -> PyResult<Value> {
         match (op, a) {
+            (_, Value::Int(_) | Value::Float(_))
+                if matches!(b, Value::Int(_) | Value::Float(_)) =>
+            {
+                return self.binary(op, a, b);
+            }
             (BinOp::Add, Value::List(l)) if !matches!(b, Value::Native(_)) => {
                 let items = self.collect(b).map_err(|e| {
                     if e.is(ExcKind::TypeError) {
@@ -380,17 +400,12 @@ impl Interp {
                 }
             }
             (_, Value::Native(n)) => {
-                if let Some(r) = n.clone().binary(a, op, b, false, self).map(|r| r)? {
-                    let _ = &r;
+                // Natives (tensors) have real in-place forms: `__iadd__` and friends.
+                if let Some(r) = native_inplace(self, n.clone(), a, op, b)? {
+                    return Ok(r);
                 }
             }
             _ => {}
-        }
-        if let (Value::Native(n), false) = (a, false) {
-            // Natives handle their in-place forms through `inplace_binary`.
-            if let Some(r) = native_inplace(self, n.clone(), a, op, b)? {
-                return Ok(r);
-            }
         }
         self.binary(op, a, b).map_err(|e| {
             // CPython names the augmented operator in the message.
@@ -732,7 +747,7 @@ impl Interp {
             Value::Range(r) => Ok(match num_of(item) {
                 Some(Num::Int(i)) => {
                     let off = i - r.start;
-                    r.len() > 0
+                    !r.is_empty()
                         && off % r.step == 0
                         && (0..r.len()).contains(&(off / r.step))
                         && ((r.step > 0 && off >= 0) || (r.step < 0 && off <= 0))
@@ -805,8 +820,16 @@ impl Interp {
             Value::Float(f) => format::float_repr(*f),
             Value::Str(s) => format::str_repr(s),
             Value::List(l) => {
+                // A list that contains itself prints as `[...]`, as in CPython.
+                let id = v.ptr_id();
+                if self.repr_active.contains(&id) {
+                    return Ok("[...]".into());
+                }
                 let items = l.borrow().clone();
-                format!("[{}]", self.join_reprs(&items)?)
+                self.repr_active.push(id);
+                let r = self.join_reprs(&items);
+                self.repr_active.pop();
+                format!("[{}]", r?)
             }
             Value::Tuple(t) => {
                 if t.len() == 1 {
@@ -816,19 +839,17 @@ impl Interp {
                 }
             }
             Value::Dict(d) => {
-                let items: Vec<(Key, Value)> = d
-                    .borrow()
-                    .iter()
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect();
-                let mut parts = Vec::with_capacity(items.len());
-                for (k, v) in items {
-                    parts.push(format!("{}: {}", self.repr(&k.0)?, self.repr(&v)?));
+                let id = v.ptr_id();
+                if self.repr_active.contains(&id) {
+                    return Ok("{...}".into());
                 }
-                format!("{{{}}}", parts.join(", "))
+                self.repr_active.push(id);
+                let r = self.dict_repr(d);
+                self.repr_active.pop();
+                r?
             }
             Value::Set(s) => {
-                let items: Vec<Value> = s.borrow().iter().map(|k| k.0.clone()).collect();
+                let items: Vec<Value> = set_order(&s.borrow());
                 if items.is_empty() {
                     "set()".into()
                 } else {
@@ -907,6 +928,19 @@ impl Interp {
             Value::Native(n) => n.clone().repr(self)?,
             Value::Cell(_) => "<cell>".into(),
         })
+    }
+
+    fn dict_repr(&mut self, d: &Rc<RefCell<DictMap>>) -> PyResult<String> {
+        let items: Vec<(Key, Value)> = d
+            .borrow()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let mut parts = Vec::with_capacity(items.len());
+        for (k, v) in items {
+            parts.push(format!("{}: {}", self.repr(&k.0)?, self.repr(&v)?));
+        }
+        Ok(format!("{{{}}}", parts.join(", ")))
     }
 
     fn join_reprs(&mut self, items: &[Value]) -> PyResult<String> {
@@ -1014,7 +1048,7 @@ impl Interp {
         let mut idx = 0;
         let mut out = String::new();
         let mut used_mapping = false;
-        let mut take = |idx: &mut usize| -> PyResult<Value> {
+        let take = |idx: &mut usize| -> PyResult<Value> {
             let v = vals
                 .get(*idx)
                 .cloned()
@@ -1138,7 +1172,7 @@ impl Interp {
                 len: d.borrow().len(),
             },
             Value::Set(s) => Iter::Seq {
-                items: Rc::new(s.borrow().iter().map(|k| k.0.clone()).collect()),
+                items: Rc::new(set_order(&s.borrow())),
                 pos: 0,
             },
             Value::Iter(_) => return Ok(v.clone()),
@@ -1471,8 +1505,4 @@ fn bad_unary(op: UnaryOp, a: &Value) -> PyErr {
         "bad operand type for unary {sym}: '{}'",
         a.type_name()
     ))
-}
-
-pub fn index_error_for(v: &Value) -> PyErr {
-    index_error(format!("{} index out of range", v.type_name()))
 }

@@ -117,12 +117,16 @@ impl Interp {
             }
             StmtKind::Assert(test, msg) => {
                 let c = self.eval(test, f)?;
-                if !self.truthy(&c)? {
+                if !self
+                    .truthy(&c)
+                    .map_err(|e| self.at(e, f, test.span, Anchor::None))?
+                {
                     let args = match msg {
                         Some(m) => vec![self.eval(m, f)?],
                         None => Vec::new(),
                     };
-                    return Err(PyErr::with_args(ExcKind::AssertionError, args));
+                    let err = PyErr::with_args(ExcKind::AssertionError, args);
+                    return Err(self.at(err, f, test.span, Anchor::None));
                 }
             }
             StmtKind::Del(targets) => {
@@ -516,9 +520,16 @@ impl Interp {
                 err.0.exc = Exc::Object(v.clone());
                 self.store_name(n, v, f);
             }
+            let handled_id = err.0.id;
             self.handling.push(err);
-            let r = self.exec_block(&h.body, f);
-            self.handling.pop();
+            let mut r = self.exec_block(&h.body, f);
+            let handled = self.handling.pop();
+            // An error raised while handling another one remembers it ("During handling ...").
+            if let (Err(e2), Some(h)) = (&mut r, handled) {
+                if e2.0.id != handled_id && e2.0.context.is_none() {
+                    e2.0.context = Some(h);
+                }
+            }
             if let Some(n) = &h.name {
                 // Python unbinds the name at the end of the handler.
                 match n.scope {

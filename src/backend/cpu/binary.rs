@@ -1,0 +1,294 @@
+//! Binary elementwise kernels: one generic loop per op, chosen once per call (not per element).
+use super::elementwise::{map2, update, Src};
+use super::iter::{PAR_CHUNK, PAR_THRESHOLD};
+use super::{scalar_m, typed};
+use crate::tensor::error::Result;
+use crate::tensor::ops::binary::BinaryOp;
+use crate::tensor::shape::{broadcast_strides, numel, Dims};
+use crate::tensor::storage::{check_alloc, zeroed_vec, Arith, Buffer, Element};
+use crate::tensor::{Scalar, Tensor};
+use crate::with_buffer;
+use rayon::prelude::*;
+
+/// `f(a, b)` over the broadcast `shape` into a new vector, with a fast path for two dense
+/// operands of the result's shape (the common `x + y`).
+fn run2<E: Element, O: Element>(
+    av: &[E],
+    a: &Tensor,
+    bv: &[E],
+    b: &Tensor,
+    shape: &[usize],
+    f: impl Fn(E, E) -> O + Sync,
+) -> Result<Vec<O>> {
+    let n = numel(shape);
+    if a.is_contiguous() && b.is_contiguous() && a.shape() == shape && b.shape() == shape {
+        let x = &av[a.offset()..a.offset() + n];
+        let y = &bv[b.offset()..b.offset() + n];
+        if n < PAR_THRESHOLD {
+            check_alloc(n, O::DTYPE)?;
+            return Ok(x.iter().zip(y).map(|(&p, &q)| f(p, q)).collect());
+        }
+        let mut out = zeroed_vec::<O>(n)?;
+        out.par_chunks_mut(PAR_CHUNK)
+            .zip(x.par_chunks(PAR_CHUNK))
+            .zip(y.par_chunks(PAR_CHUNK))
+            .for_each(|((o, x), y)| {
+                for ((o, &p), &q) in o.iter_mut().zip(x).zip(y) {
+                    *o = f(p, q);
+                }
+            });
+        return Ok(out);
+    }
+    let sa = broadcast_strides(a.shape(), a.strides(), shape);
+    let sb = broadcast_strides(b.shape(), b.strides(), shape);
+    let mut out = zeroed_vec::<O>(n)?;
+    map2(
+        &mut out,
+        shape,
+        Src {
+            data: av,
+            offset: a.offset(),
+            strides: &sa,
+        },
+        Src {
+            data: bv,
+            offset: b.offset(),
+            strides: &sb,
+        },
+        f,
+    );
+    Ok(out)
+}
+
+/// Calls `$go!(closure)` with the arithmetic closure of `$op` over compute type `$M`, or
+/// `$pred!(closure)` for ops that give bool.
+macro_rules! dispatch_op {
+    ($op:expr, $M:ty, $go:ident, $pred:ident) => {{
+        match $op {
+            BinaryOp::Add => $go!(|x: $M, y: $M| Arith::add(x, y)),
+            BinaryOp::Sub => $go!(|x: $M, y: $M| Arith::sub(x, y)),
+            BinaryOp::Mul => $go!(|x: $M, y: $M| Arith::mul(x, y)),
+            BinaryOp::Div => $go!(|x: $M, y: $M| Arith::div(x, y)),
+            BinaryOp::FloorDiv => $go!(|x: $M, y: $M| Arith::floor_div(x, y)),
+            BinaryOp::TruncDiv => $go!(|x: $M, y: $M| Arith::trunc_div(x, y)),
+            BinaryOp::Rem => $go!(|x: $M, y: $M| Arith::rem(x, y)),
+            BinaryOp::Fmod => $go!(|x: $M, y: $M| Arith::fmod(x, y)),
+            BinaryOp::Pow => $go!(|x: $M, y: $M| Arith::pow(x, y)),
+            BinaryOp::Maximum => $go!(|x: $M, y: $M| Arith::max(x, y)),
+            BinaryOp::Minimum => $go!(|x: $M, y: $M| Arith::min(x, y)),
+            BinaryOp::BitAnd => $go!(|x: $M, y: $M| Arith::bitand(x, y)),
+            BinaryOp::BitOr => $go!(|x: $M, y: $M| Arith::bitor(x, y)),
+            BinaryOp::BitXor => $go!(|x: $M, y: $M| Arith::bitxor(x, y)),
+            BinaryOp::Eq => $pred!(|x: $M, y: $M| x == y),
+            BinaryOp::Ne => $pred!(|x: $M, y: $M| x != y),
+            BinaryOp::Lt => $pred!(|x: $M, y: $M| x < y),
+            BinaryOp::Le => $pred!(|x: $M, y: $M| x <= y),
+            BinaryOp::Gt => $pred!(|x: $M, y: $M| x > y),
+            BinaryOp::Ge => $pred!(|x: $M, y: $M| x >= y),
+            BinaryOp::LogicalAnd => $pred!(|x: $M, y: $M| x.truthy() && y.truthy()),
+            BinaryOp::LogicalOr => $pred!(|x: $M, y: $M| x.truthy() || y.truthy()),
+            BinaryOp::LogicalXor => $pred!(|x: $M, y: $M| x.truthy() != y.truthy()),
+        }
+    }};
+}
+
+fn binary_typed<E: Element>(
+    op: BinaryOp,
+    av: &[E],
+    a: &Tensor,
+    bv: &[E],
+    b: &Tensor,
+    shape: &[usize],
+) -> Result<Buffer> {
+    macro_rules! go {
+        ($f:expr) => {{
+            let f = $f;
+            Ok(E::wrap(run2(av, a, bv, b, shape, |x: E, y: E| {
+                E::store(f(x.load(), y.load()))
+            })?))
+        }};
+    }
+    macro_rules! pred {
+        ($f:expr) => {{
+            let f = $f;
+            Ok(bool::wrap(run2(av, a, bv, b, shape, |x: E, y: E| {
+                f(x.load(), y.load())
+            })?))
+        }};
+    }
+    dispatch_op!(op, E::M, go, pred)
+}
+
+pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Buffer> {
+    let ab = a.storage().borrow();
+    let bb = b.storage().borrow();
+    with_buffer!(&*ab, av, T => binary_typed::<T>(op, av, a, typed::<T>(&bb)?, b, shape))
+}
+
+/// `a op s` over a tensor's elements into a new vector.
+fn run1<E: Element, O: Element>(av: &[E], a: &Tensor, f: impl Fn(E) -> O + Sync) -> Result<Vec<O>> {
+    super::map_tensor(av, a, f)
+}
+
+/// PyTorch's `pow(tensor, scalar)` shortcuts for common float exponents.
+fn pow_scalar<E: Element>(av: &[E], a: &Tensor, e: f64) -> Result<Buffer> {
+    let one = <E::M as Arith>::one();
+    let ee = <E::M as Arith>::of_scalar(Scalar::Float(e));
+    let v = if e == 2.0 {
+        run1(av, a, |x: E| E::store(x.load().mul(x.load())))?
+    } else if e == 3.0 {
+        run1(av, a, |x: E| E::store(x.load().mul(x.load()).mul(x.load())))?
+    } else if e == -2.0 {
+        run1(av, a, |x: E| E::store(one.div(x.load().mul(x.load()))))?
+    } else if e == 0.5 {
+        run1(av, a, |x: E| E::store(Arith::sqrt(x.load())))?
+    } else if e == -0.5 {
+        run1(av, a, |x: E| E::store(one.div(Arith::sqrt(x.load()))))?
+    } else if e == -1.0 {
+        run1(av, a, |x: E| E::store(one.div(x.load())))?
+    } else {
+        run1(av, a, |x: E| E::store(x.load().pow(ee)))?
+    };
+    Ok(E::wrap(v))
+}
+
+fn binary_scalar_typed<E: Element>(
+    op: BinaryOp,
+    av: &[E],
+    a: &Tensor,
+    s: Scalar,
+    reversed: bool,
+) -> Result<Buffer> {
+    if op == BinaryOp::Pow && !reversed && E::DTYPE.is_floating() {
+        return pow_scalar(av, a, s.to_f64());
+    }
+    let sm = scalar_m::<E>(s);
+    macro_rules! go {
+        ($f:expr) => {{
+            let f = $f;
+            let v = if reversed {
+                run1(av, a, |x: E| E::store(f(sm, x.load())))?
+            } else {
+                run1(av, a, |x: E| E::store(f(x.load(), sm)))?
+            };
+            Ok(E::wrap(v))
+        }};
+    }
+    macro_rules! pred {
+        ($f:expr) => {{
+            let f = $f;
+            let v = if reversed {
+                run1(av, a, |x: E| f(sm, x.load()))?
+            } else {
+                run1(av, a, |x: E| f(x.load(), sm))?
+            };
+            Ok(bool::wrap(v))
+        }};
+    }
+    dispatch_op!(op, E::M, go, pred)
+}
+
+pub fn binary_scalar(op: BinaryOp, a: &Tensor, s: Scalar, reversed: bool) -> Result<Buffer> {
+    let ab = a.storage().borrow();
+    with_buffer!(&*ab, av, T => binary_scalar_typed::<T>(op, av, a, s, reversed))
+}
+
+fn inplace_typed<E: Element>(
+    op: BinaryOp,
+    dv: &mut [E],
+    dst: &Tensor,
+    sv: &[E],
+    src: &Tensor,
+) -> Result<()> {
+    let st = broadcast_strides(src.shape(), src.strides(), dst.shape());
+    let s = Src {
+        data: sv,
+        offset: src.offset(),
+        strides: &st,
+    };
+    macro_rules! go {
+        ($f:expr) => {{
+            let f = $f;
+            update(
+                dv,
+                dst.offset(),
+                dst.strides(),
+                dst.shape(),
+                s,
+                |d: E, x: E| E::store(f(d.load(), x.load())),
+            );
+            Ok(())
+        }};
+    }
+    macro_rules! pred {
+        ($f:expr) => {{
+            let f = $f;
+            update(
+                dv,
+                dst.offset(),
+                dst.strides(),
+                dst.shape(),
+                s,
+                |d: E, x: E| E::from_bool(f(d.load(), x.load())),
+            );
+            Ok(())
+        }};
+    }
+    dispatch_op!(op, E::M, go, pred)
+}
+
+/// `dst = op(dst, src)`; `src` has `dst`'s dtype and does not share its storage.
+pub fn binary_inplace(op: BinaryOp, dst: &Tensor, src: &Tensor) -> Result<()> {
+    let sb = src.storage().borrow();
+    let mut db = dst.storage().borrow_mut();
+    with_buffer!(&mut *db, dv, T => inplace_typed::<T>(op, dv, dst, typed::<T>(&sb)?, src))
+}
+
+fn scalar_inplace_typed<E: Element>(
+    op: BinaryOp,
+    dv: &mut [E],
+    dst: &Tensor,
+    s: Scalar,
+) -> Result<()> {
+    let sm = scalar_m::<E>(s);
+    let zeros = Dims::filled(dst.ndim(), 0);
+    let unit = Src {
+        data: &[()],
+        offset: 0,
+        strides: &zeros,
+    };
+    macro_rules! go {
+        ($f:expr) => {{
+            let f = $f;
+            update(
+                dv,
+                dst.offset(),
+                dst.strides(),
+                dst.shape(),
+                unit,
+                |d: E, _| E::store(f(d.load(), sm)),
+            );
+            Ok(())
+        }};
+    }
+    macro_rules! pred {
+        ($f:expr) => {{
+            let f = $f;
+            update(
+                dv,
+                dst.offset(),
+                dst.strides(),
+                dst.shape(),
+                unit,
+                |d: E, _| E::from_bool(f(d.load(), sm)),
+            );
+            Ok(())
+        }};
+    }
+    dispatch_op!(op, E::M, go, pred)
+}
+
+pub fn binary_scalar_inplace(op: BinaryOp, dst: &Tensor, s: Scalar) -> Result<()> {
+    let mut db = dst.storage().borrow_mut();
+    with_buffer!(&mut *db, dv, T => scalar_inplace_typed::<T>(op, dv, dst, s))
+}

@@ -1,0 +1,229 @@
+//! Elementwise kernels: map one, two or three strided operands into a dense output, or update a
+//! strided destination in place. Large work is split across rayon in `PAR_CHUNK` pieces.
+use super::iter::{coalesce, for_rows, PAR_CHUNK, PAR_THRESHOLD};
+use crate::tensor::shape::Dims;
+use rayon::prelude::*;
+
+/// One operand: its elements and a layout (offset, strides broadcast to the iteration shape).
+#[derive(Clone, Copy)]
+pub struct Src<'a, T> {
+    pub data: &'a [T],
+    pub offset: usize,
+    pub strides: &'a [usize],
+}
+
+#[inline]
+fn inner(st: &Dims) -> usize {
+    st.last().copied().unwrap_or(0)
+}
+
+/// Run `body(start, chunk)` over `out` in parallel pieces when it is large.
+#[inline]
+fn drive<O: Send>(out: &mut [O], body: impl Fn(usize, &mut [O]) + Sync) {
+    if out.len() >= PAR_THRESHOLD {
+        out.par_chunks_mut(PAR_CHUNK)
+            .enumerate()
+            .for_each(|(c, ch)| body(c * PAR_CHUNK, ch));
+    } else {
+        body(0, out);
+    }
+}
+
+/// `out[i] = f(a[i])` over `shape`; `out` is dense with `numel(shape)` elements.
+pub fn map1<A: Copy + Sync, O: Send>(
+    out: &mut [O],
+    shape: &[usize],
+    a: Src<A>,
+    f: impl Fn(A) -> O + Sync,
+) {
+    let (cs, st) = coalesce(shape, [a.strides]);
+    let sa = inner(&st[0]);
+    drive(out, |start, chunk| {
+        for_rows(
+            &cs,
+            &st,
+            [a.offset],
+            start,
+            start + chunk.len(),
+            |pos, len, [ia]| {
+                let o = &mut chunk[pos - start..pos - start + len];
+                if sa == 1 {
+                    for (o, x) in o.iter_mut().zip(&a.data[ia..ia + len]) {
+                        *o = f(*x);
+                    }
+                } else {
+                    for (i, o) in o.iter_mut().enumerate() {
+                        *o = f(a.data[ia + i * sa]);
+                    }
+                }
+            },
+        )
+    });
+}
+
+/// `out[i] = f(a[i], b[i])` over `shape`.
+pub fn map2<A: Copy + Sync, B: Copy + Sync, O: Send>(
+    out: &mut [O],
+    shape: &[usize],
+    a: Src<A>,
+    b: Src<B>,
+    f: impl Fn(A, B) -> O + Sync,
+) {
+    let (cs, st) = coalesce(shape, [a.strides, b.strides]);
+    let (sa, sb) = (inner(&st[0]), inner(&st[1]));
+    drive(out, |start, chunk| {
+        for_rows(
+            &cs,
+            &st,
+            [a.offset, b.offset],
+            start,
+            start + chunk.len(),
+            |pos, len, [ia, ib]| {
+                let o = &mut chunk[pos - start..pos - start + len];
+                match (sa, sb) {
+                    (1, 1) => {
+                        for ((o, x), y) in o
+                            .iter_mut()
+                            .zip(&a.data[ia..ia + len])
+                            .zip(&b.data[ib..ib + len])
+                        {
+                            *o = f(*x, *y);
+                        }
+                    }
+                    (1, 0) => {
+                        let y = b.data[ib];
+                        for (o, x) in o.iter_mut().zip(&a.data[ia..ia + len]) {
+                            *o = f(*x, y);
+                        }
+                    }
+                    (0, 1) => {
+                        let x = a.data[ia];
+                        for (o, y) in o.iter_mut().zip(&b.data[ib..ib + len]) {
+                            *o = f(x, *y);
+                        }
+                    }
+                    _ => {
+                        for (i, o) in o.iter_mut().enumerate() {
+                            *o = f(a.data[ia + i * sa], b.data[ib + i * sb]);
+                        }
+                    }
+                }
+            },
+        )
+    });
+}
+
+/// `out[i] = f(a[i], b[i], c[i])` over `shape` (`where`).
+pub fn map3<A: Copy + Sync, B: Copy + Sync, C: Copy + Sync, O: Send>(
+    out: &mut [O],
+    shape: &[usize],
+    a: Src<A>,
+    b: Src<B>,
+    c: Src<C>,
+    f: impl Fn(A, B, C) -> O + Sync,
+) {
+    let (cs, st) = coalesce(shape, [a.strides, b.strides, c.strides]);
+    let (sa, sb, sc) = (inner(&st[0]), inner(&st[1]), inner(&st[2]));
+    drive(out, |start, chunk| {
+        for_rows(
+            &cs,
+            &st,
+            [a.offset, b.offset, c.offset],
+            start,
+            start + chunk.len(),
+            |pos, len, [ia, ib, ic]| {
+                let o = &mut chunk[pos - start..pos - start + len];
+                for (i, o) in o.iter_mut().enumerate() {
+                    *o = f(
+                        a.data[ia + i * sa],
+                        b.data[ib + i * sb],
+                        c.data[ic + i * sc],
+                    );
+                }
+            },
+        )
+    });
+}
+
+/// `dst[i] = f(dst[i], src[i])` over `shape`, where `dst` is a strided view that has no two
+/// elements at one address (checked by the caller) and `src` is broadcast to `shape`.
+pub fn update<D: Copy + Send + Sync, S: Copy + Sync>(
+    dst: &mut [D],
+    dst_offset: usize,
+    dst_strides: &[usize],
+    shape: &[usize],
+    src: Src<S>,
+    f: impl Fn(D, S) -> D + Sync,
+) {
+    let (cs, st) = coalesce(shape, [dst_strides, src.strides]);
+    let n: usize = cs.iter().product();
+    if n == 0 {
+        return;
+    }
+    let dense = cs.len() <= 1 && inner(&st[0]) <= 1;
+    if dense {
+        // The destination is one dense run: hand out disjoint slices of it.
+        let region = &mut dst[dst_offset..dst_offset + n];
+        let sst = [st[1].clone()];
+        let ss = inner(&st[1]);
+        drive(region, |start, chunk| {
+            for_rows(
+                &cs,
+                &sst,
+                [src.offset],
+                start,
+                start + chunk.len(),
+                |pos, len, [is]| {
+                    let o = &mut chunk[pos - start..pos - start + len];
+                    if ss == 1 {
+                        for (o, x) in o.iter_mut().zip(&src.data[is..is + len]) {
+                            *o = f(*o, *x);
+                        }
+                    } else {
+                        for (i, o) in o.iter_mut().enumerate() {
+                            *o = f(*o, src.data[is + i * ss]);
+                        }
+                    }
+                },
+            )
+        });
+        return;
+    }
+    let (sd, ss) = (inner(&st[0]), inner(&st[1]));
+    for_rows(
+        &cs,
+        &st,
+        [dst_offset, src.offset],
+        0,
+        n,
+        |_, len, [id, is]| {
+            for i in 0..len {
+                let p = id + i * sd;
+                dst[p] = f(dst[p], src.data[is + i * ss]);
+            }
+        },
+    );
+}
+
+/// `dst[i] = v` over a strided view.
+pub fn fill<D: Copy + Send + Sync>(
+    dst: &mut [D],
+    offset: usize,
+    strides: &[usize],
+    shape: &[usize],
+    v: D,
+) {
+    let strides0 = Dims::filled(shape.len(), 0);
+    update(
+        dst,
+        offset,
+        strides,
+        shape,
+        Src {
+            data: &[v],
+            offset: 0,
+            strides: &strides0,
+        },
+        |_, s| s,
+    );
+}

@@ -1,0 +1,56 @@
+//! Advanced-indexing kernels: copy sub-tensors from (gather) or to (scatter) a list of base
+//! offsets in a storage.
+use super::elementwise::{update, Src};
+use super::iter::{coalesce, for_rows};
+use super::{tensor_of, typed};
+use crate::tensor::error::Result;
+use crate::tensor::shape::{contiguous_strides, numel, Dims};
+use crate::tensor::storage::{zeroed_vec, Element};
+use crate::tensor::Tensor;
+use crate::with_buffer;
+
+pub fn gather(src: &Tensor, bases: &[usize], shape: &[usize], strides: &[usize]) -> Result<Tensor> {
+    let inner = numel(shape);
+    let (cs, st) = coalesce(shape, [strides]);
+    let step = st[0].last().copied().unwrap_or(0);
+    let b = src.storage().borrow();
+    let buf = with_buffer!(&*b, v, T => {
+        let mut out = zeroed_vec::<T>(bases.len() * inner)?;
+        for (p, &base) in bases.iter().enumerate() {
+            let o = &mut out[p * inner..(p + 1) * inner];
+            for_rows(&cs, &st, [base], 0, inner, |pos, len, [off]| {
+                for i in 0..len {
+                    o[pos + i] = v[off + i * step];
+                }
+            });
+        }
+        <T as Element>::wrap(out)
+    });
+    let mut out_shape = Dims::from_slice(&[bases.len()]);
+    for &s in shape {
+        out_shape.push(s);
+    }
+    tensor_of(buf, &out_shape, src.device())
+}
+
+pub fn scatter(
+    dst: &Tensor,
+    bases: &[usize],
+    shape: &[usize],
+    strides: &[usize],
+    values: &Tensor,
+) -> Result<()> {
+    let inner = numel(shape);
+    let vals = values.contiguous()?;
+    let vst = contiguous_strides(shape);
+    let vb = vals.storage().borrow();
+    let mut db = dst.storage().borrow_mut();
+    with_buffer!(&mut *db, dv, T => {
+        let sv = typed::<T>(&vb)?;
+        for (p, &base) in bases.iter().enumerate() {
+            let s = Src { data: sv, offset: vals.offset() + p * inner, strides: &vst };
+            update(dv, base, strides, shape, s, |_, x| x);
+        }
+    });
+    Ok(())
+}

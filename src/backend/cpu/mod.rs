@@ -1,0 +1,257 @@
+//! The CPU backend: host memory, kernels written over `Element` types, rayon for large work,
+//! `gemm` for matrix products.
+mod binary;
+pub mod elementwise;
+mod index;
+pub mod iter;
+pub mod math;
+mod matmul;
+mod reduce;
+mod sum;
+mod unary;
+
+use super::Backend;
+use crate::tensor::error::{runtime, Result};
+use crate::tensor::ops::binary::BinaryOp;
+use crate::tensor::ops::reduce::ReduceOp;
+use crate::tensor::ops::unary::UnaryOp;
+use crate::tensor::shape::{broadcast_strides, contiguous_strides, numel, Dims};
+use crate::tensor::storage::{zeroed_vec, Arith, Buffer, Element, Storage};
+use crate::tensor::{DType, Device, Scalar, Tensor};
+use crate::with_buffer;
+use elementwise::{map1, update, Src};
+use std::rc::Rc;
+
+pub struct Cpu;
+
+/// The one CPU backend instance.
+pub static CPU: Cpu = Cpu;
+
+pub(crate) fn internal<T>(what: &str) -> Result<T> {
+    runtime(format!("cudalearn internal error: {what}"))
+}
+
+/// The typed slice of a buffer that must have element type `T`.
+pub(crate) fn typed<T: Element>(b: &Buffer) -> Result<&[T]> {
+    match T::slice(b) {
+        Some(s) => Ok(s),
+        None => internal("operand dtypes differ inside a CPU kernel"),
+    }
+}
+
+/// A layout source for tensor `t` over its own shape.
+pub(crate) fn src_of<'a, T>(data: &'a [T], t: &'a Tensor) -> Src<'a, T> {
+    Src {
+        data,
+        offset: t.offset(),
+        strides: t.strides(),
+    }
+}
+
+/// A new contiguous tensor on `device` owning `buf`.
+pub(crate) fn tensor_of(buf: Buffer, shape: &[usize], device: Device) -> Result<Tensor> {
+    Ok(Tensor::from_parts(
+        Rc::new(Storage::new(buf, device)),
+        Dims::from_slice(shape),
+        contiguous_strides(shape),
+        0,
+    ))
+}
+
+/// A snapshot of `src` when it shares storage with `dst` (so the kernel can borrow both).
+fn unaliased(dst: &Tensor, src: &Tensor) -> Result<Tensor> {
+    if dst.same_storage(src) {
+        CPU.cast(src, src.dtype())
+    } else {
+        Ok(src.clone())
+    }
+}
+
+/// `out[i] = f(t[i])` for every element of `t` into a new dense vector.
+pub(crate) fn map_tensor<A: Element, O: Element>(
+    data: &[A],
+    t: &Tensor,
+    f: impl Fn(A) -> O + Sync,
+) -> Result<Vec<O>> {
+    let n = t.numel();
+    if t.is_contiguous() && n < iter::PAR_THRESHOLD {
+        crate::tensor::storage::check_alloc(n, O::DTYPE)?;
+        return Ok(data[t.offset()..t.offset() + n]
+            .iter()
+            .map(|&x| f(x))
+            .collect());
+    }
+    let mut out = zeroed_vec::<O>(n)?;
+    if t.is_contiguous() {
+        let src = Src {
+            data: &data[t.offset()..t.offset() + n],
+            offset: 0,
+            strides: &[1],
+        };
+        map1(&mut out, &[n], src, f);
+    } else {
+        map1(&mut out, t.shape(), src_of(data, t), f);
+    }
+    Ok(out)
+}
+
+fn scalar_as<T: Element>(s: Scalar) -> T {
+    match s {
+        Scalar::Bool(b) => T::from_bool(b),
+        Scalar::Int(i) => T::from_i64(i),
+        Scalar::Float(f) => T::from_f64(f),
+    }
+}
+
+impl Backend for Cpu {
+    fn zeros(&self, dtype: DType, numel: usize, device: Device) -> Result<Rc<Storage>> {
+        Ok(Rc::new(Storage::new(Buffer::zeros(dtype, numel)?, device)))
+    }
+
+    fn from_host(&self, buf: Buffer, device: Device) -> Result<Rc<Storage>> {
+        Ok(Rc::new(Storage::new(buf, device)))
+    }
+
+    fn to_host(&self, t: &Tensor) -> Result<Buffer> {
+        let b = t.storage().borrow();
+        with_buffer!(&*b, v, T => Ok(<T as Element>::wrap(map_tensor::<T, T>(v, t, |x| x)?)))
+    }
+
+    fn copy(&self, dst: &Tensor, src: &Tensor) -> Result<()> {
+        let src = unaliased(dst, src)?;
+        let st = broadcast_strides(src.shape(), src.strides(), dst.shape());
+        let sb = src.storage().borrow();
+        let mut db = dst.storage().borrow_mut();
+        with_buffer!(&mut *db, dv, D => {
+            with_buffer!(&*sb, sv, S => {
+                let s = Src { data: &sv[..], offset: src.offset(), strides: &st };
+                update(dv, dst.offset(), dst.strides(), dst.shape(), s, |_, x: S| <D as Element>::cast_from(x));
+            })
+        });
+        Ok(())
+    }
+
+    fn fill(&self, dst: &Tensor, v: Scalar) -> Result<()> {
+        let mut db = dst.storage().borrow_mut();
+        with_buffer!(&mut *db, dv, D => {
+            let x: D = scalar_as(v);
+            elementwise::fill(dv, dst.offset(), dst.strides(), dst.shape(), x);
+        });
+        Ok(())
+    }
+
+    fn cast(&self, src: &Tensor, dtype: DType) -> Result<Tensor> {
+        let sb = src.storage().borrow();
+        let buf = crate::with_dtype!(dtype, D => {
+            with_buffer!(&*sb, sv, S => <D as Element>::wrap(map_tensor::<S, D>(sv, src, <D as Element>::cast_from)?))
+        });
+        tensor_of(buf, src.shape(), src.device())
+    }
+
+    fn unary(&self, op: UnaryOp, x: &Tensor) -> Result<Tensor> {
+        let buf = unary::unary(op, x)?;
+        tensor_of(buf, x.shape(), x.device())
+    }
+
+    fn binary(&self, op: BinaryOp, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
+        let buf = binary::binary(op, a, b, shape)?;
+        tensor_of(buf, shape, a.device())
+    }
+
+    fn binary_scalar(&self, op: BinaryOp, a: &Tensor, s: Scalar, reversed: bool) -> Result<Tensor> {
+        let buf = binary::binary_scalar(op, a, s, reversed)?;
+        tensor_of(buf, a.shape(), a.device())
+    }
+
+    fn binary_inplace(&self, op: BinaryOp, dst: &Tensor, src: &Tensor) -> Result<()> {
+        let src = unaliased(dst, src)?;
+        binary::binary_inplace(op, dst, &src)
+    }
+
+    fn binary_scalar_inplace(&self, op: BinaryOp, dst: &Tensor, s: Scalar) -> Result<()> {
+        binary::binary_scalar_inplace(op, dst, s)
+    }
+
+    fn where_(&self, cond: &Tensor, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
+        let n = numel(shape);
+        let (sc, sa, sb) = (
+            broadcast_strides(cond.shape(), cond.strides(), shape),
+            broadcast_strides(a.shape(), a.strides(), shape),
+            broadcast_strides(b.shape(), b.strides(), shape),
+        );
+        let cb = cond.storage().borrow();
+        let ab = a.storage().borrow();
+        let bb = b.storage().borrow();
+        let cv = typed::<bool>(&cb)?;
+        let buf = with_buffer!(&*ab, av, T => {
+            let bv = typed::<T>(&bb)?;
+            let mut out = zeroed_vec::<T>(n)?;
+            elementwise::map3(
+                &mut out,
+                shape,
+                Src { data: cv, offset: cond.offset(), strides: &sc },
+                Src { data: &av[..], offset: a.offset(), strides: &sa },
+                Src { data: bv, offset: b.offset(), strides: &sb },
+                |c, x, y| if c { x } else { y },
+            );
+            <T as Element>::wrap(out)
+        });
+        tensor_of(buf, shape, a.device())
+    }
+
+    fn reduce(
+        &self,
+        op: ReduceOp,
+        x: &Tensor,
+        dims: &[usize],
+        keepdim: bool,
+        _out: DType,
+    ) -> Result<Tensor> {
+        reduce::reduce(op, x, dims, keepdim)
+    }
+
+    fn arg_reduce(
+        &self,
+        max: bool,
+        x: &Tensor,
+        dim: Option<usize>,
+        keepdim: bool,
+    ) -> Result<(Tensor, Tensor)> {
+        reduce::arg_reduce(max, x, dim, keepdim)
+    }
+
+    fn softmax(&self, x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
+        reduce::softmax(x, dim, log)
+    }
+
+    fn bmm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+        matmul::bmm(a, b)
+    }
+
+    fn gather(
+        &self,
+        src: &Tensor,
+        bases: &[usize],
+        shape: &[usize],
+        strides: &[usize],
+    ) -> Result<Tensor> {
+        index::gather(src, bases, shape, strides)
+    }
+
+    fn scatter(
+        &self,
+        dst: &Tensor,
+        bases: &[usize],
+        shape: &[usize],
+        strides: &[usize],
+        values: &Tensor,
+    ) -> Result<()> {
+        let values = unaliased(dst, values)?;
+        index::scatter(dst, bases, shape, strides, &values)
+    }
+}
+
+/// Apply `f` to the compute-type value of a Python number for element type `E`.
+pub(crate) fn scalar_m<E: Element>(s: Scalar) -> E::M {
+    <E::M as Arith>::of_scalar(s)
+}

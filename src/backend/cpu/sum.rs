@@ -1,0 +1,186 @@
+//! PyTorch's CPU summation order (`SumKernel.cpp`, "cascade sum"): sums are built from chunks so
+//! that only numbers of similar size are added, and — what matters for matching printed
+//! results digit for digit — in the same order as PyTorch adds them: four interleaved partial
+//! sums (`row_sum`), multi-level chunk accumulators (`multi_row_sum`), and for contiguous rows a
+//! first pass in vector lanes (16 floats / 8 doubles, PyTorch's AVX-512 build).
+use crate::tensor::storage::{Arith, Element};
+use crate::tensor::DType;
+
+#[derive(Clone, Copy)]
+pub struct Lanes<M, const L: usize>(pub [M; L]);
+
+impl<M: Arith, const L: usize> Lanes<M, L> {
+    #[inline(always)]
+    fn zero_lanes() -> Self {
+        Lanes([M::zero(); L])
+    }
+}
+
+/// ATen `utils::CeilLog2`.
+fn ceil_log2(x: usize) -> u32 {
+    if x <= 2 {
+        1
+    } else {
+        usize::BITS - (x - 1).leading_zeros()
+    }
+}
+
+/// ATen `multi_row_sum` for `NROWS` interleaved sums over `size` rows; `load(i, k)` is element
+/// `k` of row `i`.
+#[inline(always)]
+fn multi_row_sum<V: Copy, const NROWS: usize>(
+    size: usize,
+    zero: V,
+    add: impl Fn(V, V) -> V,
+    load: impl Fn(usize, usize) -> V,
+) -> [V; NROWS] {
+    const NUM_LEVELS: usize = 4;
+    let level_power = (ceil_log2(size) / NUM_LEVELS as u32).max(4);
+    let level_step = 1usize << level_power;
+    let level_mask = level_step - 1;
+    let mut acc = [[zero; NROWS]; NUM_LEVELS];
+    let mut i = 0usize;
+    while i + level_step <= size {
+        for _ in 0..level_step {
+            for k in 0..NROWS {
+                acc[0][k] = add(acc[0][k], load(i, k));
+            }
+            i += 1;
+        }
+        for j in 1..NUM_LEVELS {
+            for k in 0..NROWS {
+                acc[j][k] = add(acc[j][k], acc[j - 1][k]);
+                acc[j - 1][k] = zero;
+            }
+            let mask = level_mask << (j as u32 * level_power);
+            if i & mask != 0 {
+                break;
+            }
+        }
+    }
+    while i < size {
+        for k in 0..NROWS {
+            acc[0][k] = add(acc[0][k], load(i, k));
+        }
+        i += 1;
+    }
+    for j in 1..NUM_LEVELS {
+        for k in 0..NROWS {
+            acc[0][k] = add(acc[0][k], acc[j][k]);
+        }
+    }
+    acc[0]
+}
+
+/// ATen `row_sum`: four interleaved partial sums, then the tail, then the partials in order.
+#[inline(always)]
+fn row_sum<V: Copy>(
+    size: usize,
+    zero: V,
+    add: impl Fn(V, V) -> V + Copy,
+    load: impl Fn(usize) -> V,
+) -> V {
+    const ILP: usize = 4;
+    let size_ilp = size / ILP;
+    let mut p = multi_row_sum::<V, ILP>(size_ilp, zero, add, |i, k| load(i * ILP + k));
+    for i in size_ilp * ILP..size {
+        p[0] = add(p[0], load(i));
+    }
+    for k in 1..ILP {
+        p[0] = add(p[0], p[k]);
+    }
+    p[0]
+}
+
+/// Sum of values read by `load(i)` for `i < n`, PyTorch's scalar (`scalar_inner_sum`) order.
+pub fn scalar_row_sum<M: Arith>(n: usize, load: impl Fn(usize) -> M) -> M {
+    row_sum(n, M::zero(), |a: M, b: M| a.add(b), load)
+}
+
+/// Sum by pure chunk cascade (`multi_row_sum` on one column): the order PyTorch uses for a
+/// column of an outer reduction handled four (or 64) columns at a time.
+pub fn cascade_column_sum<M: Arith>(n: usize, load: impl Fn(usize) -> M) -> M {
+    multi_row_sum::<M, 1>(n, M::zero(), |a: M, b: M| a.add(b), |i, _| load(i))[0]
+}
+
+fn lanes_inner_sum<E: Element, const L: usize>(
+    xs: &[E],
+    per_lane: usize,
+    bf16_split: bool,
+) -> E::M {
+    let vec_numel = L * per_lane;
+    let n = xs.len();
+    let vec_size = n / vec_numel;
+    let add = |a: Lanes<E::M, L>, b: Lanes<E::M, L>| {
+        let mut r = a;
+        for l in 0..L {
+            r.0[l] = a.0[l].add(b.0[l]);
+        }
+        r
+    };
+    let load_vec = |i: usize| {
+        let base = i * vec_numel;
+        let mut acc = Lanes::<E::M, L>::zero_lanes();
+        if bf16_split {
+            // load_fp32_from_bf16: first 16 and second 16 elements, added lane by lane
+            for l in 0..L {
+                acc.0[l] = xs[base + l].load().add(xs[base + L + l].load());
+            }
+        } else {
+            for l in 0..L {
+                for k in 0..per_lane {
+                    acc.0[l] = acc.0[l].add(xs[base + l * per_lane + k].load());
+                }
+            }
+        }
+        acc
+    };
+    let vacc = row_sum(vec_size, Lanes::<E::M, L>::zero_lanes(), add, load_vec);
+    let mut fin = <E::M as Arith>::zero();
+    for x in &xs[vec_size * vec_numel..] {
+        fin = fin.add(x.load());
+    }
+    for l in 0..L {
+        fin = fin.add(vacc.0[l]);
+    }
+    fin
+}
+
+/// Elements per vector load for `dtype` (`Vectorized<T>::size()` on AVX-512).
+pub fn vec_size(dtype: DType) -> usize {
+    match dtype {
+        DType::F32 | DType::I32 => 16,
+        DType::F64 | DType::I64 => 8,
+        DType::F16 | DType::BF16 => 32,
+        _ => 64,
+    }
+}
+
+/// Sum of a contiguous row, as `vectorized_inner_sum` (rows shorter than a vector use the
+/// scalar order).
+pub fn contiguous_sum<E: Element>(xs: &[E]) -> E::M {
+    let n = xs.len();
+    if E::DTYPE.is_floating() && n >= vec_size(E::DTYPE) {
+        return match E::DTYPE {
+            DType::F64 => lanes_inner_sum::<E, 8>(xs, 1, false),
+            DType::F32 => lanes_inner_sum::<E, 16>(xs, 1, false),
+            DType::F16 => lanes_inner_sum::<E, 16>(xs, 2, false),
+            _ => lanes_inner_sum::<E, 16>(xs, 2, true),
+        };
+    }
+    scalar_row_sum(n, |i| xs[i].load())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_rows_use_four_partials() {
+        // ((x0+x4+x8+x9) + (x1+x5)) + (x2+x6) + (x3+x7)
+        let xs: Vec<f32> = (0..10).map(|i| i as f32 * 0.1).collect();
+        let p0 = ((xs[0] + xs[4]) + xs[8]) + xs[9];
+        let expect = ((p0 + (xs[1] + xs[5])) + (xs[2] + xs[6])) + (xs[3] + xs[7]);
+        assert_eq!(contiguous_sum(&xs), expect);
+    }
+}

@@ -1,0 +1,104 @@
+//! Unary elementwise kernels, by dtype family (the op layer has already promoted the input).
+use super::internal;
+use super::map_tensor;
+use super::math::FloatMath;
+use crate::tensor::error::Result;
+use crate::tensor::ops::unary::UnaryOp;
+use crate::tensor::storage::{Arith, Buffer, Element};
+use crate::tensor::Tensor;
+use half::{bf16, f16};
+
+fn float_kernel<E: Element>(op: UnaryOp, v: &[E], x: &Tensor) -> Result<Buffer>
+where
+    E::M: FloatMath,
+{
+    use UnaryOp::*;
+    macro_rules! go {
+        ($f:expr) => {{
+            let f = $f;
+            Ok(E::wrap(map_tensor(v, x, |a: E| E::store(f(a.load())))?))
+        }};
+    }
+    let one = <E::M as Arith>::one();
+    let zero = <E::M as Arith>::zero();
+    match op {
+        Neg => go!(|a: E::M| Arith::neg(a)),
+        Abs => go!(|a: E::M| Arith::abs(a)),
+        Sqrt => go!(|a: E::M| FloatMath::sqrt(a)),
+        Rsqrt => go!(|a: E::M| one.div(FloatMath::sqrt(a))),
+        Exp => go!(|a: E::M| a.exp()),
+        Expm1 => go!(|a: E::M| a.exp_m1()),
+        Log => go!(|a: E::M| a.ln()),
+        Log2 => go!(|a: E::M| FloatMath::log2(a)),
+        Log10 => go!(|a: E::M| FloatMath::log10(a)),
+        Log1p => go!(|a: E::M| a.ln_1p()),
+        Sin => go!(|a: E::M| FloatMath::sin(a)),
+        Cos => go!(|a: E::M| FloatMath::cos(a)),
+        Tan => go!(|a: E::M| FloatMath::tan(a)),
+        Tanh => go!(|a: E::M| FloatMath::tanh(a)),
+        // ATen: 1 / (1 + exp(-x))
+        Sigmoid => go!(|a: E::M| one.div(one.add(Arith::neg(a).exp()))),
+        // clamp_min(x, 0): NaN and -0.0 pass through
+        Relu => go!(|a: E::M| if a < zero { zero } else { a }),
+        Floor => go!(|a: E::M| FloatMath::floor(a)),
+        Ceil => go!(|a: E::M| FloatMath::ceil(a)),
+        Round => go!(|a: E::M| a.round_even()),
+        Trunc => go!(|a: E::M| FloatMath::trunc(a)),
+        Frac => go!(|a: E::M| a.sub(FloatMath::trunc(a))),
+        Sign => go!(|a: E::M| Arith::sign(a)),
+        Reciprocal => go!(|a: E::M| one.div(a)),
+        Square => go!(|a: E::M| a.mul(a)),
+        LogicalNot => Ok(bool::wrap(map_tensor(v, x, |a: E| !a.load().truthy())?)),
+        IsNan => Ok(bool::wrap(map_tensor(v, x, |a: E| {
+            Arith::is_nan(a.load())
+        })?)),
+        BitwiseNot => internal("bitwise_not on a float tensor"),
+    }
+}
+
+fn int_kernel<E: Element<M = i64>>(op: UnaryOp, v: &[E], x: &Tensor) -> Result<Buffer> {
+    use UnaryOp::*;
+    macro_rules! go {
+        ($f:expr) => {{
+            let f = $f;
+            Ok(E::wrap(map_tensor(v, x, |a: E| E::store(f(a.load())))?))
+        }};
+    }
+    match op {
+        Neg => go!(|a: i64| a.wrapping_neg()),
+        Abs => go!(|a: i64| a.wrapping_abs()),
+        Sign => go!(|a: i64| a.signum()),
+        Square => go!(|a: i64| a.wrapping_mul(a)),
+        Relu => go!(|a: i64| std::cmp::max(a, 0)),
+        BitwiseNot => go!(|a: i64| !a),
+        Floor | Ceil | Round | Trunc => go!(|a: i64| a),
+        LogicalNot => Ok(bool::wrap(map_tensor(v, x, |a: E| a.load() == 0)?)),
+        IsNan => Ok(bool::wrap(map_tensor(v, x, |_: E| false)?)),
+        _ => internal("float-only unary op on an integer tensor"),
+    }
+}
+
+fn bool_kernel(op: UnaryOp, v: &[bool], x: &Tensor) -> Result<Buffer> {
+    use UnaryOp::*;
+    Ok(bool::wrap(match op {
+        LogicalNot | BitwiseNot => map_tensor(v, x, |a: bool| !a)?,
+        Sign => map_tensor(v, x, |a: bool| a)?,
+        IsNan => map_tensor(v, x, |_: bool| false)?,
+        _ => return internal("unsupported unary op on a bool tensor"),
+    }))
+}
+
+pub fn unary(op: UnaryOp, x: &Tensor) -> Result<Buffer> {
+    let b = x.storage().borrow();
+    match &*b {
+        Buffer::F32(v) => float_kernel::<f32>(op, v, x),
+        Buffer::F64(v) => float_kernel::<f64>(op, v, x),
+        Buffer::F16(v) => float_kernel::<f16>(op, v, x),
+        Buffer::BF16(v) => float_kernel::<bf16>(op, v, x),
+        Buffer::I64(v) => int_kernel::<i64>(op, v, x),
+        Buffer::I32(v) => int_kernel::<i32>(op, v, x),
+        Buffer::I8(v) => int_kernel::<i8>(op, v, x),
+        Buffer::U8(v) => int_kernel::<u8>(op, v, x),
+        Buffer::Bool(v) => bool_kernel(op, v, x),
+    }
+}

@@ -1,0 +1,153 @@
+//! Conversions: dtype casts (`to(dtype)`), device moves, `contiguous`, `clone`, `detach`,
+//! `item`, and the host-side value access printing and `tolist` use.
+use super::error::{runtime, Result};
+use super::scalar::Scalar;
+use super::storage::Buffer;
+use super::{shape, DType, Device, Tensor};
+use crate::backend;
+
+impl Tensor {
+    /// `t.to(dtype)`: the same tensor object when the dtype already matches, as in PyTorch.
+    pub fn to_dtype(&self, dtype: DType) -> Result<Tensor> {
+        if dtype == self.dtype() {
+            return Ok(self.clone());
+        }
+        backend::for_device(self.device()).cast(self, dtype)
+    }
+
+    /// `t.to(device)`: the same object when already there, else a contiguous copy on `device`.
+    pub fn to_device(&self, device: Device) -> Result<Tensor> {
+        if device == self.device() {
+            return Ok(self.clone());
+        }
+        let host = backend::for_device(self.device()).to_host(self)?;
+        let storage = backend::for_device(device).from_host(host, device)?;
+        Ok(Tensor::from_parts(
+            storage,
+            self.dims().clone(),
+            shape::contiguous_strides(self.shape()),
+            0,
+        ))
+    }
+
+    /// Both at once (the elementwise ops' operand preparation).
+    pub fn to_dtype_device(&self, dtype: DType, device: Device) -> Result<Tensor> {
+        self.to_dtype(dtype)?.to_device(device)
+    }
+
+    /// `t.contiguous()`: itself when already contiguous, else a row-major copy.
+    pub fn contiguous(&self) -> Result<Tensor> {
+        if self.is_contiguous() {
+            return Ok(self.clone());
+        }
+        backend::for_device(self.device()).cast(self, self.dtype())
+    }
+
+    /// `t.clone()`: a copy with its own storage. Like `torch.clone(memory_format=preserve_format)`
+    /// it keeps the strides of a dense tensor (a transposed matrix stays transposed).
+    pub fn clone_tensor(&self) -> Result<Tensor> {
+        let be = backend::for_device(self.device());
+        if !self.is_contiguous() && dense_permutation(self) {
+            let storage = be.zeros(self.dtype(), self.numel(), self.device())?;
+            let out =
+                Tensor::from_parts(storage, self.dims().clone(), self.stride_dims().clone(), 0);
+            be.copy(&out, self)?;
+            return Ok(out);
+        }
+        let storage = be.zeros(self.dtype(), self.numel(), self.device())?;
+        let out = Tensor::from_parts(
+            storage,
+            self.dims().clone(),
+            shape::contiguous_strides(self.shape()),
+            0,
+        );
+        be.copy(&out, self)?;
+        Ok(out)
+    }
+
+    /// `t.detach()`: a new tensor object sharing storage, without autograd history.
+    pub fn detach(&self) -> Tensor {
+        self.view_as_layout(
+            self.dims().clone(),
+            self.stride_dims().clone(),
+            self.offset(),
+        )
+    }
+
+    /// `t.item()`.
+    pub fn item(&self) -> Result<Scalar> {
+        let n = self.numel();
+        if n != 1 {
+            return runtime(format!(
+                "a Tensor with {n} elements cannot be converted to Scalar"
+            ));
+        }
+        Ok(self.contiguous_scalars()?[0])
+    }
+
+    /// The elements in row-major order as a host buffer of the tensor's dtype.
+    pub fn to_host_buffer(&self) -> Result<Buffer> {
+        backend::for_device(self.device()).to_host(self)
+    }
+
+    /// Row-major values as f64 (floats exactly; what `print.rs` formats floating tensors from).
+    pub fn contiguous_values_f64(&self) -> Result<Vec<f64>> {
+        let b = self.to_host_buffer()?;
+        Ok(
+            crate::with_buffer!(&b, v, T => v.iter().map(|x| <T as super::storage::Element>::to_f64(*x)).collect()),
+        )
+    }
+    /// Row-major values as i64 (integer and bool tensors).
+    pub fn contiguous_values_i64(&self) -> Result<Vec<i64>> {
+        let b = self.to_host_buffer()?;
+        Ok(
+            crate::with_buffer!(&b, v, T => v.iter().map(|x| <T as super::storage::Element>::to_i64(*x)).collect()),
+        )
+    }
+    pub fn contiguous_values_bool(&self) -> Result<Vec<bool>> {
+        let b = self.to_host_buffer()?;
+        Ok(
+            crate::with_buffer!(&b, v, T => v.iter().map(|x| <T as super::storage::Element>::to_bool(*x)).collect()),
+        )
+    }
+    /// Row-major values as Python numbers of the tensor's kind.
+    pub fn contiguous_scalars(&self) -> Result<Vec<Scalar>> {
+        let dt = self.dtype();
+        Ok(if dt.is_floating() {
+            self.contiguous_values_f64()?
+                .into_iter()
+                .map(Scalar::Float)
+                .collect()
+        } else if dt == DType::Bool {
+            self.contiguous_values_bool()?
+                .into_iter()
+                .map(Scalar::Bool)
+                .collect()
+        } else {
+            self.contiguous_values_i64()?
+                .into_iter()
+                .map(Scalar::Int)
+                .collect()
+        })
+    }
+}
+
+/// Strides that are a permutation of a dense layout, with no gaps and no overlaps.
+fn dense_permutation(t: &Tensor) -> bool {
+    let mut dims: Vec<(usize, usize)> = t
+        .shape()
+        .iter()
+        .copied()
+        .zip(t.strides().iter().copied())
+        .filter(|&(n, _)| n != 1)
+        .collect();
+    dims.sort_by_key(|&(_, s)| s);
+    let mut expected = 1;
+    for (n, s) in dims {
+        if s != expected {
+            return false;
+        }
+        expected *= n;
+    }
+    true
+}

@@ -1,0 +1,298 @@
+//! Factory functions: `zeros`, `ones`, `full`, `empty`, `arange`, `linspace`, `eye` and the
+//! `*_like` forms, with PyTorch's dtype defaults, value order and messages.
+use super::error::{not_impl_for, runtime, Result};
+use super::promote::default_dtype;
+use super::scalar::{checked_scalar, Scalar};
+use super::shape::{contiguous_strides, sizes_from_i64, Dims};
+use super::storage::{Buffer, Element};
+use super::{DType, Device, Tensor};
+use crate::backend;
+
+fn alloc(shape: &Dims, dtype: DType, device: Device) -> Result<Tensor> {
+    let n = super::shape::checked_numel(shape)?;
+    let storage = backend::for_device(device).zeros(dtype, n, device)?;
+    Ok(Tensor::from_parts(
+        storage,
+        shape.clone(),
+        contiguous_strides(shape),
+        0,
+    ))
+}
+
+/// `torch.zeros(*size, dtype=None, device=None)`.
+pub fn zeros(size: &[i64], dtype: Option<DType>, device: Device) -> Result<Tensor> {
+    alloc(
+        &sizes_from_i64(size)?,
+        dtype.unwrap_or_else(default_dtype),
+        device,
+    )
+}
+
+/// `torch.empty(...)`: cudalearn's empty memory is zeroed (PyTorch's is arbitrary).
+pub fn empty(size: &[i64], dtype: Option<DType>, device: Device) -> Result<Tensor> {
+    zeros(size, dtype, device)
+}
+
+/// `torch.ones(...)`.
+pub fn ones(size: &[i64], dtype: Option<DType>, device: Device) -> Result<Tensor> {
+    full(
+        size,
+        Scalar::Int(1),
+        Some(dtype.unwrap_or_else(default_dtype)),
+        device,
+    )
+}
+
+/// `torch.full(size, value, dtype=None)`: the dtype follows the value when not given.
+pub fn full(size: &[i64], value: Scalar, dtype: Option<DType>, device: Device) -> Result<Tensor> {
+    let dtype = dtype.unwrap_or_else(|| value.natural_dtype());
+    let shape = sizes_from_i64(size)?;
+    let v = checked_scalar(value, dtype)?;
+    let t = alloc(&shape, dtype, device)?;
+    if t.numel() > 0 && v.to_f64() != 0.0 || v.to_f64().is_nan() {
+        backend::for_device(device).fill(&t, v)?;
+    }
+    Ok(t)
+}
+
+/// `torch.zeros_like(t, dtype=None)` and friends keep `t`'s dtype and device by default.
+pub fn zeros_like(t: &Tensor, dtype: Option<DType>) -> Result<Tensor> {
+    alloc(t.dims(), dtype.unwrap_or(t.dtype()), t.device())
+}
+pub fn ones_like(t: &Tensor, dtype: Option<DType>) -> Result<Tensor> {
+    full_like(t, Scalar::Int(1), dtype)
+}
+pub fn empty_like(t: &Tensor, dtype: Option<DType>) -> Result<Tensor> {
+    zeros_like(t, dtype)
+}
+pub fn full_like(t: &Tensor, value: Scalar, dtype: Option<DType>) -> Result<Tensor> {
+    let dtype = dtype.unwrap_or(t.dtype());
+    let v = checked_scalar(value, dtype)?;
+    let out = alloc(t.dims(), dtype, t.device())?;
+    backend::for_device(t.device()).fill(&out, v)?;
+    Ok(out)
+}
+
+/// `torch.arange(start, end, step, dtype=None)`. Values are `start + i * step` computed in
+/// double (float for half types), with PyTorch's vectorised lanes for long float ranges.
+pub fn arange(
+    start: Scalar,
+    end: Scalar,
+    step: Scalar,
+    dtype: Option<DType>,
+    device: Device,
+) -> Result<Tensor> {
+    let any_float = start.is_float() || end.is_float() || step.is_float();
+    let dtype = dtype.unwrap_or(if any_float {
+        default_dtype()
+    } else {
+        DType::I64
+    });
+    if dtype == DType::Bool {
+        return not_impl_for("arange_cpu", dtype);
+    }
+    let (s, e, st) = (start.to_f64(), end.to_f64(), step.to_f64());
+    let n: usize = if dtype == DType::I64 && !any_float {
+        let (s, e, st) = (start.to_i64(), end.to_i64(), step.to_i64());
+        if st == 0 {
+            return runtime("step must be nonzero");
+        }
+        if !((st > 0 && e >= s) || (st < 0 && e <= s)) {
+            return runtime("upper bound and lower bound inconsistent with step sign");
+        }
+        let sgn = st.signum();
+        ((e as i128 - s as i128 + st as i128 - sgn as i128) / st as i128) as usize
+    } else {
+        if st == 0.0 {
+            return runtime("step must be nonzero");
+        }
+        if !s.is_finite() || !e.is_finite() {
+            return runtime(format!(
+                "unsupported range: {} -> {}",
+                fmt_num(start),
+                fmt_num(end)
+            ));
+        }
+        if !((st > 0.0 && e >= s) || (st < 0.0 && e <= s)) {
+            return runtime("upper bound and lower bound inconsistent with step sign");
+        }
+        let size = ((e - s) / st).ceil();
+        if size >= 9.223372036854775807e18 {
+            return runtime("invalid size, possible overflow?");
+        }
+        size as usize
+    };
+    let buf = match dtype {
+        DType::F32 => Buffer::F32(lanes_arange::<f32>(s, st, n, 16)),
+        DType::F64 => Buffer::F64(lanes_arange::<f64>(s, st, n, 8)),
+        DType::F16 | DType::BF16 => {
+            // accumulate type float
+            let (s32, st32) = (s as f32, st as f32);
+            let v: Vec<f32> = (0..n).map(|i| s32 + st32 * i as f32).collect();
+            if dtype == DType::F16 {
+                Buffer::F16(v.into_iter().map(half::f16::from_f32).collect())
+            } else {
+                Buffer::BF16(v.into_iter().map(half::bf16::from_f32).collect())
+            }
+        }
+        _ => {
+            let (s, st) = (start.to_i64(), step.to_i64());
+            super::storage::check_alloc(n, dtype)?;
+            let v: Vec<i64> = (0..n as i64)
+                .map(|i| s.wrapping_add(st.wrapping_mul(i)))
+                .collect();
+            crate::with_dtype!(dtype, T => <T as Element>::wrap(v.iter().map(|&x| <T as Element>::from_i64(x)).collect()))
+        }
+    };
+    let t = Tensor::from_buffer(buf, &[n], Device::Cpu)?;
+    t.to_device(device)
+}
+
+fn fmt_num(s: Scalar) -> String {
+    match s {
+        Scalar::Float(f) if f.is_infinite() => {
+            if f > 0.0 {
+                "inf".into()
+            } else {
+                "-inf".into()
+            }
+        }
+        Scalar::Float(f) if f.is_nan() => "nan".into(),
+        other => format!("{}", other.to_f64()),
+    }
+}
+
+/// arange values with ATen's vectorised loop: blocks of `2 * lanes` elements come from vectors
+/// whose first lane is rounded to the element type before the others are added in double.
+fn lanes_arange<T: Element>(s: f64, st: f64, n: usize, lanes: usize) -> Vec<T> {
+    let mut v = Vec::with_capacity(n);
+    let vec_end = n / (2 * lanes) * (2 * lanes);
+    let mut i = 0;
+    while i < vec_end {
+        let base = T::from_f64(s + st * i as f64).to_f64();
+        for l in 0..lanes {
+            v.push(T::from_f64(base + l as f64 * st));
+        }
+        i += lanes;
+    }
+    for j in vec_end..n {
+        v.push(T::from_f64(s + st * j as f64));
+    }
+    v
+}
+
+/// `torch.linspace(start, end, steps, dtype=None)`: ATen's two-sided formula in the output type.
+pub fn linspace(
+    start: f64,
+    end: f64,
+    steps: i64,
+    dtype: Option<DType>,
+    device: Device,
+) -> Result<Tensor> {
+    if steps < 0 {
+        return runtime("number of steps must be non-negative");
+    }
+    let dtype = dtype.unwrap_or_else(default_dtype);
+    let n = steps as usize;
+    super::storage::check_alloc(n, dtype)?;
+    let half = steps / 2;
+    let buf = match dtype {
+        DType::F32 => {
+            let (s, e) = (start as f32, end as f32);
+            let step = (e - s) / (steps - 1) as f32;
+            Buffer::F32(
+                (0..steps)
+                    .map(|i| {
+                        if i < half {
+                            s + step * i as f32
+                        } else {
+                            e - step * (steps - i - 1) as f32
+                        }
+                    })
+                    .collect(),
+            )
+        }
+        DType::F64 => {
+            let step = (end - start) / (steps - 1) as f64;
+            Buffer::F64(
+                (0..steps)
+                    .map(|i| {
+                        if i < half {
+                            start + step * i as f64
+                        } else {
+                            end - step * (steps - i - 1) as f64
+                        }
+                    })
+                    .collect(),
+            )
+        }
+        DType::F16 | DType::BF16 => {
+            // every operation rounds to the half type, as c10::Half arithmetic does
+            let r = |x: f32| {
+                if dtype == DType::F16 {
+                    half::f16::from_f32(x).to_f32()
+                } else {
+                    half::bf16::from_f32(x).to_f32()
+                }
+            };
+            let (s, e) = (r(start as f32), r(end as f32));
+            let step = r(r(e - s) / r((steps - 1) as f32));
+            let v: Vec<f32> = (0..steps)
+                .map(|i| {
+                    if i < half {
+                        r(s + r(step * r(i as f32)))
+                    } else {
+                        r(e - r(step * r((steps - i - 1) as f32)))
+                    }
+                })
+                .collect();
+            if dtype == DType::F16 {
+                Buffer::F16(v.into_iter().map(half::f16::from_f32).collect())
+            } else {
+                Buffer::BF16(v.into_iter().map(half::bf16::from_f32).collect())
+            }
+        }
+        _ => {
+            let (s, e) = (Scalar::Float(start).to_i64(), Scalar::Float(end).to_i64());
+            let step = (e as f64 - s as f64) / (steps - 1) as f64;
+            let v: Vec<f64> = (0..steps)
+                .map(|i| {
+                    if i < half {
+                        s as f64 + step * i as f64
+                    } else {
+                        e as f64 - step * (steps - i - 1) as f64
+                    }
+                })
+                .collect();
+            crate::with_dtype!(dtype, T => <T as Element>::wrap(v.iter().map(|&x| <T as Element>::from_f64(x)).collect()))
+        }
+    };
+    let t = Tensor::from_buffer(buf, &[n], Device::Cpu)?;
+    if steps == 1 {
+        super::ops::inplace::fill_(&t, Scalar::Float(start))?;
+    }
+    t.to_device(device)
+}
+
+/// `torch.eye(n, m=None, dtype=None)`.
+pub fn eye(n: i64, m: Option<i64>, dtype: Option<DType>, device: Device) -> Result<Tensor> {
+    if n < 0 {
+        return runtime(format!("n must be greater or equal to 0, got {n}"));
+    }
+    let m = m.unwrap_or(n);
+    if m < 0 {
+        return runtime(format!("m must be greater or equal to 0, got {m}"));
+    }
+    let t = zeros(&[n, m], dtype, device)?;
+    let k = n.min(m) as usize;
+    if k > 0 {
+        // the diagonal is a strided view with stride m + 1
+        let diag = t.view_as_layout(
+            Dims::from_slice(&[k]),
+            Dims::from_slice(&[m as usize + 1]),
+            0,
+        );
+        backend::for_device(device).fill(&diag, Scalar::Int(1))?;
+    }
+    Ok(t)
+}

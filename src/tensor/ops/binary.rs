@@ -1,0 +1,254 @@
+//! Elementwise binary ops (`+ - * / // % **`, bitwise, max/min, comparisons and logical ops)
+//! between tensors or a tensor and a Python number, with PyTorch's promotion and messages.
+use super::{common_device, operand};
+use crate::backend;
+use crate::tensor::error::{not_impl, not_impl_for, runtime, Result};
+use crate::tensor::promote::{default_dtype, result_type, Operand};
+use crate::tensor::shape::broadcast_shapes;
+use crate::tensor::{DType, Scalar, Tensor};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    /// True division (`/`): integer inputs give the default float dtype.
+    Div,
+    /// `//` and `div(rounding_mode='floor')`.
+    FloorDiv,
+    /// `div(rounding_mode='trunc')`.
+    TruncDiv,
+    /// `%`: Python's remainder (sign of the divisor).
+    Rem,
+    /// `fmod`: C's remainder (sign of the dividend).
+    Fmod,
+    Pow,
+    Maximum,
+    Minimum,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    LogicalAnd,
+    LogicalOr,
+    LogicalXor,
+}
+
+impl BinaryOp {
+    pub fn is_comparison(self) -> bool {
+        use BinaryOp::*;
+        matches!(self, Eq | Ne | Lt | Le | Gt | Ge)
+    }
+    pub fn is_logical(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::LogicalAnd | BinaryOp::LogicalOr | BinaryOp::LogicalXor
+        )
+    }
+    /// Comparisons and logical ops give bool tensors whatever their inputs.
+    pub fn returns_bool(self) -> bool {
+        self.is_comparison() || self.is_logical()
+    }
+    /// The method name (`add`, `floor_divide`, `eq`, ...).
+    pub fn name(self) -> &'static str {
+        use BinaryOp::*;
+        match self {
+            Add => "add",
+            Sub => "sub",
+            Mul => "mul",
+            Div => "div",
+            FloorDiv => "floor_divide",
+            TruncDiv => "div",
+            Rem => "remainder",
+            Fmod => "fmod",
+            Pow => "pow",
+            Maximum => "maximum",
+            Minimum => "minimum",
+            BitAnd => "bitwise_and",
+            BitOr => "bitwise_or",
+            BitXor => "bitwise_xor",
+            Eq => "eq",
+            Ne => "ne",
+            Lt => "lt",
+            Le => "le",
+            Gt => "gt",
+            Ge => "ge",
+            LogicalAnd => "logical_and",
+            LogicalOr => "logical_or",
+            LogicalXor => "logical_xor",
+        }
+    }
+}
+
+/// The dtype `op` computes in, given the promoted dtype of its inputs, or PyTorch's refusal.
+/// `both_bool` is whether both inputs are bool (the subtraction check looks at the inputs).
+pub(crate) fn compute_dtype(op: BinaryOp, common: DType, both_bool: bool) -> Result<DType> {
+    use BinaryOp::*;
+    let is_bool = common == DType::Bool;
+    match op {
+        Sub if both_bool => not_impl(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.",
+        ),
+        Div => Ok(if common.is_floating() { common } else { default_dtype() }),
+        FloorDiv if is_bool => not_impl_for("div_floor_cpu", common),
+        TruncDiv if is_bool => not_impl_for("div_trunc_cpu", common),
+        Rem if is_bool => not_impl_for("remainder_cpu", common),
+        Fmod if is_bool => not_impl_for("fmod_cpu", common),
+        Pow if is_bool => not_impl_for("pow", common),
+        BitAnd if common.is_floating() => not_impl_for("bitwise_and_cpu", common),
+        BitOr if common.is_floating() => not_impl_for("bitwise_or_cpu", common),
+        BitXor if common.is_floating() => not_impl_for("bitwise_xor_cpu", common),
+        _ => Ok(common),
+    }
+}
+
+/// Integer `//` and `%` by zero raise, as in PyTorch.
+fn check_int_divisor(op: BinaryOp, dtype: DType, divisor: &Tensor) -> Result<()> {
+    if matches!(
+        op,
+        BinaryOp::FloorDiv | BinaryOp::TruncDiv | BinaryOp::Rem | BinaryOp::Fmod
+    ) && dtype.is_integral()
+    {
+        let zero = Tensor::scalar(Scalar::Int(0), dtype, divisor.device())?;
+        let hit = backend::for_device(divisor.device()).binary(
+            BinaryOp::Eq,
+            divisor,
+            &zero,
+            divisor.shape(),
+        )?;
+        if super::reduce::any_true(&hit)? {
+            return runtime("ZeroDivisionError");
+        }
+    }
+    Ok(())
+}
+
+/// `op(a, b)` for two tensors.
+pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let device = common_device(&[a, b])?;
+    let common = result_type(&[operand(a), operand(b)])?;
+    let compute = compute_dtype(
+        op,
+        common,
+        a.dtype() == DType::Bool && b.dtype() == DType::Bool,
+    )?;
+    let shape = broadcast_shapes(a.shape(), b.shape())?;
+    let a2 = a.to_dtype_device(compute, device)?;
+    let b2 = b.to_dtype_device(compute, device)?;
+    check_int_divisor(op, compute, &b2)?;
+    backend::for_device(device).binary(op, &a2, &b2, &shape)
+}
+
+/// `op(a, s)`, or `op(s, a)` when `reversed` (`2 - x`, `2 ** x`).
+pub fn binary_scalar(op: BinaryOp, a: &Tensor, s: Scalar, reversed: bool) -> Result<Tensor> {
+    let common = result_type(&[operand(a), Operand::Scalar(s)])?;
+    let compute = compute_dtype(op, common, a.dtype() == DType::Bool && s.is_bool())?;
+    check_scalar_operand(op, compute, a, s, reversed)?;
+    let a2 = a.to_dtype(compute)?;
+    if reversed {
+        check_int_divisor(op, compute, &a2)?;
+    }
+    backend::for_device(a.device()).binary_scalar(op, &a2, s, reversed)
+}
+
+/// Checks specific to a Python-number operand.
+pub(crate) fn check_scalar_operand(
+    op: BinaryOp,
+    compute: DType,
+    _a: &Tensor,
+    s: Scalar,
+    reversed: bool,
+) -> Result<()> {
+    if !compute.is_integral() {
+        return Ok(());
+    }
+    match op {
+        BinaryOp::Pow if !reversed && s.to_i64() < 0 && !s.is_float() => {
+            runtime("Integers to negative integer powers are not allowed.")
+        }
+        BinaryOp::FloorDiv | BinaryOp::TruncDiv | BinaryOp::Rem | BinaryOp::Fmod
+            if !reversed && s.to_i64() == 0 =>
+        {
+            runtime("ZeroDivisionError")
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `torch.add(a, b, alpha=alpha)`: `a + alpha * b`.
+pub fn add_alpha(a: &Tensor, b: &Tensor, alpha: Scalar, subtract: bool) -> Result<Tensor> {
+    let common = result_type(&[operand(a), operand(b)])?;
+    check_alpha(common, alpha)?;
+    let scaled = if alpha.to_f64() == 1.0 {
+        b.clone()
+    } else {
+        binary_scalar(BinaryOp::Mul, b, alpha, false)?
+    };
+    binary(
+        if subtract {
+            BinaryOp::Sub
+        } else {
+            BinaryOp::Add
+        },
+        a,
+        &scaled,
+    )
+}
+
+pub(crate) fn check_alpha(common: DType, alpha: Scalar) -> Result<()> {
+    if alpha.is_bool() && common != DType::Bool {
+        return runtime("Boolean alpha only supported for Boolean results.");
+    }
+    if alpha.is_float() && !common.is_floating() {
+        return runtime(
+            "For integral input tensors, argument alpha must not be a floating point number.",
+        );
+    }
+    Ok(())
+}
+
+macro_rules! binary_fns {
+    ($($name:ident => $op:ident),* $(,)?) => {
+        $(
+            #[doc = concat!("`torch.", stringify!($name), "(a, b)` for two tensors.")]
+            pub fn $name(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+                binary(BinaryOp::$op, a, b)
+            }
+        )*
+    };
+}
+binary_fns!(
+    add => Add, sub => Sub, mul => Mul, div => Div, floor_divide => FloorDiv, remainder => Rem,
+    fmod => Fmod, pow => Pow, maximum => Maximum, minimum => Minimum, bitwise_and => BitAnd,
+    bitwise_or => BitOr, bitwise_xor => BitXor, logical_and => LogicalAnd, logical_or => LogicalOr,
+    logical_xor => LogicalXor,
+);
+
+/// `x + 2` and friends.
+pub fn add_scalar(a: &Tensor, s: Scalar) -> Result<Tensor> {
+    binary_scalar(BinaryOp::Add, a, s, false)
+}
+pub fn mul_scalar(a: &Tensor, s: Scalar) -> Result<Tensor> {
+    binary_scalar(BinaryOp::Mul, a, s, false)
+}
+
+/// `torch.div(a, b, rounding_mode=...)`: `None`, `"trunc"` or `"floor"`.
+pub fn div_mode(a: &Tensor, b: &Tensor, mode: Option<&str>) -> Result<Tensor> {
+    binary(rounding_op(mode)?, a, b)
+}
+
+pub fn rounding_op(mode: Option<&str>) -> Result<BinaryOp> {
+    match mode {
+        None => Ok(BinaryOp::Div),
+        Some("trunc") => Ok(BinaryOp::TruncDiv),
+        Some("floor") => Ok(BinaryOp::FloorDiv),
+        Some(m) => crate::tensor::error::value_err(format!(
+            "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{m}'"
+        )),
+    }
+}

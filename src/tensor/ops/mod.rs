@@ -1,0 +1,129 @@
+//! Tensor operations, one file per family. Each op checks devices first (PyTorch's texts), then
+//! works out the result dtype and shape, then calls the backend of the operands' device.
+pub mod binary;
+pub mod compare;
+pub mod inplace;
+pub mod join;
+pub mod matmul;
+pub mod reduce;
+pub mod shape_ops;
+pub mod unary;
+
+use super::error::{runtime, Result};
+use super::promote::Operand;
+use super::{Device, Tensor};
+
+/// The device of an elementwise op's result. All tensors must share a device, except that 0-dim
+/// CPU tensors may join a GPU op as scalars (TensorIterator's `allow_cpu_scalars`).
+pub fn common_device(ts: &[&Tensor]) -> Result<Device> {
+    let mut common = Device::Cpu;
+    for t in ts {
+        if common == Device::Cpu && t.device() != Device::Cpu {
+            common = t.device();
+        }
+    }
+    for t in ts {
+        let d = t.device();
+        if d == common || (d == Device::Cpu && t.ndim() == 0) {
+            continue;
+        }
+        return Err(device_mismatch(common, d));
+    }
+    Ok(common)
+}
+
+/// All tensors on one device, no CPU-scalar exception (matmul, cat, indexing).
+pub fn same_device(ts: &[&Tensor]) -> Result<Device> {
+    let Some(first) = ts.first() else {
+        return Ok(Device::Cpu);
+    };
+    let mut common = first.device();
+    for t in ts {
+        if common == Device::Cpu && t.device() != Device::Cpu {
+            common = t.device();
+        }
+    }
+    for t in ts {
+        if t.device() != common {
+            return Err(device_mismatch(common, t.device()));
+        }
+    }
+    Ok(common)
+}
+
+pub fn device_mismatch(a: Device, b: Device) -> super::TensorError {
+    let msg = format!("Expected all tensors to be on the same device, but found at least two devices, {a} and {b}!");
+    let hint = match (a, b) {
+        (Device::Cuda(_), Device::Cpu) | (Device::Cpu, Device::Cuda(_)) => format!(
+            "one tensor is on {a} and another on {b}. Move one of them first, e.g. y = y.to(x.device)"
+        ),
+        _ => format!("tensors on {a} and {b} cannot be combined; move one with .to(...)"),
+    };
+    super::TensorError::new(super::ErrorKind::Runtime, msg).with_hint(hint)
+}
+
+/// How a tensor takes part in type promotion: 0-dim tensors count less than tensors with dims.
+pub fn operand(t: &Tensor) -> Operand {
+    if t.ndim() == 0 {
+        Operand::ZeroDim(t.dtype())
+    } else {
+        Operand::Dim(t.dtype())
+    }
+}
+
+/// More than one element of `t` at one address (an `expand`ed tensor): it cannot be written.
+pub fn has_internal_overlap(t: &Tensor) -> bool {
+    t.shape()
+        .iter()
+        .zip(t.strides())
+        .any(|(&n, &s)| n > 1 && s == 0)
+}
+
+pub fn check_writable(t: &Tensor) -> Result<()> {
+    if has_internal_overlap(t) {
+        return runtime("unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.");
+    }
+    Ok(())
+}
+
+/// Strides that are a permutation of some contiguous layout (c10 `is_non_overlapping_and_dense`).
+fn non_overlapping_and_dense(t: &Tensor) -> bool {
+    let mut dims: Vec<(usize, usize)> = t
+        .shape()
+        .iter()
+        .copied()
+        .zip(t.strides().iter().copied())
+        .filter(|&(n, _)| n != 1)
+        .collect();
+    dims.sort_by_key(|&(_, s)| s);
+    let mut expected = 1;
+    for (n, s) in dims {
+        if s != expected {
+            return false;
+        }
+        expected *= n;
+    }
+    true
+}
+
+/// ATen `assert_no_partial_overlap` between an output and an input: same memory is fine, a
+/// shifted window onto it (`a[1:] += a[:-1]`) is refused as in PyTorch.
+pub fn check_no_partial_overlap(out: &Tensor, input: &Tensor) -> Result<()> {
+    if !out.same_storage(input) || out.numel() == 0 || input.numel() == 0 {
+        return Ok(());
+    }
+    if !non_overlapping_and_dense(out) || !non_overlapping_and_dense(input) {
+        return Ok(());
+    }
+    let (a0, a1) = (out.offset(), out.offset() + out.numel());
+    let (b0, b1) = (input.offset(), input.offset() + input.numel());
+    let partial = if a0 == b0 && a1 == b1 {
+        out.strides() != input.strides()
+    } else {
+        a0 < b1 && b0 < a1
+    };
+    if partial {
+        return runtime("unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.");
+    }
+    Ok(())
+}

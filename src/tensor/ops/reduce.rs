@@ -1,0 +1,256 @@
+//! Reductions: `sum`, `mean`, `prod`, `max`/`min` (whole tensor, or along a dim with indices),
+//! `amax`/`amin`, `argmax`/`argmin`, `all`/`any`, and `softmax`/`log_softmax`.
+use crate::backend;
+use crate::tensor::error::{index_err, not_impl, not_impl_for, runtime, Result};
+use crate::tensor::promote::default_dtype;
+use crate::tensor::shape::wrap_dim;
+use crate::tensor::{DType, Scalar, Tensor};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduceOp {
+    Sum,
+    Prod,
+    Max,
+    Min,
+    All,
+    Any,
+}
+
+/// Normalise a `dim=` argument: `None` or `()` means every dim; duplicates are an error.
+pub fn reduce_dims(dims: Option<&[i64]>, ndim: usize) -> Result<Vec<usize>> {
+    let dims = match dims {
+        None | Some([]) => return Ok((0..ndim).collect()),
+        Some(d) => d,
+    };
+    let mut out: Vec<usize> = Vec::with_capacity(dims.len());
+    for &d in dims {
+        let w = wrap_dim(d, ndim)?;
+        if out.contains(&w) {
+            return runtime(format!(
+                "dim {w} appears multiple times in the list of dims"
+            ));
+        }
+        out.push(w);
+    }
+    // a 0-dim tensor has no dim to reduce (dim 0 / -1 name the tensor itself)
+    out.retain(|&d| d < ndim);
+    out.sort_unstable();
+    Ok(out)
+}
+
+/// The dtype integer sums accumulate in.
+fn sum_dtype(dt: DType) -> DType {
+    if dt.is_floating() {
+        dt
+    } else {
+        DType::I64
+    }
+}
+
+fn run(op: ReduceOp, x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
+    backend::for_device(x.device()).reduce(op, x, dims, keepdim, x.dtype())
+}
+
+/// `t.sum(dim=None, keepdim=False, dtype=None)`.
+pub fn sum(
+    x: &Tensor,
+    dims: Option<&[i64]>,
+    keepdim: bool,
+    dtype: Option<DType>,
+) -> Result<Tensor> {
+    let d = reduce_dims(dims, x.ndim())?;
+    let x2 = x.to_dtype(dtype.unwrap_or_else(|| sum_dtype(x.dtype())))?;
+    run(ReduceOp::Sum, &x2, &d, keepdim)
+}
+
+/// `t.mean(dim=None, keepdim=False, dtype=None)`: sum, then divide (as PyTorch's CPU path does).
+pub fn mean(
+    x: &Tensor,
+    dims: Option<&[i64]>,
+    keepdim: bool,
+    dtype: Option<DType>,
+) -> Result<Tensor> {
+    match dtype {
+        Some(dt) if !dt.is_floating() => {
+            return not_impl(format!(
+                "mean(): could not infer output dtype. Optional dtype must be either a floating point or complex dtype. Got: {}",
+                dt.c10_name()
+            ))
+        }
+        None if !x.dtype().is_floating() => {
+            return not_impl(format!(
+                "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
+                x.dtype().c10_name()
+            ))
+        }
+        _ => {}
+    }
+    let d = reduce_dims(dims, x.ndim())?;
+    let count: usize = d.iter().map(|&i| x.shape()[i]).product();
+    let s = sum(x, dims, keepdim, dtype)?;
+    super::binary::binary_scalar(
+        super::binary::BinaryOp::Div,
+        &s,
+        Scalar::Int(count as i64),
+        false,
+    )
+}
+
+/// `t.prod(dim=None, keepdim=False, dtype=None)`.
+pub fn prod(x: &Tensor, dim: Option<i64>, keepdim: bool, dtype: Option<DType>) -> Result<Tensor> {
+    let dims = dim.map(|d| vec![d]);
+    let d = reduce_dims(dims.as_deref(), x.ndim())?;
+    let x2 = x.to_dtype(dtype.unwrap_or_else(|| sum_dtype(x.dtype())))?;
+    run(ReduceOp::Prod, &x2, &d, keepdim)
+}
+
+fn minmax_name(max: bool) -> &'static str {
+    if max {
+        "max"
+    } else {
+        "min"
+    }
+}
+
+/// `t.max()` / `t.min()` over every element (a 0-dim tensor).
+pub fn max_all(x: &Tensor, max: bool) -> Result<Tensor> {
+    if x.numel() == 0 {
+        return runtime(format!(
+            "{}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.",
+            minmax_name(max)
+        ));
+    }
+    let d: Vec<usize> = (0..x.ndim()).collect();
+    run(
+        if max { ReduceOp::Max } else { ReduceOp::Min },
+        x,
+        &d,
+        false,
+    )
+}
+
+fn check_nonempty_dim(x: &Tensor, d: usize, name: &str) -> Result<()> {
+    if x.ndim() > 0 && x.shape()[d] == 0 {
+        return index_err(format!(
+            "{name}(): Expected reduction dim {d} to have non-zero size."
+        ));
+    }
+    Ok(())
+}
+
+/// `t.max(dim, keepdim)` / `t.min(dim, keepdim)`: (values, indices).
+pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, max: bool) -> Result<(Tensor, Tensor)> {
+    let d = wrap_dim(dim, x.ndim())?;
+    check_nonempty_dim(x, d, minmax_name(max))?;
+    if x.ndim() == 0 {
+        let idx = Tensor::scalar(Scalar::Int(0), DType::I64, x.device())?;
+        return Ok((x.clone_tensor()?, idx));
+    }
+    backend::for_device(x.device()).arg_reduce(max, x, Some(d), keepdim)
+}
+
+/// `t.amax(dim)` / `t.amin(dim)`: values only, over one or more dims.
+pub fn amax(x: &Tensor, dims: Option<&[i64]>, keepdim: bool, max: bool) -> Result<Tensor> {
+    let d = reduce_dims(dims, x.ndim())?;
+    for &i in &d {
+        if x.shape()[i] == 0 {
+            let name = if max { "amax" } else { "amin" };
+            return index_err(format!(
+                "{name}(): Expected reduction dim {i} to have non-zero size."
+            ));
+        }
+    }
+    run(
+        if max { ReduceOp::Max } else { ReduceOp::Min },
+        x,
+        &d,
+        keepdim,
+    )
+}
+
+/// `t.argmax(dim=None, keepdim=False)` / `argmin`.
+pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, max: bool) -> Result<Tensor> {
+    let name = if max { "argmax" } else { "argmin" };
+    if x.dtype() == DType::Bool {
+        return not_impl(format!("{name}(): does not support bool input"));
+    }
+    match dim {
+        None => {
+            if x.numel() == 0 {
+                return index_err(format!(
+                    "{name}(): Expected reduction dim to be specified for input.numel() == 0."
+                ));
+            }
+            let (_, i) = backend::for_device(x.device()).arg_reduce(max, x, None, false)?;
+            if keepdim {
+                let ones: Vec<i64> = vec![1; x.ndim()];
+                return i.reshape(&ones);
+            }
+            Ok(i)
+        }
+        Some(dim) => {
+            let d = wrap_dim(dim, x.ndim())?;
+            check_nonempty_dim(x, d, name)?;
+            if x.ndim() == 0 {
+                return Tensor::scalar(Scalar::Int(0), DType::I64, x.device());
+            }
+            Ok(backend::for_device(x.device())
+                .arg_reduce(max, x, Some(d), keepdim)?
+                .1)
+        }
+    }
+}
+
+/// `t.all(dim=None)` / `t.any(dim=None)`. uint8 inputs give uint8, as in PyTorch.
+pub fn all_any(x: &Tensor, dims: Option<&[i64]>, keepdim: bool, all: bool) -> Result<Tensor> {
+    let d = reduce_dims(dims, x.ndim())?;
+    let r = run(
+        if all { ReduceOp::All } else { ReduceOp::Any },
+        x,
+        &d,
+        keepdim,
+    )?;
+    if x.dtype() == DType::U8 {
+        return r.to_dtype(DType::U8);
+    }
+    Ok(r)
+}
+
+/// Whether any element is true (internal checks).
+pub(crate) fn any_true(x: &Tensor) -> Result<bool> {
+    if x.numel() == 0 {
+        return Ok(false);
+    }
+    Ok(all_any(x, None, false, false)?.item()?.to_bool())
+}
+
+/// `t.softmax(dim, dtype=None)` and `log_softmax`.
+pub fn softmax(x: &Tensor, dim: i64, dtype: Option<DType>, log: bool) -> Result<Tensor> {
+    let d = wrap_dim(dim, x.ndim())?;
+    let x2 = match dtype {
+        Some(dt) => x.to_dtype(dt)?,
+        None => x.clone(),
+    };
+    if !x2.dtype().is_floating() {
+        let k = if log {
+            "log_softmax_lastdim_kernel_impl"
+        } else {
+            "softmax_lastdim_kernel_impl"
+        };
+        return not_impl_for(k, x2.dtype());
+    }
+    if x2.ndim() == 0 {
+        let one = if log { 0.0 } else { 1.0 };
+        return Tensor::scalar(Scalar::Float(one), x2.dtype(), x2.device());
+    }
+    backend::for_device(x.device()).softmax(&x2, d, log)
+}
+
+/// The default float dtype, for callers promoting integer inputs.
+pub fn float_dtype_for(dt: DType) -> DType {
+    if dt.is_floating() {
+        dt
+    } else {
+        default_dtype()
+    }
+}

@@ -1,0 +1,147 @@
+//! Elementwise unary ops with PyTorch's dtype rules: math functions turn integer and bool inputs
+//! into the default float dtype; sign-like ops keep the dtype; predicates give bool.
+use crate::backend;
+use crate::tensor::error::{not_impl, not_impl_for, type_err, Result};
+use crate::tensor::promote::default_dtype;
+use crate::tensor::{DType, Tensor};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    Neg,
+    Abs,
+    Sqrt,
+    Rsqrt,
+    Exp,
+    Expm1,
+    Log,
+    Log2,
+    Log10,
+    Log1p,
+    Sin,
+    Cos,
+    Tan,
+    Tanh,
+    Sigmoid,
+    Relu,
+    Floor,
+    Ceil,
+    Round,
+    Trunc,
+    Frac,
+    Sign,
+    Reciprocal,
+    Square,
+    LogicalNot,
+    BitwiseNot,
+    IsNan,
+}
+
+impl UnaryOp {
+    pub fn name(self) -> &'static str {
+        use UnaryOp::*;
+        match self {
+            Neg => "neg",
+            Abs => "abs",
+            Sqrt => "sqrt",
+            Rsqrt => "rsqrt",
+            Exp => "exp",
+            Expm1 => "expm1",
+            Log => "log",
+            Log2 => "log2",
+            Log10 => "log10",
+            Log1p => "log1p",
+            Sin => "sin",
+            Cos => "cos",
+            Tan => "tan",
+            Tanh => "tanh",
+            Sigmoid => "sigmoid",
+            Relu => "relu",
+            Floor => "floor",
+            Ceil => "ceil",
+            Round => "round",
+            Trunc => "trunc",
+            Frac => "frac",
+            Sign => "sign",
+            Reciprocal => "reciprocal",
+            Square => "square",
+            LogicalNot => "logical_not",
+            BitwiseNot => "bitwise_not",
+            IsNan => "isnan",
+        }
+    }
+
+    /// Parse a method name (`x.exp()` → `Exp`); `None` for names that are not unary ops.
+    pub fn from_name(name: &str) -> Option<UnaryOp> {
+        use UnaryOp::*;
+        const ALL: [UnaryOp; 27] = [
+            Neg, Abs, Sqrt, Rsqrt, Exp, Expm1, Log, Log2, Log10, Log1p, Sin, Cos, Tan, Tanh,
+            Sigmoid, Relu, Floor, Ceil, Round, Trunc, Frac, Sign, Reciprocal, Square, LogicalNot,
+            BitwiseNot, IsNan,
+        ];
+        match name {
+            "negative" => Some(Neg),
+            "absolute" => Some(Abs),
+            _ => ALL.into_iter().find(|op| op.name() == name),
+        }
+    }
+
+    /// Functions only defined on floats (integers are promoted first).
+    fn float_only(self) -> bool {
+        use UnaryOp::*;
+        matches!(
+            self,
+            Sqrt | Rsqrt
+                | Exp
+                | Expm1
+                | Log
+                | Log2
+                | Log10
+                | Log1p
+                | Sin
+                | Cos
+                | Tan
+                | Tanh
+                | Sigmoid
+                | Reciprocal
+        )
+    }
+}
+
+/// The dtype `op` computes in for an input of `dt`, or PyTorch's refusal.
+fn compute_dtype(op: UnaryOp, dt: DType) -> Result<DType> {
+    use UnaryOp::*;
+    let b = dt == DType::Bool;
+    if op.float_only() {
+        return Ok(if dt.is_floating() {
+            dt
+        } else {
+            default_dtype()
+        });
+    }
+    match op {
+        Neg if b => not_impl("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."),
+        Abs if b => not_impl_for("abs_cpu", dt),
+        Relu if b => not_impl("Boolean inputs not supported for relu"),
+        Floor if b => not_impl_for("floor_vml_cpu", dt),
+        Ceil if b => not_impl_for("ceil_vml_cpu", dt),
+        Round if b => not_impl_for("round_vml_cpu", dt),
+        Trunc if b => not_impl_for("trunc_vml_cpu", dt),
+        Frac if !dt.is_floating() => not_impl_for("frac_cpu", dt),
+        Square if b => Ok(DType::I64),
+        BitwiseNot if dt.is_floating() => type_err("~ (operator.invert) is only implemented on integer and Boolean-type tensors"),
+        _ => Ok(dt),
+    }
+}
+
+/// `op(x)`, e.g. `unary(UnaryOp::Exp, &x)` for `torch.exp(x)`.
+pub fn unary(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
+    let dt = compute_dtype(op, x.dtype())?;
+    let x2 = x.to_dtype(dt)?;
+    backend::for_device(x.device()).unary(op, &x2)
+}
+
+/// In-place form (`x.relu_()`, `x.neg_()`): computed out of place, then written back.
+pub fn unary_(op: UnaryOp, x: &Tensor) -> Result<()> {
+    let r = unary(op, x)?;
+    super::inplace::write_result(x, &r)
+}
