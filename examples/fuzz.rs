@@ -167,7 +167,9 @@ fn child(args: Args, corpus: Vec<String>) {
                 let _ = writeln!(out, "S {idx} {ms}");
             }
             idx += 1;
-            if args.only || (idx - args.start) % 20_000 == 0 || (idx % 256 == 0 && rss() > 2 << 30)
+            if args.only
+                || (idx - args.start).is_multiple_of(20_000)
+                || (idx.is_multiple_of(256) && rss() > 2 << 30)
             {
                 let _ = writeln!(out, "D {idx}");
                 let _ = out.flush();
@@ -426,7 +428,6 @@ fn parent(args: Args, corpus: Vec<String>) {
         per_kind[1],
         per_kind[2]
     );
-    drop(record);
     for (sig, n) in &signatures {
         println!("  {n:>6} x {sig}");
     }
