@@ -8,7 +8,7 @@ use common::Config;
 /// Small allocations only: CI machines should not see 1 GiB strings.
 const CFG: Config = Config {
     big_allocations: false,
-    skip_open_bugs: true,
+    skip_open_bugs: false,
 };
 const SEED: u64 = 0x00C0_FFEE;
 const INPUTS: u64 = 4000;
@@ -44,13 +44,6 @@ fn run_all(sections: Vec<(String, String)>) {
 #[test]
 fn regressions_do_not_panic() {
     run_all(regressions(false));
-}
-
-/// Known bugs, not fixed yet; these abort the test process today.
-#[test]
-#[ignore]
-fn open_regressions() {
-    run_all(regressions(true));
 }
 
 /// Operator and postfix chains far longer than any real program: the parser must refuse them
