@@ -3,6 +3,7 @@
 //! `lang` is the Python-subset interpreter, `tensor` the tensor engine, `backend` the
 //! CPU/CUDA/simulated devices, `repl` the interactive prompt, `run` the script runner.
 pub mod backend;
+pub mod bench;
 pub mod lang;
 pub mod repl;
 pub mod run;

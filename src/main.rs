@@ -28,6 +28,12 @@ enum Command {
         /// The script to run, or `-` for standard input.
         file: String,
     },
+    /// Measure the engine: matmul, elementwise and per-op speed (CPU; the GPU when present).
+    Bench {
+        /// Only the CPU measurements.
+        #[arg(long)]
+        cpu: bool,
+    },
 }
 
 #[derive(clap::Args, Default)]
@@ -52,6 +58,11 @@ fn main() {
             };
             cudalearn::run::with_big_stack(move || cudalearn::repl::run_with(opts))
         }
+        Command::Bench { cpu: _ } => cudalearn::run::with_big_stack(|| {
+            println!("cudalearn bench (CPU engine; compare: torch-golden benches/pytorch_cpu.py)");
+            cudalearn::bench::print_rows(&cudalearn::bench::cpu_suite());
+            0
+        }),
         Command::Run { file } => {
             let (name, text) = if file == "-" {
                 let mut s = String::new();

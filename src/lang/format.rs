@@ -168,7 +168,9 @@ fn shortest_digits(x: f64) -> (Vec<u8>, i64) {
 /// `ndigits >= 1` significant digits, correctly rounded half-even, trailing zeros dropped
 /// (dtoa mode 2). Rust's precision formatting is exact, like dtoa.
 fn sig_digits(x: f64, ndigits: usize) -> (Vec<u8>, i64) {
-    let (mut d, decpt) = split_sci(&format!("{:.*e}", ndigits.saturating_sub(1), x));
+    // A double has at most 767 significant decimal digits; the rest would be zeros (and Rust's
+    // formatter refuses precisions past 65535).
+    let (mut d, decpt) = split_sci(&format!("{:.*e}", ndigits.clamp(1, 800) - 1, x));
     while d.len() > 1 && d.last() == Some(&b'0') {
         d.pop();
     }
@@ -262,7 +264,11 @@ fn double_to_string_flags(x: f64, code: char, precision: usize, fl: DtoaFlags) -
     let ax = x.abs();
     let (body, is_zero) = if code == 'f' {
         // Fixed notation is exactly what Rust prints (correctly rounded, half-even).
-        let mut b = format!("{ax:.precision$}");
+        // Past 1100 places a double's expansion is exact and only zeros follow.
+        let mut b = format!("{ax:.*}", precision.min(1100));
+        if precision > 1100 {
+            b.extend(std::iter::repeat_n('0', precision - 1100));
+        }
         if fl.alt && precision == 0 {
             b.push('.');
         }

@@ -209,6 +209,7 @@ fn str_method(name: &str) -> Option<M> {
             nargs("zfill", &a, 1, 1)?;
             let s = this_str(t);
             let w = to_index(&a.pos[0])?;
+            check_str_size(w)?;
             Ok(Value::from(zfill(&s, w)))
         },
         "isdigit" | "isdecimal" | "isnumeric" => |_, t, _| {
@@ -305,6 +306,16 @@ fn leak_name(name: &str) -> &'static str {
         .unwrap_or("method")
 }
 
+/// Strings past this many characters raise MemoryError instead of exhausting the machine.
+pub const MAX_STR: i64 = 1 << 28;
+
+fn check_str_size(n: i64) -> PyResult<()> {
+    if n > MAX_STR {
+        return Err(PyErr::new(ExcKind::MemoryError, ""));
+    }
+    Ok(())
+}
+
 fn zfill(s: &str, w: i64) -> String {
     let n = s.chars().count() as i64;
     if w <= n {
@@ -367,6 +378,7 @@ fn str_pad(t: &Value, a: &Args, name: &str) -> PyResult<Value> {
     if w <= n {
         return Ok(Value::Str(s));
     }
+    check_str_size(w)?;
     let total = (w - n) as usize;
     let (l, r) = match name {
         "ljust" => (0, total),

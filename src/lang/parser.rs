@@ -7,23 +7,57 @@ use std::rc::Rc;
 /// Deeper nesting than this is refused (as CPython refuses too-deep nesting), so no input can
 /// exhaust the stack of the parser or of the evaluator.
 const MAX_DEPTH: usize = 200;
+/// Operator and postfix chains (`1 + 1 + ...`, `a or b or ...`, `x.a.b...`, `f()()...`) are
+/// parsed by loops but build left-nested trees that everything after the parser walks
+/// recursively: bound their total nesting so that no program text can overflow the stack.
+/// (CPython gives up far sooner, with RecursionError during compilation.)
+const MAX_CHAIN: usize = 50_000;
 
 pub struct Parser<'a> {
     src: &'a str,
     toks: Vec<Token>,
     pos: usize,
     depth: usize,
+    /// Left-nesting of the operator chains being parsed (see `MAX_CHAIN`).
+    chain: usize,
 }
 
 type PResult<T> = Result<T, SyntaxErr>;
 
 pub fn parse_module(src: &str) -> PResult<Vec<Stmt>> {
+    parse_tokens(src).map_err(|e| on_char_boundaries(src, e))
+}
+
+/// Error spans are byte offsets that tracebacks slice the source with, and many are built as
+/// `offset + 1`: widen them to whole characters (an error at `é` must not end inside it) and make
+/// them non-empty, so that no caller can slice a line in the middle of a character.
+fn on_char_boundaries(src: &str, mut e: SyntaxErr) -> SyntaxErr {
+    let mut start = e.start.min(src.len());
+    while !src.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = e.end.max(start);
+    while end < src.len() && !src.is_char_boundary(end) {
+        end += 1;
+    }
+    if end == start {
+        if let Some(c) = src[start..].chars().next() {
+            end = start + c.len_utf8();
+        }
+    }
+    e.start = start;
+    e.end = end;
+    e
+}
+
+fn parse_tokens(src: &str) -> PResult<Vec<Stmt>> {
     let toks = tokenize(src)?;
     let mut p = Parser {
         src,
         toks,
         pos: 0,
         depth: 0,
+        chain: 0,
     };
     let mut body = Vec::new();
     while !p.at_eof() {
@@ -140,6 +174,15 @@ impl<'a> Parser<'a> {
         }
         Ok(())
     }
+    /// One more level of a left-nested chain.
+    fn chain_step(&mut self) -> PResult<()> {
+        self.chain += 1;
+        if self.chain > MAX_CHAIN {
+            return Err(self.error_here("expression too long: too many chained operations"));
+        }
+        Ok(())
+    }
+
     fn line_of(&self, offset: u32) -> usize {
         self.src[..(offset as usize).min(self.src.len())]
             .matches('\n')
@@ -993,27 +1036,32 @@ impl<'a> Parser<'a> {
     fn or_test(&mut self) -> PResult<Expr> {
         let start = self.span();
         let mut e = self.and_test()?;
+        let saved = self.chain;
         while self.eat_kw("or") {
-            let _r = self.and_test()?;
-            let r = _r;
+            self.chain_step()?;
+            let r = self.and_test()?;
             e = Expr {
                 span: self.span_from(start),
                 kind: ExprKind::Or(Box::new(e), Box::new(r)),
             };
         }
+        self.chain = saved;
         Ok(e)
     }
 
     fn and_test(&mut self) -> PResult<Expr> {
         let start = self.span();
         let mut e = self.not_test()?;
+        let saved = self.chain;
         while self.eat_kw("and") {
+            self.chain_step()?;
             let r = self.not_test()?;
             e = Expr {
                 span: self.span_from(start),
                 kind: ExprKind::And(Box::new(e), Box::new(r)),
             };
         }
+        self.chain = saved;
         Ok(e)
     }
 
@@ -1077,6 +1125,7 @@ impl<'a> Parser<'a> {
     fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
         let start = self.span();
         let mut left = self.unary()?;
+        let saved = self.chain;
         while let Some((op, prec)) = match self.peek() {
             Tok::Op(o) => binop_info(o),
             _ => None,
@@ -1085,12 +1134,14 @@ impl<'a> Parser<'a> {
                 break;
             }
             self.advance();
+            self.chain_step()?;
             let right = self.binary(prec + 1)?;
             left = Expr {
                 span: self.span_from(start),
                 kind: ExprKind::Binary(op, Box::new(left), Box::new(right)),
             };
         }
+        self.chain = saved;
         Ok(left)
     }
 
@@ -1134,7 +1185,11 @@ impl<'a> Parser<'a> {
     fn primary(&mut self) -> PResult<Expr> {
         let start = self.span();
         let mut e = self.atom()?;
+        let saved = self.chain;
         loop {
+            if self.is_op(".") || self.is_op("(") || self.is_op("[") {
+                self.chain_step()?;
+            }
             if self.eat_op(".") {
                 let (name, _) = self.name()?;
                 e = Expr {
@@ -1167,6 +1222,7 @@ impl<'a> Parser<'a> {
                 break;
             }
         }
+        self.chain = saved;
         Ok(e)
     }
 
@@ -1294,7 +1350,7 @@ impl<'a> Parser<'a> {
                             raw,
                         } => {
                             any_f = true;
-                            let fp = parse_fstring(self.src, &body, body_start, raw, self.depth)?;
+                            let fp = parse_fstring(self.src, &body, body_start, raw, self.depth, self.chain)?;
                             for p in fp {
                                 match p {
                                     FPart::Lit(s) => push_lit(&mut parts, &s),
@@ -1696,6 +1752,7 @@ fn parse_fstring(
     body_start: usize,
     raw: bool,
     depth: usize,
+    chain: usize,
 ) -> PResult<Vec<FPart>> {
     if depth > MAX_DEPTH / 2 {
         return Err(SyntaxErr::new(
@@ -1729,7 +1786,7 @@ fn parse_fstring(
                 continue;
             }
             flush(&mut lit, &mut parts)?;
-            let (part, next) = fstring_field(src, body, body_start, i, raw, depth)?;
+            let (part, next) = fstring_field(src, body, body_start, i, raw, depth, chain)?;
             parts.push(part);
             i = next;
         } else if c == b'}' {
@@ -1762,6 +1819,7 @@ fn fstring_field(
     open: usize,
     raw: bool,
     depth: usize,
+    chain: usize,
 ) -> PResult<(FPart, usize)> {
     let b = body.as_bytes();
     let err = |msg: &str, at: usize| SyntaxErr::new(msg, body_start + at, body_start + at + 1);
@@ -1822,7 +1880,7 @@ fn fstring_field(
     if text.trim().is_empty() {
         return Err(err("f-string: empty expression not allowed", open));
     }
-    let expr = parse_sub_expr(src, text, body_start + expr_start, depth)?;
+    let expr = parse_sub_expr(src, text, body_start + expr_start, depth, chain)?;
     i = expr_end;
     let mut debug_text = None;
     if debug {
@@ -1864,6 +1922,7 @@ fn fstring_field(
             body_start + spec_start,
             raw,
             depth + 1,
+            chain,
         )?;
     }
     if b.get(i) != Some(&b'}') {
@@ -1880,7 +1939,13 @@ fn fstring_field(
     ))
 }
 
-fn parse_sub_expr(src: &str, text: &str, offset: usize, depth: usize) -> PResult<Expr> {
+fn parse_sub_expr(
+    src: &str,
+    text: &str,
+    offset: usize,
+    depth: usize,
+    chain: usize,
+) -> PResult<Expr> {
     let shift = |mut e: SyntaxErr| {
         e.start += offset;
         e.end += offset;
@@ -1904,6 +1969,7 @@ fn parse_sub_expr(src: &str, text: &str, offset: usize, depth: usize) -> PResult
         toks,
         pos: 0,
         depth: depth + 1,
+        chain,
     };
     p.advance(); // (
     let e = p.test_list_star()?;

@@ -505,7 +505,12 @@ impl Interp {
                                 .map_err(|err| self.at(err, cf, c.elt.span, Anchor::None))?,
                         );
                     }
-                    (CompAcc::List(l), _) | (CompAcc::Gen(l), _) => l.push(v),
+                    (CompAcc::List(l), _) | (CompAcc::Gen(l), _) => {
+                        if l.len() >= super::ops::MAX_ITEMS {
+                            return Err(PyErr::new(ExcKind::MemoryError, ""));
+                        }
+                        l.push(v)
+                    }
                     (CompAcc::Dict(_), None) => {}
                 }
             }

@@ -190,9 +190,12 @@ fn int_true_div(x: i64, y: i64) -> f64 {
     }
 }
 
+/// Containers past this many items raise MemoryError instead of exhausting the machine.
+pub const MAX_ITEMS: usize = 1 << 25;
+
 fn repeat<T: Clone>(items: &[T], n: i64) -> PyResult<Vec<T>> {
     let n = n.max(0) as usize;
-    if items.len().saturating_mul(n) > 1 << 28 {
+    if items.len().saturating_mul(n) > MAX_ITEMS {
         return Err(PyErr::new(ExcKind::MemoryError, ""));
     }
     Ok(items
@@ -272,6 +275,9 @@ impl Interp {
     fn seq_binary(&mut self, op: BinOp, a: &Value, b: &Value) -> PyResult<Option<Value>> {
         Ok(Some(match (op, a, b) {
             (BinOp::Add, Value::Str(x), Value::Str(y)) => {
+                if x.len() + y.len() > crate::lang::methods::MAX_STR as usize {
+                    return Err(PyErr::new(ExcKind::MemoryError, ""));
+                }
                 let mut s = String::with_capacity(x.len() + y.len());
                 s.push_str(x);
                 s.push_str(y);
@@ -291,7 +297,7 @@ impl Interp {
                 if n.as_int().is_some() =>
             {
                 let n = n.as_int().unwrap_or(0).max(0) as usize;
-                if s.len().saturating_mul(n) > 1 << 30 {
+                if s.len().saturating_mul(n) > crate::lang::methods::MAX_STR as usize {
                     return Err(PyErr::new(ExcKind::MemoryError, ""));
                 }
                 Value::from(s.repeat(n))
@@ -551,6 +557,32 @@ impl Interp {
 
     /// Python equality as a bool.
     pub fn eq(&mut self, a: &Value, b: &Value) -> PyResult<bool> {
+        if !matches!(
+            a,
+            Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Instance(_)
+        ) {
+            return self.eq_inner(a, b);
+        }
+        self.enter_compare()?;
+        let r = self.eq_inner(a, b);
+        self.depth -= 1;
+        r
+    }
+
+    /// Nested container comparison recurses: bounded like calls are.
+    fn enter_compare(&mut self) -> PyResult<()> {
+        self.depth += 1;
+        if self.depth > super::RECURSION_LIMIT {
+            self.depth -= 1;
+            return Err(PyErr::new(
+                ExcKind::RecursionError,
+                "maximum recursion depth exceeded in comparison",
+            ));
+        }
+        Ok(())
+    }
+
+    fn eq_inner(&mut self, a: &Value, b: &Value) -> PyResult<bool> {
         match (a, b) {
             (Value::List(x), Value::List(y)) => {
                 if Rc::ptr_eq(x, y) {
@@ -568,7 +600,7 @@ impl Interp {
                 for (k, v) in x.iter() {
                     match y.get(k) {
                         Some(w) => {
-                            if !self.eq(v, w)? {
+                            if !v.is(w) && !self.eq(v, w)? {
                                 return Ok(false);
                             }
                         }
@@ -708,8 +740,11 @@ impl Interp {
 
     fn seq_order(&mut self, op: CmpOp, x: &[Value], y: &[Value]) -> PyResult<Value> {
         for (p, q) in x.iter().zip(y) {
-            if !self.eq(p, q)? {
-                return self.order(op, p, q);
+            if !p.is(q) && !self.eq(p, q)? {
+                self.enter_compare()?;
+                let r = self.order(op, p, q);
+                self.depth -= 1;
+                return r;
             }
         }
         let (a, b) = (x.len(), y.len());
@@ -1225,6 +1260,8 @@ impl Interp {
 
     /// The next item of an iterator, `None` when exhausted.
     pub fn next(&mut self, it: &Value) -> PyResult<Option<Value>> {
+        // Every builtin that consumes an iterator passes here: Ctrl-C and the step limit work.
+        self.tick()?;
         match it {
             Value::Iter(cell) => {
                 let mut st = cell.borrow_mut();
@@ -1334,13 +1371,16 @@ impl Interp {
         match v {
             Value::List(l) => return Ok(l.borrow().clone()),
             Value::Tuple(t) => return Ok(t.as_ref().clone()),
+            Value::Range(r) if r.len() > MAX_ITEMS as i64 => {
+                return Err(PyErr::new(ExcKind::MemoryError, ""))
+            }
             _ => {}
         }
         let it = self.get_iter(v)?;
         let mut out = Vec::new();
         while let Some(x) = self.next(&it)? {
             out.push(x);
-            if out.len() > 1 << 27 {
+            if out.len() > MAX_ITEMS {
                 return Err(PyErr::new(ExcKind::MemoryError, ""));
             }
         }
