@@ -873,9 +873,13 @@ pub fn type_of(i: &Interp, v: &Value) -> Value {
         Value::Slice(_) => TypeTag::Slice,
         other => {
             // Types without a class object of their own get a plain named class.
+            let module = match other {
+                Value::Native(n) => Rc::from(n.module()),
+                _ => Rc::from("builtins"),
+            };
             return Value::Class(Rc::new(Class {
                 name: other.type_name(),
-                module: Rc::from("builtins"),
+                module,
                 bases: vec![i.types.object.clone()],
                 mro: RefCell::new(vec![i.types.object.clone()]),
                 dict: RefCell::new(AttrMap::default()),

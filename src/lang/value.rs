@@ -226,6 +226,10 @@ fn hash_value<H: Hasher>(v: &Value, h: &mut H) {
             items.len().hash(h);
             items.iter().for_each(|i| hash_value(i, h));
         }
+        Value::Native(n) => match n.hash_key() {
+            Some(k) => (n.type_name(), k).hash(h),
+            None => v.ptr_id().hash(h),
+        },
         other => other.ptr_id().hash(h),
     }
 }
@@ -245,6 +249,10 @@ pub fn simple_eq(a: &Value, b: &Value) -> bool {
         (Value::Tuple(x), Value::Tuple(y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| simple_eq(p, q))
         }
+        (Value::Native(x), Value::Native(y)) => match (x.hash_key(), y.hash_key()) {
+            (Some(p), Some(q)) => p == q && x.type_name() == y.type_name(),
+            _ => a.is(b),
+        },
         _ => match (num_of(a), num_of(b)) {
             (Some(x), Some(y)) => x.eq_num(y),
             (None, None) => a.is(b),
@@ -523,6 +531,15 @@ pub trait Native: Any {
     }
     fn hashable(&self) -> bool {
         true
+    }
+    /// The module its class lives in (`torch` for `torch.device`).
+    fn module(&self) -> &str {
+        "builtins"
+    }
+    /// For values compared by value as dict keys (devices, dtypes): a key that is equal
+    /// exactly when the objects are. `None` keys objects by identity.
+    fn hash_key(&self) -> Option<u64> {
+        None
     }
     fn truthy(&self, _interp: &mut Interp) -> PyResult<bool> {
         Ok(true)

@@ -59,12 +59,13 @@ impl Interp {
             ExprKind::Compare(first, rest) => {
                 let mut left = self.eval(first, f)?;
                 let mut result = Value::Bool(true);
-                for (op, re) in rest {
+                for (k, (op, re)) in rest.iter().enumerate() {
                     let right = self.eval(re, f)?;
                     result = self
                         .compare(*op, &left, &right)
                         .map_err(|err| self.at(err, f, e.span, Anchor::None))?;
-                    if !self.truthy(&result)? {
+                    // Only the links of a chain (`a < b < c`) are tested for truth.
+                    if k + 1 < rest.len() && !self.truthy(&result)? {
                         return Ok(result);
                     }
                     left = right;

@@ -28,6 +28,9 @@ pub fn seed_default(a: &Args) -> PyResult<Value> {
 }
 
 impl Native for PyGenerator {
+    fn module(&self) -> &str {
+        "torch"
+    }
     fn type_name(&self) -> &str {
         "Generator"
     }

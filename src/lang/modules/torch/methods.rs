@@ -66,6 +66,9 @@ pub struct ReturnTypes {
 }
 
 impl Native for ReturnTypes {
+    fn module(&self) -> &str {
+        "torch.return_types"
+    }
     fn type_name(&self) -> &str {
         self.name
     }

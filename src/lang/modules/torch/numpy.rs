@@ -138,6 +138,9 @@ impl NdArray {
 }
 
 impl Native for NdArray {
+    fn module(&self) -> &str {
+        "numpy"
+    }
     fn type_name(&self) -> &str {
         "ndarray"
     }

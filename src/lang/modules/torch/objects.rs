@@ -10,6 +10,12 @@ use std::rc::Rc;
 pub struct PyDType(pub DType);
 
 impl Native for PyDType {
+    fn module(&self) -> &str {
+        "torch"
+    }
+    fn hash_key(&self) -> Option<u64> {
+        Some(self.0 as u64)
+    }
     fn type_name(&self) -> &str {
         "dtype"
     }
@@ -139,6 +145,12 @@ impl PyDevice {
 }
 
 impl Native for PyDevice {
+    fn module(&self) -> &str {
+        "torch"
+    }
+    fn hash_key(&self) -> Option<u64> {
+        Some(((self.cuda as u64) << 40) | self.index.map_or(1 << 33, |i| i as u64))
+    }
     fn type_name(&self) -> &str {
         "device"
     }

@@ -19,6 +19,9 @@ impl TorchSize {
 }
 
 impl Native for TorchSize {
+    fn module(&self) -> &str {
+        "torch"
+    }
     fn type_name(&self) -> &str {
         "Size"
     }

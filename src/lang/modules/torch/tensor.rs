@@ -150,6 +150,9 @@ fn check_zero_dim(t: &Tensor, items: &[IndexItem]) -> PyResult<()> {
 }
 
 impl Native for PyTensor {
+    fn module(&self) -> &str {
+        "torch"
+    }
     fn type_name(&self) -> &str {
         "Tensor"
     }
