@@ -21,7 +21,7 @@ impl Tensor {
             return Ok(self.clone());
         }
         let host = backend::for_device(self.device()).to_host(self)?;
-        let storage = backend::for_device(device).from_host(host, device)?;
+        let storage = backend::for_device(device).upload(host, device)?;
         Ok(Tensor::from_parts(
             storage,
             self.dims().clone(),

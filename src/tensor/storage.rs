@@ -215,7 +215,7 @@ pub fn check_alloc(n: usize, dtype: DType) -> Result<()> {
 /// out-of-range values become the minimum value.
 #[inline]
 pub fn f64_to_i64(v: f64) -> i64 {
-    if v.is_nan() || v >= 9.223372036854775807e18 || v < -9.223372036854775808e18 {
+    if v.is_nan() || !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&v) {
         i64::MIN
     } else {
         v as i64

@@ -133,7 +133,6 @@ fn run1<E: Element, O: Element>(av: &[E], a: &Tensor, f: impl Fn(E) -> O + Sync)
 /// PyTorch's `pow(tensor, scalar)` shortcuts for common float exponents.
 fn pow_scalar<E: Element>(av: &[E], a: &Tensor, e: f64) -> Result<Buffer> {
     let one = <E::M as Arith>::one();
-    let ee = <E::M as Arith>::of_scalar(Scalar::Float(e));
     let v = if e == 2.0 {
         run1(av, a, |x: E| E::store(x.load().mul(x.load())))?
     } else if e == 3.0 {
@@ -147,7 +146,12 @@ fn pow_scalar<E: Element>(av: &[E], a: &Tensor, e: f64) -> Result<Buffer> {
     } else if e == -1.0 {
         run1(av, a, |x: E| E::store(one.div(x.load())))?
     } else {
-        run1(av, a, |x: E| E::store(x.load().pow(ee)))?
+        // ATen: std::pow(base, (double)exp), computed in double and rounded once
+        run1(av, a, |x: E| {
+            E::store(<E::M as Arith>::of_scalar(Scalar::Float(
+                x.to_f64().powf(e),
+            )))
+        })?
     };
     Ok(E::wrap(v))
 }

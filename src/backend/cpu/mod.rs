@@ -108,7 +108,7 @@ impl Backend for Cpu {
         Ok(Rc::new(Storage::new(Buffer::zeros(dtype, numel)?, device)))
     }
 
-    fn from_host(&self, buf: Buffer, device: Device) -> Result<Rc<Storage>> {
+    fn upload(&self, buf: Buffer, device: Device) -> Result<Rc<Storage>> {
         Ok(Rc::new(Storage::new(buf, device)))
     }
 

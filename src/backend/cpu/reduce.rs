@@ -76,7 +76,7 @@ fn sum_order<E: Element>(s: &Split, rs: &Dims, rst: &[Dims; 1], j: usize) -> Sum
     let cols = s.kept_shape.last().copied().unwrap_or(1);
     if rs.len() == 1 && kept_inner == Some(1) && rst[0][0] > 1 {
         let col = j % cols;
-        let group = if cols >= vec_size(E::DTYPE) { 64 } else { 4 };
+        let group = if cols >= vec_size(E::DTYPE) { 4 * 8 } else { 4 };
         if col < cols / group * group {
             return SumOrder::Column;
         }
@@ -249,7 +249,9 @@ where
     };
     let mut bases = Vec::with_capacity(numel(&s.kept_shape));
     for_each_output(&os, 0, |_, ob| bases.push(ob));
+    let last = dim + 1 == x.ndim();
     let mut k = 0usize;
+    let mut tmp: Vec<E::M> = Vec::with_capacity(len);
     for_each_output(&s, x.offset(), |_, base| {
         let ob = bases[k];
         k += 1;
@@ -257,24 +259,28 @@ where
         for i in 1..len {
             mx = Arith::max(mx, v[base + i * stride].load());
         }
+        // exp(x - max) in the compute type (float for half types), summed in order
+        tmp.clear();
         let mut sum = E::M::zero();
         for i in 0..len {
             let e = v[base + i * stride].load().sub(mx).exp();
             sum = sum.add(e);
-            if !log {
-                out[ob + i * ost] = E::store(e);
-            }
+            tmp.push(e);
         }
         if log {
             let ls = sum.ln();
             for i in 0..len {
                 out[ob + i * ost] = E::store(v[base + i * stride].load().sub(mx).sub(ls));
             }
-        } else {
+        } else if last {
+            // PyTorch's last-dim kernel scales by the reciprocal; the others divide
             let r = E::M::one().div(sum);
-            for i in 0..len {
-                // PyTorch stores exp(x - max) in the output dtype, then scales it
-                out[ob + i * ost] = E::store(out[ob + i * ost].load().mul(r));
+            for (i, e) in tmp.iter().enumerate() {
+                out[ob + i * ost] = E::store(e.mul(r));
+            }
+        } else {
+            for (i, e) in tmp.iter().enumerate() {
+                out[ob + i * ost] = E::store(e.div(sum));
             }
         }
     });
