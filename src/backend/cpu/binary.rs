@@ -21,6 +21,9 @@ fn run2<E: Element, O: Element>(
     f: impl Fn(E, E) -> O + Sync,
 ) -> Result<Vec<O>> {
     let n = numel(shape);
+    if n == 0 {
+        return Ok(Vec::new());
+    }
     if a.is_contiguous() && b.is_contiguous() && a.shape() == shape && b.shape() == shape {
         let x = &av[a.offset()..a.offset() + n];
         let y = &bv[b.offset()..b.offset() + n];
@@ -210,9 +213,25 @@ fn inplace_typed<E: Element>(
         offset: src.offset(),
         strides: &st,
     };
+    let n = dst.numel();
+    if n == 0 {
+        return Ok(());
+    }
+    // small dense same-shape operands (`x += y`): a plain zip, no layout walk
+    let small_dense = n < PAR_THRESHOLD
+        && dst.is_contiguous()
+        && src.is_contiguous()
+        && src.shape() == dst.shape();
     macro_rules! go {
         ($f:expr) => {{
             let f = $f;
+            if small_dense {
+                let d = &mut dv[dst.offset()..dst.offset() + n];
+                for (d, x) in d.iter_mut().zip(&sv[src.offset()..src.offset() + n]) {
+                    *d = E::store(f(d.load(), x.load()));
+                }
+                return Ok(());
+            }
             update(
                 dv,
                 dst.offset(),

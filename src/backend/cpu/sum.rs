@@ -114,23 +114,28 @@ fn lanes_inner_sum<E: Element, const L: usize>(
     let vec_size = n / vec_numel;
     let add = |a: Lanes<E::M, L>, b: Lanes<E::M, L>| {
         let mut r = a;
-        for l in 0..L {
-            r.0[l] = a.0[l].add(b.0[l]);
+        for (x, y) in r.0.iter_mut().zip(b.0) {
+            *x = x.add(y);
         }
         r
     };
     let load_vec = |i: usize| {
-        let base = i * vec_numel;
+        let chunk = &xs[i * vec_numel..(i + 1) * vec_numel];
         let mut acc = Lanes::<E::M, L>::zero_lanes();
-        if bf16_split {
+        if per_lane == 1 {
+            // one element per lane: the lane is the element (0 + x == x up to the sign of zero)
+            for (a, x) in acc.0.iter_mut().zip(chunk) {
+                *a = x.load();
+            }
+        } else if bf16_split {
             // load_fp32_from_bf16: first and second half of the vector, added lane by lane
             for l in 0..L {
-                acc.0[l] = xs[base + l].load().add(xs[base + L + l].load());
+                acc.0[l] = chunk[l].load().add(chunk[L + l].load());
             }
         } else {
             for l in 0..L {
                 for k in 0..per_lane {
-                    acc.0[l] = acc.0[l].add(xs[base + l * per_lane + k].load());
+                    acc.0[l] = acc.0[l].add(chunk[l * per_lane + k].load());
                 }
             }
         }
