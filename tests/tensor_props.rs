@@ -396,7 +396,7 @@ fn reshape_preserves_order() {
         let mut rest = n;
         while rest > 1 && r.chance(0.7) {
             let f = (2..=rest)
-                .find(|f| rest % f == 0 && r.chance(0.5))
+                .find(|f| rest.is_multiple_of(*f) && r.chance(0.5))
                 .unwrap_or(rest);
             target.push(f as i64);
             rest /= f;
