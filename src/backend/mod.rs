@@ -22,7 +22,7 @@ pub trait Backend {
     /// Zero-filled storage of `numel` elements (the allocator's OOM is an error, never an abort).
     fn zeros(&self, dtype: DType, numel: usize, device: Device) -> Result<Rc<Storage>>;
     /// Storage holding host data (`torch.tensor([...])`, host→device copies).
-    fn from_host(&self, buf: Buffer, device: Device) -> Result<Rc<Storage>>;
+    fn upload(&self, buf: Buffer, device: Device) -> Result<Rc<Storage>>;
     /// The elements of `t` in row-major order as a host buffer of `t`'s dtype.
     fn to_host(&self, t: &Tensor) -> Result<Buffer>;
     /// `dst.copy_(src)`: `src` broadcast to `dst`'s shape (checked by the caller), cast to

@@ -21,7 +21,7 @@ impl Tensor {
             return Ok(self.clone());
         }
         let host = backend::for_device(self.device()).to_host(self)?;
-        let storage = backend::for_device(device).from_host(host, device)?;
+        let storage = backend::for_device(device).upload(host, device)?;
         Ok(Tensor::from_parts(
             storage,
             self.dims().clone(),
@@ -150,4 +150,41 @@ fn dense_permutation(t: &Tensor) -> bool {
         expected *= n;
     }
     true
+}
+
+/// Python protocols on a tensor, with PyTorch's messages.
+impl Tensor {
+    /// `bool(t)` / `if t:`.
+    pub fn to_py_bool(&self) -> Result<bool> {
+        match self.numel() {
+            1 => Ok(self.item()?.to_bool()),
+            0 => runtime("Boolean value of Tensor with no values is ambiguous"),
+            _ => runtime("Boolean value of Tensor with more than one value is ambiguous"),
+        }
+    }
+
+    /// `float(t)` / `int(t)`: the single element.
+    pub fn to_py_scalar(&self) -> Result<Scalar> {
+        if self.numel() != 1 {
+            return super::error::value_err(
+                "only one element tensors can be converted to Python scalars",
+            );
+        }
+        self.item()
+    }
+
+    /// `for row in t:`: views along the first dimension.
+    pub fn iter_dim0(&self) -> Result<Vec<Tensor>> {
+        if self.ndim() == 0 {
+            return super::error::type_err("iteration over a 0-d tensor");
+        }
+        (0..self.shape()[0] as i64)
+            .map(|i| self.select(0, i))
+            .collect()
+    }
+
+    /// `t.is_cuda`.
+    pub fn is_cuda(&self) -> bool {
+        matches!(self.device(), Device::Cuda(_))
+    }
 }

@@ -21,6 +21,9 @@ fn alloc(shape: &Dims, dtype: DType, device: Device) -> Result<Tensor> {
 
 /// `torch.zeros(*size, dtype=None, device=None)`.
 pub fn zeros(size: &[i64], dtype: Option<DType>, device: Device) -> Result<Tensor> {
+    if size.iter().any(|&s| s < 0) {
+        return runtime("zeros: Dimension size must be non-negative.");
+    }
     alloc(
         &sizes_from_i64(size)?,
         dtype.unwrap_or_else(default_dtype),
@@ -117,14 +120,14 @@ pub fn arange(
             return runtime("upper bound and lower bound inconsistent with step sign");
         }
         let size = ((e - s) / st).ceil();
-        if size >= 9.223372036854775807e18 {
+        if size >= 9.223_372_036_854_776e18 {
             return runtime("invalid size, possible overflow?");
         }
         size as usize
     };
     let buf = match dtype {
-        DType::F32 => Buffer::F32(lanes_arange::<f32>(s, st, n, 16)),
-        DType::F64 => Buffer::F64(lanes_arange::<f64>(s, st, n, 8)),
+        DType::F32 => Buffer::F32(lanes_arange::<f32>(s, st, n, 8)),
+        DType::F64 => Buffer::F64(lanes_arange::<f64>(s, st, n, 4)),
         DType::F16 | DType::BF16 => {
             // accumulate type float
             let (s32, st32) = (s as f32, st as f32);
@@ -162,26 +165,29 @@ fn fmt_num(s: Scalar) -> String {
     }
 }
 
-/// arange values with ATen's vectorised loop: blocks of `2 * lanes` elements come from vectors
-/// whose first lane is rounded to the element type before the others are added in double.
+/// arange values as ATen's AVX2 loop makes them: blocks of `2 * lanes` elements come from
+/// vectors whose first lane is rounded to the element type before the others are added (the
+/// compiler fuses `a + b * c` into one FMA); the tail is `start + step * i`, also fused.
 fn lanes_arange<T: Element>(s: f64, st: f64, n: usize, lanes: usize) -> Vec<T> {
     let mut v = Vec::with_capacity(n);
     let vec_end = n / (2 * lanes) * (2 * lanes);
     let mut i = 0;
     while i < vec_end {
-        let base = T::from_f64(s + st * i as f64).to_f64();
+        let base = T::from_f64(st.mul_add(i as f64, s)).to_f64();
         for l in 0..lanes {
-            v.push(T::from_f64(base + l as f64 * st));
+            v.push(T::from_f64((l as f64).mul_add(st, base)));
         }
         i += lanes;
     }
     for j in vec_end..n {
-        v.push(T::from_f64(s + st * j as f64));
+        v.push(T::from_f64(st.mul_add(j as f64, s)));
     }
     v
 }
 
-/// `torch.linspace(start, end, steps, dtype=None)`: ATen's two-sided formula in the output type.
+/// `torch.linspace(start, end, steps, dtype=None)`: ATen's two-sided formula (values from the
+/// start for the first half, from the end for the second), `a + b * c` fused into one FMA as the
+/// compiler does for PyTorch's kernel. Half types take their ends rounded and compute in float.
 pub fn linspace(
     start: f64,
     end: f64,
@@ -196,21 +202,28 @@ pub fn linspace(
     let n = steps as usize;
     super::storage::check_alloc(n, dtype)?;
     let half = steps / 2;
+    let k = |i: i64| (steps - i - 1) as f64;
     let buf = match dtype {
-        DType::F32 => {
-            let (s, e) = (start as f32, end as f32);
+        DType::F32 | DType::F16 | DType::BF16 => {
+            let r = |x: f32| match dtype {
+                DType::F16 => half::f16::from_f32(x).to_f32(),
+                DType::BF16 => half::bf16::from_f32(x).to_f32(),
+                _ => x,
+            };
+            let (s, e) = (r(start as f32), r(end as f32));
             let step = (e - s) / (steps - 1) as f32;
-            Buffer::F32(
-                (0..steps)
-                    .map(|i| {
-                        if i < half {
-                            s + step * i as f32
-                        } else {
-                            e - step * (steps - i - 1) as f32
-                        }
-                    })
-                    .collect(),
-            )
+            let v = (0..steps).map(|i| {
+                if i < half {
+                    step.mul_add(i as f32, s)
+                } else {
+                    (-step).mul_add(k(i) as f32, e)
+                }
+            });
+            match dtype {
+                DType::F16 => Buffer::F16(v.map(half::f16::from_f32).collect()),
+                DType::BF16 => Buffer::BF16(v.map(half::bf16::from_f32).collect()),
+                _ => Buffer::F32(v.collect()),
+            }
         }
         DType::F64 => {
             let step = (end - start) / (steps - 1) as f64;
@@ -218,49 +231,26 @@ pub fn linspace(
                 (0..steps)
                     .map(|i| {
                         if i < half {
-                            start + step * i as f64
+                            step.mul_add(i as f64, start)
                         } else {
-                            end - step * (steps - i - 1) as f64
+                            (-step).mul_add(k(i), end)
                         }
                     })
                     .collect(),
             )
         }
-        DType::F16 | DType::BF16 => {
-            // every operation rounds to the half type, as c10::Half arithmetic does
-            let r = |x: f32| {
-                if dtype == DType::F16 {
-                    half::f16::from_f32(x).to_f32()
-                } else {
-                    half::bf16::from_f32(x).to_f32()
-                }
-            };
-            let (s, e) = (r(start as f32), r(end as f32));
-            let step = r(r(e - s) / r((steps - 1) as f32));
-            let v: Vec<f32> = (0..steps)
-                .map(|i| {
-                    if i < half {
-                        r(s + r(step * r(i as f32)))
-                    } else {
-                        r(e - r(step * r((steps - i - 1) as f32)))
-                    }
-                })
-                .collect();
-            if dtype == DType::F16 {
-                Buffer::F16(v.into_iter().map(half::f16::from_f32).collect())
-            } else {
-                Buffer::BF16(v.into_iter().map(half::bf16::from_f32).collect())
-            }
-        }
         _ => {
-            let (s, e) = (Scalar::Float(start).to_i64(), Scalar::Float(end).to_i64());
-            let step = (e as f64 - s as f64) / (steps - 1) as f64;
+            let (s, e) = (
+                Scalar::Float(start).to_i64() as f64,
+                Scalar::Float(end).to_i64() as f64,
+            );
+            let step = (e - s) / (steps - 1) as f64;
             let v: Vec<f64> = (0..steps)
                 .map(|i| {
                     if i < half {
-                        s as f64 + step * i as f64
+                        step.mul_add(i as f64, s)
                     } else {
-                        e as f64 - step * (steps - i - 1) as f64
+                        (-step).mul_add(k(i), e)
                     }
                 })
                 .collect();

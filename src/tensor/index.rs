@@ -65,18 +65,14 @@ fn slice_bounds(start: Option<i64>, stop: Option<i64>, step: i64, size: usize) -
 fn parse(t: &Tensor, items: &[IndexItem]) -> Result<Parsed> {
     // dims consumed by the index (masks consume as many as they have)
     let mut consumed = 0usize;
-    let mut ellipses = 0;
     for it in items {
         match it {
             IndexItem::Int(_) | IndexItem::Slice(..) => consumed += 1,
             IndexItem::Tensor(x) if is_mask(x) => consumed += x.ndim(),
             IndexItem::Tensor(_) => consumed += 1,
-            IndexItem::Ellipsis => ellipses += 1,
+            IndexItem::Ellipsis => {}
             IndexItem::None | IndexItem::Bool(_) => {}
         }
-    }
-    if ellipses > 1 {
-        return index_err("an index can only have a single ellipsis");
     }
     if consumed > t.ndim() {
         return index_err(format!(
@@ -89,7 +85,21 @@ fn parse(t: &Tensor, items: &[IndexItem]) -> Result<Parsed> {
     let mut offset = t.offset();
     let mut adv: Vec<(usize, Tensor)> = vec![];
     let mut dim = 0usize;
+    let mut seen_ellipsis = false;
     for (pos, it) in items.iter().enumerate() {
+        let consumes = matches!(
+            it,
+            IndexItem::Int(_) | IndexItem::Slice(..) | IndexItem::Tensor(_)
+        );
+        if consumes
+            && dim >= shape.len()
+            && !matches!(it, IndexItem::Tensor(x) if is_mask(x) && x.ndim() == 0)
+        {
+            return index_err(format!(
+                "too many indices for tensor of dimension {}",
+                t.ndim()
+            ));
+        }
         match it {
             IndexItem::Int(i) => {
                 let size = shape[dim] as i64;
@@ -128,7 +138,13 @@ fn parse(t: &Tensor, items: &[IndexItem]) -> Result<Parsed> {
                 strides.insert(dim, st);
                 dim += 1;
             }
-            IndexItem::Ellipsis => dim += t.ndim() - consumed,
+            // PyTorch accepts several ellipses; only the first one spans dims
+            IndexItem::Ellipsis => {
+                if !seen_ellipsis {
+                    dim += t.ndim() - consumed;
+                }
+                seen_ellipsis = true;
+            }
             IndexItem::Bool(b) => {
                 let st = if dim < shape.len() {
                     shape[dim] * strides[dim]
@@ -167,6 +183,12 @@ fn parse(t: &Tensor, items: &[IndexItem]) -> Result<Parsed> {
                     dim += 1;
                 } else if is_mask(x) {
                     for j in 0..x.ndim() {
+                        if dim + j >= shape.len() {
+                            return index_err(format!(
+                                "too many indices for tensor of dimension {}",
+                                t.ndim()
+                            ));
+                        }
                         if x.shape()[j] != shape[dim + j] {
                             return index_err(format!(
                                 "The shape of the mask {} at index {j} does not match the shape of the indexed tensor {} at index {}",

@@ -103,7 +103,7 @@ impl Tensor {
                 buf.len()
             ));
         }
-        let storage = backend::for_device(device).from_host(buf, device)?;
+        let storage = backend::for_device(device).upload(buf, device)?;
         Ok(Tensor::from_parts(
             storage,
             Dims::from_slice(shape),

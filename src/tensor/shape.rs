@@ -306,7 +306,7 @@ pub fn infer_shape(shape: &[i64], numel: usize) -> Result<Dims> {
                 }
                 return bad();
             }
-            if numel % prod != 0 {
+            if !numel.is_multiple_of(prod) {
                 return bad();
             }
             let mut d: Dims = shape.iter().map(|&s| s.max(0) as usize).collect();

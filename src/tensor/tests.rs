@@ -19,3 +19,76 @@ fn views_share_storage() {
         vec![0.0, 9.0, 2.0, 3.0, 9.0, 5.0]
     );
 }
+
+#[test]
+fn devices_must_match() {
+    let a = create::ones(&[2], None, Device::Cpu).unwrap();
+    let g = a.to_device(Device::Cuda(0)).unwrap();
+    assert_eq!(g.device(), Device::Cuda(0));
+    assert!(g.is_cuda());
+    for (x, y) in [(&a, &g), (&g, &a)] {
+        let e = ops::binary::add(x, y).unwrap_err();
+        assert_eq!(e.msg, "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!");
+        assert!(e.hint.is_some());
+    }
+    let g1 = a.to_device(Device::Cuda(1)).unwrap();
+    let e = ops::binary::add(&g, &g1).unwrap_err();
+    assert_eq!(e.msg, "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cuda:1!");
+    // a 0-dim CPU tensor joins a GPU op as a scalar, as in PyTorch
+    let s = Tensor::scalar(Scalar::Float(2.0), DType::F32, Device::Cpu).unwrap();
+    let r = ops::binary::mul(&g, &s).unwrap();
+    assert_eq!(r.device(), Device::Cuda(0));
+    assert_eq!(r.contiguous_values_f64().unwrap(), vec![2.0, 2.0]);
+    // results of GPU ops stay on the GPU; moving back gives CPU tensors
+    let back = r.to_device(Device::Cpu).unwrap();
+    assert_eq!(back.device(), Device::Cpu);
+    let m = create::ones(&[2, 2], None, Device::Cpu).unwrap();
+    let e = ops::matmul::mm(&m.to_device(Device::Cuda(0)).unwrap(), &m).unwrap_err();
+    assert_eq!(
+        e.msg,
+        "Expected all tensors to be on the same device, but got mat2 is on cpu, different from other tensors on cuda:0 (when checking argument in method wrapper_CUDA_mm)"
+    );
+    let z = create::zeros(&[3], None, Device::Cuda(0)).unwrap();
+    assert_eq!(z.device(), Device::Cuda(0));
+    assert!(ops::join::cat(&[z.clone(), a.clone()], 0).is_err());
+}
+
+#[test]
+fn python_protocols() {
+    let t = create::ones(&[2], None, Device::Cpu).unwrap();
+    assert_eq!(
+        t.to_py_bool().unwrap_err().msg,
+        "Boolean value of Tensor with more than one value is ambiguous"
+    );
+    assert_eq!(
+        t.to_py_scalar().unwrap_err().to_string(),
+        "ValueError: only one element tensors can be converted to Python scalars"
+    );
+    let s = Tensor::scalar(Scalar::Int(3), DType::I64, Device::Cpu).unwrap();
+    assert_eq!(
+        s.iter_dim0().unwrap_err().to_string(),
+        "TypeError: iteration over a 0-d tensor"
+    );
+    assert_eq!(
+        s.len().unwrap_err().to_string(),
+        "TypeError: len() of a 0-d tensor"
+    );
+    assert_eq!(t.iter_dim0().unwrap().len(), 2);
+    assert!(s.to_py_bool().unwrap());
+}
+
+#[test]
+fn clone_and_detach_identity() {
+    let t = create::ones(&[2, 3], None, Device::Cpu).unwrap();
+    let h = t.clone();
+    assert!(h.ptr_eq(&t));
+    let d = t.detach();
+    assert!(!d.ptr_eq(&t) && d.same_storage(&t));
+    let c = t.clone_tensor().unwrap();
+    assert!(!c.same_storage(&t));
+    assert!(t.to_dtype(DType::F32).unwrap().ptr_eq(&t));
+    assert!(t.contiguous().unwrap().ptr_eq(&t));
+    t.set_requires_grad(true);
+    assert!(h.requires_grad());
+    assert!(t.autograd_meta().borrow().is_none());
+}

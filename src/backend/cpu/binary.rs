@@ -21,6 +21,9 @@ fn run2<E: Element, O: Element>(
     f: impl Fn(E, E) -> O + Sync,
 ) -> Result<Vec<O>> {
     let n = numel(shape);
+    if n == 0 {
+        return Ok(Vec::new());
+    }
     if a.is_contiguous() && b.is_contiguous() && a.shape() == shape && b.shape() == shape {
         let x = &av[a.offset()..a.offset() + n];
         let y = &bv[b.offset()..b.offset() + n];
@@ -133,7 +136,6 @@ fn run1<E: Element, O: Element>(av: &[E], a: &Tensor, f: impl Fn(E) -> O + Sync)
 /// PyTorch's `pow(tensor, scalar)` shortcuts for common float exponents.
 fn pow_scalar<E: Element>(av: &[E], a: &Tensor, e: f64) -> Result<Buffer> {
     let one = <E::M as Arith>::one();
-    let ee = <E::M as Arith>::of_scalar(Scalar::Float(e));
     let v = if e == 2.0 {
         run1(av, a, |x: E| E::store(x.load().mul(x.load())))?
     } else if e == 3.0 {
@@ -147,7 +149,12 @@ fn pow_scalar<E: Element>(av: &[E], a: &Tensor, e: f64) -> Result<Buffer> {
     } else if e == -1.0 {
         run1(av, a, |x: E| E::store(one.div(x.load())))?
     } else {
-        run1(av, a, |x: E| E::store(x.load().pow(ee)))?
+        // ATen: std::pow(base, (double)exp), computed in double and rounded once
+        run1(av, a, |x: E| {
+            E::store(<E::M as Arith>::of_scalar(Scalar::Float(
+                x.to_f64().powf(e),
+            )))
+        })?
     };
     Ok(E::wrap(v))
 }
@@ -206,9 +213,25 @@ fn inplace_typed<E: Element>(
         offset: src.offset(),
         strides: &st,
     };
+    let n = dst.numel();
+    if n == 0 {
+        return Ok(());
+    }
+    // small dense same-shape operands (`x += y`): a plain zip, no layout walk
+    let small_dense = n < PAR_THRESHOLD
+        && dst.is_contiguous()
+        && src.is_contiguous()
+        && src.shape() == dst.shape();
     macro_rules! go {
         ($f:expr) => {{
             let f = $f;
+            if small_dense {
+                let d = &mut dv[dst.offset()..dst.offset() + n];
+                for (d, x) in d.iter_mut().zip(&sv[src.offset()..src.offset() + n]) {
+                    *d = E::store(f(d.load(), x.load()));
+                }
+                return Ok(());
+            }
             update(
                 dv,
                 dst.offset(),

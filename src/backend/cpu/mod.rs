@@ -74,6 +74,10 @@ pub(crate) fn map_tensor<A: Element, O: Element>(
     f: impl Fn(A) -> O + Sync,
 ) -> Result<Vec<O>> {
     let n = t.numel();
+    if n == 0 {
+        // an empty view's offset may lie past the end of its storage
+        return Ok(Vec::new());
+    }
     if t.is_contiguous() && n < iter::PAR_THRESHOLD {
         crate::tensor::storage::check_alloc(n, O::DTYPE)?;
         return Ok(data[t.offset()..t.offset() + n]
@@ -108,7 +112,7 @@ impl Backend for Cpu {
         Ok(Rc::new(Storage::new(Buffer::zeros(dtype, numel)?, device)))
     }
 
-    fn from_host(&self, buf: Buffer, device: Device) -> Result<Rc<Storage>> {
+    fn upload(&self, buf: Buffer, device: Device) -> Result<Rc<Storage>> {
         Ok(Rc::new(Storage::new(buf, device)))
     }
 

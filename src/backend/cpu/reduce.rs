@@ -76,7 +76,7 @@ fn sum_order<E: Element>(s: &Split, rs: &Dims, rst: &[Dims; 1], j: usize) -> Sum
     let cols = s.kept_shape.last().copied().unwrap_or(1);
     if rs.len() == 1 && kept_inner == Some(1) && rst[0][0] > 1 {
         let col = j % cols;
-        let group = if cols >= vec_size(E::DTYPE) { 64 } else { 4 };
+        let group = if cols >= vec_size(E::DTYPE) { 4 * 8 } else { 4 };
         if col < cols / group * group {
             return SumOrder::Column;
         }
@@ -88,23 +88,33 @@ fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &Tensor, s: &Split) -> Res
     let n_out = numel(&s.kept_shape);
     let (rs, rst) = coalesce(&s.red_shape, [&s.red_strides]);
     let n_red = numel(&rs);
-    // offsets of the region's elements relative to its base, in row-major order
-    let mut rel: Vec<usize> = Vec::with_capacity(n_red);
     let inner = rst[0].last().copied().unwrap_or(0);
-    for_rows(&rs, &rst, [0], 0, n_red, |_, len, [o]| {
-        for i in 0..len {
-            rel.push(o + i * inner);
+    let dense = rs.len() <= 1 && (rs.is_empty() || inner == 1);
+    // a strided region is first copied into `scratch` (reused for every output)
+    let mut scratch: Vec<E> = Vec::new();
+    let region = |base: usize, scratch: &mut Vec<E>| {
+        if !dense {
+            scratch.clear();
+            for_rows(&rs, &rst, [base], 0, n_red, |_, len, [o]| {
+                scratch.extend((0..len).map(|i| v[o + i * inner]));
+            });
         }
-    });
+    };
     match op {
         ReduceOp::All | ReduceOp::Any => {
             let mut out = zeroed_vec::<bool>(n_out)?;
             let all = op == ReduceOp::All;
             for_each_output(s, x.offset(), |j, base| {
-                out[j] = if all {
-                    rel.iter().all(|&r| v[base + r].load().truthy())
+                region(base, &mut scratch);
+                let xs = if dense {
+                    &v[base..base + n_red]
                 } else {
-                    rel.iter().any(|&r| v[base + r].load().truthy())
+                    &scratch[..]
+                };
+                out[j] = if all {
+                    xs.iter().all(|e| e.load().truthy())
+                } else {
+                    xs.iter().any(|e| e.load().truthy())
                 };
             });
             Ok(bool::wrap(out))
@@ -121,21 +131,21 @@ fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &Tensor, s: &Split) -> Res
                     });
                     return;
                 }
+                region(base, &mut scratch);
+                let xs = if dense {
+                    &v[base..base + n_red]
+                } else {
+                    &scratch[..]
+                };
                 let m: E::M = match op {
                     ReduceOp::Sum => match sum_order::<E>(s, &rs, &rst, j) {
-                        SumOrder::Contiguous => contiguous_sum(&v[base..base + n_red]),
-                        SumOrder::Row => scalar_row_sum(n_red, |i| v[base + rel[i]].load()),
-                        SumOrder::Column => cascade_column_sum(n_red, |i| v[base + rel[i]].load()),
+                        SumOrder::Contiguous => contiguous_sum(xs),
+                        SumOrder::Row => scalar_row_sum(n_red, |i| xs[i].load()),
+                        SumOrder::Column => cascade_column_sum(n_red, |i| xs[i].load()),
                     },
-                    ReduceOp::Prod => rel
-                        .iter()
-                        .fold(E::M::one(), |a, &r| a.mul(v[base + r].load())),
-                    ReduceOp::Max => rel
-                        .iter()
-                        .fold(v[base].load(), |a, &r| a.max(v[base + r].load())),
-                    ReduceOp::Min => rel
-                        .iter()
-                        .fold(v[base].load(), |a, &r| a.min(v[base + r].load())),
+                    ReduceOp::Prod => xs.iter().fold(E::M::one(), |a, e| a.mul(e.load())),
+                    ReduceOp::Max => xs.iter().fold(xs[0].load(), |a, e| a.max(e.load())),
+                    ReduceOp::Min => xs.iter().fold(xs[0].load(), |a, e| a.min(e.load())),
                     ReduceOp::All | ReduceOp::Any => E::M::zero(),
                 };
                 out[j] = E::store(m);
@@ -249,7 +259,9 @@ where
     };
     let mut bases = Vec::with_capacity(numel(&s.kept_shape));
     for_each_output(&os, 0, |_, ob| bases.push(ob));
+    let last = dim + 1 == x.ndim();
     let mut k = 0usize;
+    let mut tmp: Vec<E::M> = Vec::with_capacity(len);
     for_each_output(&s, x.offset(), |_, base| {
         let ob = bases[k];
         k += 1;
@@ -257,24 +269,28 @@ where
         for i in 1..len {
             mx = Arith::max(mx, v[base + i * stride].load());
         }
+        // exp(x - max) in the compute type (float for half types), summed in order
+        tmp.clear();
         let mut sum = E::M::zero();
         for i in 0..len {
             let e = v[base + i * stride].load().sub(mx).exp();
             sum = sum.add(e);
-            if !log {
-                out[ob + i * ost] = E::store(e);
-            }
+            tmp.push(e);
         }
         if log {
             let ls = sum.ln();
             for i in 0..len {
                 out[ob + i * ost] = E::store(v[base + i * stride].load().sub(mx).sub(ls));
             }
-        } else {
+        } else if last {
+            // PyTorch's last-dim kernel scales by the reciprocal; the others divide
             let r = E::M::one().div(sum);
-            for i in 0..len {
-                // PyTorch stores exp(x - max) in the output dtype, then scales it
-                out[ob + i * ost] = E::store(out[ob + i * ost].load().mul(r));
+            for (i, e) in tmp.iter().enumerate() {
+                out[ob + i * ost] = E::store(e.mul(r));
+            }
+        } else {
+            for (i, e) in tmp.iter().enumerate() {
+                out[ob + i * ost] = E::store(e.div(sum));
             }
         }
     });

@@ -2,7 +2,7 @@
 //! that only numbers of similar size are added, and — what matters for matching printed
 //! results digit for digit — in the same order as PyTorch adds them: four interleaved partial
 //! sums (`row_sum`), multi-level chunk accumulators (`multi_row_sum`), and for contiguous rows a
-//! first pass in vector lanes (16 floats / 8 doubles, PyTorch's AVX-512 build).
+//! first pass in vector lanes (8 floats / 4 doubles, as PyTorch's AVX2 kernels).
 use crate::tensor::storage::{Arith, Element};
 use crate::tensor::DType;
 
@@ -28,6 +28,7 @@ fn ceil_log2(x: usize) -> u32 {
 /// ATen `multi_row_sum` for `NROWS` interleaved sums over `size` rows; `load(i, k)` is element
 /// `k` of row `i`.
 #[inline(always)]
+#[allow(clippy::needless_range_loop)] // mirrors ATen's indexing
 fn multi_row_sum<V: Copy, const NROWS: usize>(
     size: usize,
     zero: V,
@@ -113,23 +114,28 @@ fn lanes_inner_sum<E: Element, const L: usize>(
     let vec_size = n / vec_numel;
     let add = |a: Lanes<E::M, L>, b: Lanes<E::M, L>| {
         let mut r = a;
-        for l in 0..L {
-            r.0[l] = a.0[l].add(b.0[l]);
+        for (x, y) in r.0.iter_mut().zip(b.0) {
+            *x = x.add(y);
         }
         r
     };
     let load_vec = |i: usize| {
-        let base = i * vec_numel;
+        let chunk = &xs[i * vec_numel..(i + 1) * vec_numel];
         let mut acc = Lanes::<E::M, L>::zero_lanes();
-        if bf16_split {
-            // load_fp32_from_bf16: first 16 and second 16 elements, added lane by lane
+        if per_lane == 1 {
+            // one element per lane: the lane is the element (0 + x == x up to the sign of zero)
+            for (a, x) in acc.0.iter_mut().zip(chunk) {
+                *a = x.load();
+            }
+        } else if bf16_split {
+            // load_fp32_from_bf16: first and second half of the vector, added lane by lane
             for l in 0..L {
-                acc.0[l] = xs[base + l].load().add(xs[base + L + l].load());
+                acc.0[l] = chunk[l].load().add(chunk[L + l].load());
             }
         } else {
             for l in 0..L {
                 for k in 0..per_lane {
-                    acc.0[l] = acc.0[l].add(xs[base + l * per_lane + k].load());
+                    acc.0[l] = acc.0[l].add(chunk[l * per_lane + k].load());
                 }
             }
         }
@@ -146,13 +152,14 @@ fn lanes_inner_sum<E: Element, const L: usize>(
     fin
 }
 
-/// Elements per vector load for `dtype` (`Vectorized<T>::size()` on AVX-512).
+/// Elements per vector load for `dtype` (`Vectorized<T>::size()` of the AVX2 kernels, which
+/// PyTorch's reductions run even on AVX-512 machines).
 pub fn vec_size(dtype: DType) -> usize {
     match dtype {
-        DType::F32 | DType::I32 => 16,
-        DType::F64 | DType::I64 => 8,
-        DType::F16 | DType::BF16 => 32,
-        _ => 64,
+        DType::F32 | DType::I32 => 8,
+        DType::F64 | DType::I64 => 4,
+        DType::F16 | DType::BF16 => 16,
+        _ => 32,
     }
 }
 
@@ -162,10 +169,10 @@ pub fn contiguous_sum<E: Element>(xs: &[E]) -> E::M {
     let n = xs.len();
     if E::DTYPE.is_floating() && n >= vec_size(E::DTYPE) {
         return match E::DTYPE {
-            DType::F64 => lanes_inner_sum::<E, 8>(xs, 1, false),
-            DType::F32 => lanes_inner_sum::<E, 16>(xs, 1, false),
-            DType::F16 => lanes_inner_sum::<E, 16>(xs, 2, false),
-            _ => lanes_inner_sum::<E, 16>(xs, 2, true),
+            DType::F64 => lanes_inner_sum::<E, 4>(xs, 1, false),
+            DType::F32 => lanes_inner_sum::<E, 8>(xs, 1, false),
+            DType::F16 => lanes_inner_sum::<E, 8>(xs, 2, false),
+            _ => lanes_inner_sum::<E, 8>(xs, 2, true),
         };
     }
     scalar_row_sum(n, |i| xs[i].load())

@@ -252,3 +252,28 @@ pub fn rounding_op(mode: Option<&str>) -> Result<BinaryOp> {
         )),
     }
 }
+
+/// `torch.clamp(x, min=None, max=None)`: `minimum(maximum(x, min), max)`; the result dtype
+/// follows promotion with the bounds (`int_tensor.clamp(min=1.5)` is float).
+pub fn clamp(x: &Tensor, min: Option<Scalar>, max: Option<Scalar>) -> Result<Tensor> {
+    if min.is_none() && max.is_none() {
+        return runtime("torch.clamp: At least one of 'min' or 'max' must not be None");
+    }
+    let mut r = x.clone();
+    if let Some(lo) = min {
+        r = binary_scalar(BinaryOp::Maximum, &r, lo, false)?;
+    }
+    if let Some(hi) = max {
+        r = binary_scalar(BinaryOp::Minimum, &r, hi, false)?;
+    }
+    if r.ptr_eq(x) {
+        r = x.clone_tensor()?;
+    }
+    Ok(r)
+}
+
+/// `x.clamp_(min, max)` in place.
+pub fn clamp_(x: &Tensor, min: Option<Scalar>, max: Option<Scalar>) -> Result<()> {
+    let r = clamp(x, min, max)?;
+    super::inplace::write_result(x, &r)
+}

@@ -87,6 +87,18 @@ pub fn mean(
     }
     let d = reduce_dims(dims, x.ndim())?;
     let count: usize = d.iter().map(|&i| x.shape()[i]).product();
+    let out = dtype.unwrap_or(x.dtype());
+    if matches!(out, DType::F16 | DType::BF16) {
+        // half types: summed and divided in float, rounded once
+        let s = sum(x, dims, keepdim, Some(DType::F32))?;
+        let m = super::binary::binary_scalar(
+            super::binary::BinaryOp::Div,
+            &s,
+            Scalar::Int(count as i64),
+            false,
+        )?;
+        return m.to_dtype(out);
+    }
     let s = sum(x, dims, keepdim, dtype)?;
     super::binary::binary_scalar(
         super::binary::BinaryOp::Div,

@@ -279,6 +279,7 @@ impl Tensor {
     }
 
     /// `len(t)`.
+    #[allow(clippy::len_without_is_empty)] // len() of a 0-d tensor is an error, not 0
     pub fn len(&self) -> Result<usize> {
         if self.ndim() == 0 {
             return crate::tensor::error::type_err("len() of a 0-d tensor");
