@@ -1963,6 +1963,10 @@ fn parse_sub_expr(
         let s = (t.span.start as usize + offset).saturating_sub(1);
         let e = (t.span.end as usize + offset).saturating_sub(1);
         t.span = Span::new(s, e);
+        // A nested f-string's body is located in the original source too.
+        if let Tok::FStr { body_start, .. } = &mut t.tok {
+            *body_start = (*body_start + offset).saturating_sub(1);
+        }
     }
     let mut p = Parser {
         src,

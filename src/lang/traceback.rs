@@ -43,16 +43,12 @@ pub fn format_traceback(interp: &mut Interp, err: &PyErr) -> String {
         out.push_str(&format!("  File \"{}\", line {line}\n", src.name));
         let text = src.line_text(line_start);
         let stripped = text.trim_start();
-        let lead = text.len() - stripped.len();
+        let lead = text.chars().count() - stripped.chars().count();
         if src.show_lines || !stripped.is_empty() {
             out.push_str(&format!("    {}\n", stripped.trim_end()));
-            let col = text[..(span.start as usize - line_start).min(text.len())]
-                .chars()
-                .count();
+            let col = chars_before(text, (span.start as usize).saturating_sub(line_start));
             let end_col = if (span.end as usize) <= line_start + text.len() {
-                text[..(span.end as usize - line_start).min(text.len())]
-                    .chars()
-                    .count()
+                chars_before(text, (span.end as usize).saturating_sub(line_start))
             } else {
                 text.chars().count()
             };
@@ -133,11 +129,7 @@ fn format_entry(e: &TbEntry) -> String {
     out.push_str(&format!("    {}\n", stripped.trim_end()));
     let line_end = line_start + text.len();
     let multiline = e.span.end as usize > line_end;
-    let to_col = |off: usize| {
-        text[..off.saturating_sub(line_start).min(text.len())]
-            .chars()
-            .count()
-    };
+    let to_col = |off: usize| chars_before(text, off.saturating_sub(line_start));
     let start = to_col(e.span.start as usize);
     let end = if multiline {
         text.trim_end().chars().count()
@@ -249,4 +241,9 @@ fn hint_for(interp: &Interp, err: &PyErr) -> Option<String> {
         ExcKind::ZeroDivisionError => Some("check the divisor before dividing, or guard with `if d != 0:`.".into()),
         _ => None,
     }
+}
+
+/// How many characters of `text` start before byte `off` (robust to offsets inside a char).
+fn chars_before(text: &str, off: usize) -> usize {
+    text.char_indices().take_while(|(i, _)| *i < off).count()
 }

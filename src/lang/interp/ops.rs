@@ -13,6 +13,7 @@ fn zero_div(msg: &str) -> PyErr {
 }
 
 fn unsupported(op: &str, a: &Value, b: &Value) -> PyErr {
+    let op = if op == "**" { "** or pow()" } else { op };
     type_error(format!(
         "unsupported operand type(s) for {op}: '{}' and '{}'",
         a.type_name(),
