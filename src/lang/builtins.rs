@@ -44,10 +44,13 @@ fn check_kwargs(fname: &str, a: &Args, allowed: &[&str]) -> PyResult<()> {
     Ok(())
 }
 
-fn arity(name: &str, a: &Args, min: usize, max: usize) -> PyResult<()> {
+/// Checks the number of positional arguments, with CPython's wording for builtins.
+pub fn arity(name: &str, a: &Args, min: usize, max: usize) -> PyResult<()> {
     let n = a.pos.len();
     if n < min || n > max {
-        let msg = if min == max {
+        let msg = if max == 0 {
+            format!("{name}() takes no arguments ({n} given)")
+        } else if min == max {
             if min == 1 {
                 format!("{name}() takes exactly one argument ({n} given)")
             } else {

@@ -1,5 +1,5 @@
 //! Methods of the builtin types (`str.split`, `list.append`, `dict.items`, ...).
-use super::builtins::{kwarg, norm_index, sort_values, to_index};
+use super::builtins::{arity, kwarg, norm_index, sort_values, to_index};
 use super::error::{index_error, type_error, value_error, ExcKind, PyErr, PyResult};
 use super::format;
 use super::interp::Interp;
@@ -33,29 +33,6 @@ fn this_set(v: &Value) -> Rc<RefCell<SetMap>> {
         Value::Set(s) => s.clone(),
         _ => Rc::new(RefCell::new(SetMap::default())),
     }
-}
-
-fn nargs(name: &str, a: &Args, min: usize, max: usize) -> PyResult<()> {
-    let n = a.pos.len();
-    if n < min || n > max {
-        let msg = if max == 0 {
-            format!("{name}() takes no arguments ({n} given)")
-        } else if min == max && min == 1 {
-            format!("{name}() takes exactly one argument ({n} given)")
-        } else if n < min {
-            format!(
-                "{name} expected at least {min} argument{}, got {n}",
-                if min == 1 { "" } else { "s" }
-            )
-        } else {
-            format!(
-                "{name} expected at most {max} argument{}, got {n}",
-                if max == 1 { "" } else { "s" }
-            )
-        };
-        return Err(type_error(msg));
-    }
-    Ok(())
 }
 
 fn str_arg(v: Option<&Value>, what: &str) -> PyResult<Option<Rc<str>>> {
@@ -166,7 +143,7 @@ fn str_method(name: &str) -> Option<M> {
         },
         "splitlines" => |_, t, _| Ok(Value::list(this_str(t).lines().map(Value::str).collect())),
         "join" => |i, t, a| {
-            nargs("str.join", &a, 1, 1)?;
+            arity("str.join", &a, 1, 1)?;
             let sep = this_str(t);
             let items = i.collect(&a.pos[0])?;
             let mut out = String::new();
@@ -189,7 +166,7 @@ fn str_method(name: &str) -> Option<M> {
             Ok(Value::from(out))
         },
         "replace" => |_, t, a| {
-            nargs("replace", &a, 2, 3)?;
+            arity("replace", &a, 2, 3)?;
             let s = this_str(t);
             let (Value::Str(old), Value::Str(new)) = (&a.pos[0], &a.pos[1]) else {
                 return Err(type_error("replace() argument must be str"));
@@ -206,7 +183,7 @@ fn str_method(name: &str) -> Option<M> {
         },
         "center" | "ljust" | "rjust" => return None,
         "zfill" => |_, t, a| {
-            nargs("zfill", &a, 1, 1)?;
+            arity("zfill", &a, 1, 1)?;
             let s = this_str(t);
             let w = to_index(&a.pos[0])?;
             check_str_size(w)?;
@@ -329,7 +306,7 @@ fn zfill(s: &str, w: i64) -> String {
 }
 
 fn str_find(t: &Value, a: &Args, name: &str) -> PyResult<Value> {
-    nargs(name, a, 1, 3)?;
+    arity(name, a, 1, 3)?;
     let s = this_str(t);
     let Value::Str(sub) = &a.pos[0] else {
         return Err(type_error(format!(
@@ -362,7 +339,7 @@ fn str_find(t: &Value, a: &Args, name: &str) -> PyResult<Value> {
 }
 
 fn str_pad(t: &Value, a: &Args, name: &str) -> PyResult<Value> {
-    nargs(name, a, 1, 2)?;
+    arity(name, a, 1, 2)?;
     let s = this_str(t);
     let w = to_index(&a.pos[0])?;
     let fill = match a.pos.get(1) {
@@ -394,7 +371,7 @@ fn str_pad(t: &Value, a: &Args, name: &str) -> PyResult<Value> {
 }
 
 fn str_partition(t: &Value, a: &Args, rev: bool) -> PyResult<Value> {
-    nargs("partition", a, 1, 1)?;
+    arity("partition", a, 1, 1)?;
     let s = this_str(t);
     let Value::Str(sep) = &a.pos[0] else {
         return Err(type_error(format!(
@@ -419,7 +396,7 @@ fn str_partition(t: &Value, a: &Args, rev: bool) -> PyResult<Value> {
 
 fn starts_ends(t: &Value, a: &Args, ends: bool) -> PyResult<Value> {
     let fname = if ends { "endswith" } else { "startswith" };
-    nargs(fname, a, 1, 3)?;
+    arity(fname, a, 1, 3)?;
     let s = this_str(t);
     let (b, e) = char_range(&s, a, 1)?;
     let sub = &s[b..e];
@@ -502,18 +479,18 @@ fn format_field(i: &mut Interp, f: &format::FmtField, a: &Args) -> PyResult<Stri
 fn list_method(name: &str) -> Option<NativeFn> {
     Some(match name {
         "append" => |_, t, a| {
-            nargs("list.append", &a, 1, 1)?;
+            arity("list.append", &a, 1, 1)?;
             this_list(t).borrow_mut().push(a.pos[0].clone());
             Ok(Value::None)
         },
         "extend" => |i, t, a| {
-            nargs("list.extend", &a, 1, 1)?;
+            arity("list.extend", &a, 1, 1)?;
             let items = i.collect(&a.pos[0])?;
             this_list(t).borrow_mut().extend(items);
             Ok(Value::None)
         },
         "insert" => |_, t, a| {
-            nargs("insert", &a, 2, 2)?;
+            arity("insert", &a, 2, 2)?;
             let l = this_list(t);
             let n = l.borrow().len() as i64;
             let mut k = to_index(&a.pos[0])?;
@@ -525,7 +502,7 @@ fn list_method(name: &str) -> Option<NativeFn> {
             Ok(Value::None)
         },
         "pop" => |_, t, a| {
-            nargs("pop", &a, 0, 1)?;
+            arity("pop", &a, 0, 1)?;
             let l = this_list(t);
             let n = l.borrow().len();
             if n == 0 {
@@ -540,7 +517,7 @@ fn list_method(name: &str) -> Option<NativeFn> {
             Ok(v)
         },
         "remove" => |i, t, a| {
-            nargs("list.remove", &a, 1, 1)?;
+            arity("list.remove", &a, 1, 1)?;
             let l = this_list(t);
             let items = l.borrow().clone();
             for (k, x) in items.iter().enumerate() {
@@ -552,7 +529,7 @@ fn list_method(name: &str) -> Option<NativeFn> {
             Err(value_error("list.remove(x): x not in list"))
         },
         "index" => |i, t, a| {
-            nargs("index", &a, 1, 3)?;
+            arity("index", &a, 1, 3)?;
             let items = this_list(t).borrow().clone();
             for (k, x) in items.iter().enumerate() {
                 if i.eq(x, &a.pos[0])? {
@@ -563,7 +540,7 @@ fn list_method(name: &str) -> Option<NativeFn> {
             Err(value_error(format!("{r} is not in list")))
         },
         "count" => |i, t, a| {
-            nargs("list.count", &a, 1, 1)?;
+            arity("list.count", &a, 1, 1)?;
             let items = this_list(t).borrow().clone();
             let mut c = 0;
             for x in &items {
@@ -604,7 +581,7 @@ fn list_method(name: &str) -> Option<NativeFn> {
 fn dict_method(name: &str) -> Option<NativeFn> {
     Some(match name {
         "get" => |_, t, a| {
-            nargs("get", &a, 1, 2)?;
+            arity("get", &a, 1, 2)?;
             let k = Key::new(a.pos[0].clone())?;
             Ok(this_dict(t)
                 .borrow()
@@ -616,7 +593,7 @@ fn dict_method(name: &str) -> Option<NativeFn> {
         "values" => |_, t, _| Ok(dict_view(t, ViewKind::Values)),
         "items" => |_, t, _| Ok(dict_view(t, ViewKind::Items)),
         "pop" => |_, t, a| {
-            nargs("pop", &a, 1, 2)?;
+            arity("pop", &a, 1, 2)?;
             let k = Key::new(a.pos[0].clone())?;
             match this_dict(t).borrow_mut().shift_remove(&k) {
                 Some(v) => Ok(v),
@@ -635,7 +612,7 @@ fn dict_method(name: &str) -> Option<NativeFn> {
             )),
         },
         "setdefault" => |_, t, a| {
-            nargs("setdefault", &a, 1, 2)?;
+            arity("setdefault", &a, 1, 2)?;
             let k = Key::new(a.pos[0].clone())?;
             let d = this_dict(t);
             let mut d = d.borrow_mut();
@@ -675,12 +652,12 @@ fn dict_method(name: &str) -> Option<NativeFn> {
 fn set_method(name: &str) -> Option<NativeFn> {
     Some(match name {
         "add" => |_, t, a| {
-            nargs("set.add", &a, 1, 1)?;
+            arity("set.add", &a, 1, 1)?;
             this_set(t).borrow_mut().insert(Key::new(a.pos[0].clone())?);
             Ok(Value::None)
         },
         "remove" => |_, t, a| {
-            nargs("set.remove", &a, 1, 1)?;
+            arity("set.remove", &a, 1, 1)?;
             if this_set(t)
                 .borrow_mut()
                 .shift_remove(&Key::new(a.pos[0].clone())?)
@@ -691,7 +668,7 @@ fn set_method(name: &str) -> Option<NativeFn> {
             }
         },
         "discard" => |_, t, a| {
-            nargs("set.discard", &a, 1, 1)?;
+            arity("set.discard", &a, 1, 1)?;
             this_set(t)
                 .borrow_mut()
                 .shift_remove(&Key::new(a.pos[0].clone())?);
@@ -757,7 +734,7 @@ fn set_combine(i: &mut Interp, t: &Value, a: Args, mode: u8) -> PyResult<Value> 
 fn tuple_method(name: &str) -> Option<NativeFn> {
     Some(match name {
         "index" => |i, t, a| {
-            nargs("index", &a, 1, 3)?;
+            arity("index", &a, 1, 3)?;
             let items = i.collect(t)?;
             for (k, x) in items.iter().enumerate() {
                 if i.eq(x, &a.pos[0])? {
@@ -767,7 +744,7 @@ fn tuple_method(name: &str) -> Option<NativeFn> {
             Err(value_error("tuple.index(x): x not in tuple"))
         },
         "count" => |i, t, a| {
-            nargs("tuple.count", &a, 1, 1)?;
+            arity("tuple.count", &a, 1, 1)?;
             let items = i.collect(t)?;
             let mut c = 0;
             for x in &items {

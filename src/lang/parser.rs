@@ -266,34 +266,19 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// `if` and each `elif` (an `elif` is an `if` nested in the `else` branch).
     fn if_stmt(&mut self) -> PResult<Stmt> {
+        let what = if self.is_kw("if") {
+            "'if' statement"
+        } else {
+            "'elif' statement"
+        };
         let start = self.advance().span;
         let test = self.named_test()?;
         self.expect_op(":")?;
-        let body = self.block("'if' statement", start)?;
+        let body = self.block(what, start)?;
         let orelse = if self.is_kw("elif") {
-            let elif = self.if_stmt_elif()?;
-            vec![elif]
-        } else if self.is_kw("else") {
-            let es = self.advance().span;
-            self.expect_op(":")?;
-            self.block("'else' statement", es)?
-        } else {
-            Vec::new()
-        };
-        Ok(Stmt {
-            kind: StmtKind::If(test, body, orelse),
-            span: start.to(self.prev_span()),
-        })
-    }
-
-    fn if_stmt_elif(&mut self) -> PResult<Stmt> {
-        let start = self.advance().span; // elif
-        let test = self.named_test()?;
-        self.expect_op(":")?;
-        let body = self.block("'elif' statement", start)?;
-        let orelse = if self.is_kw("elif") {
-            vec![self.if_stmt_elif()?]
+            vec![self.if_stmt()?]
         } else if self.is_kw("else") {
             let es = self.advance().span;
             self.expect_op(":")?;

@@ -129,93 +129,16 @@ impl Native for TorchType {
     }
 }
 
-fn unary_fn(name: &'static str) -> (&'static str, NativeFn) {
-    // Each function form forwards to the method of the same name.
-    macro_rules! forward {
-        ($($n:literal),*) => {
-            match name {
-                $($n => ($n, |i, _, a| functions::method_form(i, $n, a)),)*
-                _ => ("abs", |i, _, a| functions::method_form(i, "abs", a)),
-            }
-        };
-    }
-    forward!(
-        "abs",
-        "sqrt",
-        "clamp",
-        "clip",
-        "rsqrt",
-        "exp",
-        "log",
-        "log2",
-        "log10",
-        "log1p",
-        "sin",
-        "cos",
-        "tanh",
-        "sigmoid",
-        "relu",
-        "floor",
-        "ceil",
-        "round",
-        "trunc",
-        "sign",
-        "square",
-        "reciprocal",
-        "isnan",
-        "logical_not",
-        "neg",
-        "sum",
-        "mean",
-        "prod",
-        "argmax",
-        "argmin",
-        "amax",
-        "amin",
-        "all",
-        "any",
-        "softmax",
-        "log_softmax",
-        "matmul",
-        "mm",
-        "bmm",
-        "dot",
-        "mv",
-        "add",
-        "sub",
-        "mul",
-        "div",
-        "pow",
-        "maximum",
-        "minimum",
-        "fmod",
-        "remainder",
-        "eq",
-        "ne",
-        "lt",
-        "le",
-        "gt",
-        "ge",
-        "equal",
-        "reshape",
-        "transpose",
-        "permute",
-        "unsqueeze",
-        "squeeze",
-        "flatten",
-        "t",
-        "clone",
-        "numel",
-        "tolist",
-        "detach"
-    )
+/// `torch.f(x, ...)` for each tensor method `x.f(...)` that PyTorch also offers as a function.
+macro_rules! forwarded {
+    ($($n:literal),* $(,)?) => {
+        const FORWARDED: &[(&str, NativeFn)] = &[$(($n, |i, _, a| functions::method_form(i, $n, a))),*];
+    };
 }
 
-const FORWARDED: &[&str] = &[
+forwarded!(
     "abs",
     "sqrt",
-    "clamp",
-    "clip",
     "rsqrt",
     "exp",
     "log",
@@ -279,7 +202,9 @@ const FORWARDED: &[&str] = &[
     "clone",
     "numel",
     "detach",
-];
+    "clamp",
+    "clip",
+);
 
 pub fn module() -> Value {
     let mut fns: Vec<(&'static str, NativeFn)> = vec![
@@ -341,9 +266,7 @@ pub fn module() -> Value {
             ))
         }),
     ];
-    for n in FORWARDED {
-        fns.push(unary_fn(n));
-    }
+    fns.extend_from_slice(FORWARDED);
     let mut consts: Vec<(&str, Value)> = vec![
         ("__version__", Value::str("2.15.0")),
         (
