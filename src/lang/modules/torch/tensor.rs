@@ -66,7 +66,7 @@ fn binop(op: BinOp) -> Option<BinaryOp> {
 pub fn tensor_binary(op: BinaryOp, a: &Value, b: &Value) -> PyResult<Option<Value>> {
     use crate::tensor::ops::binary::{binary, binary_scalar};
     Ok(Some(match (as_tensor(a), as_tensor(b)) {
-        (Some(x), Some(y)) => wrap(binary(op, x, y).py()?),
+        (Some(x), Some(y)) => wrap(binary(op, x, y).map_err(|e| broadcast_hint(e, x, y))?),
         (Some(x), None) => match scalar_of(b) {
             Some(s) => wrap(binary_scalar(op, x, s, false).py()?),
             None => return Ok(None),
@@ -328,4 +328,18 @@ impl Native for PyTensor {
 /// The scalar of a one-element tensor, for `float(t)`, `int(t)`, `t.item()`.
 pub fn item(t: &Tensor) -> PyResult<Scalar> {
     t.item().py()
+}
+
+/// A shape mismatch explained: which shapes met, and the broadcasting rule.
+fn broadcast_hint(e: crate::tensor::TensorError, x: &Tensor, y: &Tensor) -> PyErr {
+    let is_shape = e.msg.starts_with("The size of tensor a");
+    let err = terr(e);
+    if !is_shape || err.0.hint.is_some() {
+        return err;
+    }
+    err.hint(format!(
+        "shapes {:?} and {:?} cannot broadcast: sizes are compared from the last dimension, and each pair must be equal or one of them 1.",
+        x.shape(),
+        y.shape()
+    ))
 }
