@@ -234,7 +234,7 @@ fn batched(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let batch_a = &a1.shape()[..a1.ndim() - 2];
     let batch_b = &b1.shape()[..b1.ndim() - 2];
     let batch = broadcast_shapes(batch_a, batch_b)?;
-    let bprod: usize = batch.iter().product();
+    let bprod = crate::tensor::shape::checked_numel(&batch)?;
     let mut ea: Vec<usize> = batch.to_vec();
     ea.extend([n, m1]);
     let mut eb: Vec<usize> = batch.to_vec();
