@@ -153,6 +153,55 @@ fn run_case(name: &str, o: &mut Out) -> Result<()> {
             o.show(&stack(&[r0, r1, c0], 0)?)?;
             o.show(&cat(&[a.to_dtype(F16)?, a.to_dtype(BF16)?], 0)?)?;
         }
+        "result_layouts" => {
+            use cudalearn::tensor::ops::join::{where_, TensorOrScalar as TS};
+            use cudalearn::tensor::ops::matmul::matmul;
+            let x = ar(6, F32).view(&[2, 3])?;
+            let t = x.t()?;
+            let p = ar(24, F32).view(&[2, 3, 4])?.permute(&[2, 0, 1])?;
+            let ones32 = cudalearn::tensor::create::ones(&[3, 2], None, Device::Cpu)?;
+            o.lay(&binary_scalar(Add, &t, int(1), false)?);
+            o.lay(&binary(Mul, &t, &t)?);
+            o.lay(&binary(Add, &t, &ones32)?);
+            o.lay(&binary(Add, &ones32, &t)?);
+            o.lay(&unary(UnaryOp::Exp, &t)?);
+            o.lay(&binary_scalar(Gt, &t, int(2), false)?);
+            o.lay(&t.to_dtype(F64)?);
+            o.lay(&t.contiguous()?);
+            o.lay(&t.clone_tensor()?);
+            o.lay(&binary_scalar(Mul, &p, int(2), false)?);
+            o.lay(&binary(
+                Add,
+                &p,
+                &cudalearn::tensor::create::ones(&[4, 1, 1], None, Device::Cpu)?,
+            )?);
+            o.lay(&where_(
+                &binary_scalar(Gt, &t, int(1), false)?,
+                &TS::Tensor(t.clone()),
+                &TS::Scalar(fl(0.0)),
+            )?);
+            o.lay(&binary_scalar(
+                Mul,
+                &index(&t, &[I::Slice(None, None, Some(2))])?,
+                int(1),
+                false,
+            )?);
+            o.lay(&unary(UnaryOp::Neg, &t)?);
+            o.lay(&t.to_dtype(I32)?);
+            o.lay(&unary(
+                UnaryOp::Neg,
+                &index(&t, &[all(), I::Slice(None, Some(1), None)])?.expand(&[3, 4])?,
+            )?);
+            o.lay(&sum(&t, Some(&[0]), false, None)?);
+            o.lay(&matmul(&t, &x)?);
+            o.show(&binary_scalar(Add, &t, int(1), false)?)?;
+            o.show(&binary_scalar(
+                Sub,
+                &binary_scalar(Mul, &p, int(2), false)?,
+                int(1),
+                false,
+            )?)?;
+        }
         other => panic!("no Rust side for golden case {other}"),
     }
     Ok(())

@@ -162,6 +162,26 @@ pub fn is_contiguous(shape: &[usize], strides: &[usize]) -> bool {
     true
 }
 
+/// Strides that are a permutation of a dense layout: no gaps, no overlaps
+/// (c10 `is_non_overlapping_and_dense`).
+pub fn is_dense(shape: &[usize], strides: &[usize]) -> bool {
+    let mut dims: Vec<(usize, usize)> = shape
+        .iter()
+        .copied()
+        .zip(strides.iter().copied())
+        .filter(|&(n, _)| n != 1)
+        .collect();
+    dims.sort_by_key(|&(_, s)| s);
+    let mut expected = 1;
+    for (n, s) in dims {
+        if s != expected {
+            return false;
+        }
+        expected *= n;
+    }
+    true
+}
+
 /// Product of sizes; only called on shapes already validated by `checked_numel`.
 #[inline]
 pub fn numel(shape: &[usize]) -> usize {

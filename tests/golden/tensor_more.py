@@ -36,3 +36,9 @@ show(torch.tensor([[True, False], [True, True]]).all(1)); show(torch.tensor([[Tr
 from tensor_show import *
 a = torch.arange(4.).view(2, 2)
 show(torch.cat([a, a.t(), a[:, :1].expand(2, 2)], 1)); show(torch.cat((a, torch.tensor([[True, False]])))); show(torch.stack([a[0], a[1], a[:, 0]])); show(torch.cat([a.half(), a.bfloat16()]))
+# %% result_layouts
+from tensor_show import *
+x = torch.arange(6.).view(2, 3); t = x.t(); p = torch.arange(24.).view(2, 3, 4).permute(2, 0, 1)
+lay(t + 1); lay(t * t); lay(t + torch.ones(3, 2)); lay(torch.ones(3, 2) + t); lay(t.exp()); lay(t > 2); lay(t.to(torch.float64)); lay(t.contiguous()); lay(t.clone())
+lay(p * 2); lay(p + torch.ones(4, 1, 1)); lay(torch.where(t > 1, t, 0.0)); lay(t[::2] * 1); lay(t.neg()); lay(t.to(torch.int32)); lay(-t[:, :1].expand(3, 4))
+lay(t.sum(0)); lay(t @ x); show(t + 1); show(p * 2 - 1)
