@@ -78,9 +78,11 @@ impl Tensor {
     pub fn item(&self) -> Result<Scalar> {
         let n = self.numel();
         if n != 1 {
-            return runtime(format!(
-                "a Tensor with {n} elements cannot be converted to Scalar"
-            ));
+            return Err(super::TensorError::new(
+                super::ErrorKind::Runtime,
+                format!("a Tensor with {n} elements cannot be converted to Scalar"),
+            )
+            .with_hint("item() needs exactly one element; reduce first (e.g. .sum() or .mean()) or index one element"));
         }
         Ok(self.contiguous_scalars()?[0])
     }

@@ -260,9 +260,18 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Dims> {
             1
         };
         if sa != sb && sa != 1 && sb != 1 {
-            return runtime(format!(
+            let msg = format!(
                 "The size of tensor a ({sa}) must match the size of tensor b ({sb}) at non-singleton dimension {i}"
-            ));
+            );
+            let hint = format!(
+                "shapes {} and {} do not broadcast: lined up from the right, each pair of sizes must be equal or one of them 1",
+                fmt_list(a),
+                fmt_list(b)
+            );
+            return Err(
+                super::error::TensorError::new(super::error::ErrorKind::Runtime, msg)
+                    .with_hint(hint),
+            );
         }
         out[i] = if sa == 1 { sb } else { sa };
     }
