@@ -136,6 +136,17 @@ pub fn fmt_list<T: fmt::Display>(xs: &[T]) -> String {
 
 /// Row-major strides; a size-0 dimension counts as 1, as in c10.
 pub fn contiguous_strides(shape: &[usize]) -> Dims {
+    let n = shape.len();
+    if n <= INLINE {
+        // built in place: this runs for every op result
+        let mut a = [0usize; INLINE];
+        let mut acc = 1usize;
+        for i in (0..n).rev() {
+            a[i] = acc;
+            acc = acc.saturating_mul(shape[i].max(1));
+        }
+        return Dims::Inline(n as u8, a);
+    }
     let mut st = Dims::filled(shape.len(), 1);
     let mut acc = 1usize;
     for i in (0..shape.len()).rev() {
