@@ -501,3 +501,63 @@ fn no_shape_or_argument_panics() {
     assert!(x.expand(&[1 << 40, 1 << 40, 2, 3]).is_err());
     assert!(x.view(&[i64::MAX, -1]).is_err());
 }
+
+#[test]
+fn extreme_arguments_are_errors_not_panics() {
+    let dev = Device::Cpu;
+    let big = Scalar::Int(i64::MAX);
+    assert!(arange(Scalar::Int(0), big, Scalar::Int(1), None, dev).is_err());
+    assert!(arange(
+        Scalar::Int(0),
+        Scalar::Float(1e18),
+        Scalar::Float(1.0),
+        None,
+        dev
+    )
+    .is_err());
+    assert!(arange(Scalar::Int(0), big, Scalar::Int(1), Some(DType::F16), dev).is_err());
+    assert!(cudalearn::tensor::create::linspace(0.0, 1.0, i64::MAX, None, dev).is_err());
+    assert!(cudalearn::tensor::create::eye(1 << 40, None, None, dev).is_err());
+    let x = zeros(&[2, 3], None, dev).unwrap();
+    assert!(x.narrow(1, 1, i64::MAX).is_err());
+    let s = index(
+        &x,
+        &[IndexItem::Slice(
+            Some(i64::MIN),
+            Some(i64::MAX),
+            Some(i64::MAX),
+        )],
+    )
+    .unwrap();
+    assert_eq!(s.shape(), &[1, 3]);
+    let idx = Tensor::from_i64s(&[0], &[1, 1], DType::I64)
+        .unwrap()
+        .expand(&[1 << 20, 1 << 20])
+        .unwrap();
+    assert!(index(&x, &[IndexItem::Tensor(idx)]).is_err());
+    let e = zeros(&[1, 2, 3], None, dev)
+        .unwrap()
+        .expand(&[1 << 30, 1 << 30, 2, 3]);
+    assert!(
+        e.is_err()
+            || cudalearn::tensor::ops::matmul::matmul(
+                &e.unwrap(),
+                &zeros(&[3, 2], None, dev).unwrap()
+            )
+            .is_err()
+    );
+    assert!(cudalearn::tensor::ops::binary::binary_scalar(
+        BinaryOp::Pow,
+        &x,
+        Scalar::Int(i64::MAX),
+        false
+    )
+    .is_ok());
+    assert!(cudalearn::tensor::ops::binary::binary_scalar(
+        BinaryOp::FloorDiv,
+        &Tensor::from_i64s(&[i64::MIN], &[1], DType::I64).unwrap(),
+        Scalar::Int(-1),
+        false
+    )
+    .is_ok());
+}

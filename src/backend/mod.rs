@@ -30,8 +30,11 @@ pub trait Backend {
     fn copy(&self, dst: &Tensor, src: &Tensor) -> Result<()>;
     /// `dst.fill_(v)`, with `v` cast to `dst`'s dtype.
     fn fill(&self, dst: &Tensor, v: Scalar) -> Result<()>;
-    /// A new contiguous tensor with `src`'s values cast to `dtype`.
+    /// `src.to(dtype)`: a new tensor with `src`'s values cast to `dtype`, keeping the layout of
+    /// a dense `src` (a transposed matrix stays transposed), else row-major.
     fn cast(&self, src: &Tensor, dtype: DType) -> Result<Tensor>;
+    /// A row-major copy (`contiguous()`).
+    fn contiguous_copy(&self, src: &Tensor) -> Result<Tensor>;
     /// An elementwise unary op; the result has `x`'s dtype (bool for predicates).
     fn unary(&self, op: UnaryOp, x: &Tensor) -> Result<Tensor>;
     /// An elementwise binary op of two tensors of one dtype broadcast to `shape`; the result

@@ -40,14 +40,14 @@ impl Tensor {
         if self.is_contiguous() {
             return Ok(self.clone());
         }
-        backend::for_device(self.device()).cast(self, self.dtype())
+        backend::for_device(self.device()).contiguous_copy(self)
     }
 
     /// `t.clone()`: a copy with its own storage. Like `torch.clone(memory_format=preserve_format)`
     /// it keeps the strides of a dense tensor (a transposed matrix stays transposed).
     pub fn clone_tensor(&self) -> Result<Tensor> {
         let be = backend::for_device(self.device());
-        if !self.is_contiguous() && dense_permutation(self) {
+        if !self.is_contiguous() && shape::is_dense(self.shape(), self.strides()) {
             let storage = be.zeros(self.dtype(), self.numel(), self.device())?;
             let out =
                 Tensor::from_parts(storage, self.dims().clone(), self.stride_dims().clone(), 0);
@@ -78,9 +78,11 @@ impl Tensor {
     pub fn item(&self) -> Result<Scalar> {
         let n = self.numel();
         if n != 1 {
-            return runtime(format!(
-                "a Tensor with {n} elements cannot be converted to Scalar"
-            ));
+            return Err(super::TensorError::new(
+                super::ErrorKind::Runtime,
+                format!("a Tensor with {n} elements cannot be converted to Scalar"),
+            )
+            .with_hint("item() needs exactly one element; reduce first (e.g. .sum() or .mean()) or index one element"));
         }
         Ok(self.contiguous_scalars()?[0])
     }
@@ -130,26 +132,6 @@ impl Tensor {
                 .collect()
         })
     }
-}
-
-/// Strides that are a permutation of a dense layout, with no gaps and no overlaps.
-fn dense_permutation(t: &Tensor) -> bool {
-    let mut dims: Vec<(usize, usize)> = t
-        .shape()
-        .iter()
-        .copied()
-        .zip(t.strides().iter().copied())
-        .filter(|&(n, _)| n != 1)
-        .collect();
-    dims.sort_by_key(|&(_, s)| s);
-    let mut expected = 1;
-    for (n, s) in dims {
-        if s != expected {
-            return false;
-        }
-        expected *= n;
-    }
-    true
 }
 
 /// Python protocols on a tensor, with PyTorch's messages.

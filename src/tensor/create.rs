@@ -125,6 +125,7 @@ pub fn arange(
         }
         size as usize
     };
+    super::storage::check_alloc(n, dtype)?;
     let buf = match dtype {
         DType::F32 => Buffer::F32(lanes_arange::<f32>(s, st, n, 8)),
         DType::F64 => Buffer::F64(lanes_arange::<f64>(s, st, n, 4)),
@@ -140,7 +141,6 @@ pub fn arange(
         }
         _ => {
             let (s, st) = (start.to_i64(), step.to_i64());
-            super::storage::check_alloc(n, dtype)?;
             let v: Vec<i64> = (0..n as i64)
                 .map(|i| s.wrapping_add(st.wrapping_mul(i)))
                 .collect();

@@ -58,7 +58,12 @@ fn slice_bounds(start: Option<i64>, stop: Option<i64>, step: i64, size: usize) -
     };
     let s = start.map(clamp).unwrap_or(0);
     let e = stop.map(clamp).unwrap_or(n);
-    let len = if e > s { (e - s + step - 1) / step } else { 0 };
+    // i128: a user's step may be near i64::MAX
+    let len = if e > s {
+        ((e - s) as i128 + step as i128 - 1) / step as i128
+    } else {
+        0
+    };
     (s as usize, len as usize)
 }
 
@@ -125,7 +130,10 @@ fn parse(t: &Tensor, items: &[IndexItem]) -> Result<Parsed> {
                 // PyTorch leaves the offset at `start` even for an empty result
                 offset += s * strides[dim];
                 shape[dim] = len;
-                strides[dim] *= step as usize;
+                if len > 1 {
+                    // fits: two elements `step` apart lie inside the storage
+                    strides[dim] *= step as usize;
+                }
                 dim += 1;
             }
             IndexItem::None => {
@@ -289,6 +297,7 @@ fn plan(p: &Parsed) -> Result<Plan> {
         };
     }
     let np = numel(&bshape);
+    super::storage::check_alloc(np, DType::I64)?;
     let mut bases = vec![v.offset(); np];
     for (k, (d, t)) in p.adv.iter().enumerate() {
         let size = v.shape()[*d] as i64;

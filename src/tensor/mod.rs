@@ -2,12 +2,32 @@
 //!
 //! A `Tensor` is a cheap handle (`Rc`) to one tensor object: shared storage plus a view
 //! (shape, strides, offset), its dtype and device, and room for autograd. Cloning the handle is
-//! one reference-count increment and keeps Python's object identity (`a is b`); views made by
-//! `view`, `transpose`, slicing, ... are new objects sharing the same `Storage`, so in-place ops
-//! through any of them are seen by all.
+//! one reference-count increment and keeps Python's object identity (`a is b`, `ptr_eq`); views
+//! made by `view`, `transpose`, slicing, ... are new objects sharing the same `Storage`, so
+//! in-place ops through any of them are seen by all.
 //!
 //! Every op lives in `ops/` and follows the same order: device check, dtype rule, shape rule,
-//! then the backend kernel (`crate::backend`).
+//! then the backend kernel of the operands' device (`crate::backend`). Errors are
+//! `TensorError { kind, msg, hint }` with PyTorch's own message text.
+//!
+//! What the interpreter binds (everything returns `Result<_>` unless noted):
+//! - make: `Tensor::from_nested` (`torch.tensor`), `from_f64s/from_i64s/from_bools`, `scalar`,
+//!   `create::{zeros, ones, full, empty, arange, linspace, eye, *_like}`
+//! - inspect: `shape`, `strides`, `offset`, `dtype`, `device`, `ndim`, `numel`, `is_contiguous`,
+//!   `element_size`, `nbytes`, `len`, `size_at`, `item`, `tolist`, `contiguous_values_f64/i64/bool`,
+//!   `to_py_bool`, `to_py_scalar`, `iter_dim0`, `is_cuda`, `ptr_eq`, `object_id`, `data_ptr`
+//! - convert: `to_dtype`, `to_device`, `contiguous`, `clone_tensor`, `detach`
+//! - shape: `view`, `reshape`, `transpose`, `t`, `t_all` (`.T`), `mt`, `permute`, `unsqueeze`,
+//!   `squeeze`, `flatten`, `expand`, `expand_as`, `select`, `narrow`
+//! - math: `ops::binary::{binary, binary_scalar, add_alpha, clamp, div_mode}`, `ops::unary::unary`,
+//!   `ops::compare::{equal, allclose, isclose}`, `ops::matmul::{matmul, mm, bmm, mv, dot}`,
+//!   `ops::reduce::{sum, mean, prod, max_all, max_dim, amax, argmax, all_any, softmax}`,
+//!   `ops::join::{cat, stack, where_}`
+//! - in place: `ops::inplace::{binary_inplace, binary_scalar_inplace, add_alpha_, fill_,
+//!   fill_tensor_, zero_, copy_}`, `ops::unary::unary_`, `ops::binary::clamp_`
+//! - indexing: `index::{index, index_put, nonzero}` with `IndexItem`/`IndexValue`
+//! - dtypes: `DType::{name, from_name, c10_name, size, is_floating}`, `promote::{promote_types,
+//!   result_type, can_cast, default_dtype, set_default_dtype}`, `Device::parse`
 pub mod convert;
 pub mod create;
 pub mod device;

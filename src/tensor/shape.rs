@@ -136,6 +136,17 @@ pub fn fmt_list<T: fmt::Display>(xs: &[T]) -> String {
 
 /// Row-major strides; a size-0 dimension counts as 1, as in c10.
 pub fn contiguous_strides(shape: &[usize]) -> Dims {
+    let n = shape.len();
+    if n <= INLINE {
+        // built in place: this runs for every op result
+        let mut a = [0usize; INLINE];
+        let mut acc = 1usize;
+        for i in (0..n).rev() {
+            a[i] = acc;
+            acc = acc.saturating_mul(shape[i].max(1));
+        }
+        return Dims::Inline(n as u8, a);
+    }
     let mut st = Dims::filled(shape.len(), 1);
     let mut acc = 1usize;
     for i in (0..shape.len()).rev() {
@@ -158,6 +169,26 @@ pub fn is_contiguous(shape: &[usize], strides: &[usize]) -> bool {
             }
             expected *= shape[i];
         }
+    }
+    true
+}
+
+/// Strides that are a permutation of a dense layout: no gaps, no overlaps
+/// (c10 `is_non_overlapping_and_dense`).
+pub fn is_dense(shape: &[usize], strides: &[usize]) -> bool {
+    let mut dims: Vec<(usize, usize)> = shape
+        .iter()
+        .copied()
+        .zip(strides.iter().copied())
+        .filter(|&(n, _)| n != 1)
+        .collect();
+    dims.sort_by_key(|&(_, s)| s);
+    let mut expected = 1;
+    for (n, s) in dims {
+        if s != expected {
+            return false;
+        }
+        expected *= n;
     }
     true
 }
@@ -240,9 +271,18 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Dims> {
             1
         };
         if sa != sb && sa != 1 && sb != 1 {
-            return runtime(format!(
+            let msg = format!(
                 "The size of tensor a ({sa}) must match the size of tensor b ({sb}) at non-singleton dimension {i}"
-            ));
+            );
+            let hint = format!(
+                "shapes {} and {} do not broadcast: lined up from the right, each pair of sizes must be equal or one of them 1",
+                fmt_list(a),
+                fmt_list(b)
+            );
+            return Err(
+                super::error::TensorError::new(super::error::ErrorKind::Runtime, msg)
+                    .with_hint(hint),
+            );
         }
         out[i] = if sa == 1 { sb } else { sa };
     }

@@ -1,7 +1,8 @@
 //! Binary elementwise kernels: one generic loop per op, chosen once per call (not per element).
 use super::elementwise::{map2, update, Src};
+use super::iter::{output_order, permuted, strides_for_order};
 use super::iter::{PAR_CHUNK, PAR_THRESHOLD};
-use super::{scalar_m, typed};
+use super::{scalar_m, typed, Laid};
 use crate::tensor::error::Result;
 use crate::tensor::ops::binary::BinaryOp;
 use crate::tensor::shape::{broadcast_strides, numel, Dims};
@@ -9,6 +10,9 @@ use crate::tensor::storage::{check_alloc, zeroed_vec, Arith, Buffer, Element};
 use crate::tensor::{Scalar, Tensor};
 use crate::with_buffer;
 use rayon::prelude::*;
+
+/// A result buffer and its strides when not row-major.
+type Out = (Buffer, Option<Dims>);
 
 /// `f(a, b)` over the broadcast `shape` into a new vector, with a fast path for two dense
 /// operands of the result's shape (the common `x + y`).
@@ -19,17 +23,23 @@ fn run2<E: Element, O: Element>(
     b: &Tensor,
     shape: &[usize],
     f: impl Fn(E, E) -> O + Sync,
-) -> Result<Vec<O>> {
+) -> Result<Laid<O>> {
     let n = numel(shape);
+    let row_major = |data: Vec<O>| {
+        Ok(Laid {
+            data,
+            strides: None,
+        })
+    };
     if n == 0 {
-        return Ok(Vec::new());
+        return row_major(Vec::new());
     }
     if a.is_contiguous() && b.is_contiguous() && a.shape() == shape && b.shape() == shape {
         let x = &av[a.offset()..a.offset() + n];
         let y = &bv[b.offset()..b.offset() + n];
         if n < PAR_THRESHOLD {
             check_alloc(n, O::DTYPE)?;
-            return Ok(x.iter().zip(y).map(|(&p, &q)| f(p, q)).collect());
+            return row_major(x.iter().zip(y).map(|(&p, &q)| f(p, q)).collect());
         }
         let mut out = zeroed_vec::<O>(n)?;
         out.par_chunks_mut(PAR_CHUNK)
@@ -40,27 +50,35 @@ fn run2<E: Element, O: Element>(
                     *o = f(p, q);
                 }
             });
-        return Ok(out);
+        return row_major(out);
     }
     let sa = broadcast_strides(a.shape(), a.strides(), shape);
     let sb = broadcast_strides(b.shape(), b.strides(), shape);
     let mut out = zeroed_vec::<O>(n)?;
+    // iterate in the output's memory order (row-major unless the inputs are permuted)
+    let order = output_order(shape, &[&sa, &sb]);
+    let id: Dims = (0..shape.len()).collect();
+    let ord = order.as_deref().unwrap_or(&id);
+    let (ps, pa, pb) = (permuted(shape, ord), permuted(&sa, ord), permuted(&sb, ord));
     map2(
         &mut out,
-        shape,
+        &ps,
         Src {
             data: av,
             offset: a.offset(),
-            strides: &sa,
+            strides: &pa,
         },
         Src {
             data: bv,
             offset: b.offset(),
-            strides: &sb,
+            strides: &pb,
         },
         f,
     );
-    Ok(out)
+    Ok(Laid {
+        data: out,
+        strides: order.map(|o| strides_for_order(shape, &o)),
+    })
 }
 
 /// Calls `$go!(closure)` with the arithmetic closure of `$op` over compute type `$M`, or
@@ -102,39 +120,42 @@ fn binary_typed<E: Element>(
     bv: &[E],
     b: &Tensor,
     shape: &[usize],
-) -> Result<Buffer> {
+) -> Result<Out> {
     macro_rules! go {
         ($f:expr) => {{
             let f = $f;
-            Ok(E::wrap(run2(av, a, bv, b, shape, |x: E, y: E| {
+            Ok(run2(av, a, bv, b, shape, |x: E, y: E| {
                 E::store(f(x.load(), y.load()))
-            })?))
+            })?
+            .wrap())
         }};
     }
     macro_rules! pred {
         ($f:expr) => {{
             let f = $f;
-            Ok(bool::wrap(run2(av, a, bv, b, shape, |x: E, y: E| {
-                f(x.load(), y.load())
-            })?))
+            Ok(run2(av, a, bv, b, shape, |x: E, y: E| f(x.load(), y.load()))?.wrap())
         }};
     }
     dispatch_op!(op, E::M, go, pred)
 }
 
-pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Buffer> {
+pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Out> {
     let ab = a.storage().borrow();
     let bb = b.storage().borrow();
     with_buffer!(&*ab, av, T => binary_typed::<T>(op, av, a, typed::<T>(&bb)?, b, shape))
 }
 
 /// `a op s` over a tensor's elements into a new vector.
-fn run1<E: Element, O: Element>(av: &[E], a: &Tensor, f: impl Fn(E) -> O + Sync) -> Result<Vec<O>> {
-    super::map_tensor(av, a, f)
+fn run1<E: Element, O: Element>(
+    av: &[E],
+    a: &Tensor,
+    f: impl Fn(E) -> O + Sync,
+) -> Result<Laid<O>> {
+    super::map_keep(av, a, f)
 }
 
 /// PyTorch's `pow(tensor, scalar)` shortcuts for common float exponents.
-fn pow_scalar<E: Element>(av: &[E], a: &Tensor, e: f64) -> Result<Buffer> {
+fn pow_scalar<E: Element>(av: &[E], a: &Tensor, e: f64) -> Result<Out> {
     let one = <E::M as Arith>::one();
     let v = if e == 2.0 {
         run1(av, a, |x: E| E::store(x.load().mul(x.load())))?
@@ -156,7 +177,7 @@ fn pow_scalar<E: Element>(av: &[E], a: &Tensor, e: f64) -> Result<Buffer> {
             )))
         })?
     };
-    Ok(E::wrap(v))
+    Ok(v.wrap())
 }
 
 fn binary_scalar_typed<E: Element>(
@@ -165,7 +186,7 @@ fn binary_scalar_typed<E: Element>(
     a: &Tensor,
     s: Scalar,
     reversed: bool,
-) -> Result<Buffer> {
+) -> Result<Out> {
     if op == BinaryOp::Pow && !reversed && E::DTYPE.is_floating() {
         return pow_scalar(av, a, s.to_f64());
     }
@@ -178,7 +199,7 @@ fn binary_scalar_typed<E: Element>(
             } else {
                 run1(av, a, |x: E| E::store(f(x.load(), sm)))?
             };
-            Ok(E::wrap(v))
+            Ok(v.wrap())
         }};
     }
     macro_rules! pred {
@@ -189,13 +210,13 @@ fn binary_scalar_typed<E: Element>(
             } else {
                 run1(av, a, |x: E| f(x.load(), sm))?
             };
-            Ok(bool::wrap(v))
+            Ok(v.wrap())
         }};
     }
     dispatch_op!(op, E::M, go, pred)
 }
 
-pub fn binary_scalar(op: BinaryOp, a: &Tensor, s: Scalar, reversed: bool) -> Result<Buffer> {
+pub fn binary_scalar(op: BinaryOp, a: &Tensor, s: Scalar, reversed: bool) -> Result<Out> {
     let ab = a.storage().borrow();
     with_buffer!(&*ab, av, T => binary_scalar_typed::<T>(op, av, a, s, reversed))
 }

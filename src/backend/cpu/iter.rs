@@ -122,3 +122,87 @@ mod tests {
         assert_eq!(&*st[1], &[0]);
     }
 }
+
+/// The memory order (outermost dim first) that PyTorch's TensorIterator gives an elementwise
+/// result: dims sorted by the inputs' strides, the first input with a strict order deciding
+/// (`reorder_dimensions`). `None` when that is plain row-major, which is the common case: so
+/// `x.t() + 1` is laid out like `x.t()` (and is not contiguous), as in PyTorch.
+pub fn output_order(shape: &[usize], strides: &[&[usize]]) -> Option<Dims> {
+    let nd = shape.len();
+    if nd < 2 || shape.contains(&0) {
+        return None;
+    }
+    let should_swap = |d0: usize, d1: usize| -> i32 {
+        for st in strides {
+            let (s0, s1) = (st[d0], st[d1]);
+            if s0 == 0 || s1 == 0 {
+                continue;
+            }
+            if s0 < s1 {
+                return -1;
+            }
+            if s0 > s1 {
+                return 1;
+            }
+            if shape[d0] > shape[d1] {
+                return 1;
+            }
+        }
+        0
+    };
+    // perm[0] is the innermost dim, as in ATen
+    let mut perm: Vec<usize> = (0..nd).rev().collect();
+    for i in 1..nd {
+        let mut dim1 = i;
+        for dim0 in (0..i).rev() {
+            let c = should_swap(perm[dim0], perm[dim1]);
+            if c > 0 {
+                perm.swap(dim0, dim1);
+                dim1 = dim0;
+            } else if c < 0 {
+                break;
+            }
+        }
+    }
+    let order: Dims = perm.iter().rev().copied().collect();
+    if order.iter().enumerate().all(|(i, &d)| i == d) {
+        None
+    } else {
+        Some(order)
+    }
+}
+
+/// Strides of a dense tensor of `shape` stored in `order` (outermost dim first).
+pub fn strides_for_order(shape: &[usize], order: &[usize]) -> Dims {
+    let mut st = Dims::filled(shape.len(), 0);
+    let mut acc = 1;
+    for &d in order.iter().rev() {
+        st[d] = acc;
+        acc *= shape[d];
+    }
+    st
+}
+
+/// `xs` reordered by `order`.
+pub fn permuted(xs: &[usize], order: &[usize]) -> Dims {
+    order.iter().map(|&d| xs[d]).collect()
+}
+
+#[cfg(test)]
+mod order_tests {
+    use super::*;
+
+    #[test]
+    fn transposed_inputs_give_transposed_outputs() {
+        // x.t() of a 2x3: shape [3, 2], strides [1, 3]
+        let o = output_order(&[3, 2], &[&[1, 3]]).unwrap();
+        assert_eq!(&*o, &[1, 0]);
+        assert_eq!(&*strides_for_order(&[3, 2], &o), &[1, 3]);
+        assert!(output_order(&[2, 3], &[&[3, 1], &[1, 2]]).is_none());
+        // a broadcast operand has no say
+        assert_eq!(
+            &*output_order(&[3, 2], &[&[0, 1], &[1, 3]]).unwrap(),
+            &[1, 0]
+        );
+    }
+}

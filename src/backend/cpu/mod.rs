@@ -61,7 +61,7 @@ pub(crate) fn tensor_of(buf: Buffer, shape: &[usize], device: Device) -> Result<
 /// A snapshot of `src` when it shares storage with `dst` (so the kernel can borrow both).
 fn unaliased(dst: &Tensor, src: &Tensor) -> Result<Tensor> {
     if dst.same_storage(src) {
-        CPU.cast(src, src.dtype())
+        CPU.contiguous_copy(src)
     } else {
         Ok(src.clone())
     }
@@ -97,6 +97,72 @@ pub(crate) fn map_tensor<A: Element, O: Element>(
         map1(&mut out, t.shape(), src_of(data, t), f);
     }
     Ok(out)
+}
+
+/// An elementwise result: elements in memory order, and the strides giving that order when it
+/// is not row-major (see `iter::output_order`).
+pub(crate) struct Laid<T> {
+    pub data: Vec<T>,
+    pub strides: Option<Dims>,
+}
+
+impl<T: Element> Laid<T> {
+    pub fn wrap(self) -> (Buffer, Option<Dims>) {
+        (T::wrap(self.data), self.strides)
+    }
+}
+
+/// `map_tensor`, but laid out like `t` (PyTorch's TensorIterator keeps a transposed input's
+/// layout in the output).
+pub(crate) fn map_keep<A: Element, O: Element>(
+    data: &[A],
+    t: &Tensor,
+    f: impl Fn(A) -> O + Sync,
+) -> Result<Laid<O>> {
+    if !t.is_contiguous() && t.numel() > 0 {
+        if let Some(order) = iter::output_order(t.shape(), &[t.strides()]) {
+            let mut out = zeroed_vec::<O>(t.numel())?;
+            let (ps, pst) = (
+                iter::permuted(t.shape(), &order),
+                iter::permuted(t.strides(), &order),
+            );
+            map1(
+                &mut out,
+                &ps,
+                Src {
+                    data,
+                    offset: t.offset(),
+                    strides: &pst,
+                },
+                f,
+            );
+            return Ok(Laid {
+                data: out,
+                strides: Some(iter::strides_for_order(t.shape(), &order)),
+            });
+        }
+    }
+    Ok(Laid {
+        data: map_tensor(data, t, f)?,
+        strides: None,
+    })
+}
+
+/// A new tensor owning `buf` laid out with `strides` (row-major when `None`).
+pub(crate) fn tensor_laid(
+    buf: (Buffer, Option<Dims>),
+    shape: &[usize],
+    device: Device,
+) -> Result<Tensor> {
+    match buf.1 {
+        None => tensor_of(buf.0, shape, device),
+        Some(st) => Ok(Tensor::from_parts(
+            Rc::new(Storage::new(buf.0, device)),
+            Dims::from_slice(shape),
+            st,
+            0,
+        )),
+    }
 }
 
 fn scalar_as<T: Element>(s: Scalar) -> T {
@@ -145,26 +211,42 @@ impl Backend for Cpu {
     }
 
     fn cast(&self, src: &Tensor, dtype: DType) -> Result<Tensor> {
+        // `to(dtype)` keeps the strides of a dense tensor (preserve_format), else row-major
+        let keep = crate::tensor::shape::is_dense(src.shape(), src.strides());
         let sb = src.storage().borrow();
         let buf = crate::with_dtype!(dtype, D => {
-            with_buffer!(&*sb, sv, S => <D as Element>::wrap(map_tensor::<S, D>(sv, src, <D as Element>::cast_from)?))
+            with_buffer!(&*sb, sv, S => {
+                if keep {
+                    map_keep::<S, D>(sv, src, <D as Element>::cast_from)?.wrap()
+                } else {
+                    (<D as Element>::wrap(map_tensor::<S, D>(sv, src, <D as Element>::cast_from)?), None)
+                }
+            })
         });
+        tensor_laid(buf, src.shape(), src.device())
+    }
+
+    fn contiguous_copy(&self, src: &Tensor) -> Result<Tensor> {
+        let sb = src.storage().borrow();
+        let buf =
+            with_buffer!(&*sb, sv, S => <S as Element>::wrap(map_tensor::<S, S>(sv, src, |x| x)?));
         tensor_of(buf, src.shape(), src.device())
     }
 
     fn unary(&self, op: UnaryOp, x: &Tensor) -> Result<Tensor> {
-        let buf = unary::unary(op, x)?;
-        tensor_of(buf, x.shape(), x.device())
+        tensor_laid(unary::unary(op, x)?, x.shape(), x.device())
     }
 
     fn binary(&self, op: BinaryOp, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
-        let buf = binary::binary(op, a, b, shape)?;
-        tensor_of(buf, shape, a.device())
+        tensor_laid(binary::binary(op, a, b, shape)?, shape, a.device())
     }
 
     fn binary_scalar(&self, op: BinaryOp, a: &Tensor, s: Scalar, reversed: bool) -> Result<Tensor> {
-        let buf = binary::binary_scalar(op, a, s, reversed)?;
-        tensor_of(buf, a.shape(), a.device())
+        tensor_laid(
+            binary::binary_scalar(op, a, s, reversed)?,
+            a.shape(),
+            a.device(),
+        )
     }
 
     fn binary_inplace(&self, op: BinaryOp, dst: &Tensor, src: &Tensor) -> Result<()> {
@@ -187,20 +269,33 @@ impl Backend for Cpu {
         let ab = a.storage().borrow();
         let bb = b.storage().borrow();
         let cv = typed::<bool>(&cb)?;
+        let order = iter::output_order(shape, &[&sc, &sa, &sb]);
+        let id: Dims = (0..shape.len()).collect();
+        let ord = order.clone().unwrap_or(id);
+        let (ps, psc, psa, psb) = (
+            iter::permuted(shape, &ord),
+            iter::permuted(&sc, &ord),
+            iter::permuted(&sa, &ord),
+            iter::permuted(&sb, &ord),
+        );
         let buf = with_buffer!(&*ab, av, T => {
             let bv = typed::<T>(&bb)?;
             let mut out = zeroed_vec::<T>(n)?;
             elementwise::map3(
                 &mut out,
-                shape,
-                Src { data: cv, offset: cond.offset(), strides: &sc },
-                Src { data: &av[..], offset: a.offset(), strides: &sa },
-                Src { data: bv, offset: b.offset(), strides: &sb },
+                &ps,
+                Src { data: cv, offset: cond.offset(), strides: &psc },
+                Src { data: &av[..], offset: a.offset(), strides: &psa },
+                Src { data: bv, offset: b.offset(), strides: &psb },
                 |c, x, y| if c { x } else { y },
             );
             <T as Element>::wrap(out)
         });
-        tensor_of(buf, shape, a.device())
+        tensor_laid(
+            (buf, order.map(|o| iter::strides_for_order(shape, &o))),
+            shape,
+            a.device(),
+        )
     }
 
     fn reduce(

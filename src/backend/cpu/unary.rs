@@ -1,14 +1,18 @@
 //! Unary elementwise kernels, by dtype family (the op layer has already promoted the input).
 use super::internal;
-use super::map_tensor;
+use super::map_keep;
 use super::math::FloatMath;
 use crate::tensor::error::Result;
 use crate::tensor::ops::unary::UnaryOp;
+use crate::tensor::shape::Dims;
 use crate::tensor::storage::{Arith, Buffer, Element};
 use crate::tensor::Tensor;
 use half::{bf16, f16};
 
-fn float_kernel<E: Element>(op: UnaryOp, v: &[E], x: &Tensor) -> Result<Buffer>
+/// A result buffer and its strides when not row-major.
+type Laid = (Buffer, Option<Dims>);
+
+fn float_kernel<E: Element>(op: UnaryOp, v: &[E], x: &Tensor) -> Result<Laid>
 where
     E::M: FloatMath,
 {
@@ -16,7 +20,7 @@ where
     macro_rules! go {
         ($f:expr) => {{
             let f = $f;
-            Ok(E::wrap(map_tensor(v, x, |a: E| E::store(f(a.load())))?))
+            Ok(map_keep(v, x, |a: E| E::store(f(a.load())))?.wrap())
         }};
     }
     let one = <E::M as Arith>::one();
@@ -48,20 +52,18 @@ where
         Sign => go!(|a: E::M| Arith::sign(a)),
         Reciprocal => go!(|a: E::M| one.div(a)),
         Square => go!(|a: E::M| a.mul(a)),
-        LogicalNot => Ok(bool::wrap(map_tensor(v, x, |a: E| !a.load().truthy())?)),
-        IsNan => Ok(bool::wrap(map_tensor(v, x, |a: E| {
-            Arith::is_nan(a.load())
-        })?)),
+        LogicalNot => Ok(map_keep::<_, bool>(v, x, |a: E| !a.load().truthy())?.wrap()),
+        IsNan => Ok(map_keep::<_, bool>(v, x, |a: E| Arith::is_nan(a.load()))?.wrap()),
         BitwiseNot => internal("bitwise_not on a float tensor"),
     }
 }
 
-fn int_kernel<E: Element<M = i64>>(op: UnaryOp, v: &[E], x: &Tensor) -> Result<Buffer> {
+fn int_kernel<E: Element<M = i64>>(op: UnaryOp, v: &[E], x: &Tensor) -> Result<Laid> {
     use UnaryOp::*;
     macro_rules! go {
         ($f:expr) => {{
             let f = $f;
-            Ok(E::wrap(map_tensor(v, x, |a: E| E::store(f(a.load())))?))
+            Ok(map_keep(v, x, |a: E| E::store(f(a.load())))?.wrap())
         }};
     }
     match op {
@@ -72,23 +74,23 @@ fn int_kernel<E: Element<M = i64>>(op: UnaryOp, v: &[E], x: &Tensor) -> Result<B
         Relu => go!(|a: i64| std::cmp::max(a, 0)),
         BitwiseNot => go!(|a: i64| !a),
         Floor | Ceil | Round | Trunc => go!(|a: i64| a),
-        LogicalNot => Ok(bool::wrap(map_tensor(v, x, |a: E| a.load() == 0)?)),
-        IsNan => Ok(bool::wrap(map_tensor(v, x, |_: E| false)?)),
+        LogicalNot => Ok(map_keep::<_, bool>(v, x, |a: E| a.load() == 0)?.wrap()),
+        IsNan => Ok(map_keep::<_, bool>(v, x, |_: E| false)?.wrap()),
         _ => internal("float-only unary op on an integer tensor"),
     }
 }
 
-fn bool_kernel(op: UnaryOp, v: &[bool], x: &Tensor) -> Result<Buffer> {
+fn bool_kernel(op: UnaryOp, v: &[bool], x: &Tensor) -> Result<Laid> {
     use UnaryOp::*;
-    Ok(bool::wrap(match op {
-        LogicalNot | BitwiseNot => map_tensor(v, x, |a: bool| !a)?,
-        Sign => map_tensor(v, x, |a: bool| a)?,
-        IsNan => map_tensor(v, x, |_: bool| false)?,
+    Ok(match op {
+        LogicalNot | BitwiseNot => map_keep(v, x, |a: bool| !a)?.wrap(),
+        Sign => map_keep(v, x, |a: bool| a)?.wrap(),
+        IsNan => map_keep(v, x, |_: bool| false)?.wrap(),
         _ => return internal("unsupported unary op on a bool tensor"),
-    }))
+    })
 }
 
-pub fn unary(op: UnaryOp, x: &Tensor) -> Result<Buffer> {
+pub fn unary(op: UnaryOp, x: &Tensor) -> Result<Laid> {
     let b = x.storage().borrow();
     match &*b {
         Buffer::F32(v) => float_kernel::<f32>(op, v, x),

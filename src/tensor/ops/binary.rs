@@ -107,6 +107,13 @@ pub(crate) fn compute_dtype(op: BinaryOp, common: DType, both_bool: bool) -> Res
     }
 }
 
+fn is_int_division(op: BinaryOp) -> bool {
+    matches!(
+        op,
+        BinaryOp::FloorDiv | BinaryOp::TruncDiv | BinaryOp::Rem | BinaryOp::Fmod
+    )
+}
+
 /// Integer `//` and `%` by zero raise, as in PyTorch.
 fn check_int_divisor(op: BinaryOp, dtype: DType, divisor: &Tensor) -> Result<()> {
     if matches!(
@@ -130,6 +137,19 @@ fn check_int_divisor(op: BinaryOp, dtype: DType, divisor: &Tensor) -> Result<()>
 
 /// `op(a, b)` for two tensors.
 pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    // Fast path for the common case (`x + y` of one dtype, shape and device): promotion and
+    // broadcasting are the identity, so go straight to the kernel.
+    let dt = a.dtype();
+    if dt == b.dtype()
+        && a.device() == b.device()
+        && a.shape() == b.shape()
+        && !(dt.is_integral() && is_int_division(op))
+    {
+        let compute = compute_dtype(op, dt, dt == DType::Bool)?;
+        if compute == dt {
+            return backend::for_device(a.device()).binary(op, a, b, a.shape());
+        }
+    }
     let device = common_device(&[a, b])?;
     let common = result_type(&[operand(a), operand(b)])?;
     let compute = compute_dtype(

@@ -12,11 +12,14 @@ use crate::tensor::{DType, Scalar, Tensor};
 
 fn cast_check(result: DType, dst: DType) -> Result<()> {
     if !can_cast(result, dst) {
-        return runtime(format!(
-            "result type {} can't be cast to the desired output type {}",
-            result.c10_name(),
-            dst.c10_name()
-        ));
+        return Err(crate::tensor::TensorError::new(
+            crate::tensor::ErrorKind::Runtime,
+            format!("result type {} can't be cast to the desired output type {}", result.c10_name(), dst.c10_name()),
+        )
+        .with_hint(format!(
+            "an in-place op keeps the tensor's dtype ({}); convert first (e.g. x = x.float()) or use the out-of-place form",
+            dst.name()
+        )));
     }
     Ok(())
 }

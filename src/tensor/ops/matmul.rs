@@ -61,13 +61,16 @@ pub fn mm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 fn mm_checked(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if a.shape()[1] != b.shape()[0] {
-        return runtime(format!(
-            "mm: mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})",
-            a.shape()[0],
-            a.shape()[1],
-            b.shape()[0],
-            b.shape()[1]
-        ));
+        let (m, k, k2, n) = (a.shape()[0], a.shape()[1], b.shape()[0], b.shape()[1]);
+        let mut hint = format!("the inner sizes must match: {m}x{k} @ {k2}x{n} needs {k} == {k2}");
+        if k == n {
+            hint.push_str("; transposing the second operand (.T) would give a match");
+        }
+        return Err(crate::tensor::TensorError::new(
+            crate::tensor::ErrorKind::Runtime,
+            format!("mm: mat1 and mat2 shapes cannot be multiplied ({m}x{k} and {k2}x{n})"),
+        )
+        .with_hint(hint));
     }
     if a.dtype() != b.dtype() {
         return runtime(format!(
@@ -234,7 +237,7 @@ fn batched(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let batch_a = &a1.shape()[..a1.ndim() - 2];
     let batch_b = &b1.shape()[..b1.ndim() - 2];
     let batch = broadcast_shapes(batch_a, batch_b)?;
-    let bprod: usize = batch.iter().product();
+    let bprod = crate::tensor::shape::checked_numel(&batch)?;
     let mut ea: Vec<usize> = batch.to_vec();
     ea.extend([n, m1]);
     let mut eb: Vec<usize> = batch.to_vec();

@@ -86,24 +86,8 @@ pub fn check_writable(t: &Tensor) -> Result<()> {
     Ok(())
 }
 
-/// Strides that are a permutation of some contiguous layout (c10 `is_non_overlapping_and_dense`).
 fn non_overlapping_and_dense(t: &Tensor) -> bool {
-    let mut dims: Vec<(usize, usize)> = t
-        .shape()
-        .iter()
-        .copied()
-        .zip(t.strides().iter().copied())
-        .filter(|&(n, _)| n != 1)
-        .collect();
-    dims.sort_by_key(|&(_, s)| s);
-    let mut expected = 1;
-    for (n, s) in dims {
-        if s != expected {
-            return false;
-        }
-        expected *= n;
-    }
-    true
+    super::shape::is_dense(t.shape(), t.strides())
 }
 
 /// ATen `assert_no_partial_overlap` between an output and an input: same memory is fine, a

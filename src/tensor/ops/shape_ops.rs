@@ -258,7 +258,7 @@ impl Tensor {
                 -size, size
             ));
         }
-        if length < 0 || s + length > size {
+        if length < 0 || length > size - s {
             return runtime(format!(
                 "start ({s}) + length ({length}) exceeds dimension size ({size})."
             ));
