@@ -1,5 +1,6 @@
 //! More golden cases (`tests/golden/tensor_more.py`): clamp, integer dtypes, isclose/nonzero,
 //! scalar promotion, writes through many kinds of views, reductions over several dims, cat.
+#[path = "engine_common/mod.rs"]
 mod common;
 
 use common::*;
