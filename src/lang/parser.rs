@@ -1019,31 +1019,32 @@ impl<'a> Parser<'a> {
     }
 
     fn or_test(&mut self) -> PResult<Expr> {
-        let start = self.span();
-        let mut e = self.and_test()?;
-        let saved = self.chain;
-        while self.eat_kw("or") {
-            self.chain_step()?;
-            let r = self.and_test()?;
-            e = Expr {
-                span: self.span_from(start),
-                kind: ExprKind::Or(Box::new(e), Box::new(r)),
-            };
-        }
-        self.chain = saved;
-        Ok(e)
+        self.bool_chain(true)
     }
 
-    fn and_test(&mut self) -> PResult<Expr> {
-        let start = self.span();
-        let mut e = self.not_test()?;
+    /// `a or b or ...` (operands are `and` chains) and `a and b and ...` (operands are `not`s).
+    fn bool_chain(&mut self, is_or: bool) -> PResult<Expr> {
+        let (kw, start) = (if is_or { "or" } else { "and" }, self.span());
+        let operand = |p: &mut Self| {
+            if is_or {
+                p.bool_chain(false)
+            } else {
+                p.not_test()
+            }
+        };
+        let mut e = operand(self)?;
         let saved = self.chain;
-        while self.eat_kw("and") {
+        while self.eat_kw(kw) {
             self.chain_step()?;
-            let r = self.not_test()?;
+            let r = operand(self)?;
+            let (l, r) = (Box::new(e), Box::new(r));
             e = Expr {
                 span: self.span_from(start),
-                kind: ExprKind::And(Box::new(e), Box::new(r)),
+                kind: if is_or {
+                    ExprKind::Or(l, r)
+                } else {
+                    ExprKind::And(l, r)
+                },
             };
         }
         self.chain = saved;
