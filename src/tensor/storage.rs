@@ -240,7 +240,7 @@ mod pool {
     use super::{Buffer, Element};
     use std::cell::RefCell;
 
-    pub const MIN_BYTES: usize = 4 << 20;
+    pub const MIN_BYTES: usize = 128 << 10;
     const SLOTS: usize = 2;
 
     thread_local! {
@@ -251,8 +251,12 @@ mod pool {
         b.len() * b.dtype().size()
     }
 
+    /// Buffers beyond this are returned to the system at once (a freed giant tensor must not
+    /// stay resident).
+    const MAX_BYTES: usize = 256 << 20;
+
     pub fn recycle(b: Buffer) {
-        if bytes(&b) < MIN_BYTES {
+        if !(MIN_BYTES..=MAX_BYTES).contains(&bytes(&b)) {
             return;
         }
         // during thread teardown the pool may be gone: then the buffer is simply freed
