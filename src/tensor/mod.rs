@@ -32,6 +32,7 @@ pub mod convert;
 pub mod create;
 pub mod device;
 pub mod dtype;
+pub mod element;
 pub mod error;
 pub mod index;
 pub mod meta;

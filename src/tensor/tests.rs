@@ -92,3 +92,20 @@ fn clone_and_detach_identity() {
     assert!(h.requires_grad());
     assert!(t.autograd_meta().borrow().is_none());
 }
+
+#[test]
+fn recycled_output_buffers_are_fully_overwritten() {
+    let n = 3 << 20; // 12 MiB of f32: large enough for the buffer pool
+    let a = create::full(&[n as i64], Scalar::Float(1.5), None, Device::Cpu).unwrap();
+    let b = create::full(&[n as i64], Scalar::Float(2.0), None, Device::Cpu).unwrap();
+    for k in 0..4 {
+        let c = ops::binary::binary_scalar(ops::binary::BinaryOp::Mul, &a, Scalar::Int(k), false)
+            .unwrap();
+        let d = ops::binary::add(&c, &b).unwrap();
+        let v = d.contiguous_values_f64().unwrap();
+        assert!(v.iter().all(|&x| x == 1.5 * k as f64 + 2.0), "round {k}");
+        // fresh zeros never come from the pool
+        let z = create::zeros(&[n as i64], None, Device::Cpu).unwrap();
+        assert!(z.contiguous_values_f64().unwrap().iter().all(|&x| x == 0.0));
+    }
+}

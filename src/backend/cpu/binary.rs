@@ -6,7 +6,7 @@ use super::{scalar_m, typed, Laid};
 use crate::tensor::error::Result;
 use crate::tensor::ops::binary::BinaryOp;
 use crate::tensor::shape::{broadcast_strides, numel, Dims};
-use crate::tensor::storage::{check_alloc, zeroed_vec, Arith, Buffer, Element};
+use crate::tensor::storage::{check_alloc, output_vec, Arith, Buffer, Element};
 use crate::tensor::{Scalar, Tensor};
 use crate::with_buffer;
 use rayon::prelude::*;
@@ -41,7 +41,7 @@ fn run2<E: Element, O: Element>(
             check_alloc(n, O::DTYPE)?;
             return row_major(x.iter().zip(y).map(|(&p, &q)| f(p, q)).collect());
         }
-        let mut out = zeroed_vec::<O>(n)?;
+        let mut out = output_vec::<O>(n)?;
         out.par_chunks_mut(PAR_CHUNK)
             .zip(x.par_chunks(PAR_CHUNK))
             .zip(y.par_chunks(PAR_CHUNK))
@@ -54,7 +54,7 @@ fn run2<E: Element, O: Element>(
     }
     let sa = broadcast_strides(a.shape(), a.strides(), shape);
     let sb = broadcast_strides(b.shape(), b.strides(), shape);
-    let mut out = zeroed_vec::<O>(n)?;
+    let mut out = output_vec::<O>(n)?;
     // iterate in the output's memory order (row-major unless the inputs are permuted)
     let order = output_order(shape, &[&sa, &sb]);
     let id: Dims = (0..shape.len()).collect();

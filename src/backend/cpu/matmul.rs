@@ -3,7 +3,7 @@
 //! path accumulates it; integer types use a plain triple loop (PyTorch supports them on CPU).
 use super::{internal, tensor_of, typed};
 use crate::tensor::error::Result;
-use crate::tensor::storage::{zeroed_vec, Arith, Buffer, Element};
+use crate::tensor::storage::{output_vec, zeroed_vec, Arith, Buffer, Element};
 use crate::tensor::{DType, Tensor};
 use gemm::{gemm, Parallelism};
 
@@ -35,13 +35,13 @@ fn gemm_typed<T: Element>(
     zero: T,
     one: T,
 ) -> Result<Vec<T>> {
-    let mut out = zeroed_vec::<T>(d.batch * d.m * d.n)?;
-    if d.m == 0 || d.n == 0 || d.batch == 0 {
-        return Ok(out);
+    let total = crate::tensor::shape::checked_numel(&[d.batch, d.m, d.n])?;
+    if total == 0 || d.k == 0 {
+        // an empty sum is 0
+        return zeroed_vec::<T>(total);
     }
-    if d.k == 0 {
-        return Ok(out);
-    }
+    // gemm overwrites every element (read_dst = false), so a recycled buffer will do
+    let mut out = output_vec::<T>(total)?;
     let par = if d.m * d.n * d.k >= PAR_FLOPS {
         Parallelism::Rayon(rayon::current_num_threads())
     } else {

@@ -16,7 +16,7 @@ use crate::tensor::ops::binary::BinaryOp;
 use crate::tensor::ops::reduce::ReduceOp;
 use crate::tensor::ops::unary::UnaryOp;
 use crate::tensor::shape::{broadcast_strides, contiguous_strides, numel, Dims};
-use crate::tensor::storage::{zeroed_vec, Arith, Buffer, Element, Storage};
+use crate::tensor::storage::{output_vec, Arith, Buffer, Element, Storage};
 use crate::tensor::{DType, Device, Scalar, Tensor};
 use crate::with_buffer;
 use elementwise::{map1, update, Src};
@@ -85,7 +85,7 @@ pub(crate) fn map_tensor<A: Element, O: Element>(
             .map(|&x| f(x))
             .collect());
     }
-    let mut out = zeroed_vec::<O>(n)?;
+    let mut out = output_vec::<O>(n)?;
     if t.is_contiguous() {
         let src = Src {
             data: &data[t.offset()..t.offset() + n],
@@ -121,7 +121,7 @@ pub(crate) fn map_keep<A: Element, O: Element>(
 ) -> Result<Laid<O>> {
     if !t.is_contiguous() && t.numel() > 0 {
         if let Some(order) = iter::output_order(t.shape(), &[t.strides()]) {
-            let mut out = zeroed_vec::<O>(t.numel())?;
+            let mut out = output_vec::<O>(t.numel())?;
             let (ps, pst) = (
                 iter::permuted(t.shape(), &order),
                 iter::permuted(t.strides(), &order),
@@ -280,7 +280,7 @@ impl Backend for Cpu {
         );
         let buf = with_buffer!(&*ab, av, T => {
             let bv = typed::<T>(&bb)?;
-            let mut out = zeroed_vec::<T>(n)?;
+            let mut out = output_vec::<T>(n)?;
             elementwise::map3(
                 &mut out,
                 &ps,

@@ -166,7 +166,16 @@ pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 /// `op(a, s)`, or `op(s, a)` when `reversed` (`2 - x`, `2 ** x`).
 pub fn binary_scalar(op: BinaryOp, a: &Tensor, s: Scalar, reversed: bool) -> Result<Tensor> {
-    let common = result_type(&[operand(a), Operand::Scalar(s)])?;
+    // a number of the tensor's category or lower leaves the tensor's dtype (`x * 2.0` on floats)
+    let dt = a.dtype();
+    let same_kind = dt.is_floating()
+        || (dt.is_integral() && !s.is_float())
+        || (dt == DType::Bool && s.is_bool());
+    let common = if same_kind {
+        dt
+    } else {
+        result_type(&[operand(a), Operand::Scalar(s)])?
+    };
     let compute = compute_dtype(op, common, a.dtype() == DType::Bool && s.is_bool())?;
     check_scalar_operand(op, compute, a, s, reversed)?;
     let a2 = a.to_dtype(compute)?;
