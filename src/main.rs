@@ -7,8 +7,9 @@ use std::io::Read;
     name = "cudalearn",
     version,
     about = "Learn how PyTorch uses the GPU by doing it: a Python + PyTorch REPL and lesson runner",
-    long_about = "cudalearn runs a faithful subset of Python and PyTorch on its own tensor engine, \
-                  on the CPU or an NVIDIA GPU, and explains errors as it goes.\n\n\
+    long_about = "cudalearn runs a faithful subset of Python and PyTorch on its own tensor engine \
+                  and explains errors as it goes. This version computes on the CPU; the CUDA \
+                  backend and the simulated GPU are the next part of the engine.\n\n\
                   Start with `cudalearn repl`, or run a script with `cudalearn run FILE.py`."
 )]
 struct Cli {

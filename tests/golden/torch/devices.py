@@ -64,3 +64,10 @@ print(torch.float == torch.float32, torch.long is torch.int64, torch.float32 != 
 import torch
 d = {torch.device('cpu'): 1}
 print(d[torch.device('cpu')])
+# %% no_gpu_to_cuda
+import torch
+try:
+    torch.ones(2).to("cuda")
+except RuntimeError as e:
+    print(e)
+torch.zeros(3, device="cuda:0")

@@ -67,8 +67,27 @@ pub fn dtype_of(v: &Value) -> Option<DType> {
     }
 }
 
-/// A `device=` argument: a torch.device, a string, or an int (a CUDA ordinal).
+/// A `device=` argument: a torch.device, a string, or an int (a CUDA ordinal). Tensors can
+/// only be placed where a device exists: without a GPU, CUDA fails as in PyTorch.
 pub fn device_arg(v: &Value) -> PyResult<Device> {
+    let d = parse_device_arg(v)?;
+    check_available(d)?;
+    Ok(d)
+}
+
+/// PyTorch's error for CUDA without a GPU. The CUDA backend and the simulated GPU come with
+/// a later part of the engine; until then no CUDA device exists.
+pub fn check_available(d: Device) -> PyResult<()> {
+    if let Device::Cuda(_) = d {
+        return Err(crate::lang::error::runtime_error(
+            "Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx",
+        )
+        .hint("this machine has no GPU that cudalearn can use; keep tensors on the CPU (device='cpu')."));
+    }
+    Ok(())
+}
+
+fn parse_device_arg(v: &Value) -> PyResult<Device> {
     match v {
         Value::Native(n) => match n.as_any().downcast_ref::<PyDevice>() {
             Some(d) => Ok(d.resolved()),

@@ -290,7 +290,7 @@ m! {
     "to" => |i, t, a| to_method(i, t, &a),
     "cpu" => |_, t, _| same_or_wrap(t, this(t)?.to_device(crate::tensor::Device::Cpu).py()?),
     "cuda" => |_, t, a| {
-        let dev = match arg(&a, 0, "device") { Some(v) => device_arg(&v)?, None => crate::tensor::Device::Cuda(0) };
+        let dev = match arg(&a, 0, "device") { Some(v) => device_arg(&v)?, None => { check_available(crate::tensor::Device::Cuda(0))?; crate::tensor::Device::Cuda(0) } };
         same_or_wrap(t, this(t)?.to_device(dev).py()?)
     },
     "float" => |_, t, _| cast(t, DType::F32),
