@@ -183,6 +183,14 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// Runs `f` one nesting level deeper (bounded by MAX_DEPTH).
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        self.enter()?;
+        let r = f(self);
+        self.depth -= 1;
+        r
+    }
+
     fn line_of(&self, offset: u32) -> usize {
         self.src[..(offset as usize).min(self.src.len())]
             .matches('\n')
@@ -944,10 +952,7 @@ impl<'a> Parser<'a> {
     }
 
     pub fn test(&mut self) -> PResult<Expr> {
-        self.enter()?;
-        let r = self.test_inner();
-        self.depth -= 1;
-        r
+        self.nested(|p| p.test_inner())
     }
 
     fn test_inner(&mut self) -> PResult<Expr> {
@@ -1054,10 +1059,7 @@ impl<'a> Parser<'a> {
     fn not_test(&mut self) -> PResult<Expr> {
         if self.is_kw("not") {
             let s = self.advance().span;
-            self.enter()?;
-            let e = self.not_test();
-            self.depth -= 1;
-            let e = e?;
+            let e = self.nested(|p| p.not_test())?;
             return Ok(Expr {
                 span: s.to(e.span),
                 kind: ExprKind::Unary(UnaryOp::Not, Box::new(e)),
@@ -1140,10 +1142,7 @@ impl<'a> Parser<'a> {
         };
         if let Some(op) = op {
             let s = self.advance().span;
-            self.enter()?;
-            let e = self.unary();
-            self.depth -= 1;
-            let e = e?;
+            let e = self.nested(|p| p.unary())?;
             return Ok(Expr {
                 span: s.to(e.span),
                 kind: ExprKind::Unary(op, Box::new(e)),
@@ -1156,10 +1155,7 @@ impl<'a> Parser<'a> {
         let start = self.span();
         let base = self.primary()?;
         if self.eat_op("**") {
-            self.enter()?;
-            let exp = self.unary();
-            self.depth -= 1;
-            let exp = exp?;
+            let exp = self.nested(|p| p.unary())?;
             return Ok(Expr {
                 span: self.span_from(start),
                 kind: ExprKind::Binary(BinOp::Pow, Box::new(base), Box::new(exp)),
@@ -1184,10 +1180,7 @@ impl<'a> Parser<'a> {
                 };
             } else if self.is_op("(") {
                 self.advance();
-                self.enter()?;
-                let args = self.call_args();
-                self.depth -= 1;
-                let args = args?;
+                let args = self.nested(|p| p.call_args())?;
                 self.expect_op(")")?;
                 e = Expr {
                     span: self.span_from(start),
@@ -1195,10 +1188,7 @@ impl<'a> Parser<'a> {
                 };
             } else if self.is_op("[") {
                 self.advance();
-                self.enter()?;
-                let idx = self.subscript_list();
-                self.depth -= 1;
-                let idx = idx?;
+                let idx = self.nested(|p| p.subscript_list())?;
                 self.expect_op("]")?;
                 e = Expr {
                     span: self.span_from(start),
@@ -1417,20 +1407,14 @@ impl<'a> Parser<'a> {
                         span: span.to(end),
                     });
                 }
-                self.enter()?;
-                let r = self.list_body(span);
-                self.depth -= 1;
-                let mut e = r?;
+                let mut e = self.nested(|p| p.list_body(span))?;
                 let end = self.span();
                 self.expect_op("]")?;
                 e.span = span.to(end);
                 return Ok(e);
             }
             Tok::Op("{") => {
-                self.enter()?;
-                let r = self.dict_or_set(span);
-                self.depth -= 1;
-                let mut e = r?;
+                let mut e = self.nested(|p| p.dict_or_set(span))?;
                 let end = self.span();
                 self.expect_op("}")?;
                 e.span = span.to(end);

@@ -67,6 +67,16 @@ pub fn dtype_of(v: &Value) -> Option<DType> {
     }
 }
 
+/// A `dtype=` keyword argument (absent or None: the op's default).
+pub fn dtype_kw(a: &Args) -> PyResult<Option<DType>> {
+    match crate::lang::builtins::kwarg(a, "dtype") {
+        None | Some(Value::None) => Ok(None),
+        Some(v) => dtype_of(&v)
+            .map(Some)
+            .ok_or_else(|| type_error(format!("dtype must be torch.dtype, not {}", v.type_name()))),
+    }
+}
+
 /// A `device=` argument: a torch.device, a string, or an int (a CUDA ordinal). Tensors can
 /// only be placed where a device exists: without a GPU, CUDA fails as in PyTorch.
 pub fn device_arg(v: &Value) -> PyResult<Device> {

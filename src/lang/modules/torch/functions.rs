@@ -9,15 +9,6 @@ use crate::tensor::ops::{compare, join};
 use crate::tensor::random::with_default;
 use crate::tensor::{create, DType, Device, Scalar, Tensor};
 
-fn dtype_kw(a: &Args) -> PyResult<Option<DType>> {
-    match kwarg(a, "dtype") {
-        None | Some(Value::None) => Ok(None),
-        Some(v) => dtype_of(&v)
-            .map(Some)
-            .ok_or_else(|| type_error(format!("dtype must be torch.dtype, not {}", v.type_name()))),
-    }
-}
-
 fn device_kw(a: &Args) -> PyResult<Device> {
     match kwarg(a, "device") {
         None | Some(Value::None) => Ok(Device::Cpu),

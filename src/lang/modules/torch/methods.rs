@@ -45,15 +45,6 @@ fn dims_arg(i: &mut Interp, v: Option<Value>) -> PyResult<Option<Vec<i64>>> {
     }
 }
 
-fn dtype_kw(a: &Args) -> PyResult<Option<DType>> {
-    match kwarg(a, "dtype") {
-        None | Some(Value::None) => Ok(None),
-        Some(v) => dtype_of(&v)
-            .map(Some)
-            .ok_or_else(|| type_error("dtype must be a torch.dtype")),
-    }
-}
-
 fn unary_m(op: UnaryOp) -> impl Fn(&Value) -> PyResult<Value> {
     move |t| Ok(wrap(unary::unary(op, &this(t)?).py()?))
 }
@@ -542,30 +533,30 @@ fn binary_m(op: BinaryOp, t: &Value, a: &Args) -> PyResult<Value> {
     }
 }
 
+/// The tensor operand and `alpha` of `add(other, alpha=...)`, when `alpha` is given.
+fn alpha_operand(a: &Args, fname: &str) -> PyResult<Option<(Tensor, crate::tensor::Scalar)>> {
+    let Some(alpha) = kwarg(a, "alpha").and_then(|v| scalar_of(&v)) else {
+        return Ok(None);
+    };
+    let other = a
+        .pos
+        .first()
+        .and_then(as_tensor)
+        .cloned()
+        .ok_or_else(|| type_error(format!("{fname}(): other must be a Tensor with alpha")))?;
+    Ok(Some((other, alpha)))
+}
+
 fn add_sub(t: &Value, a: &Args, sub: bool) -> PyResult<Value> {
-    match kwarg(a, "alpha").and_then(|v| scalar_of(&v)) {
-        Some(alpha) => {
-            let other = a
-                .pos
-                .first()
-                .and_then(as_tensor)
-                .cloned()
-                .ok_or_else(|| type_error("add(): other must be a Tensor with alpha"))?;
-            Ok(wrap(tb::add_alpha(&this(t)?, &other, alpha, sub).py()?))
-        }
+    match alpha_operand(a, "add")? {
+        Some((other, alpha)) => Ok(wrap(tb::add_alpha(&this(t)?, &other, alpha, sub).py()?)),
         None => binary_m(if sub { BinaryOp::Sub } else { BinaryOp::Add }, t, a),
     }
 }
 
 fn add_sub_(t: &Value, a: &Args, sub: bool) -> PyResult<Value> {
-    match kwarg(a, "alpha").and_then(|v| scalar_of(&v)) {
-        Some(alpha) => {
-            let other = a
-                .pos
-                .first()
-                .and_then(as_tensor)
-                .cloned()
-                .ok_or_else(|| type_error("add_(): other must be a Tensor with alpha"))?;
+    match alpha_operand(a, "add_")? {
+        Some((other, alpha)) => {
             inplace::add_alpha_(&this(t)?, &other, alpha, sub).py()?;
             Ok(t.clone())
         }
