@@ -307,6 +307,9 @@ pub fn check_alloc(n: usize, dtype: DType) -> Result<()> {
 pub struct Storage {
     device: Device,
     data: RefCell<Buffer>,
+    /// PyTorch's version counter (shared by every view): bumped by in-place writes so autograd
+    /// can tell that a tensor it saved for backward was modified.
+    version: std::cell::Cell<u32>,
 }
 
 impl Drop for Storage {
@@ -325,7 +328,15 @@ impl Storage {
         Storage {
             device,
             data: RefCell::new(buf),
+            version: std::cell::Cell::new(0),
         }
+    }
+    /// The version counter (`t._version`).
+    pub fn version(&self) -> u32 {
+        self.version.get()
+    }
+    pub fn bump_version(&self) {
+        self.version.set(self.version.get().wrapping_add(1))
     }
     pub fn device(&self) -> Device {
         self.device

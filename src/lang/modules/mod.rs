@@ -48,6 +48,7 @@ impl Interp {
             "time" => time::module(),
             "random" => random::module(self),
             "torch" => torch::module(),
+            "torch.autograd" => torch::autograd::module(),
             _ => {
                 let top = name.split('.').next().unwrap_or(name);
                 let hint = match top {

@@ -341,14 +341,17 @@ m! {
     "detach" => |_, t, _| Ok(wrap(this(t)?.detach())),
     "requires_grad_" => |i, t, a| {
         let b = match arg(&a, 0, "requires_grad") { Some(v) => i.truthy(&v)?, None => true };
-        let x = this(t)?;
-        if b && !x.dtype().is_floating() {
-            return Err(runtime_error("only Tensors of floating point dtype can require gradients"));
-        }
-        x.set_requires_grad(b);
+        super::autograd::set_requires_grad(&this(t)?, b, true)?;
         Ok(t.clone())
     },
-    "backward" => |_, _, _| Err(not_implemented("autograd (backward)")),
+    "backward" => |i, t, a| {
+        let g = arg(&a, 0, "gradient").map(|v| as_tensor(&v).cloned().ok_or_else(|| type_error(format!("backward(): argument 'gradient' must be Tensor, not {}", v.type_name())))).transpose()?;
+        let retain = match arg(&a, 1, "retain_graph") { Some(v) => Some(i.truthy(&v)?), None => None };
+        let create = bool_arg(i, &a, 2, "create_graph")?;
+        super::autograd::backward_call(i, vec![this(t)?], vec![g], retain, create)
+    },
+    "retain_grad" => |_, t, _| { crate::autograd::node::retain_grad(&this(t)?).py()?; Ok(Value::None) },
+    "detach_" => |_, t, _| { crate::autograd::node::detach_(&this(t)?); Ok(t.clone()) },
     "zero_" => |_, t, _| { inplace::zero_(&this(t)?).py()?; Ok(t.clone()) },
     "fill_" => |_, t, a| {
         let v = a.pos.first().cloned().unwrap_or(Value::None);
