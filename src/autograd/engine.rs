@@ -289,8 +289,10 @@ pub fn grad(
 ) -> Result<Vec<Option<Tensor>>> {
     let gs = resolve_grads(outputs, grads)?;
     let r = run(outputs, &gs, retain_graph, Some(inputs))?;
-    if !allow_unused && r.iter().any(|g| g.is_none()) {
-        return runtime("One of the differentiated Tensors appears to not have been used in the graph. Set allow_unused=True if this is the desired behavior.");
+    if !allow_unused {
+        if let Some(i) = r.iter().position(|g| g.is_none()) {
+            return runtime(format!("The differentiated Tensor at index {i} appears to not have been used in the graph. Set allow_unused=True if this is the desired behavior."));
+        }
     }
     Ok(r)
 }

@@ -28,6 +28,10 @@ impl Ctx {
             .as_ref()
             .expect("a formula reads only the tensors its op saved")
     }
+    /// Saved tensor `i` when the op saved one in that slot (optional operands).
+    pub fn saved_opt(&self, i: usize) -> Option<&Tensor> {
+        self.saved.get(i).and_then(|s| s.as_ref())
+    }
     /// Whether input `i` wants a gradient (skip the work otherwise).
     pub fn needs(&self, i: usize) -> bool {
         self.needs.get(i).copied().unwrap_or(false)
@@ -56,8 +60,8 @@ impl InputMeta {
 pub(crate) struct Saved {
     t: Tensor,
     version: u32,
-    /// The node that produced it (for the in-place error message), `None` for a leaf.
-    output_of: Option<&'static str>,
+    /// Whether it is the node's own output (else an input: its producer is looked up live).
+    is_output: bool,
 }
 
 pub(crate) enum Kind {
@@ -72,7 +76,7 @@ pub(crate) enum Kind {
 }
 
 pub struct Node {
-    name: &'static str,
+    name: Cell<&'static str>,
     pub(crate) seq: u64,
     pub(crate) next: Vec<Option<Rc<Node>>>,
     pub(crate) inputs: Vec<InputMeta>,
@@ -96,7 +100,12 @@ fn next_seq() -> u64 {
 impl Node {
     /// PyTorch's class name (`type(y.grad_fn).__name__`, `y.grad_fn.name()`).
     pub fn name(&self) -> &'static str {
-        self.name
+        self.name.get()
+    }
+    /// Renames a node recorded by a composite op whose last step PyTorch runs in C++ with a
+    /// scalar operand (`MulBackward1`, `DivBackward1` where Python's `x * 2` gives `...0`).
+    pub fn set_name(&self, name: &'static str) {
+        self.name.set(name)
     }
     /// `next_functions`: one entry per input.
     pub fn next_functions(&self) -> &[Option<Rc<Node>>] {
@@ -144,26 +153,44 @@ impl Node {
                     s.t.dtype().legacy_tensor_name(),
                     fmt_list(s.t.shape())
                 );
-                let of = match s.output_of {
-                    Some(n) => format!(", which is output 0 of {n},"),
+                let producer = if s.is_output {
+                    Some(self.name())
+                } else {
+                    s.t.grad_fn().map(|n| n.name())
+                };
+                let of = match producer {
+                    Some(n) => format!(", which is output 0 of {},", forward_name(n)),
                     None => String::new(),
                 };
                 return Err(crate::tensor::TensorError::new(
                     crate::tensor::ErrorKind::Runtime,
                     format!(
-                        "one of the variables needed for gradient computation has been modified by an inplace operation: {what}{of} is at version {}; expected version {} instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True).",
+                        "one of the variables needed for gradient computation has been modified by an inplace operation: {what}{of} is at version {}; expected version {} instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).",
                         s.t.version(),
                         s.version
                     ),
                 )
                 .with_hint(format!(
                     "{} saved this tensor to compute gradients, and an in-place op (add_, +=, x[...] = ...) changed it before backward; use the out-of-place form (x = x + 1) or .clone() it first",
-                    self.name
+                    self.name()
                 )));
             }
             out.push(Some(s.t.clone()));
         }
         Ok(Ctx { saved: out, needs })
+    }
+
+    /// An in-place op computed its result `from` out of place and wrote it into `to`: a saved
+    /// output now is `to` (so later writes to `to` are caught, as in PyTorch).
+    pub(crate) fn rebind_output(&self, from: &Tensor, to: &Tensor) {
+        if let Kind::Func { saved, .. } = &self.kind {
+            for s in saved.borrow_mut().iter_mut().flatten() {
+                if s.is_output && s.t.same_storage(from) {
+                    s.t = to.detach();
+                    s.version = to.version();
+                }
+            }
+        }
     }
 
     /// Frees the saved tensors (after a backward without `retain_graph`).
@@ -175,6 +202,14 @@ impl Node {
             saved.borrow_mut().clear();
             released.set(true);
         }
+    }
+}
+
+/// The op a node belongs to, as the in-place error names it (`ExpBackward0` → `Exp`).
+fn forward_name(node: &str) -> &str {
+    match node.find("Backward") {
+        Some(i) => &node[..i],
+        None => node,
     }
 }
 
@@ -196,7 +231,7 @@ pub(crate) fn accumulator(t: &Tensor) -> Rc<Node> {
         return n;
     }
     let n = Rc::new(Node {
-        name: "AccumulateGrad",
+        name: Cell::new("AccumulateGrad"),
         seq: u64::MAX,
         next: vec![],
         inputs: vec![InputMeta::of(t)],
@@ -255,13 +290,13 @@ pub fn record_padded(
                     Saved {
                         t: out.detach(),
                         version: out.version(),
-                        output_of: Some(name),
+                        is_output: true,
                     }
                 } else {
                     Saved {
                         t: t.clone(),
                         version: t.version(),
-                        output_of: t.grad_fn().map(|n| n.name),
+                        is_output: false,
                     }
                 }
             })
@@ -269,7 +304,7 @@ pub fn record_padded(
         .collect();
     let had_saved = saved.iter().any(|s| s.is_some());
     let node = Rc::new(Node {
-        name,
+        name: Cell::new(name),
         seq: next_seq(),
         next,
         inputs: inputs_meta,

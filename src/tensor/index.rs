@@ -375,7 +375,10 @@ pub fn index_put(t: &Tensor, items: &[IndexItem], value: &IndexValue) -> Result<
         return grad::index_put_recorded(t, items, value);
     }
     index_put_raw(t, items, value)?;
-    t.bump_version();
+    // the basic path writes with fill_/copy_, which count the write themselves
+    if grad::has_advanced(items) {
+        t.bump_version();
+    }
     Ok(())
 }
 

@@ -49,6 +49,7 @@ impl Interp {
             "random" => random::module(self),
             "torch" => torch::module(),
             "torch.autograd" => torch::autograd::module(),
+            "torch.nn.functional" => torch::functional::module(),
             _ => {
                 let top = name.split('.').next().unwrap_or(name);
                 let hint = match top {

@@ -7,7 +7,7 @@ use crate::autograd::record;
 use crate::tensor::error::Result;
 use crate::tensor::{DType, Device, Scalar, Tensor};
 
-fn has_advanced(items: &[IndexItem]) -> bool {
+pub(super) fn has_advanced(items: &[IndexItem]) -> bool {
     items.iter().any(|it| {
         matches!(it, IndexItem::Tensor(t) if t.ndim() > 0 || !t.dtype().is_integral())
             || matches!(it, IndexItem::Bool(_))
@@ -102,7 +102,9 @@ pub(super) fn index_put_recorded(
     check_inplace(t)?;
     let old = history_of(t)?;
     index_put_raw(t, items, value)?;
-    t.bump_version();
+    if has_advanced(items) {
+        t.bump_version();
+    }
     let pos = positions(t, items)?;
     let adv = has_advanced(items);
     let mask_fill = adv

@@ -212,7 +212,10 @@ pub fn write_result_tracked(dst: &Tensor, r: &Tensor) -> Result<()> {
     dst.bump_version();
     if r.requires_grad() && dst.dtype().is_floating() {
         dst.set_requires_grad(true);
-        dst.set_grad_fn(r.grad_fn());
+        if let Some(n) = r.grad_fn() {
+            n.rebind_output(r, dst);
+            dst.set_grad_fn(Some(n));
+        }
     }
     Ok(())
 }

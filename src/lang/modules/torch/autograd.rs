@@ -58,7 +58,13 @@ impl Native for GradFn {
                 name: "name",
                 f: |_, this, _| {
                     let n = node_of(this).ok_or_else(|| type_error("name() needs a node"))?;
-                    Ok(Value::str(n.name()))
+                    // C++-only nodes report their namespaced name
+                    Ok(match n.name() {
+                        "AccumulateGrad" | "CopySlices" => {
+                            Value::str(&format!("torch::autograd::{}", n.name()))
+                        }
+                        other => Value::str(other),
+                    })
                 },
                 this: Some(this.clone()),
             })),
@@ -520,10 +526,11 @@ pub fn set_requires_grad(t: &Tensor, b: bool, method: bool) -> PyResult<()> {
         ));
     }
     if b && !(t.dtype().is_floating()) {
-        return Err(runtime_error(
-            "only Tensors of floating point and complex dtype can require gradients",
-        )
-        .hint("gradients need real numbers: convert first, e.g. x = x.float().requires_grad_()"));
+        return Err(
+            runtime_error("only Tensors of floating point dtype can require gradients").hint(
+                "gradients need real numbers: convert first, e.g. x = x.float().requires_grad_()",
+            ),
+        );
     }
     t.set_requires_grad(b);
     Ok(())

@@ -156,6 +156,9 @@ impl Native for PyTensor {
     fn type_name(&self) -> &str {
         "Tensor"
     }
+    fn identity(&self) -> Option<usize> {
+        Some(self.0.object_id())
+    }
     fn as_any(&self) -> &dyn Any {
         self
     }

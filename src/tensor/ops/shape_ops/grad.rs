@@ -61,7 +61,7 @@ impl Tensor {
         if view_strides(self.shape(), self.strides(), &new_shape).is_some() {
             return self.view(shape);
         }
-        let c = self.clone_tensor()?;
+        let c = self.contiguous()?;
         let out = c.view_raw(shape)?;
         record_reshape("UnsafeViewBackward0", &c, &out);
         Ok(out)
