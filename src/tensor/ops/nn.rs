@@ -823,13 +823,28 @@ pub fn binary_cross_entropy(
                     None,
                 )?;
                 let mut gi = mul(&div(&sub(x, t)?, &denom)?, g)?;
+                // d/dtarget: grad * (log(1 - x) - log(x)), each clamped at -100
+                let mut gt = if c.needs(1) {
+                    let cl = |v: Tensor| {
+                        crate::tensor::ops::binary::clamp(&v, Some(Scalar::Float(-100.0)), None)
+                    };
+                    let l1 = cl(unary(UnaryOp::Log1p, &neg(x)?)?)?;
+                    let l0 = cl(unary(UnaryOp::Log, x)?)?;
+                    Some(mul(&sub(&l1, &l0)?, g)?)
+                } else {
+                    None
+                };
                 if let Some(w) = c.saved_opt(2) {
                     gi = mul(&gi, w)?;
+                    gt = gt.map(|v| mul(&v, w)).transpose()?;
                 }
                 if r == Reduction::Mean {
                     gi = scalar_op(BinaryOp::Div, &gi, numel)?;
+                    gt = gt
+                        .map(|v| scalar_op(BinaryOp::Div, &v, numel))
+                        .transpose()?;
                 }
-                Ok(vec![Some(gi), None])
+                Ok(vec![Some(gi), gt])
             },
         );
     }
@@ -897,14 +912,39 @@ pub fn bce_with_logits(
                     }
                     None => sub(&sig, t)?,
                 };
+                // d/dtarget: log_sigmoid(-x) - pos_weight * log_sigmoid(x), or -x
+                let mut gt = if c.needs(1) {
+                    Some(match c.saved_opt(3) {
+                        Some(pw) => {
+                            let ls = |v: &Tensor| -> Result<Tensor> {
+                                let min0 = crate::tensor::ops::binary::clamp(
+                                    v,
+                                    None,
+                                    Some(Scalar::Int(0)),
+                                )?;
+                                let e = unary(UnaryOp::Exp, &neg(&unary(UnaryOp::Abs, v)?)?)?;
+                                sub(&min0, &unary(UnaryOp::Log1p, &e)?)
+                            };
+                            sub(&ls(&neg(x)?)?, &mul(pw, &ls(x)?)?)?
+                        }
+                        None => neg(x)?,
+                    })
+                } else {
+                    None
+                };
                 if let Some(w) = c.saved_opt(2) {
                     gi = mul(&gi, w)?;
+                    gt = gt.map(|v| mul(&v, w)).transpose()?;
                 }
                 gi = mul(&gi, g)?;
+                gt = gt.map(|v| mul(&v, g)).transpose()?;
                 if r == Reduction::Mean {
                     gi = scalar_op(BinaryOp::Div, &gi, numel)?;
+                    gt = gt
+                        .map(|v| scalar_op(BinaryOp::Div, &v, numel))
+                        .transpose()?;
                 }
-                Ok(vec![Some(gi), None])
+                Ok(vec![Some(gi), gt])
             },
         );
     }
