@@ -322,10 +322,25 @@ pub fn record_padded(
 
 /// PyTorch refuses in-place ops on a leaf that requires grad while grad mode is on.
 pub fn check_inplace(t: &Tensor) -> Result<()> {
+    check_inplace_msg(
+        t,
+        "a leaf Variable that requires grad is being used in an in-place operation.",
+    )
+}
+
+/// `check_inplace` for a write through a view (`x[0] = 5` on a leaf).
+pub fn check_inplace_view(t: &Tensor) -> Result<()> {
+    check_inplace_msg(
+        t,
+        "a view of a leaf Variable that requires grad is being used in an in-place operation.",
+    )
+}
+
+fn check_inplace_msg(t: &Tensor, msg: &str) -> Result<()> {
     if t.requires_grad() && t.is_leaf() && mode::is_enabled() {
         return Err(crate::tensor::TensorError::new(
             crate::tensor::ErrorKind::Runtime,
-            "a leaf Variable that requires grad is being used in an in-place operation.",
+            msg,
         )
         .with_hint("parameters are updated in place only under `with torch.no_grad():` (that is what optimizers do); otherwise use an out-of-place op (w = w - lr * w.grad)"));
     }

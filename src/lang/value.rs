@@ -510,6 +510,11 @@ pub trait Native: Any {
     fn identity(&self) -> Option<usize> {
         None
     }
+    /// Whether, as a class attribute, it binds to the instance like a function does (a
+    /// function wrapped by a native decorator such as `@torch.no_grad()`).
+    fn binds_as_method(&self) -> bool {
+        false
+    }
     fn repr(&self, _interp: &mut Interp) -> PyResult<String> {
         Ok(format!("<{} object>", self.type_name()))
     }

@@ -99,7 +99,11 @@ pub(super) fn index_put_recorded(
     items: &[IndexItem],
     value: &IndexValue,
 ) -> Result<()> {
-    check_inplace(t)?;
+    if has_advanced(items) {
+        check_inplace(t)?;
+    } else {
+        crate::autograd::node::check_inplace_view(t)?;
+    }
     let old = history_of(t)?;
     index_put_raw(t, items, value)?;
     if has_advanced(items) {

@@ -201,6 +201,9 @@ impl Native for Decorated {
     fn type_name(&self) -> &str {
         "function"
     }
+    fn binds_as_method(&self) -> bool {
+        true
+    }
     fn as_any(&self) -> &dyn Any {
         self
     }
@@ -515,6 +518,9 @@ pub fn module() -> Value {
 
 /// `t.requires_grad = b` / `t.requires_grad_(b)` with PyTorch's rules.
 pub fn set_requires_grad(t: &Tensor, b: bool, method: bool) -> PyResult<()> {
+    if !t.is_leaf() && b && method {
+        return Ok(());
+    }
     if !t.is_leaf() {
         let msg = if b || method {
             "you can only change requires_grad flags of leaf variables."
@@ -526,11 +532,12 @@ pub fn set_requires_grad(t: &Tensor, b: bool, method: bool) -> PyResult<()> {
         ));
     }
     if b && !(t.dtype().is_floating()) {
-        return Err(
-            runtime_error("only Tensors of floating point dtype can require gradients").hint(
-                "gradients need real numbers: convert first, e.g. x = x.float().requires_grad_()",
-            ),
-        );
+        return Err(runtime_error(if method {
+            "only Tensors of floating point dtype can require gradients"
+        } else {
+            "only Tensors of floating point and complex dtype can require gradients"
+        })
+        .hint("gradients need real numbers: convert first, e.g. x = x.float().requires_grad_()"));
     }
     t.set_requires_grad(b);
     Ok(())
@@ -572,8 +579,8 @@ pub fn set_grad_attr(t: &Tensor, v: &Value) -> PyResult<()> {
                 .clone();
             if g.dtype() != t.dtype() {
                 return Err(runtime_error(format!(
-                    "attempting to assign a gradient with dtype '{}' to a tensor with dtype '{}'. Please ensure that the gradient and the tensor have the same dtype",
-                    g.dtype().c10_name(),
+                    "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its gradient may break downstream systems that assume they match.",
+                    g.dtype().cpp_name(),
                     t.dtype().c10_name()
                 )));
             }
