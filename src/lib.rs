@@ -4,6 +4,7 @@
 //! CPU/CUDA/simulated devices, `repl` the interactive prompt, `run` the script runner.
 pub mod backend;
 pub mod bench;
+pub mod info;
 pub mod lang;
 pub mod repl;
 pub mod run;

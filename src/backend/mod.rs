@@ -11,6 +11,9 @@
 //! variant to `Storage` and implements this trait with NVRTC kernels and cuBLAS.
 pub mod alloc;
 pub mod cpu;
+pub mod cuda;
+pub mod gpu;
+pub mod sim;
 
 use crate::tensor::ops::binary::BinaryOp;
 use crate::tensor::ops::reduce::ReduceOp;

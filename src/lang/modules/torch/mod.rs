@@ -1,5 +1,6 @@
 //! The `torch` module: tensors on the engine of `crate::tensor`.
 pub mod convert;
+pub mod cuda;
 pub mod functions;
 pub mod generator;
 pub mod methods;
