@@ -5,6 +5,7 @@
 pub mod autograd;
 pub mod backend;
 pub mod bench;
+pub mod info;
 pub mod lang;
 pub mod repl;
 pub mod run;
