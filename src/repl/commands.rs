@@ -30,7 +30,12 @@ pub fn run(session: &Session, line: &str) -> Flow {
         None => (line, ""),
     };
     match name {
-        ":help" | ":h" | ":?" => print!("{HELP}"),
+        ":help" | ":h" | ":?" => {
+            print!("{HELP}");
+            if session.lesson {
+                println!("\n  :next        back to the lesson (also Ctrl-D); your variables stay");
+            }
+        }
         ":vars" | ":v" => vars(session),
         ":time" | ":t" => {
             if rest.is_empty() {
@@ -52,6 +57,10 @@ pub fn run(session: &Session, line: &str) -> Flow {
             println!("All variables and imports forgotten.");
         }
         ":quit" | ":q" | ":exit" => return Flow::Exit(0),
+        ":next" | ":n" if session.lesson => return Flow::Next,
+        ":next" | ":n" => {
+            eprintln!(":next goes back to a lesson from its REPL; no lesson is running")
+        }
         _ => {
             let known = ["help", "vars", "time", "reset", "quit"];
             let typed = name.trim_start_matches(':');
