@@ -289,6 +289,8 @@ impl Renderer<'_> {
             Event::Code(t) => {
                 let t = if self.look.color {
                     t.to_string()
+                } else if t.contains('`') {
+                    format!("`` {t} ``")
                 } else {
                     format!("`{t}`")
                 };

@@ -198,16 +198,14 @@ pub fn check_lesson(run: &CheckRun, out: &mut dyn Write) -> usize {
     let summary = if failed == 0 {
         look.paint(
             Color::Green.bold(),
-            &format!(
-                "Passed: all {total} steps as expected on {}.",
-                device.name()
-            ),
+            &format!("Passed: {} as expected on {}.", steps(total), device.name()),
         )
     } else {
         look.paint(
             Color::Red.bold(),
             &format!(
-                "FAILED: {failed} of {total} steps not as expected on {}.",
+                "FAILED: {failed} of {} not as expected on {}.",
+                steps(total),
                 device.name()
             ),
         )
@@ -257,4 +255,12 @@ fn check_exercise(look: &Look, session: &LessonSession, ex: &Exercise) -> (bool,
         ));
     }
     (ok, s)
+}
+
+fn steps(n: usize) -> String {
+    if n == 1 {
+        "1 step".into()
+    } else {
+        format!("{n} steps")
+    }
 }

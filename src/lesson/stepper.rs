@@ -17,7 +17,7 @@ use rustyline::{Cmd, Editor, KeyCode, KeyEvent, Modifiers};
 type Rl = Editor<ReplHelper, FileHistory>;
 
 const BLOCK_KEYS: &str = "Enter run · e edit · r REPL · b back · q quit";
-const EXERCISE_KEYS: &str = "type your answer at >>> (Enter on an empty line edits the starting code) · :hint · :solution · :skip · :repl · :back · :quit";
+const EXERCISE_KEYS: &str = "type your answer at the prompt (Enter on an empty line edits the starting code) · :hint · :solution · :skip · :repl · :back · :quit";
 
 /// What the learner asked for at a prompt.
 enum Move {
