@@ -280,9 +280,7 @@ fn check_fails_on_a_mismatch_and_shows_a_diff() {
     let (code, stdout, _) = check("tests/data/lessons/valid/mismatch.md", &[]);
     assert_eq!(code, 1, "{stdout}");
     assert!(
-        stdout.contains(
-            "✗ not what the lesson expects (tests/data/lessons/valid/mismatch.md:10, ```output)"
-        ),
+        stdout.contains("✗ expected (tests/data/lessons/valid/mismatch.md:10) - but printed +:"),
         "{stdout}"
     );
     assert!(stdout.contains("    - 2\n    + two\n"), "{stdout}");

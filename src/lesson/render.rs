@@ -523,9 +523,9 @@ impl Renderer<'_> {
         let sep = self.look.paint(Color::DarkGray.normal(), " │ ");
         for (k, (row, ws)) in t.rows.iter().zip(&t.widths).enumerate() {
             let mut cells = Vec::new();
-            for c in 0..cols {
+            for (c, full) in width.iter().enumerate() {
                 let text = row.get(c).cloned().unwrap_or_default();
-                let pad = width[c] - ws.get(c).copied().unwrap_or(0);
+                let pad = full.saturating_sub(ws.get(c).copied().unwrap_or(0));
                 let cell = match t.align.get(c) {
                     Some(Alignment::Right) => format!("{}{text}", " ".repeat(pad)),
                     Some(Alignment::Center) => {

@@ -56,12 +56,14 @@ pub fn verdict(
     let bad = |msg: &str| format!("  {}\n", look.paint(Color::Red.bold(), msg));
     let got = ran.text();
     let (want, tol, place) = match check::pick(&block.outputs, device) {
-        Some(e) => (
-            e.text.as_str(),
-            e.tol,
-            format!("{file}:{}, ```{}", e.line, e.variant.name()),
-        ),
-        None if block.outputs.is_empty() => ("", None, "no ```output block".to_string()),
+        Some(e) => {
+            let kind = match e.variant {
+                super::parse::Variant::Any => String::new(),
+                v => format!(", {}", v.name()),
+            };
+            (e.text.as_str(), e.tol, format!("{file}:{}{kind}", e.line))
+        }
+        None if block.outputs.is_empty() => ("", None, "no output".to_string()),
         None => {
             return (
                 false,
@@ -81,9 +83,7 @@ pub fn verdict(
     if check::matches(want, &got, tol) {
         return (true, ok("✓ as expected"));
     }
-    let mut s = bad(&format!(
-        "✗ not what the lesson expects ({place}); - expected, + printed:"
-    ));
+    let mut s = bad(&format!("✗ expected ({place}) - but printed +:"));
     let diff = check::diff(want, &got, tol);
     for l in check::format_diff(&diff, "    ").lines() {
         let painted = if l.trim_start().starts_with("- ") {
@@ -194,6 +194,15 @@ pub fn check_lesson(run: &CheckRun, out: &mut dyn Write) -> usize {
         }
         let _ = write!(out, "{s}");
         let _ = out.flush();
+        if crate::lang::interp::INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
+            || s.contains("    KeyboardInterrupt\n")
+        {
+            let _ = writeln!(
+                out,
+                "\nInterrupted (Ctrl-C): the rest of the lesson was not run."
+            );
+            return failed.max(1);
+        }
     }
     let summary = if failed == 0 {
         look.paint(

@@ -19,6 +19,8 @@ type Rl = Editor<ReplHelper, FileHistory>;
 const BLOCK_KEYS: &str = "Enter run · e edit · r REPL · b back · q quit";
 const EXERCISE_KEYS: &str = "type your answer at the prompt (Enter on an empty line edits the starting code) · :hint · :solution · :skip · :repl · :back · :quit";
 
+const EDITING: &str = "Editing (Enter runs it · Alt-Enter adds a line · Ctrl-C cancels):";
+
 /// What the learner asked for at a prompt.
 enum Move {
     Next,
@@ -242,9 +244,7 @@ impl Stepper<'_> {
                     return Move::Next;
                 }
                 "e" | ":edit" => {
-                    println!(
-                        "Edit the block (Alt-Enter adds a line, Enter runs it, Ctrl-C cancels):"
-                    );
+                    println!("{EDITING}");
                     let edited = self.read(rl, "", b.code.trim_end()).unwrap_or_default();
                     if edited.trim().is_empty() {
                         continue;
@@ -321,6 +321,7 @@ impl Stepper<'_> {
             let code = if pending.is_empty() {
                 match line.trim() {
                     "" => {
+                        println!("{EDITING}");
                         let edited = self.read(rl, "", &draft).unwrap_or_default();
                         if edited.trim().is_empty() {
                             continue;
