@@ -297,6 +297,7 @@ fn front_matter(text: &str) -> Result<(Meta, usize), Fail> {
 
 /// `needs: cuda`, `needs: gpus: 2`, `needs: cuda, gpus: 2`.
 fn needs(value: &str, meta: &mut Meta) -> Result<(), String> {
+    let value = value.trim_start_matches('[').trim_end_matches(']');
     for part in value.split(',') {
         let p = part.trim();
         if p == "cuda" || p == "gpu" {

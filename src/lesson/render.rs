@@ -31,15 +31,20 @@ pub fn terminal_width() -> usize {
     if !std::io::stdout().is_terminal() {
         return 80;
     }
-    // SAFETY: TIOCGWINSZ fills a winsize struct we own; failure leaves it zeroed.
+    columns().unwrap_or(80).clamp(40, 100)
+}
+
+#[cfg(unix)]
+fn columns() -> Option<usize> {
+    // SAFETY: TIOCGWINSZ fills a winsize struct we own; on failure it is left zeroed.
     let mut ws: libc::winsize = unsafe { std::mem::zeroed() };
     let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut ws) } == 0;
-    let cols = if ok && ws.ws_col > 0 {
-        ws.ws_col as usize
-    } else {
-        80
-    };
-    cols.clamp(40, 100)
+    (ok && ws.ws_col > 0).then_some(ws.ws_col as usize)
+}
+
+#[cfg(not(unix))]
+fn columns() -> Option<usize> {
+    std::env::var("COLUMNS").ok()?.parse().ok()
 }
 
 /// A word: styled pieces with no space between them.

@@ -332,7 +332,12 @@ impl Stepper<'_> {
                         match ex.hints.get(hints_shown) {
                             Some(h) => {
                                 hints_shown += 1;
-                                let label = format!("> **Hint {hints_shown}:** {}", h.trim());
+                                let quoted: Vec<String> =
+                                    h.trim().lines().map(|l| format!("> {l}")).collect();
+                                let label = format!(
+                                    "> **Hint {hints_shown}:** {}",
+                                    quoted.join("\n").trim_start_matches("> ")
+                                );
                                 print!("{}", render(&label, &self.look));
                             }
                             None if ex.hints.is_empty() => {
@@ -348,7 +353,14 @@ impl Stepper<'_> {
                         draft = ex.solution.trim_end().to_string();
                         continue;
                     }
-                    ":skip" => return Move::Next,
+                    ":skip" => {
+                        // Later steps may need what the exercise defines.
+                        let ran = session.run(&ex.solution);
+                        if ran.error.is_none() {
+                            println!("Skipped; the solution was run so the next steps have what they need.");
+                        }
+                        return Move::Next;
+                    }
                     ":back" | ":b" => return Move::Back,
                     ":quit" | ":q" => return Move::Quit,
                     ":repl" | ":r" => {
