@@ -5,6 +5,7 @@
 pub mod backend;
 pub mod bench;
 pub mod lang;
+pub mod nn;
 pub mod repl;
 pub mod run;
 pub mod signals;

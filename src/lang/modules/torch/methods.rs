@@ -350,6 +350,9 @@ m! {
     },
     "backward" => |_, _, _| Err(not_implemented("autograd (backward)")),
     "zero_" => |_, t, _| { inplace::zero_(&this(t)?).py()?; Ok(t.clone()) },
+    "uniform_" => super::nn::uniform_,
+    "normal_" => super::nn::normal_,
+    "random_" => super::nn::random_,
     "fill_" => |_, t, a| {
         let v = a.pos.first().cloned().unwrap_or(Value::None);
         match (scalar_of(&v), as_tensor(&v)) {
