@@ -469,3 +469,43 @@ import torch.nn as nn
 net = nn.Sequential(nn.Sequential(nn.Linear(1, 2)), nn.ReLU())
 print(net.get_submodule('0.0'))
 print(net.get_parameter('0.0.bias').shape)
+
+# %% user_names_do_not_leak_into_nn
+import torch
+import torch.nn as nn
+F = None
+math = 3
+init = 'x'
+len = lambda x: -1
+Parameter = 0
+torch.manual_seed(0)
+lin = nn.Linear(2, 2)
+print(lin)
+print(lin.weight.detach())
+print(nn.Sequential(lin, nn.ReLU())[0] is lin)
+
+# %% import_forms
+import torch.nn as nn
+from torch import nn as nn2, optim
+from torch.utils.data import DataLoader, TensorDataset
+import torch.utils.data
+import torch.nn.functional as F
+import torch.nn.init
+import torch
+print(nn is nn2, nn is torch.nn, optim is torch.optim, torch.utils.data.DataLoader is DataLoader)
+print(torch.nn.init.zeros_ is nn.init.zeros_, F is nn.functional)
+print(type(nn).__name__, nn.__name__, optim.__name__, torch.utils.data.__name__)
+
+# %% module_type_names
+import torch.nn as nn
+print(type(nn.Linear(1, 1)), type(nn.Sequential()), type(nn.MSELoss()))
+print(nn.Linear.__name__, nn.Module.__module__, isinstance(nn.ReLU(), nn.Module))
+print(issubclass(nn.Linear, nn.Module))
+
+# %% parameter_in_module_repr_and_sum
+import torch
+import torch.nn as nn
+torch.manual_seed(0)
+net = nn.Linear(4, 3)
+print(sum(p.sum() for p in net.parameters()).item())
+print(list(net.named_parameters())[0][1].shape)
