@@ -1,11 +1,11 @@
-# %% seed_regression_loop
+# %% seed_regression_loop_cpu_device
 import torch
 import torch.nn as nn
 import torch.optim as optim
 from torch.utils.data import TensorDataset, DataLoader
 torch.manual_seed(0)
 print("\n--- Part 3: GPU-Aware Training Loop ---")
-device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+device = torch.device("cpu")
 print(f"Training on device: {device}\n")
 num_samples = 1024
 num_features = 16
@@ -35,7 +35,7 @@ for epoch in range(num_epochs):
     print(f"Epoch [{epoch+1}/{num_epochs}], Loss: {loss.item():.4f}")
 print("\nTraining complete. All computations were performed on the GPU (if available).")
 
-# %% seed_simple_nn_loop
+# %% seed_simple_nn_loop_cpu_device
 import torch
 import torch.nn as nn
 import torch.optim as optim
@@ -50,7 +50,7 @@ class SimpleNN(nn.Module):
         x = torch.relu(self.fc1(x))
         x = self.fc2(x)
         return x
-device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
+device = torch.device('cpu')
 model = SimpleNN().to(device)
 criterion = nn.CrossEntropyLoss()
 optimizer = optim.SGD(model.parameters(), lr=0.01)

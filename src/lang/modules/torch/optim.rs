@@ -321,7 +321,7 @@ fn adam<T: Fl>(
     let val = T::of(1.0 - h.beta2);
     vv.iter_mut()
         .zip(&gv)
-        .for_each(|(x, &q)| *x = x.mul(b2).add(val.mul(q).mul(q)));
+        .for_each(|(x, &q)| *x = val.mul(q).fma(q, x.mul(b2)));
     let bias_correction1 = 1.0 - h.beta1.powf(step);
     let bias_correction2 = 1.0 - h.beta2.powf(step);
     let step_size = h.lr / bias_correction1;
