@@ -34,3 +34,8 @@ const PRELUDES: &[(&str, &[&str])] = &[
 pub fn prelude(name: &str) -> Option<&'static [&'static str]> {
     PRELUDES.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
 }
+
+/// Every embedded module's name.
+pub fn module_names() -> impl Iterator<Item = &'static str> {
+    PRELUDES.iter().map(|(n, _)| *n)
+}

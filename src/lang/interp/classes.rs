@@ -614,7 +614,10 @@ impl Interp {
                 }
                 names.extend(OBJECT_DUNDERS.iter().map(|s| Rc::from(*s)));
             }
-            Value::Module(m) => names.extend(m.attrs.borrow().keys().map(|k| k.as_str())),
+            Value::Module(m) => {
+                names.extend(m.attrs.borrow().keys().map(|k| k.as_str()));
+                names.extend(crate::lang::modules::submodule_names(&m.name));
+            }
             Value::Native(n) => names.extend(n.attr_names()),
             other => names.extend(
                 crate::lang::builtins::method_names(other)

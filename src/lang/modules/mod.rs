@@ -133,3 +133,12 @@ impl Interp {
 pub fn is_submodule(parent: &str, name: &str) -> bool {
     crate::nn::prelude(&format!("{parent}.{name}")).is_some()
 }
+
+/// The submodules of `parent` that load on first use (for `dir()` and completion).
+pub fn submodule_names(parent: &str) -> Vec<Rc<str>> {
+    crate::nn::module_names()
+        .filter_map(|n| n.strip_prefix(parent)?.strip_prefix('.'))
+        .filter(|rest| !rest.contains('.'))
+        .map(Rc::from)
+        .collect()
+}
