@@ -207,3 +207,14 @@ print(torch.empty(3, dtype=torch.int64).random_(10))
 print(torch.empty(3).random_(5, 9))
 g = torch.Generator().manual_seed(7)
 print(torch.randperm(6, generator=g))
+
+# %% loader_types
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+loader = DataLoader(TensorDataset(torch.zeros(2)))
+print(type(loader))
+print(str(loader)[:45])
+it = iter(loader)
+print(type(it).__name__, len(it))
+print(next(it), next(it))
+next(it)
