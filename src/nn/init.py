@@ -4,20 +4,6 @@ import math
 import torch
 
 
-class _NullContext:
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc):
-        return False
-
-
-def _no_grad():
-    # TEMPORARY until autograd (torch.no_grad) is merged.
-    ng = getattr(torch, 'no_grad', None)
-    return ng() if ng is not None else _NullContext()
-
-
 def calculate_gain(nonlinearity, param=None):
     linear_fns = ['linear', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d']
     if nonlinearity in linear_fns or nonlinearity == 'sigmoid':
@@ -65,27 +51,27 @@ def _calculate_correct_fan(tensor, mode):
 
 
 def uniform_(tensor, a=0.0, b=1.0, generator=None):
-    with _no_grad():
+    with torch.no_grad():
         return tensor.uniform_(a, b, generator=generator)
 
 
 def normal_(tensor, mean=0.0, std=1.0, generator=None):
-    with _no_grad():
+    with torch.no_grad():
         return tensor.normal_(mean, std, generator=generator)
 
 
 def constant_(tensor, val):
-    with _no_grad():
+    with torch.no_grad():
         return tensor.fill_(val)
 
 
 def ones_(tensor):
-    with _no_grad():
+    with torch.no_grad():
         return tensor.fill_(1.0)
 
 
 def zeros_(tensor):
-    with _no_grad():
+    with torch.no_grad():
         return tensor.zero_()
 
 
@@ -109,7 +95,7 @@ def kaiming_uniform_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu', gene
     gain = calculate_gain(nonlinearity, a)
     std = gain / math.sqrt(fan)
     bound = math.sqrt(3.0) * std
-    with _no_grad():
+    with torch.no_grad():
         return tensor.uniform_(-bound, bound, generator=generator)
 
 
@@ -119,5 +105,5 @@ def kaiming_normal_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu', gener
     fan = _calculate_correct_fan(tensor, mode)
     gain = calculate_gain(nonlinearity, a)
     std = gain / math.sqrt(fan)
-    with _no_grad():
+    with torch.no_grad():
         return tensor.normal_(0, std, generator=generator)

@@ -15,10 +15,6 @@ const PRELUDES: &[(&str, &[&str])] = &[
         ],
     ),
     ("torch.nn.init", &[include_str!("init.py")]),
-    (
-        "torch.nn.functional",
-        &[include_str!("functional_fallback.py")],
-    ),
     ("torch.optim", &[include_str!("optim.py")]),
     (
         "torch.optim.lr_scheduler",

@@ -25,20 +25,6 @@ def _typename(v):
     return m + '.' + t.__name__
 
 
-class _NullContext:
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc):
-        return False
-
-
-def _no_grad():
-    # TEMPORARY until autograd (torch.no_grad) is merged.
-    ng = getattr(torch, 'no_grad', None)
-    return ng() if ng is not None else _NullContext()
-
-
 def _addindent(s_, numSpaces):
     s = s_.split('\n')
     if len(s) == 1:
@@ -345,7 +331,7 @@ class Module:
     def _apply(self, fn):
         for module in self.children():
             module._apply(fn)
-        with _no_grad():
+        with torch.no_grad():
             for key, param in list(self._parameters.items()):
                 if param is None:
                     continue
@@ -442,7 +428,7 @@ class Module:
                     error_msgs.append(f'size mismatch for {key}: copying a param with shape {input_param.shape} from checkpoint, the shape in current model is {param.shape}.')
                     continue
                 try:
-                    with _no_grad():
+                    with torch.no_grad():
                         param.copy_(input_param)
                 except Exception as ex:
                     error_msgs.append(f'While copying the parameter named "{key}", whose dimensions in the model are {param.size()} and whose dimensions in the checkpoint are {input_param.size()}, an exception occurred : {ex.args}.')

@@ -102,10 +102,7 @@ class Optimizer:
     def _closure_loss(self, closure):
         if closure is None:
             return None
-        eg = getattr(torch, 'enable_grad', None)
-        if eg is None:
-            return closure()
-        with eg():
+        with torch.enable_grad():
             return closure()
 
     def state_dict(self):

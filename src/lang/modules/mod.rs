@@ -47,7 +47,13 @@ impl Interp {
             "math" => math::module(),
             "time" => time::module(),
             "random" => random::module(self),
-            "torch" => torch::module(),
+            "torch" => {
+                let m = torch::module();
+                torch::cuda::install(self, &m);
+                m
+            }
+            "torch.autograd" => torch::autograd::module(),
+            "torch.nn.functional" => torch::functional::module(),
             "_cudalearn_nn" => torch::nn::module(),
             _ if crate::nn::prelude(name).is_some() => return self.import_prelude(name),
             _ => {
@@ -131,12 +137,17 @@ impl Interp {
 /// Whether `parent.name` is a module that loads on first attribute access (`torch.nn` after
 /// `import torch`).
 pub fn is_submodule(parent: &str, name: &str) -> bool {
-    crate::nn::prelude(&format!("{parent}.{name}")).is_some()
+    let full = format!("{parent}.{name}");
+    crate::nn::prelude(&full).is_some() || NATIVE_SUBMODULES.contains(&full.as_str())
 }
+
+/// Submodules written in Rust (the import arms above) that also load on attribute access.
+const NATIVE_SUBMODULES: &[&str] = &["torch.autograd", "torch.nn.functional"];
 
 /// The submodules of `parent` that load on first use (for `dir()` and completion).
 pub fn submodule_names(parent: &str) -> Vec<Rc<str>> {
     crate::nn::module_names()
+        .chain(NATIVE_SUBMODULES.iter().copied())
         .filter_map(|n| n.strip_prefix(parent)?.strip_prefix('.'))
         .filter(|rest| !rest.contains('.'))
         .map(Rc::from)
