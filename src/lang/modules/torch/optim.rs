@@ -70,6 +70,8 @@ fn read<T: Fl>(t: &Tensor) -> PyResult<Vec<T>> {
 /// the same type, else through an engine copy.
 fn write<T: Fl>(t: &Tensor, vals: &[T]) -> PyResult<()> {
     if t.device() == Device::Cpu && t.is_contiguous() {
+        // An in-place update, as PyTorch's optimizers make it: autograd sees a new version.
+        t.bump_version();
         let off = t.offset();
         let mut b = t.storage().borrow_mut();
         match &mut *b {
@@ -93,7 +95,7 @@ fn write<T: Fl>(t: &Tensor, vals: &[T]) -> PyResult<()> {
         .py()?
         .to_device(t.device())
         .py()?;
-    crate::tensor::ops::inplace::copy_(t, &src).py()
+    crate::autograd::mode::without(|| crate::tensor::ops::inplace::copy_(t, &src)).py()
 }
 
 fn tensor(v: &Value, what: &str) -> PyResult<Tensor> {
