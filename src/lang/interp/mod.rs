@@ -96,6 +96,9 @@ pub struct Interp {
     pub random: super::modules::random::PyRandom,
     /// Objects that modules keep per session (torch's state in later issues).
     pub ext: rustc_hash::FxHashMap<&'static str, Rc<dyn std::any::Any>>,
+    /// The namespace whose values are in `globals` now (the program's, or an embedded
+    /// module's while its code runs).
+    pub active_globals: Globals,
 }
 
 impl Interp {
@@ -116,6 +119,7 @@ impl Interp {
             steps: 0,
             random: Default::default(),
             ext: Default::default(),
+            active_globals: Default::default(),
         };
         super::builtins::install(&mut it);
         it.set_global(Sym::new("__name__"), Value::str("__main__"));
@@ -167,6 +171,21 @@ impl Interp {
             .copied()
             .filter(|s| self.get_global(*s).is_some())
             .collect()
+    }
+
+    /// Makes `to` the running namespace; returns the one that was (to switch back to).
+    pub fn switch_globals(&mut self, to: Globals) -> Globals {
+        let prev = std::mem::replace(&mut self.active_globals, to);
+        {
+            let mut p = prev.borrow_mut();
+            p.values = std::mem::take(&mut self.globals);
+            p.order = std::mem::take(&mut self.global_order);
+        }
+        let mut t = self.active_globals.borrow_mut();
+        self.globals = std::mem::take(&mut t.values);
+        self.global_order = std::mem::take(&mut t.order);
+        drop(t);
+        prev
     }
 
     pub fn builtin_names(&self) -> Vec<Sym> {

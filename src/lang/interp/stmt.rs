@@ -653,6 +653,7 @@ impl Interp {
             src: f.src.clone(),
             class: std::cell::RefCell::new(None),
             attrs: Default::default(),
+            globals: self.active_globals.clone(),
         })))
     }
 

@@ -288,7 +288,8 @@ pub fn randperm(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
             "n must be non-negative, got{n}"
         )));
     }
-    let v = with_default(|g| g.randperm(n as usize));
+    let gen = crate::lang::builtins::kwarg(&a, "generator");
+    let v = super::nn::with_gen(gen.as_ref(), |g| g.randperm(n as usize))?;
     let dtype = dtype_kw(&a)?.unwrap_or(DType::I64);
     let t = Tensor::from_i64s(&v, &[n as usize], dtype)
         .py()?

@@ -374,6 +374,9 @@ m! {
     "retain_grad" => |_, t, _| { crate::autograd::node::retain_grad(&this(t)?).py()?; Ok(Value::None) },
     "detach_" => |_, t, _| { crate::autograd::node::detach_(&this(t)?); Ok(t.clone()) },
     "zero_" => |_, t, _| { inplace::zero_(&this(t)?).py()?; Ok(t.clone()) },
+    "uniform_" => super::nn::uniform_,
+    "normal_" => super::nn::normal_,
+    "random_" => super::nn::random_,
     "fill_" => |_, t, a| {
         let v = a.pos.first().cloned().unwrap_or(Value::None);
         match (scalar_of(&v), as_tensor(&v)) {

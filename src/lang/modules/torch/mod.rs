@@ -6,8 +6,10 @@ pub mod functional;
 pub mod functions;
 pub mod generator;
 pub mod methods;
+pub mod nn;
 pub mod numpy;
 pub mod objects;
+pub mod optim;
 pub mod size;
 pub mod tensor;
 
@@ -284,6 +286,14 @@ pub fn module() -> Value {
         ),
         ("Size", Value::Native(Rc::new(TorchType { name: "Size" }))),
         ("default_generator", generator::default_generator()),
+        (
+            "Generator",
+            Value::Builtin(Rc::new(Builtin {
+                name: "Generator",
+                f: nn::new_generator,
+                this: None,
+            })),
+        ),
     ];
     let dtypes: &[(&str, DType)] = &[
         ("float32", DType::F32),

@@ -151,10 +151,18 @@ fn check_zero_dim(t: &Tensor, items: &[IndexItem]) -> PyResult<()> {
 
 impl Native for PyTensor {
     fn module(&self) -> &str {
-        "torch"
+        if self.0.is_parameter() {
+            "torch.nn.parameter"
+        } else {
+            "torch"
+        }
     }
     fn type_name(&self) -> &str {
-        "Tensor"
+        if self.0.is_parameter() {
+            "Parameter"
+        } else {
+            "Tensor"
+        }
     }
     fn identity(&self) -> Option<usize> {
         Some(self.0.object_id())
@@ -163,7 +171,12 @@ impl Native for PyTensor {
         self
     }
     fn repr(&self, _i: &mut Interp) -> PyResult<String> {
-        repr_tensor(&self.0)
+        let r = repr_tensor(&self.0)?;
+        Ok(if self.0.is_parameter() {
+            format!("Parameter containing:\n{r}")
+        } else {
+            r
+        })
     }
     fn hashable(&self) -> bool {
         true
