@@ -548,6 +548,11 @@ pub trait Native: Any {
     fn eq(&self, _this: &Value, _other: &Value, _interp: &mut Interp) -> PyResult<Option<Value>> {
         Ok(None)
     }
+    /// Whether, stored on a class, it binds to instances as a method does (a Python function
+    /// wrapped by a native decorator, e.g. `@torch.autocast(...)` on `forward`).
+    fn binds_as_method(&self) -> bool {
+        false
+    }
     /// `with` support: `Some` when the object is a context manager.
     fn enter(&self, _this: &Value, _interp: &mut Interp) -> PyResult<Option<Value>> {
         Ok(None)

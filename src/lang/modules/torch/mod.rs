@@ -1,4 +1,5 @@
 //! The `torch` module: tensors on the engine of `crate::tensor`.
+pub mod amp;
 pub mod convert;
 pub mod functions;
 pub mod generator;
@@ -267,6 +268,7 @@ pub fn module() -> Value {
         }),
     ];
     fns.extend_from_slice(FORWARDED);
+    fns.extend_from_slice(amp::TORCH_FUNCTIONS);
     let mut consts: Vec<(&str, Value)> = vec![
         ("__version__", Value::str("2.15.0")),
         (
@@ -280,6 +282,9 @@ pub fn module() -> Value {
         ),
         ("Size", Value::Native(Rc::new(TorchType { name: "Size" }))),
         ("default_generator", generator::default_generator()),
+        ("autocast", amp::autocast_type(amp::Flavor::Amp)),
+        ("amp", amp::amp_module()),
+        ("cpu", amp::cpu_module()),
     ];
     let dtypes: &[(&str, DType)] = &[
         ("float32", DType::F32),
