@@ -467,13 +467,13 @@ fn is_autocast_available(_: &mut Interp, _: &Value, a: Args) -> PyResult<Value> 
     Ok(Value::Bool(true))
 }
 
-/// `torch.amp`.
-pub fn amp_module() -> Value {
+/// `torch.amp`; `autocast` is the very object bound to `torch.autocast`.
+pub fn amp_module(autocast: &Value) -> Value {
     make_module(
         "torch.amp",
         &[("is_autocast_available", is_autocast_available)],
         &[
-            ("autocast", autocast_type(Flavor::Amp)),
+            ("autocast", autocast.clone()),
             ("GradScaler", grad_scaler::scaler_type(Flavor::Amp)),
         ],
     )

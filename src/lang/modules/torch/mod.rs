@@ -269,6 +269,7 @@ pub fn module() -> Value {
     ];
     fns.extend_from_slice(FORWARDED);
     fns.extend_from_slice(amp::TORCH_FUNCTIONS);
+    let autocast = amp::autocast_type(amp::Flavor::Amp);
     let mut consts: Vec<(&str, Value)> = vec![
         ("__version__", Value::str("2.15.0")),
         (
@@ -282,8 +283,8 @@ pub fn module() -> Value {
         ),
         ("Size", Value::Native(Rc::new(TorchType { name: "Size" }))),
         ("default_generator", generator::default_generator()),
-        ("autocast", amp::autocast_type(amp::Flavor::Amp)),
-        ("amp", amp::amp_module()),
+        ("autocast", autocast.clone()),
+        ("amp", amp::amp_module(&autocast)),
         ("cpu", amp::cpu_module()),
     ];
     let dtypes: &[(&str, DType)] = &[

@@ -98,6 +98,9 @@ impl GradScaler {
 
     /// `scale(outputs)`: a tensor, or lists/tuples of them, times the scale.
     fn scale(&self, i: &mut Interp, v: &Value) -> PyResult<Value> {
+        if !self.enabled {
+            return Ok(v.clone());
+        }
         if let Some(t) = as_tensor(v) {
             let scale = self.lazy_init(t.device())?;
             let scale = scale.to_device(t.device()).py()?;
