@@ -65,10 +65,9 @@ fn cached_cast(to: DType, t: &Tensor, dev: AmpDevice) -> Result<Tensor> {
     cast(t, to)
 }
 
-/// A tensor with no autograd history (parameters, inputs). Until autograd records history
-/// every tensor is a leaf.
-fn is_leaf(_t: &Tensor) -> bool {
-    true
+/// A tensor with no autograd history (parameters, inputs).
+fn is_leaf(t: &Tensor) -> bool {
+    t.is_leaf()
 }
 
 /// The dtype conversion autocast inserts (`x.to(dtype)`).

@@ -65,9 +65,17 @@ pub fn history_path() -> Option<PathBuf> {
 }
 
 fn banner() -> String {
+    let gpu = match crate::backend::gpu::kind() {
+        crate::backend::gpu::GpuKind::Simulated => format!(
+            "{}\n(the GPU is SIMULATED: host memory and CPU kernels; :smi shows it)\n",
+            crate::info::device_line()
+        ),
+        crate::backend::gpu::GpuKind::Cuda => format!("{}\n", crate::info::device_line()),
+        crate::backend::gpu::GpuKind::None => String::new(),
+    };
     format!(
         "cudalearn {} — Python and PyTorch, and how they use the GPU\n\
-         Type :help for help, Tab to complete, Ctrl-D to leave.\n",
+         {gpu}Type :help for help, Tab to complete, Ctrl-D to leave.\n",
         env!("CARGO_PKG_VERSION")
     )
 }
@@ -168,9 +176,9 @@ fn interactive_loop(session: &Session, opts: &Options) -> i32 {
 /// the empty line) ends the block first; inside brackets or a string it is code.
 fn is_command(pending: &Collector, line: &str) -> bool {
     if pending.is_empty() {
-        return line.trim_start().starts_with(':');
+        return line.trim_start().starts_with(':') || line.trim_start().starts_with('!');
     }
-    line.starts_with(':') && !block::incomplete(&pending.text())
+    (line.starts_with(':') || line.starts_with('!')) && !block::incomplete(&pending.text())
 }
 
 /// Adds an entry (a whole block as one) to the history and appends it to the file.

@@ -61,7 +61,14 @@ impl Interp {
             "math" => math::module(),
             "time" => time::module(),
             "random" => random::module(self),
-            "torch" => torch::module(),
+            "torch" => {
+                let m = torch::module();
+                torch::cuda::install(self, &m);
+                torch::amp::install(&m);
+                m
+            }
+            "torch.autograd" => torch::autograd::module(),
+            "torch.nn.functional" => torch::functional::module(),
             _ if name.starts_with("torch.") && self.torch_submodule(name).is_some() => {
                 self.torch_submodule(name).unwrap_or(Value::None)
             }

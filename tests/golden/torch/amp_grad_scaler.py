@@ -148,3 +148,9 @@ class Opt:
 s = torch.amp.GradScaler('cpu')
 s.scale(torch.tensor(1.0))
 s.step(Opt(), closure=lambda: 0)
+
+# %% deprecated_cuda_scaler
+import torch
+s = torch.cuda.amp.GradScaler()
+print(s.is_enabled(), type(s).__name__)
+print(torch.cuda.amp.GradScaler if False else 'ok')

@@ -36,9 +36,9 @@ impl Flavor {
     }
 }
 
-/// Whether a CUDA device (real or simulated) can be used.
+/// `torch.cuda.is_available()`: a real or simulated GPU.
 pub fn cuda_available() -> bool {
-    check_available(Device::Cuda(0)).is_ok()
+    crate::backend::gpu::is_available()
 }
 
 /// A device type string (`'cpu'`, `'cuda'`) as autocast reads it, with PyTorch's errors.
@@ -489,6 +489,17 @@ pub fn cuda_amp_module() -> Value {
             ("GradScaler", grad_scaler::scaler_type(Flavor::Cuda)),
         ],
     )
+}
+
+/// Makes `torch.cuda.amp` an attribute of `torch.cuda` (which `torch::cuda::install` adds).
+pub fn install(torch: &Value) {
+    let Value::Module(t) = torch else { return };
+    let cuda = t.attrs.borrow().get(&Sym::new("cuda")).cloned();
+    if let Some(Value::Module(c)) = cuda {
+        c.attrs
+            .borrow_mut()
+            .insert(Sym::new("amp"), cuda_amp_module());
+    }
 }
 
 /// `torch.cpu` (only its `amp` part).

@@ -1,6 +1,9 @@
 //! The `torch` module: tensors on the engine of `crate::tensor`.
 pub mod amp;
+pub mod autograd;
 pub mod convert;
+pub mod cuda;
+pub mod functional;
 pub mod functions;
 pub mod generator;
 pub mod methods;
@@ -270,6 +273,7 @@ pub fn module() -> Value {
     fns.extend_from_slice(FORWARDED);
     fns.extend_from_slice(amp::TORCH_FUNCTIONS);
     let autocast = amp::autocast_type(amp::Flavor::Amp);
+    fns.extend(autograd::torch_fns());
     let mut consts: Vec<(&str, Value)> = vec![
         ("__version__", Value::str("2.15.0")),
         (
@@ -306,5 +310,6 @@ pub fn module() -> Value {
     for (n, d) in dtypes {
         consts.push((n, dtype_value(*d)));
     }
+    consts.extend(autograd::torch_consts());
     make_module("torch", &fns, &consts)
 }
