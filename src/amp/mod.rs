@@ -144,6 +144,26 @@ pub fn cast2(op: &str, a: &Tensor, b: &Tensor) -> Result<(Tensor, Tensor)> {
     })
 }
 
+/// Inputs of `op` where some are optional (`bias=None`), cast per autocast.
+pub fn cast_opts(op: &str, inputs: &[Option<&Tensor>]) -> Result<Vec<Option<Tensor>>> {
+    let present: Vec<&Tensor> = inputs.iter().flatten().copied().collect();
+    let Some(cast) = autocast_inputs(op, &present)? else {
+        return Ok(inputs.iter().map(|t| t.cloned()).collect());
+    };
+    let mut it = cast.into_iter();
+    Ok(inputs.iter().map(|t| t.and_then(|_| it.next())).collect())
+}
+
+/// `cross_entropy`: ATen's CPU list casts `cross_entropy_loss` to float32; on CUDA it
+/// decomposes into `log_softmax` (float32) and `nll_loss` (float32), which comes to the same.
+pub fn cast_cross_entropy(inputs: &[Option<&Tensor>]) -> Result<Vec<Option<Tensor>>> {
+    let present: Vec<&Tensor> = inputs.iter().flatten().copied().collect();
+    if autocast_inputs("cross_entropy_loss", &present)?.is_some() {
+        return cast_opts("cross_entropy_loss", inputs);
+    }
+    cast_opts("nll_loss", inputs)
+}
+
 /// A list of inputs (`cat`, `stack`), cast per autocast.
 pub fn cast_list(op: &str, ts: &[Tensor]) -> Result<Vec<Tensor>> {
     if !state::any_enabled() {
