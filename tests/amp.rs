@@ -182,6 +182,10 @@ fn promote_mixing_half_types_is_an_error() {
 
 #[test]
 fn warnings_text_matches_python() {
+    if cudalearn::backend::gpu::is_available() {
+        eprintln!("skipped: a GPU is present, so CUDA autocast does not warn");
+        return;
+    }
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let script = dir.join("tests/amp/amp_warnings.py");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_cudalearn"))
@@ -198,4 +202,41 @@ fn warnings_text_matches_python() {
     let want_err = std::fs::read_to_string(dir.join("tests/amp/amp_warnings.stderr")).unwrap();
     assert_eq!(stdout, want_out);
     assert_eq!(stderr, want_err);
+}
+
+#[test]
+fn seed_amp_loop_runs_on_the_simulated_gpu() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cudalearn"))
+        .arg("run")
+        .arg(dir.join("tests/amp/sim_gpu_amp_loop.py"))
+        .env("CUDALEARN_SIM_GPU", "1")
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run cudalearn");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let steps: Vec<Vec<&str>> = stdout
+        .lines()
+        .filter(|l| l.split(' ').count() == 8)
+        .map(|l| l.split(' ').collect())
+        .collect();
+    assert_eq!(steps.len(), 5, "{stdout}");
+    let mut last = f64::INFINITY;
+    for s in &steps {
+        // hidden and output activations in float16, the loss and the weights in float32
+        assert_eq!(
+            &s[1..4],
+            ["torch.float16", "torch.float16", "torch.float32"]
+        );
+        assert_eq!(&s[6..8], ["torch.float32", "torch.float32"]);
+        assert_eq!(s[5], "65536.0", "no inf: the scale keeps its initial value");
+        let loss: f64 = s[4].parse().unwrap();
+        assert!(loss < last, "the loss goes down: {stdout}");
+        last = loss;
+    }
+    // enabled on a (simulated) GPU: only the deprecation warnings, no "Disabling"
+    assert!(stderr.contains("`torch.cuda.amp.GradScaler(args...)` is deprecated"));
+    assert!(!stderr.contains("Disabling"), "{stderr}");
 }
