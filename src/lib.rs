@@ -2,6 +2,7 @@
 //!
 //! `lang` is the Python-subset interpreter, `tensor` the tensor engine, `backend` the
 //! CPU/CUDA/simulated devices, `repl` the interactive prompt, `run` the script runner.
+pub mod amp;
 pub mod autograd;
 pub mod backend;
 pub mod bench;

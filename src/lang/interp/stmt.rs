@@ -30,6 +30,7 @@ impl Interp {
     }
 
     pub fn exec(&mut self, s: &Stmt, f: &mut Frame) -> PyResult<Flow> {
+        self.note_stmt(s.span.start, &f.src);
         self.exec_inner(s, f)
             .map_err(|err| self.finish_stmt_error(err, s, f))
     }

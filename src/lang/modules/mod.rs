@@ -38,6 +38,20 @@ pub fn make_module(
 }
 
 impl Interp {
+    /// `torch.a.b` when `a.b` is a chain of module attributes of `torch` (`torch.amp`,
+    /// `torch.cuda.amp`, `torch.cpu.amp`).
+    fn torch_submodule(&mut self, name: &str) -> Option<Value> {
+        let mut m = self.import("torch").ok()?;
+        for part in name.split('.').skip(1) {
+            let next = match &m {
+                Value::Module(md) => md.attrs.borrow().get(&Sym::new(part)).cloned()?,
+                _ => return None,
+            };
+            m = next;
+        }
+        matches!(m, Value::Module(_)).then_some(m)
+    }
+
     /// `import name`: a cached module, created on first import.
     pub fn import(&mut self, name: &str) -> PyResult<Value> {
         if let Some(m) = self.modules.get(name) {
@@ -50,12 +64,16 @@ impl Interp {
             "torch" => {
                 let m = torch::module();
                 torch::cuda::install(self, &m);
+                torch::amp::install(&m);
                 m
             }
             "torch.autograd" => torch::autograd::module(),
             "torch.nn.functional" => torch::functional::module(),
             "_cudalearn_nn" => torch::nn::module(),
             _ if crate::nn::prelude(name).is_some() => return self.import_prelude(name),
+            _ if name.starts_with("torch.") && self.torch_submodule(name).is_some() => {
+                self.torch_submodule(name).unwrap_or(Value::None)
+            }
             _ => {
                 let top = name.split('.').next().unwrap_or(name);
                 let hint = match top {

@@ -1,4 +1,5 @@
 //! The `torch` module: tensors on the engine of `crate::tensor`.
+pub mod amp;
 pub mod autograd;
 pub mod convert;
 pub mod cuda;
@@ -272,6 +273,8 @@ pub fn module() -> Value {
         }),
     ];
     fns.extend_from_slice(FORWARDED);
+    fns.extend_from_slice(amp::TORCH_FUNCTIONS);
+    let autocast = amp::autocast_type(amp::Flavor::Amp);
     fns.extend(autograd::torch_fns());
     let mut consts: Vec<(&str, Value)> = vec![
         ("__version__", Value::str("2.15.0")),
@@ -294,6 +297,9 @@ pub fn module() -> Value {
                 this: None,
             })),
         ),
+        ("autocast", autocast.clone()),
+        ("amp", amp::amp_module(&autocast)),
+        ("cpu", amp::cpu_module()),
     ];
     let dtypes: &[(&str, DType)] = &[
         ("float32", DType::F32),
