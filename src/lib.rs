@@ -5,7 +5,9 @@
 pub mod autograd;
 pub mod backend;
 pub mod bench;
+pub mod info;
 pub mod lang;
+pub mod lesson;
 pub mod repl;
 pub mod run;
 pub mod signals;

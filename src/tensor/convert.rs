@@ -22,6 +22,16 @@ impl Tensor {
         if device == self.device() {
             return Ok(self.clone());
         }
+        if !self.is_contiguous() && shape::is_dense(self.shape(), self.strides()) {
+            // `to(memory_format=preserve_format)`: a dense layout (a transposed matrix) is kept.
+            // Both backends hold host memory today (CPU, simulated GPU), so the copy is direct.
+            let be = backend::for_device(device);
+            let storage = be.zeros(self.dtype(), self.numel(), device)?;
+            let out =
+                Tensor::from_parts(storage, self.dims().clone(), self.stride_dims().clone(), 0);
+            be.copy(&out, self)?;
+            return Ok(out);
+        }
         let host = backend::for_device(self.device()).to_host(self)?;
         let storage = backend::for_device(device).upload(host, device)?;
         let out = Tensor::from_parts(

@@ -1,29 +1,17 @@
 //! The matmul family: `dot`, `mv`, `mm`, `bmm` and `matmul` (`@`) with its broadcasting rules
 //! (ATen `LinearAlgebra.cpp`). No type promotion: operands must share a dtype, as in PyTorch.
-use super::device_mismatch;
 use crate::backend;
 use crate::tensor::error::{not_impl_for, runtime, Result};
 use crate::tensor::shape::{broadcast_shapes, Dims};
 use crate::tensor::{DType, Device, Tensor};
 
-/// Devices of a two-matrix op: PyTorch names the offending argument and the CUDA wrapper.
+/// Devices of a two-matrix op: PyTorch names the offending argument and the CUDA wrapper
+/// (the schema's names: `mm(self, mat2)`, `bmm(self, mat2)`, `dot(self, tensor)`, `mv(self, vec)`).
 fn check_devices(a: &Tensor, b: &Tensor, names: (&str, &str), method: &str) -> Result<Device> {
     if a.device() == b.device() {
         return Ok(a.device());
     }
-    let (bad, bad_dev, good_dev) = if a.device() == Device::Cpu {
-        (names.0, a.device(), b.device())
-    } else {
-        (names.1, b.device(), a.device())
-    };
-    if matches!((a.device(), b.device()), (Device::Cuda(_), Device::Cuda(_))) {
-        return Err(device_mismatch(a.device(), b.device()));
-    }
-    let mut e = device_mismatch(good_dev, bad_dev);
-    e.msg = format!(
-        "Expected all tensors to be on the same device, but got {bad} is on {bad_dev}, different from other tensors on {good_dev} (when checking argument in method wrapper_CUDA_{method})"
-    );
-    Err(e)
+    super::wrapper_devices(&[(names.0, a), (names.1, b)], method)
 }
 
 /// A view of a matrix as a batch of one ([1, M, K]).
@@ -92,7 +80,7 @@ fn mm_checked(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 /// `torch.bmm(a, b)`.
 pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    check_devices(a, b, ("batch1", "batch2"), "bmm")?;
+    check_devices(a, b, ("self", "mat2"), "bmm")?;
     if a.ndim() != 3 {
         return runtime("batch1 must be a 3D tensor");
     }

@@ -294,7 +294,7 @@ m! {
     "to" => |i, t, a| to_method(i, t, &a),
     "cpu" => |_, t, _| same_or_wrap(t, this(t)?.to_device(crate::tensor::Device::Cpu).py()?),
     "cuda" => |_, t, a| {
-        let dev = match arg(&a, 0, "device") { Some(v) => device_arg(&v)?, None => { check_available(crate::tensor::Device::Cuda(0))?; crate::tensor::Device::Cuda(0) } };
+        let dev = match arg(&a, 0, "device") { Some(v) => device_arg(&v)?, None => { let d = crate::tensor::Device::Cuda(crate::backend::gpu::current_device()); check_available(d)?; d } };
         same_or_wrap(t, this(t)?.to_device(dev).py()?)
     },
     "float" => |_, t, _| cast(t, DType::F32),
@@ -524,8 +524,8 @@ m! {
         Ok(Value::Bool(crate::tensor::ops::compare::equal(&this(t)?, &o).py()?))
     },
     "allclose" => |i, t, a| super::functions::allclose_impl(i, &this(t)?, &a, 0),
-    "is_pinned" => |_, _, _| Ok(Value::Bool(false)),
-    "pin_memory" => |_, t, _| Ok(t.clone()),
+    "is_pinned" => |_, t, _| Ok(Value::Bool(this(t)?.storage().is_pinned())),
+    "pin_memory" => |_, t, _| super::cuda::pin_memory(t),
     "is_contiguous" => |_, t, _| Ok(Value::Bool(this(t)?.is_contiguous())),
     "is_floating_point" => |_, t, _| Ok(Value::Bool(this(t)?.dtype().is_floating())),
     "data_ptr" => |_, t, _| Ok(Value::Int(this(t)?.data_ptr() as i64)),

@@ -2,6 +2,7 @@
 pub mod autograd;
 pub mod convert;
 pub mod functional;
+pub mod cuda;
 pub mod functions;
 pub mod generator;
 pub mod methods;
