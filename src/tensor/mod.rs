@@ -26,6 +26,10 @@
 //! - in place: `ops::inplace::{binary_inplace, binary_scalar_inplace, add_alpha_, fill_,
 //!   fill_tensor_, zero_, copy_}`, `ops::unary::unary_`, `ops::binary::clamp_`
 //! - indexing: `index::{index, index_put, nonzero}` with `IndexItem`/`IndexValue`
+//! - autograd: `requires_grad`, `grad`/`set_grad`, `grad_fn`, `is_leaf`, `retains_grad`,
+//!   `version` (in-place writes bump it), `downgrade`; ops record nodes through
+//!   `crate::autograd` (each op family's rule is in `ops/<family>/grad.rs`); `*_raw` variants
+//!   skip recording; `ops::nn` holds `torch.nn.functional`
 //! - dtypes: `DType::{name, from_name, c10_name, size, is_floating}`, `promote::{promote_types,
 //!   result_type, can_cast, default_dtype, set_default_dtype}`, `Device::parse`
 pub mod convert;
