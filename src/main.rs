@@ -24,6 +24,7 @@ struct Cli {
     #[arg(long, global = true, value_name = "SIZE")]
     sim_gpu_memory: Option<String>,
     /// Where `cuda` tensors go: a real GPU (cuda), the simulated one (sim), or nowhere (cpu).
+    /// For a lesson, the default is the CPU, or a GPU (real, else simulated) when it needs one.
     #[arg(long, global = true, value_enum)]
     device: Option<DeviceChoice>,
     #[command(subcommand)]
@@ -48,12 +49,40 @@ enum Command {
         /// The script to run, or `-` for standard input.
         file: String,
     },
+    /// List the lessons, with your progress in each.
+    Lessons,
+    /// Step through a lesson (its number, name or a path to a .md file), or check it.
+    Lesson(LessonArgs),
     /// Measure the engine: matmul, elementwise and per-op speed (CPU; the GPU when present).
     Bench {
         /// Only the CPU measurements.
         #[arg(long)]
         cpu: bool,
     },
+}
+
+#[derive(clap::Args)]
+struct LessonArgs {
+    /// The lesson: its number (`3`), name (`devices`) or a path to a lesson file.
+    #[arg(required_unless_present = "check_all")]
+    lesson: Option<String>,
+    /// Run every block and exercise without stopping, print the transcript, and exit 1 if
+    /// anything differs from what the lesson expects.
+    #[arg(long)]
+    check: bool,
+    /// For lesson authors: check every lesson on cpu and on the simulated GPU.
+    #[arg(long, conflicts_with_all = ["lesson", "check"])]
+    check_all: bool,
+}
+
+impl From<DeviceChoice> for cudalearn::lesson::check::DeviceKind {
+    fn from(d: DeviceChoice) -> Self {
+        match d {
+            DeviceChoice::Cpu => Self::Cpu,
+            DeviceChoice::Cuda => Self::Cuda,
+            DeviceChoice::Sim => Self::Sim,
+        }
+    }
 }
 
 #[derive(clap::Args, Default)]
@@ -121,6 +150,15 @@ fn main() {
                 history: !args.no_history,
             };
             cudalearn::run::with_big_stack(move || cudalearn::repl::run_with(opts))
+        }
+        Command::Lessons => cudalearn::lesson::list(),
+        Command::Lesson(args) => {
+            let device = cli.device.map(Into::into);
+            cudalearn::run::with_big_stack(move || match (args.check_all, args.lesson) {
+                (true, _) => cudalearn::lesson::check_all(device),
+                (false, Some(arg)) => cudalearn::lesson::lesson(&arg, args.check, device, hints),
+                (false, None) => 2,
+            })
         }
         Command::Bench { cpu } => cudalearn::run::with_big_stack(move || {
             println!("cudalearn bench (CPU engine; compare: torch-golden benches/pytorch_cpu.py)");

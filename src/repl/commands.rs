@@ -32,7 +32,12 @@ pub fn run(session: &Session, line: &str) -> Flow {
         None => (line, ""),
     };
     match name {
-        ":help" | ":h" | ":?" => print!("{HELP}"),
+        ":help" | ":h" | ":?" => {
+            print!("{HELP}");
+            if session.lesson {
+                println!("\n  :next        back to the lesson (also Ctrl-D); your variables stay");
+            }
+        }
         ":vars" | ":v" => vars(session),
         ":time" | ":t" => {
             if rest.is_empty() {
@@ -56,6 +61,10 @@ pub fn run(session: &Session, line: &str) -> Flow {
         ":quit" | ":q" | ":exit" => return Flow::Exit(0),
         ":device" => println!("{}", crate::info::device_line()),
         ":smi" | "!nvidia-smi" => print!("{}", crate::info::smi()),
+        ":next" | ":n" if session.lesson => return Flow::Next,
+        ":next" | ":n" => {
+            eprintln!(":next goes back to a lesson from its REPL; no lesson is running")
+        }
         _ if name.starts_with('!') => eprintln!(
             "cudalearn runs no shell commands; the one built in is !nvidia-smi (also :smi)"
         ),

@@ -309,6 +309,9 @@ pub fn check_alloc(n: usize, dtype: DType) -> Result<()> {
 pub struct Storage {
     device: Device,
     data: RefCell<Buffer>,
+    /// PyTorch's version counter (shared by every view): bumped by in-place writes so autograd
+    /// can tell that a tensor it saved for backward was modified.
+    version: std::cell::Cell<u32>,
     block: Option<crate::backend::gpu::GpuBlock>,
     /// Page-locked host memory (`pin_memory()`); host memory here is ordinary memory, the flag
     /// is what `is_pinned()` and the transfer lessons see.
@@ -349,9 +352,17 @@ impl Storage {
         Storage {
             device,
             data: RefCell::new(buf),
+            version: std::cell::Cell::new(0),
             block,
             pinned: std::cell::Cell::new(false),
         }
+    }
+    /// The version counter (`t._version`).
+    pub fn version(&self) -> u32 {
+        self.version.get()
+    }
+    pub fn bump_version(&self) {
+        self.version.set(self.version.get().wrapping_add(1))
     }
     pub fn is_pinned(&self) -> bool {
         self.pinned.get()

@@ -52,6 +52,8 @@ impl Interp {
                 torch::cuda::install(self, &m);
                 m
             }
+            "torch.autograd" => torch::autograd::module(),
+            "torch.nn.functional" => torch::functional::module(),
             _ => {
                 let top = name.split('.').next().unwrap_or(name);
                 let hint = match top {

@@ -70,8 +70,12 @@ fn mm_checked(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if a.dtype() == DType::Bool {
         return not_impl_for("addmm_impl_cpu_", a.dtype());
     }
-    let r = bmm_raw(&batch1(a), &batch1(b))?;
-    r.reshape_to(&[a.shape()[0], b.shape()[1]])
+    let r = bmm_raw(&batch1(a), &batch1(b))?
+        .reshape_raw(&[a.shape()[0] as i64, b.shape()[1] as i64])?;
+    if crate::autograd::is_recording(&[a, b]) {
+        grad::record_mm(a, b, &r);
+    }
+    Ok(r)
 }
 
 /// `torch.bmm(a, b)`.
@@ -105,7 +109,11 @@ fn bmm_checked(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if a.dtype() == DType::Bool {
         return not_impl_for("bmm", a.dtype());
     }
-    bmm_raw(a, b)
+    let r = bmm_raw(a, b)?;
+    if crate::autograd::is_recording(&[a, b]) {
+        grad::record_bmm(a, b, &r);
+    }
+    Ok(r)
 }
 
 /// `torch.dot(a, b)` of two vectors: a 0-dim tensor.
@@ -141,8 +149,12 @@ fn dot_checked(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if a.dtype() == DType::Bool {
         return not_impl_for("dot", a.dtype());
     }
-    let r = bmm_raw(&batch1(&a.unsqueeze(0)?), &batch1(&b.unsqueeze(1)?))?;
-    r.reshape_to(&[])
+    let r =
+        bmm_raw(&batch1(&a.unsqueeze_raw(0)?), &batch1(&b.unsqueeze_raw(1)?))?.reshape_raw(&[])?;
+    if crate::autograd::is_recording(&[a, b]) {
+        grad::record_dot(a, b, &r);
+    }
+    Ok(r)
 }
 
 /// `torch.mv(m, v)`.
@@ -180,8 +192,12 @@ fn mv_checked(m: &Tensor, v: &Tensor) -> Result<Tensor> {
     if m.dtype() == DType::Bool {
         return not_impl_for("addmv_impl_cpu", m.dtype());
     }
-    let r = bmm_raw(&batch1(m), &batch1(&v.unsqueeze(1)?))?;
-    r.reshape_to(&[m.shape()[0]])
+    let r =
+        bmm_raw(&batch1(m), &batch1(&v.unsqueeze_raw(1)?))?.reshape_raw(&[m.shape()[0] as i64])?;
+    if crate::autograd::is_recording(&[m, v]) {
+        grad::record_mv(m, v, &r);
+    }
+    Ok(r)
 }
 
 /// `torch.matmul(a, b)` / `a @ b`.
@@ -196,7 +212,7 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     match (da, db) {
         (1, 1) => dot_checked(a, b),
         (2, 1) => mv_checked(a, b),
-        (1, 2) => mm_checked(&a.unsqueeze(0)?, b)?.squeeze(Some(0)),
+        (1, 2) => mm_checked(&a.unsqueeze(0)?, b)?.squeeze_dims(0),
         (2, 2) => mm_checked(a, b),
         (_, 1) | (_, 2) if da >= 3 => {
             // fold the batch into rows: [..., n, k] @ [k, p]
@@ -206,11 +222,11 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             let mut out_shape: Vec<usize> = a.shape()[..da - 1].to_vec();
             if db == 1 {
                 let r = mv_checked(&a2, b)?;
-                return r.reshape_to(&out_shape);
+                return r.unsafe_view(&out_shape);
             }
             let r = mm_checked(&a2, b)?;
             out_shape.push(b.shape()[1]);
-            r.reshape_to(&out_shape)
+            r.unsafe_view(&out_shape)
         }
         _ => batched(a, b),
     }
@@ -240,5 +256,8 @@ fn batched(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if db > 1 {
         out.push(p);
     }
-    r.reshape_to(&out)
+    r.unsafe_view(&out)
 }
+
+/// The autograd rules of this file.
+mod grad;

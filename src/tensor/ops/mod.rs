@@ -5,6 +5,7 @@ pub mod compare;
 pub mod inplace;
 pub mod join;
 pub mod matmul;
+pub mod nn;
 pub mod reduce;
 pub mod shape_ops;
 pub mod unary;
