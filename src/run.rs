@@ -28,6 +28,7 @@ pub fn run_source(name: &str, text: String, hints: bool) -> i32 {
         name: name.to_string(),
         text,
         show_lines: name != "<stdin>",
+        prelude: false,
     };
     if name == "<stdin>" {
         src.show_lines = false;

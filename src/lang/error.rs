@@ -115,6 +115,9 @@ pub struct Source {
     pub text: String,
     /// Whether tracebacks show the source line (CPython's REPL does not; cudalearn's does).
     pub show_lines: bool,
+    /// Embedded library code (`torch.nn`, ...): its frames stay out of tracebacks, so a
+    /// learner sees their own lines and the final message.
+    pub prelude: bool,
 }
 
 impl Source {
@@ -123,6 +126,7 @@ impl Source {
             name: name.into(),
             text: text.into(),
             show_lines: true,
+            prelude: false,
         })
     }
 
@@ -218,6 +222,9 @@ impl PyErr {
     pub fn locate(mut self, src: &Rc<Source>, span: Span, anchor: Anchor, func: &Rc<str>) -> PyErr {
         if !self.0.located {
             self.0.located = true;
+            if src.prelude {
+                return self;
+            }
             self.0.tb.push(TbEntry {
                 src: src.clone(),
                 span,

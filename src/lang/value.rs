@@ -368,6 +368,20 @@ pub struct Function {
     /// The class whose body defined this function, for zero-argument `super()`.
     pub class: RefCell<Option<std::rc::Weak<Class>>>,
     pub attrs: RefCell<AttrMap>,
+    /// The global namespace of the module that defined it (the program's, or an embedded
+    /// module's such as `torch.nn`).
+    pub globals: Globals,
+}
+
+/// A module's global namespace. The running module's values live in `Interp::globals`;
+/// the others wait here until a call switches to them.
+pub type Globals = Rc<RefCell<GlobalsData>>;
+
+#[derive(Default)]
+pub struct GlobalsData {
+    pub values: Vec<Option<Value>>,
+    /// Names in definition order.
+    pub order: Vec<Sym>,
 }
 
 pub struct Class {

@@ -75,6 +75,8 @@ pub struct TensorImpl {
     dtype: DType,
     device: Device,
     requires_grad: Cell<bool>,
+    /// Whether this object is an `nn.Parameter` (set once, by `Parameter(...)`).
+    is_param: Cell<bool>,
     /// Filled in by autograd (a later issue): `.grad`, `grad_fn`, ... Empty for most tensors.
     autograd: RefCell<Option<Box<AutogradMeta>>>,
 }
@@ -110,6 +112,7 @@ impl Tensor {
             dtype,
             device,
             requires_grad: Cell::new(false),
+            is_param: Cell::new(false),
             autograd: RefCell::new(None),
         }))
     }
@@ -229,6 +232,13 @@ impl Tensor {
     /// Sets the flag only (`crate::autograd` checks the leaf rules first).
     pub fn set_requires_grad(&self, v: bool) {
         self.0.requires_grad.set(v)
+    }
+    /// `isinstance(t, nn.Parameter)`.
+    pub fn is_parameter(&self) -> bool {
+        self.0.is_param.get()
+    }
+    pub fn mark_parameter(&self) {
+        self.0.is_param.set(true)
     }
     /// The autograd slot (`.grad`, `grad_fn`), `None` until autograd fills it.
     pub fn autograd_meta(&self) -> &RefCell<Option<Box<AutogradMeta>>> {

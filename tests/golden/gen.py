@@ -59,6 +59,8 @@ def run_case(code):
 
 
 def main():
+    # cudalearn's own modules (cudalearn.datasets), as plain Python over the same assets.
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "shim"))
     try:
         import torch  # noqa: F401 - imported once before forking when available
     except ImportError:

@@ -1,14 +1,17 @@
 //! Batched matrix products. f32, f64 and f16 go through the `gemm` crate (packed, vectorised,
-//! rayon-parallel for large sizes); bf16 is computed in f32 and rounded once, as PyTorch's CPU
-//! path accumulates it; integer types use a plain triple loop (PyTorch supports them on CPU).
+//! split over the threads of `team` for large sizes); bf16 is computed in f32 and rounded once,
+//! as PyTorch's CPU path accumulates it; integer types use a plain triple loop (PyTorch supports them on CPU).
+use super::team;
 use super::{internal, tensor_of, typed};
 use crate::tensor::error::Result;
 use crate::tensor::storage::{output_vec, zeroed_vec, Arith, Buffer, Element};
 use crate::tensor::{DType, Tensor};
 use gemm::{gemm, Parallelism};
 
-/// Below this many multiply-adds a single thread is faster than waking rayon.
+/// Work (multiply-adds) per thread below which splitting costs more than it saves.
 const PAR_FLOPS: usize = 64 * 64 * 64;
+/// The narrowest block of rows or columns worth a task of its own.
+const MIN_CHUNK: usize = 16;
 
 struct Dims3 {
     batch: usize,
@@ -26,7 +29,7 @@ fn dims(a: &Tensor, b: &Tensor) -> Dims3 {
     }
 }
 
-fn gemm_typed<T: Element>(
+fn gemm_typed<T: Element + Sync>(
     a: &Tensor,
     av: &[T],
     b: &Tensor,
@@ -42,11 +45,6 @@ fn gemm_typed<T: Element>(
     }
     // gemm overwrites every element (read_dst = false), so a recycled buffer will do
     let mut out = output_vec::<T>(total)?;
-    let par = if d.m * d.n * d.k >= PAR_FLOPS {
-        Parallelism::Rayon(rayon::current_num_threads())
-    } else {
-        Parallelism::None
-    };
     let (sa, sb) = (a.strides(), b.strides());
     // Largest element offset each operand may touch, to keep every pointer in bounds.
     let a_last = a.offset() + (d.batch - 1) * sa[0] + (d.m - 1) * sa[1] + (d.k - 1) * sa[2];
@@ -54,23 +52,51 @@ fn gemm_typed<T: Element>(
     if a_last >= av.len() || b_last >= bv.len() {
         return internal("matmul operand layout outside its storage");
     }
-    for i in 0..d.batch {
-        let dst = &mut out[i * d.m * d.n..(i + 1) * d.m * d.n];
-        // SAFETY: dst holds m*n elements written with row stride n; lhs/rhs pointers plus the
-        // given strides stay within `av`/`bv` (checked above for the farthest element).
+    // The work is split into tasks (one matrix of the batch, a block of its rows or columns)
+    // handed round-robin to the threads of `team`; each task is one single-threaded gemm.
+    let work = d.batch * d.m * d.n * d.k;
+    let parts = (work / PAR_FLOPS).clamp(1, team::threads());
+    let split_rows = d.m > d.n;
+    let len = if split_rows { d.m } else { d.n };
+    let chunks = parts.div_ceil(d.batch).min(len.div_ceil(MIN_CHUNK)).max(1);
+    let chunk = len.div_ceil(chunks);
+    let tasks = d.batch * chunks;
+    // plain numbers, so the task can go to other threads (tensors are `Rc`s)
+    let (dst, lhs, rhs) = (
+        out.as_mut_ptr() as usize,
+        av.as_ptr() as usize + a.offset() * std::mem::size_of::<T>(),
+        bv.as_ptr() as usize + b.offset() * std::mem::size_of::<T>(),
+    );
+    let (sa, sb) = ([sa[0], sa[1], sa[2]], [sb[0], sb[1], sb[2]]);
+    let task = |t: usize| {
+        let (i, c) = (t / chunks, t % chunks);
+        let lo = (c * chunk).min(len);
+        let hi = (lo + chunk).min(len);
+        if lo == hi {
+            return;
+        }
+        let (m, n) = if split_rows {
+            (hi - lo, d.n)
+        } else {
+            (d.m, hi - lo)
+        };
+        let (row0, col0) = if split_rows { (lo, 0) } else { (0, lo) };
+        // SAFETY: tasks write disjoint blocks of `out` (rows row0.. or columns col0.. of matrix
+        // i, row stride n); the lhs/rhs pointers plus the given strides stay within `av`/`bv`
+        // (checked above for the farthest element); `run` returns only after every task.
         unsafe {
             gemm(
-                d.m,
-                d.n,
+                m,
+                n,
                 d.k,
-                dst.as_mut_ptr(),
+                (dst as *mut T).add(i * d.m * d.n + row0 * d.n + col0),
                 1,
                 d.n as isize,
                 false,
-                av.as_ptr().add(a.offset() + i * sa[0]),
+                (lhs as *const T).add(i * sa[0] + row0 * sa[1]),
                 sa[2] as isize,
                 sa[1] as isize,
-                bv.as_ptr().add(b.offset() + i * sb[0]),
+                (rhs as *const T).add(i * sb[0] + col0 * sb[2]),
                 sb[2] as isize,
                 sb[1] as isize,
                 zero,
@@ -78,10 +104,16 @@ fn gemm_typed<T: Element>(
                 false,
                 false,
                 false,
-                par,
+                Parallelism::None,
             );
         }
-    }
+    };
+    let workers = parts.min(tasks);
+    team::run(workers, &|p| {
+        for t in (p..tasks).step_by(workers) {
+            task(t);
+        }
+    });
     Ok(out)
 }
 

@@ -8,6 +8,7 @@ pub mod math;
 mod matmul;
 mod reduce;
 mod sum;
+pub mod team;
 mod unary;
 
 use super::Backend;

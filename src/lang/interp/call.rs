@@ -145,7 +145,16 @@ impl Interp {
                 "maximum recursion depth exceeded",
             ));
         }
-        let r = self.exec_block(&def.body, &mut frame);
+        // A function of another module (torch.nn's, or the program's called back from it)
+        // runs with that module's globals.
+        let r = if Rc::ptr_eq(&func.globals, &self.active_globals) {
+            self.exec_block(&def.body, &mut frame)
+        } else {
+            let prev = self.switch_globals(func.globals.clone());
+            let r = self.exec_block(&def.body, &mut frame);
+            self.switch_globals(prev);
+            r
+        };
         self.depth -= 1;
         match r {
             Ok(Flow::Return(v)) => Ok(v),

@@ -173,6 +173,29 @@ impl Native for Super {
     }
 }
 
+/// `object.__setattr__(obj, name, value)` and `object.__delattr__(obj, name)`: the instance
+/// dict itself, bypassing the class's own hooks.
+fn object_setattr(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
+    let (Some(Value::Instance(inst)), Some(Value::Str(name))) = (a.pos.first(), a.pos.get(1))
+    else {
+        return Err(type_error(
+            "object.__setattr__ expects an instance and an attribute name",
+        ));
+    };
+    let name = Sym::new(name);
+    match a.pos.get(2) {
+        Some(v) => {
+            inst.dict.borrow_mut().insert(name, v.clone());
+        }
+        None => {
+            if inst.dict.borrow_mut().shift_remove(&name).is_none() {
+                return Err(i.no_attr(&a.pos[0], name));
+            }
+        }
+    }
+    Ok(Value::None)
+}
+
 /// `object.__init__` / `BaseException.__init__` reached through `super()`.
 fn base_init(_i: &mut Interp, this: &Value, args: Args) -> PyResult<Value> {
     if let Value::Instance(inst) = this {
@@ -250,7 +273,12 @@ impl Interp {
         let r = self.exec_block(&def.body, f);
         f.class_ns = saved;
         r?;
-        let class = new_class(&def.name.as_str(), "__main__", bases.clone(), None);
+        // `__module__` as the body left it (embedded modules name theirs, e.g. torch.nn.modules.linear).
+        let module = match ns.borrow().get(&Sym::new("__module__")) {
+            Some(Value::Str(m)) => m.to_string(),
+            _ => "__main__".to_string(),
+        };
+        let class = new_class(&def.name.as_str(), &module, bases.clone(), None);
         if c3_mro(&class, &bases).is_none() {
             return Err(type_error(
                 "Cannot create a consistent method resolution order (MRO) for bases",
@@ -390,6 +418,18 @@ impl Interp {
                     "__bases__" => Ok(Value::tuple(
                         c.bases.iter().map(|x| Value::Class(x.clone())).collect(),
                     )),
+                    // `object.__setattr__(self, name, v)`: store without the class's hook.
+                    "__setattr__" | "__delattr__" if c.builtin == Some(BuiltinClass::Object) => {
+                        Ok(Value::Builtin(Rc::new(Builtin {
+                            name: if &*name.as_str() == "__setattr__" {
+                                "__setattr__"
+                            } else {
+                                "__delattr__"
+                            },
+                            f: object_setattr,
+                            this: None,
+                        })))
+                    }
                     "__init__" if c.builtin.is_some() => {
                         Ok(Value::Builtin(Rc::new(Builtin {
                             name: "__init__",
@@ -415,8 +455,14 @@ impl Interp {
                     }
                 }
             }
-            Value::Module(m) => match m.attrs.borrow().get(&name) {
-                Some(v) => Ok(v.clone()),
+            Value::Module(m) => match module_attr(m, name) {
+                Some(v) => Ok(v),
+                // `torch.nn` after `import torch`: submodules load on first use.
+                None if crate::lang::modules::is_submodule(&m.name, &name.as_str()) => {
+                    let v = self.import(&format!("{}.{}", m.name, name))?;
+                    m.attrs.borrow_mut().insert(name, v.clone());
+                    Ok(v)
+                }
                 None => {
                     let mut e =
                         attr_error(format!("module '{}' has no attribute '{}'", m.name, name));
@@ -527,6 +573,16 @@ impl Interp {
     }
 
     pub fn del_attr(&mut self, obj: &Value, name: Sym) -> PyResult<()> {
+        if let Value::Instance(i) = obj {
+            if let Some(delattr) = i.class.lookup(Sym::new("__delattr__")) {
+                self.call_bound(
+                    &delattr,
+                    obj.clone(),
+                    Args::new(vec![Value::Str(name.as_str())]),
+                )?;
+                return Ok(());
+            }
+        }
         let removed = match obj {
             Value::Instance(i) => i.dict.borrow_mut().shift_remove(&name).is_some(),
             Value::Class(c) if c.builtin.is_none() => {
@@ -559,7 +615,10 @@ impl Interp {
                 }
                 names.extend(OBJECT_DUNDERS.iter().map(|s| Rc::from(*s)));
             }
-            Value::Module(m) => names.extend(m.attrs.borrow().keys().map(|k| k.as_str())),
+            Value::Module(m) => {
+                names.extend(m.attrs.borrow().keys().map(|k| k.as_str()));
+                names.extend(crate::lang::modules::submodule_names(&m.name));
+            }
             Value::Native(n) => names.extend(n.attr_names()),
             other => names.extend(
                 crate::lang::builtins::method_names(other)
@@ -571,6 +630,10 @@ impl Interp {
         names.dedup();
         names
     }
+}
+
+fn module_attr(m: &Module, name: Sym) -> Option<Value> {
+    m.attrs.borrow().get(&name).cloned()
 }
 
 pub type NativeCtor = fn(&mut Interp, &Rc<Class>, Args) -> PyResult<Value>;

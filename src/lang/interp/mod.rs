@@ -96,6 +96,15 @@ pub struct Interp {
     pub random: super::modules::random::PyRandom,
     /// Objects that modules keep per session (torch's state in later issues).
     pub ext: rustc_hash::FxHashMap<&'static str, Rc<dyn std::any::Any>>,
+    /// The namespace whose values are in `globals` now (the program's, or an embedded
+    /// module's while its code runs).
+    pub active_globals: Globals,
+    /// The statement running now (source and byte offset), for warnings' `file:line`.
+    pub stmt_src: Option<Rc<Source>>,
+    pub stmt_offset: u32,
+    /// Warnings already shown, by `file:line:category:message` (Python's default filter
+    /// shows each once per location).
+    pub warned: rustc_hash::FxHashSet<String>,
 }
 
 impl Interp {
@@ -116,8 +125,14 @@ impl Interp {
             steps: 0,
             random: Default::default(),
             ext: Default::default(),
+            active_globals: Default::default(),
+            stmt_src: None,
+            stmt_offset: 0,
+            warned: Default::default(),
         };
         super::builtins::install(&mut it);
+        // autocast's state is per thread, as in PyTorch; a new session starts it afresh
+        crate::amp::state::reset();
         it.set_global(Sym::new("__name__"), Value::str("__main__"));
         it
     }
@@ -167,6 +182,21 @@ impl Interp {
             .copied()
             .filter(|s| self.get_global(*s).is_some())
             .collect()
+    }
+
+    /// Makes `to` the running namespace; returns the one that was (to switch back to).
+    pub fn switch_globals(&mut self, to: Globals) -> Globals {
+        let prev = std::mem::replace(&mut self.active_globals, to);
+        {
+            let mut p = prev.borrow_mut();
+            p.values = std::mem::take(&mut self.globals);
+            p.order = std::mem::take(&mut self.global_order);
+        }
+        let mut t = self.active_globals.borrow_mut();
+        self.globals = std::mem::take(&mut t.values);
+        self.global_order = std::mem::take(&mut t.order);
+        drop(t);
+        prev
     }
 
     pub fn builtin_names(&self) -> Vec<Sym> {
@@ -227,6 +257,47 @@ impl Interp {
             self.exec(s, &mut frame)?;
         }
         Ok(())
+    }
+
+    /// Notes the statement about to run (cheap: the source changes only across files).
+    #[inline]
+    pub(crate) fn note_stmt(&mut self, offset: u32, src: &Rc<Source>) {
+        self.stmt_offset = offset;
+        if !matches!(&self.stmt_src, Some(s) if Rc::ptr_eq(s, src)) {
+            self.stmt_src = Some(src.clone());
+        }
+    }
+
+    /// `warnings.warn(msg, category)` with Python's default filter and format: written to
+    /// stderr once per location as `file:line: Category: message` and the source line.
+    pub fn warn(&mut self, category: &str, msg: &str) {
+        let (file, line, text) = match &self.stmt_src {
+            Some(src) => {
+                let off = (self.stmt_offset as usize).min(src.text.len());
+                let line = src.text.as_bytes()[..off]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count()
+                    + 1;
+                let text = if src.show_lines {
+                    src.text.lines().nth(line - 1).map(|l| l.trim().to_string())
+                } else {
+                    None
+                };
+                (src.name.clone(), line, text)
+            }
+            None => ("<stdin>".to_string(), 1, None),
+        };
+        let key = format!("{file}:{line}:{category}:{msg}");
+        if !self.warned.insert(key) {
+            return;
+        }
+        self.out.flush();
+        let mut s = format!("{file}:{line}: {category}: {msg}\n");
+        if let Some(t) = text.filter(|t| !t.is_empty()) {
+            s.push_str(&format!("  {t}\n"));
+        }
+        eprint!("{s}");
     }
 
     /// Counts a step; raises KeyboardInterrupt after Ctrl-C and stops runaway fuzz inputs.

@@ -30,6 +30,7 @@ impl Interp {
     }
 
     pub fn exec(&mut self, s: &Stmt, f: &mut Frame) -> PyResult<Flow> {
+        self.note_stmt(s.span.start, &f.src);
         self.exec_inner(s, f)
             .map_err(|err| self.finish_stmt_error(err, s, f))
     }
@@ -653,6 +654,7 @@ impl Interp {
             src: f.src.clone(),
             class: std::cell::RefCell::new(None),
             attrs: Default::default(),
+            globals: self.active_globals.clone(),
         })))
     }
 

@@ -4,7 +4,7 @@ pub mod random;
 pub mod time;
 pub mod torch;
 
-use crate::lang::error::{ExcKind, PyErr, PyResult};
+use crate::lang::error::{ExcKind, PyErr, PyResult, Source};
 use crate::lang::interp::Interp;
 use crate::lang::symbol::Sym;
 use crate::lang::value::*;
@@ -38,6 +38,20 @@ pub fn make_module(
 }
 
 impl Interp {
+    /// `torch.a.b` when `a.b` is a chain of module attributes of `torch` (`torch.amp`,
+    /// `torch.cuda.amp`, `torch.cpu.amp`).
+    fn torch_submodule(&mut self, name: &str) -> Option<Value> {
+        let mut m = self.import("torch").ok()?;
+        for part in name.split('.').skip(1) {
+            let next = match &m {
+                Value::Module(md) => md.attrs.borrow().get(&Sym::new(part)).cloned()?,
+                _ => return None,
+            };
+            m = next;
+        }
+        matches!(m, Value::Module(_)).then_some(m)
+    }
+
     /// `import name`: a cached module, created on first import.
     pub fn import(&mut self, name: &str) -> PyResult<Value> {
         if let Some(m) = self.modules.get(name) {
@@ -50,10 +64,16 @@ impl Interp {
             "torch" => {
                 let m = torch::module();
                 torch::cuda::install(self, &m);
+                torch::amp::install(&m);
                 m
             }
             "torch.autograd" => torch::autograd::module(),
             "torch.nn.functional" => torch::functional::module(),
+            "_cudalearn_nn" => torch::nn::module(),
+            _ if crate::nn::prelude(name).is_some() => return self.import_prelude(name),
+            _ if name.starts_with("torch.") && self.torch_submodule(name).is_some() => {
+                self.torch_submodule(name).unwrap_or(Value::None)
+            }
             _ => {
                 let top = name.split('.').next().unwrap_or(name);
                 let hint = match top {
@@ -72,6 +92,82 @@ impl Interp {
             }
         };
         self.modules.insert(name.to_string(), m.clone());
+        self.link_to_parent(name, &m)?;
         Ok(m)
     }
+
+    /// `import a.b` makes `b` an attribute of `a`, as Python does.
+    fn link_to_parent(&mut self, name: &str, m: &Value) -> PyResult<()> {
+        if let Some((parent, last)) = name.rsplit_once('.') {
+            if let Value::Module(p) = self.import(parent)? {
+                p.attrs.borrow_mut().insert(Sym::new(last), m.clone());
+            }
+        }
+        Ok(())
+    }
+
+    /// An embedded Python module (`crate::nn`): registered before its code runs (so its
+    /// submodules can import it back), run in a namespace of its own, then given every name
+    /// that code defined.
+    fn import_prelude(&mut self, name: &str) -> PyResult<Value> {
+        let sources = crate::nn::prelude(name).unwrap_or(&[]);
+        let module = Rc::new(Module {
+            name: Rc::from(name),
+            attrs: RefCell::new(AttrMap::default()),
+        });
+        let m = Value::Module(module.clone());
+        self.modules.insert(name.to_string(), m.clone());
+        let globals: Globals = Default::default();
+        let prev = self.switch_globals(globals.clone());
+        self.set_global(Sym::new("__name__"), Value::str(name));
+        let mut r = Ok(());
+        for text in sources {
+            let src = Rc::new(Source {
+                name: format!("<{name}>"),
+                text: text.to_string(),
+                show_lines: true,
+                prelude: true,
+            });
+            r = self.run(src, false);
+            if r.is_err() {
+                break;
+            }
+        }
+        self.switch_globals(prev);
+        if let Err(e) = r {
+            self.modules.remove(name);
+            return Err(e);
+        }
+        let data = globals.borrow();
+        let mut attrs = module.attrs.borrow_mut();
+        for s in &data.order {
+            if let Some(Some(v)) = data.values.get(s.index()) {
+                attrs.insert(*s, v.clone());
+            }
+        }
+        drop(attrs);
+        drop(data);
+        self.link_to_parent(name, &m)?;
+        Ok(m)
+    }
+}
+
+/// Whether `parent.name` is a module that loads on first attribute access (`torch.nn` after
+/// `import torch`).
+pub fn is_submodule(parent: &str, name: &str) -> bool {
+    let full = format!("{parent}.{name}");
+    crate::nn::prelude(&full).is_some() || NATIVE_SUBMODULES.contains(&full.as_str())
+}
+
+/// Submodules written in Rust (the import arms above) that also load on attribute access.
+const NATIVE_SUBMODULES: &[&str] = &["torch.autograd", "torch.nn.functional"];
+
+/// The submodules of `parent` that load on first use (for `dir()` and completion).
+pub fn submodule_names(parent: &str) -> Vec<Rc<str>> {
+    crate::nn::module_names()
+        .chain(NATIVE_SUBMODULES.iter().copied())
+        .filter_map(|n| n.strip_prefix(parent)?.strip_prefix('.'))
+        .filter(|rest| !rest.contains('.'))
+        .map(Rc::from)
+        .collect()
 }

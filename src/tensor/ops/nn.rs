@@ -69,7 +69,7 @@ fn check_float(name: &str, t: &Tensor) -> Result<()> {
 /// `torch.addmm(b, x, w)`: `b + x @ w` in one node (`AddmmBackward0`).
 pub fn addmm(b: &Tensor, x: &Tensor, w: &Tensor) -> Result<Tensor> {
     let rec = is_recording(&[b, x, w]);
-    let out = mode::without(|| add(&mm(x, w)?, b))?;
+    let out = mode::without(|| addmm_values(b, x, w))?;
     if rec {
         let (nx, nw) = (x.requires_grad(), w.requires_grad());
         record(
@@ -87,6 +87,18 @@ pub fn addmm(b: &Tensor, x: &Tensor, w: &Tensor) -> Result<Tensor> {
         );
     }
     Ok(out)
+}
+
+/// `b + x @ w`. In float16/bfloat16 PyTorch accumulates in float32 and adds the bias before
+/// the one rounding (the bias is gemm's `C` with `beta=1`), so autocast's `F.linear` outputs
+/// match it digit for digit.
+fn addmm_values(b: &Tensor, x: &Tensor, w: &Tensor) -> Result<Tensor> {
+    let dt = x.dtype();
+    if matches!(dt, DType::F16 | DType::BF16) && w.dtype() == dt && b.dtype() == dt {
+        let f = |t: &Tensor| t.to_dtype(DType::F32);
+        return add(&mm(&f(x)?, &f(w)?)?, &f(b)?)?.to_dtype(dt);
+    }
+    add(&mm(x, w)?, b)
 }
 
 /// `F.linear(x, w, b=None)`: `x @ w.T + b`, recorded as PyTorch records it (`AddmmBackward0`

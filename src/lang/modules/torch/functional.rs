@@ -173,7 +173,18 @@ fn softmax_f(fname: &'static str, a: &Args, log: bool) -> PyResult<Value> {
         None => None,
         Some(v) => Some(dtype_of(v).ok_or_else(|| type_error("dtype must be a torch.dtype"))?),
     };
+    let dtype = crate::amp::opt_dtype(fname, &x, dtype);
     Ok(wrap(softmax(&x, dim, dtype, log).py()?))
+}
+
+/// Autocast's casts of an op's tensor arguments (`crate::amp`; unchanged outside autocast).
+fn amp_cast(op: &str, inputs: &[Option<&Tensor>]) -> PyResult<Vec<Option<Tensor>>> {
+    crate::amp::cast_opts(op, inputs).py()
+}
+
+/// A required argument after `amp_cast` (present by construction).
+fn t(v: &Option<Tensor>) -> &Tensor {
+    v.as_ref().expect("required tensor argument")
 }
 
 const LOSS2: &[&str] = &["input", "target", "size_average", "reduce", "reduction"];
@@ -194,21 +205,23 @@ fn functions() -> Vec<(&'static str, NativeFn)> {
         ("linear", |_, _, a| {
             let b = bind("linear", &["input", "weight", "bias"], &a)?;
             let bias = b.opt_tensor(2)?;
-            Ok(wrap(
-                nn::linear(&b.tensor(0)?, &b.tensor(1)?, bias.as_ref()).py()?,
-            ))
+            let (x, w) = (b.tensor(0)?, b.tensor(1)?);
+            let v = amp_cast("linear", &[Some(&x), Some(&w), bias.as_ref()])?;
+            Ok(wrap(nn::linear(t(&v[0]), t(&v[1]), v[2].as_ref()).py()?))
         }),
         ("mse_loss", |_, _, a| {
             let b = bind("mse_loss", LOSS2, &a)?;
+            let (x, y) = (b.tensor(0)?, b.tensor(1)?);
+            let v = amp_cast("mse_loss", &[Some(&x), Some(&y)])?;
             Ok(wrap(
-                nn::mse_loss(&b.tensor(0)?, &b.tensor(1)?, b.reduction(4)?).py()?,
+                nn::mse_loss(t(&v[0]), t(&v[1]), b.reduction(4)?).py()?,
             ))
         }),
         ("l1_loss", |_, _, a| {
             let b = bind("l1_loss", LOSS2, &a)?;
-            Ok(wrap(
-                nn::l1_loss(&b.tensor(0)?, &b.tensor(1)?, b.reduction(4)?).py()?,
-            ))
+            let (x, y) = (b.tensor(0)?, b.tensor(1)?);
+            let v = amp_cast("l1_loss", &[Some(&x), Some(&y)])?;
+            Ok(wrap(nn::l1_loss(t(&v[0]), t(&v[1]), b.reduction(4)?).py()?))
         }),
         ("cross_entropy", |_, _, a| {
             let b = bind(
@@ -225,12 +238,13 @@ fn functions() -> Vec<(&'static str, NativeFn)> {
                 ],
                 &a,
             )?;
-            let w = b.opt_tensor(2)?;
+            let (x, w) = (b.tensor(0)?, b.opt_tensor(2)?);
+            let v = crate::amp::cast_cross_entropy(&[Some(&x), w.as_ref()]).py()?;
             Ok(wrap(
                 nn::cross_entropy(
-                    &b.tensor(0)?,
+                    t(&v[0]),
                     &b.tensor(1)?,
-                    w.as_ref(),
+                    v[1].as_ref(),
                     b.int(4, -100)?,
                     b.reduction(6)?,
                     b.float(7, 0.0)?,
@@ -252,12 +266,13 @@ fn functions() -> Vec<(&'static str, NativeFn)> {
                 ],
                 &a,
             )?;
-            let w = b.opt_tensor(2)?;
+            let (x, w) = (b.tensor(0)?, b.opt_tensor(2)?);
+            let v = amp_cast("nll_loss", &[Some(&x), w.as_ref()])?;
             Ok(wrap(
                 nn::nll_loss(
-                    &b.tensor(0)?,
+                    t(&v[0]),
                     &b.tensor(1)?,
-                    w.as_ref(),
+                    v[1].as_ref(),
                     b.int(4, -100)?,
                     b.reduction(6)?,
                 )
@@ -277,9 +292,10 @@ fn functions() -> Vec<(&'static str, NativeFn)> {
                 ],
                 &a,
             )?;
-            let w = b.opt_tensor(2)?;
+            let (x, y, w) = (b.tensor(0)?, b.tensor(1)?, b.opt_tensor(2)?);
+            let v = amp_cast("binary_cross_entropy", &[Some(&x), Some(&y), w.as_ref()])?;
             Ok(wrap(
-                nn::binary_cross_entropy(&b.tensor(0)?, &b.tensor(1)?, w.as_ref(), b.reduction(5)?)
+                nn::binary_cross_entropy(t(&v[0]), t(&v[1]), v[2].as_ref(), b.reduction(5)?)
                     .py()?,
             ))
         }),
@@ -297,13 +313,18 @@ fn functions() -> Vec<(&'static str, NativeFn)> {
                 ],
                 &a,
             )?;
+            let (x, y) = (b.tensor(0)?, b.tensor(1)?);
             let (w, pw) = (b.opt_tensor(2)?, b.opt_tensor(6)?);
+            let v = amp_cast(
+                "binary_cross_entropy_with_logits",
+                &[Some(&x), Some(&y), w.as_ref(), pw.as_ref()],
+            )?;
             Ok(wrap(
                 nn::bce_with_logits(
-                    &b.tensor(0)?,
-                    &b.tensor(1)?,
-                    w.as_ref(),
-                    pw.as_ref(),
+                    t(&v[0]),
+                    t(&v[1]),
+                    v[2].as_ref(),
+                    v[3].as_ref(),
                     b.reduction(5)?,
                 )
                 .py()?,
@@ -337,13 +358,14 @@ fn functions() -> Vec<(&'static str, NativeFn)> {
                     )),
                 };
             let shape: Vec<usize> = shape.iter().map(|&s| s.max(0) as usize).collect();
-            let (w, bias) = (b.opt_tensor(2)?, b.opt_tensor(3)?);
+            let (x, w, bias) = (b.tensor(0)?, b.opt_tensor(2)?, b.opt_tensor(3)?);
+            let v = amp_cast("layer_norm", &[Some(&x), w.as_ref(), bias.as_ref()])?;
             Ok(wrap(
                 nn::layer_norm(
-                    &b.tensor(0)?,
+                    t(&v[0]),
                     &shape,
-                    w.as_ref(),
-                    bias.as_ref(),
+                    v[1].as_ref(),
+                    v[2].as_ref(),
                     b.float(4, 1e-5)?,
                 )
                 .py()?,

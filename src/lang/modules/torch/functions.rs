@@ -288,7 +288,8 @@ pub fn randperm(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
             "n must be non-negative, got{n}"
         )));
     }
-    let v = with_default(|g| g.randperm(n as usize));
+    let gen = crate::lang::builtins::kwarg(&a, "generator");
+    let v = super::nn::with_gen(gen.as_ref(), |g| g.randperm(n as usize))?;
     let dtype = dtype_kw(&a)?.unwrap_or(DType::I64);
     let t = Tensor::from_i64s(&v, &[n as usize], dtype)
         .py()?
@@ -321,12 +322,14 @@ fn tensors(i: &mut Interp, v: &Value, fname: &str) -> PyResult<Vec<Tensor>> {
 
 pub fn cat(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     let ts = tensors(i, a.pos.first().unwrap_or(&Value::None), "cat")?;
+    let ts = crate::amp::cast_list("cat", &ts).py()?;
     let dim = arg(&a, 1, "dim").and_then(|v| v.as_int()).unwrap_or(0);
     Ok(wrap(join::cat(&ts, dim).py()?))
 }
 
 pub fn stack(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     let ts = tensors(i, a.pos.first().unwrap_or(&Value::None), "stack")?;
+    let ts = crate::amp::cast_list("stack", &ts).py()?;
     let dim = arg(&a, 1, "dim").and_then(|v| v.as_int()).unwrap_or(0);
     Ok(wrap(join::stack(&ts, dim).py()?))
 }

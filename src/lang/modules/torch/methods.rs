@@ -46,7 +46,10 @@ fn dims_arg(i: &mut Interp, v: Option<Value>) -> PyResult<Option<Vec<i64>>> {
 }
 
 fn unary_m(op: UnaryOp) -> impl Fn(&Value) -> PyResult<Value> {
-    move |t| Ok(wrap(unary::unary(op, &this(t)?).py()?))
+    move |t| {
+        let x = crate::amp::cast1(op.name(), &this(t)?).py()?;
+        Ok(wrap(unary::unary(op, &x).py()?))
+    }
 }
 
 /// `max(dim)`-style results: a named tuple of values and indices.
@@ -374,6 +377,9 @@ m! {
     "retain_grad" => |_, t, _| { crate::autograd::node::retain_grad(&this(t)?).py()?; Ok(Value::None) },
     "detach_" => |_, t, _| { crate::autograd::node::detach_(&this(t)?); Ok(t.clone()) },
     "zero_" => |_, t, _| { inplace::zero_(&this(t)?).py()?; Ok(t.clone()) },
+    "uniform_" => super::nn::uniform_,
+    "normal_" => super::nn::normal_,
+    "random_" => super::nn::random_,
     "fill_" => |_, t, a| {
         let v = a.pos.first().cloned().unwrap_or(Value::None);
         match (scalar_of(&v), as_tensor(&v)) {
@@ -391,7 +397,9 @@ m! {
     "sum" => |i, t, a| {
         let dims = dims_arg(i, arg(&a, 0, "dim"))?;
         let keep = bool_arg(i, &a, 1, "keepdim")?;
-        Ok(wrap(reduce::sum(&this(t)?, dims.as_deref(), keep, dtype_kw(&a)?).py()?))
+        let x = this(t)?;
+        let dtype = crate::amp::opt_dtype("sum", &x, dtype_kw(&a)?);
+        Ok(wrap(reduce::sum(&x, dims.as_deref(), keep, dtype).py()?))
     },
     "mean" => |i, t, a| {
         let dims = dims_arg(i, arg(&a, 0, "dim"))?;
@@ -401,7 +409,9 @@ m! {
     "prod" => |i, t, a| {
         let dim = arg(&a, 0, "dim").and_then(|v| v.as_int());
         let keep = bool_arg(i, &a, 1, "keepdim")?;
-        Ok(wrap(reduce::prod(&this(t)?, dim, keep, dtype_kw(&a)?).py()?))
+        let x = crate::amp::cast1("prod", &this(t)?).py()?;
+        let dtype = crate::amp::opt_dtype("prod", &x, dtype_kw(&a)?);
+        Ok(wrap(reduce::prod(&x, dim, keep, dtype).py()?))
     },
     "max" => |i, t, a| max_min(i, &this(t)?, &a, true),
     "min" => |i, t, a| max_min(i, &this(t)?, &a, false),
@@ -413,11 +423,15 @@ m! {
     "any" => |i, t, a| { let d = dims_arg(i, arg(&a, 0, "dim"))?; let k = bool_arg(i, &a, 1, "keepdim")?; Ok(wrap(reduce::all_any(&this(t)?, d.as_deref(), k, false).py()?)) },
     "softmax" => |_, t, a| {
         let d = arg(&a, 0, "dim").and_then(|v| v.as_int()).ok_or_else(|| type_error("softmax() missing required argument 'dim'"))?;
-        Ok(wrap(reduce::softmax(&this(t)?, d, dtype_kw(&a)?, false).py()?))
+        let x = this(t)?;
+        let dtype = crate::amp::opt_dtype("softmax", &x, dtype_kw(&a)?);
+        Ok(wrap(reduce::softmax(&x, d, dtype, false).py()?))
     },
     "log_softmax" => |_, t, a| {
         let d = arg(&a, 0, "dim").and_then(|v| v.as_int()).ok_or_else(|| type_error("log_softmax() missing required argument 'dim'"))?;
-        Ok(wrap(reduce::softmax(&this(t)?, d, dtype_kw(&a)?, true).py()?))
+        let x = this(t)?;
+        let dtype = crate::amp::opt_dtype("log_softmax", &x, dtype_kw(&a)?);
+        Ok(wrap(reduce::softmax(&x, d, dtype, true).py()?))
     },
     "clamp" => |_, t, a| Ok(wrap(clamp(t, &a)?)),
     "clip" => |_, t, a| Ok(wrap(clamp(t, &a)?)),
@@ -514,11 +528,11 @@ m! {
         inplace::write_result(&this(t)?, &r).py()?;
         Ok(t.clone())
     },
-    "matmul" => |_, t, a| mat(t, &a, matmul::matmul),
-    "mm" => |_, t, a| mat(t, &a, matmul::mm),
-    "bmm" => |_, t, a| mat(t, &a, matmul::bmm),
-    "dot" => |_, t, a| mat(t, &a, matmul::dot),
-    "mv" => |_, t, a| mat(t, &a, matmul::mv),
+    "matmul" => |_, t, a| mat(t, &a, "matmul", matmul::matmul),
+    "mm" => |_, t, a| mat(t, &a, "mm", matmul::mm),
+    "bmm" => |_, t, a| mat(t, &a, "bmm", matmul::bmm),
+    "dot" => |_, t, a| mat(t, &a, "dot", matmul::dot),
+    "mv" => |_, t, a| mat(t, &a, "mv", matmul::mv),
     "equal" => |_, t, a| {
         let o = a.pos.first().and_then(as_tensor).cloned().ok_or_else(|| type_error("equal(): argument 'other' must be Tensor"))?;
         Ok(Value::Bool(crate::tensor::ops::compare::equal(&this(t)?, &o).py()?))
@@ -601,6 +615,7 @@ fn add_sub_(t: &Value, a: &Args, sub: bool) -> PyResult<Value> {
 fn mat(
     t: &Value,
     a: &Args,
+    op: &str,
     f: fn(&Tensor, &Tensor) -> crate::tensor::Result<Tensor>,
 ) -> PyResult<Value> {
     let v = a.pos.first().cloned().unwrap_or(Value::None);
@@ -610,5 +625,6 @@ fn mat(
             v.type_name()
         ))
     })?;
-    Ok(wrap(f(&this(t)?, &o).py()?))
+    let (x, o) = crate::amp::cast2(op, &this(t)?, &o).py()?;
+    Ok(wrap(f(&x, &o).py()?))
 }

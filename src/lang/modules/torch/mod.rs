@@ -1,4 +1,5 @@
 //! The `torch` module: tensors on the engine of `crate::tensor`.
+pub mod amp;
 pub mod autograd;
 pub mod convert;
 pub mod cuda;
@@ -6,8 +7,10 @@ pub mod functional;
 pub mod functions;
 pub mod generator;
 pub mod methods;
+pub mod nn;
 pub mod numpy;
 pub mod objects;
+pub mod optim;
 pub mod size;
 pub mod tensor;
 
@@ -270,6 +273,8 @@ pub fn module() -> Value {
         }),
     ];
     fns.extend_from_slice(FORWARDED);
+    fns.extend_from_slice(amp::TORCH_FUNCTIONS);
+    let autocast = amp::autocast_type(amp::Flavor::Amp);
     fns.extend(autograd::torch_fns());
     let mut consts: Vec<(&str, Value)> = vec![
         ("__version__", Value::str("2.15.0")),
@@ -284,6 +289,17 @@ pub fn module() -> Value {
         ),
         ("Size", Value::Native(Rc::new(TorchType { name: "Size" }))),
         ("default_generator", generator::default_generator()),
+        (
+            "Generator",
+            Value::Builtin(Rc::new(Builtin {
+                name: "Generator",
+                f: nn::new_generator,
+                this: None,
+            })),
+        ),
+        ("autocast", autocast.clone()),
+        ("amp", amp::amp_module(&autocast)),
+        ("cpu", amp::cpu_module()),
     ];
     let dtypes: &[(&str, DType)] = &[
         ("float32", DType::F32),

@@ -1,0 +1,37 @@
+//! `torch.nn`, `torch.optim`, `torch.utils.data` and `cudalearn.datasets`: written in Python
+//! (PyTorch's own classes are Python, and learners subclass them), embedded here and run into
+//! a module namespace of their own on first import. Their frames stay out of tracebacks
+//! (`Source::prelude`). Natives they need are in `lang/modules/torch/nn.rs`.
+
+/// Module name → the sources run, in order, into its namespace.
+const PRELUDES: &[(&str, &[&str])] = &[
+    ("collections", &[include_str!("collections.py")]),
+    (
+        "torch.nn",
+        &[
+            include_str!("module.py"),
+            include_str!("layers.py"),
+            include_str!("loss.py"),
+        ],
+    ),
+    ("torch.nn.init", &[include_str!("init.py")]),
+    ("torch.optim", &[include_str!("optim.py")]),
+    (
+        "torch.optim.lr_scheduler",
+        &[include_str!("lr_scheduler.py")],
+    ),
+    ("torch.utils", &[""]),
+    ("torch.utils.data", &[include_str!("data.py")]),
+    ("cudalearn", &[""]),
+    ("cudalearn.datasets", &[include_str!("datasets.py")]),
+];
+
+/// The embedded sources of module `name`, if it is one of these.
+pub fn prelude(name: &str) -> Option<&'static [&'static str]> {
+    PRELUDES.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+}
+
+/// Every embedded module's name.
+pub fn module_names() -> impl Iterator<Item = &'static str> {
+    PRELUDES.iter().map(|(n, _)| *n)
+}
