@@ -106,8 +106,6 @@ fn choose_device(cli: &Cli) -> Result<(), String> {
     };
     match (cli.device, cli.sim_gpu) {
         (Some(DeviceChoice::Cpu), _) => gpu::hide_gpus(true),
-        // the lesson runner checks the device itself (and says so in its own words)
-        (Some(DeviceChoice::Cuda), _) if matches!(cli.command, Some(Command::Lesson(_))) => {}
         (Some(DeviceChoice::Cuda), _) => {
             if let Err(e) = cuda::probe() {
                 return Err(format!(
