@@ -212,3 +212,47 @@ fn without_gpu_the_skip_is_visible_and_nothing_panics() {
         );
     }
 }
+
+/// NVRTC compiles every kernel for the architectures of the course's GPUs (H100/H200: sm_90,
+/// A100: sm_80, L4/RTX 40: sm_89). NVRTC needs no GPU, so this runs wherever libnvrtc is found
+/// (e.g. LD_LIBRARY_PATH pointing at a pip `nvidia-cuda-nvrtc` wheel), and SKIPS otherwise.
+#[test]
+fn kernels_compile_with_nvrtc() {
+    // SAFETY: only tries to dlopen NVRTC's library names.
+    if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+        eprintln!("SKIP kernels_compile_with_nvrtc: NVRTC (libnvrtc.so) not found");
+        return;
+    }
+    use cudalearn::backend::cuda::kernels::{options, program};
+    for (major, minor) in [(8, 0), (8, 9), (9, 0)] {
+        let ptx = cudarc::nvrtc::compile_ptx_with_opts(
+            program(),
+            cudarc::nvrtc::CompileOptions {
+                options: options(major, minor),
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("NVRTC failed for sm_{major}{minor}: {e:?}"));
+        let text = ptx.to_src();
+        for k in [
+            "binary_f32",
+            "binary_bf16",
+            "compare_f16",
+            "unary_i64",
+            "fill_f64",
+            "copy_i32",
+            "sum_rows_f16",
+            "max_rows_f32",
+            "softmax_bf16",
+            "cast_f16_f32",
+            "cast_f32_bf16",
+            "gather_u8",
+            "scatter_f32",
+        ] {
+            assert!(
+                text.contains(&format!(".entry {k}(")),
+                "sm_{major}{minor}: no kernel {k}"
+            );
+        }
+    }
+}
