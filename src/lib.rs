@@ -2,9 +2,12 @@
 //!
 //! `lang` is the Python-subset interpreter, `tensor` the tensor engine, `backend` the
 //! CPU/CUDA/simulated devices, `repl` the interactive prompt, `run` the script runner.
+pub mod autograd;
 pub mod backend;
 pub mod bench;
+pub mod info;
 pub mod lang;
+pub mod lesson;
 pub mod repl;
 pub mod run;
 pub mod signals;

@@ -8,20 +8,40 @@ use std::io::Read;
     version,
     about = "Learn how PyTorch uses the GPU by doing it: a Python + PyTorch REPL and lesson runner",
     long_about = "cudalearn runs a faithful subset of Python and PyTorch on its own tensor engine \
-                  and explains errors as it goes. This version computes on the CPU; the CUDA \
-                  backend and the simulated GPU are the next part of the engine.\n\n\
-                  Start with `cudalearn repl`, or run a script with `cudalearn run FILE.py`."
+                  and explains errors as it goes. Tensors run on the CPU, on an NVIDIA GPU when \
+                  there is one, or on a clearly labelled simulated GPU (--sim-gpu).\n\n\
+                  Start with `cudalearn repl`, or run a script with `cudalearn run FILE.py`. \
+                  `cudalearn info` tells what GPU was found, or why none."
 )]
 struct Cli {
     /// Do not print cudalearn's `hint:` lines after errors.
     #[arg(long, global = true)]
     no_hints: bool,
+    /// Simulate N GPUs (default 1) in host memory, clearly labelled as simulated.
+    #[arg(long, global = true, value_name = "N", num_args = 0..=1, default_missing_value = "1", require_equals = true)]
+    sim_gpu: Option<u32>,
+    /// Memory of each simulated GPU, e.g. 8GiB (default 16GiB).
+    #[arg(long, global = true, value_name = "SIZE")]
+    sim_gpu_memory: Option<String>,
+    /// Where `cuda` tensors go: a real GPU (cuda), the simulated one (sim), or nowhere (cpu).
+    /// For a lesson, the default is the CPU, or a GPU (real, else simulated) when it needs one.
+    #[arg(long, global = true, value_enum)]
+    device: Option<DeviceChoice>,
     #[command(subcommand)]
     command: Option<Command>,
 }
 
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum DeviceChoice {
+    Cpu,
+    Cuda,
+    Sim,
+}
+
 #[derive(Subcommand)]
 enum Command {
+    /// What hardware, driver and CUDA libraries were found (or why not), and the simulated GPU.
+    Info,
     /// Start the interactive Python prompt (the default).
     Repl(ReplArgs),
     /// Run a Python script (use `-` to read it from standard input); exits 1 on an uncaught error.
@@ -29,12 +49,40 @@ enum Command {
         /// The script to run, or `-` for standard input.
         file: String,
     },
+    /// List the lessons, with your progress in each.
+    Lessons,
+    /// Step through a lesson (its number, name or a path to a .md file), or check it.
+    Lesson(LessonArgs),
     /// Measure the engine: matmul, elementwise and per-op speed (CPU; the GPU when present).
     Bench {
         /// Only the CPU measurements.
         #[arg(long)]
         cpu: bool,
     },
+}
+
+#[derive(clap::Args)]
+struct LessonArgs {
+    /// The lesson: its number (`3`), name (`devices`) or a path to a lesson file.
+    #[arg(required_unless_present = "check_all")]
+    lesson: Option<String>,
+    /// Run every block and exercise without stopping, print the transcript, and exit 1 if
+    /// anything differs from what the lesson expects.
+    #[arg(long)]
+    check: bool,
+    /// For lesson authors: check every lesson on cpu and on the simulated GPU.
+    #[arg(long, conflicts_with_all = ["lesson", "check"])]
+    check_all: bool,
+}
+
+impl From<DeviceChoice> for cudalearn::lesson::check::DeviceKind {
+    fn from(d: DeviceChoice) -> Self {
+        match d {
+            DeviceChoice::Cpu => Self::Cpu,
+            DeviceChoice::Cuda => Self::Cuda,
+            DeviceChoice::Sim => Self::Sim,
+        }
+    }
 }
 
 #[derive(clap::Args, Default)]
@@ -47,10 +95,54 @@ struct ReplArgs {
     no_history: bool,
 }
 
+/// Apply `--device`, `--sim-gpu` and `--sim-gpu-memory` before anything looks for a GPU.
+fn choose_device(cli: &Cli) -> Result<(), String> {
+    use cudalearn::backend::{cuda, gpu, sim};
+    let capacity = match &cli.sim_gpu_memory {
+        None => None,
+        Some(s) => Some(sim::parse_size(s).ok_or_else(|| {
+            format!("--sim-gpu-memory: '{s}' is not a memory size (try 8GiB or 512MiB)")
+        })?),
+    };
+    match (cli.device, cli.sim_gpu) {
+        (Some(DeviceChoice::Cpu), _) => gpu::hide_gpus(true),
+        (Some(DeviceChoice::Cuda), _) => {
+            if let Err(e) = cuda::probe() {
+                return Err(format!(
+                    "--device cuda: no usable GPU: {}\n  fix: {}",
+                    e.reason(),
+                    e.fix()
+                ));
+            }
+            sim::disable();
+        }
+        (Some(DeviceChoice::Sim), n) => sim::enable(n.unwrap_or(1), capacity),
+        (None, Some(n)) => sim::enable(n, capacity),
+        (None, None) => {
+            if capacity.is_some() {
+                sim::enable(sim::env_request().unwrap_or(1), capacity);
+            }
+        }
+    }
+    Ok(())
+}
+
 fn main() {
     let cli = Cli::parse();
     let hints = !cli.no_hints;
+    if let Err(e) = choose_device(&cli) {
+        eprintln!("cudalearn: {e}");
+        std::process::exit(2);
+    }
+    if matches!(cli.device, Some(DeviceChoice::Cuda)) {
+        // a real GPU was asked for: the environment's simulated one must not replace it
+        std::env::remove_var("CUDALEARN_SIM_GPU");
+    }
     let code = match cli.command.unwrap_or(Command::Repl(ReplArgs::default())) {
+        Command::Info => {
+            print!("{}", cudalearn::info::report());
+            0
+        }
         Command::Repl(args) => {
             let opts = cudalearn::repl::Options {
                 hints,
@@ -59,9 +151,21 @@ fn main() {
             };
             cudalearn::run::with_big_stack(move || cudalearn::repl::run_with(opts))
         }
-        Command::Bench { cpu: _ } => cudalearn::run::with_big_stack(|| {
+        Command::Lessons => cudalearn::lesson::list(),
+        Command::Lesson(args) => {
+            let device = cli.device.map(Into::into);
+            cudalearn::run::with_big_stack(move || match (args.check_all, args.lesson) {
+                (true, _) => cudalearn::lesson::check_all(device),
+                (false, Some(arg)) => cudalearn::lesson::lesson(&arg, args.check, device, hints),
+                (false, None) => 2,
+            })
+        }
+        Command::Bench { cpu } => cudalearn::run::with_big_stack(move || {
             println!("cudalearn bench (CPU engine; compare: torch-golden benches/pytorch_cpu.py)");
             cudalearn::bench::print_rows(&cudalearn::bench::cpu_suite());
+            if !cpu {
+                print!("{}", cudalearn::backend::cuda::bench::report());
+            }
             0
         }),
         Command::Run { file } => {

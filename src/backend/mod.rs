@@ -9,7 +9,11 @@
 //! simulated GPU (`--sim-gpu`) needs: host memory behind a separate device identity, with its own
 //! allocator accounting added in `alloc` of its backend. A real CUDA backend adds a device-memory
 //! variant to `Storage` and implements this trait with NVRTC kernels and cuBLAS.
+pub mod alloc;
 pub mod cpu;
+pub mod cuda;
+pub mod gpu;
+pub mod sim;
 
 use crate::tensor::ops::binary::BinaryOp;
 use crate::tensor::ops::reduce::ReduceOp;

@@ -47,6 +47,7 @@ exc_kinds! {
     NotImplementedError: RuntimeError,
     RecursionError: RuntimeError,
     OutOfMemoryError: RuntimeError,
+    AcceleratorError: RuntimeError,
     SyntaxError: Exception,
     IndentationError: SyntaxError,
     TabError: IndentationError,
@@ -81,7 +82,7 @@ impl ExcKind {
     /// The module a traceback names the class with (`torch.OutOfMemoryError`).
     pub fn module(self) -> Option<&'static str> {
         match self {
-            ExcKind::OutOfMemoryError => Some("torch"),
+            ExcKind::OutOfMemoryError | ExcKind::AcceleratorError => Some("torch"),
             _ => None,
         }
     }

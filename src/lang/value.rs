@@ -134,7 +134,7 @@ impl Value {
             Value::Instance(x) => Rc::as_ptr(x) as usize,
             Value::Module(x) => Rc::as_ptr(x) as usize,
             Value::Iter(x) => Rc::as_ptr(x) as usize,
-            Value::Native(x) => Rc::as_ptr(x) as *const u8 as usize,
+            Value::Native(x) => x.identity().unwrap_or(Rc::as_ptr(x) as *const u8 as usize),
             Value::Cell(x) => Rc::as_ptr(x) as usize,
             // Immutable singletons and small values: identity follows the value.
             Value::None => 1,
@@ -505,6 +505,16 @@ impl Iter {
 pub trait Native: Any {
     fn type_name(&self) -> &str;
     fn as_any(&self) -> &dyn Any;
+    /// The object's identity for `is` and `id()` when several wrappers stand for one object
+    /// (a tensor handed out twice); `None` = this wrapper is the object.
+    fn identity(&self) -> Option<usize> {
+        None
+    }
+    /// Whether, as a class attribute, it binds to the instance like a function does (a
+    /// function wrapped by a native decorator such as `@torch.no_grad()`).
+    fn binds_as_method(&self) -> bool {
+        false
+    }
     fn repr(&self, _interp: &mut Interp) -> PyResult<String> {
         Ok(format!("<{} object>", self.type_name()))
     }

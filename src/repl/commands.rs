@@ -10,6 +10,8 @@ cudalearn runs Python and PyTorch code as you type it.
   :vars        your variables, with their types and values
   :time STMT   run STMT and print how long it took (wall time)
   :reset       forget every variable and import
+  :device      which GPU cudalearn uses (a real one, the simulated one, or none)
+  :smi         the GPU table (also !nvidia-smi; built in, runs no shell)
   :quit        leave (also Ctrl-D, exit() or quit())
 
 Keys:
@@ -30,7 +32,12 @@ pub fn run(session: &Session, line: &str) -> Flow {
         None => (line, ""),
     };
     match name {
-        ":help" | ":h" | ":?" => print!("{HELP}"),
+        ":help" | ":h" | ":?" => {
+            print!("{HELP}");
+            if session.lesson {
+                println!("\n  :next        back to the lesson (also Ctrl-D); your variables stay");
+            }
+        }
         ":vars" | ":v" => vars(session),
         ":time" | ":t" => {
             if rest.is_empty() {
@@ -52,8 +59,17 @@ pub fn run(session: &Session, line: &str) -> Flow {
             println!("All variables and imports forgotten.");
         }
         ":quit" | ":q" | ":exit" => return Flow::Exit(0),
+        ":device" => println!("{}", crate::info::device_line()),
+        ":smi" | "!nvidia-smi" => print!("{}", crate::info::smi()),
+        ":next" | ":n" if session.lesson => return Flow::Next,
+        ":next" | ":n" => {
+            eprintln!(":next goes back to a lesson from its REPL; no lesson is running")
+        }
+        _ if name.starts_with('!') => eprintln!(
+            "cudalearn runs no shell commands; the one built in is !nvidia-smi (also :smi)"
+        ),
         _ => {
-            let known = ["help", "vars", "time", "reset", "quit"];
+            let known = ["help", "vars", "time", "reset", "device", "smi", "quit"];
             let typed = name.trim_start_matches(':');
             let close = known
                 .iter()

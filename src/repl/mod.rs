@@ -1,21 +1,24 @@
 //! The interactive prompt: `>>> ` / `... ` lines through rustyline when stdin is a terminal,
 //! plain lines (no prompts, no banner) when it is piped. Both go through the same block rules
 //! (`block.rs`), `:` commands (`commands.rs`) and runner (`session.rs`).
-mod block;
+pub mod block;
 mod commands;
 mod complete;
 mod helper;
-mod highlight;
+pub mod highlight;
 mod session;
 
+pub use helper::ReplHelper;
+
 use block::Collector;
-use helper::ReplHelper;
 use rustyline::error::ReadlineError;
 use rustyline::history::FileHistory;
 use rustyline::{CompletionType, Config, Editor};
 use session::{Flow, Session};
+use std::cell::RefCell;
 use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
+use std::rc::Rc;
 
 /// How the REPL starts.
 #[derive(Clone, Debug)]
@@ -65,14 +68,44 @@ pub fn history_path() -> Option<PathBuf> {
 }
 
 fn banner() -> String {
+    let gpu = match crate::backend::gpu::kind() {
+        crate::backend::gpu::GpuKind::Simulated => format!(
+            "{}\n(the GPU is SIMULATED: host memory and CPU kernels; :smi shows it)\n",
+            crate::info::device_line()
+        ),
+        crate::backend::gpu::GpuKind::Cuda => format!("{}\n", crate::info::device_line()),
+        crate::backend::gpu::GpuKind::None => String::new(),
+    };
     format!(
         "cudalearn {} — Python and PyTorch, and how they use the GPU\n\
-         Type :help for help, Tab to complete, Ctrl-D to leave.\n",
+         {gpu}Type :help for help, Tab to complete, Ctrl-D to leave.\n",
         env!("CARGO_PKG_VERSION")
     )
 }
 
-fn interactive_loop(session: &Session, opts: &Options) -> i32 {
+/// A rustyline editor with the REPL's completion, highlighting and validator over `interp`,
+/// for the lesson runner (which keeps one editor for its prompts and the nested REPL).
+pub fn editor(interp: Rc<RefCell<crate::lang::Interp>>) -> Option<Editor<ReplHelper, FileHistory>> {
+    let mut rl = Editor::with_config(config()).ok()?;
+    rl.set_helper(Some(ReplHelper {
+        interp,
+        color: crate::style::color_enabled(),
+    }));
+    Some(rl)
+}
+
+/// The REPL on an existing interpreter (a lesson's): it returns on `:next`, Ctrl-D, `:quit` or
+/// `exit()`, keeping every variable. No banner and no history file.
+pub fn run_embedded(
+    rl: &mut Editor<ReplHelper, FileHistory>,
+    interp: Rc<RefCell<crate::lang::Interp>>,
+    hints: bool,
+) {
+    let session = Session::embedded(interp, hints);
+    prompt_loop(rl, &session, None);
+}
+
+fn config() -> Config {
     let mut builder = Config::builder()
         .auto_add_history(false)
         .history_ignore_space(true)
@@ -83,8 +116,11 @@ fn interactive_loop(session: &Session, opts: &Options) -> i32 {
     if let Ok(b) = builder.clone().history_ignore_dups(true) {
         builder = b;
     }
-    let config = builder.build();
-    let editor = Editor::with_config(config);
+    builder.build()
+}
+
+fn interactive_loop(session: &Session, opts: &Options) -> i32 {
+    let editor = Editor::with_config(config());
     // rustyline takes SIGINT for as long as the editor lives (it only needs it in raw mode, where
     // Ctrl-C arrives as a key anyway); installing our handler after it gives Ctrl-C back to the
     // interpreter while a program runs. This relies on no one having installed it earlier.
@@ -108,7 +144,19 @@ fn interactive_loop(session: &Session, opts: &Options) -> i32 {
     if !opts.quiet {
         print!("{}", banner());
     }
+    match prompt_loop(&mut rl, session, history) {
+        Flow::Exit(code) => code,
+        Flow::Continue | Flow::Next => 0,
+    }
+}
 
+/// Reads and runs entries until the user leaves: `Flow::Exit(status)`, or `Flow::Next` for
+/// `:next` in a lesson's REPL.
+fn prompt_loop(
+    rl: &mut Editor<ReplHelper, FileHistory>,
+    session: &Session,
+    history: Option<PathBuf>,
+) -> Flow {
     let mut pending = Collector::default();
     loop {
         let prompt = if pending.is_empty() { ">>> " } else { "... " };
@@ -123,31 +171,31 @@ fn interactive_loop(session: &Session, opts: &Options) -> i32 {
             Err(ReadlineError::Eof) => {
                 // Ctrl-D in the middle of a block ends it; at `>>> ` it leaves.
                 if let Some(entry) = pending.finish() {
-                    remember(&mut rl, history.as_ref(), &entry);
-                    if let Flow::Exit(code) = session.run_code(&entry, true) {
-                        return code;
+                    remember(rl, history.as_ref(), &entry);
+                    if let flow @ Flow::Exit(_) = session.run_code(&entry, true) {
+                        return flow;
                     }
                     continue;
                 }
                 println!();
-                return 0;
+                return Flow::Exit(0);
             }
             Err(e) => {
                 eprintln!("cudalearn: cannot read from the terminal: {e}");
-                return 1;
+                return Flow::Exit(1);
             }
         };
         let entries = if is_command(&pending, &text) {
             if let Some(entry) = pending.finish() {
-                remember(&mut rl, history.as_ref(), &entry);
-                if let Flow::Exit(code) = session.run_code(&entry, true) {
-                    return code;
+                remember(rl, history.as_ref(), &entry);
+                if let flow @ Flow::Exit(_) = session.run_code(&entry, true) {
+                    return flow;
                 }
             }
-            remember(&mut rl, history.as_ref(), &text);
+            remember(rl, history.as_ref(), &text);
             match commands::run(session, &text) {
                 Flow::Continue => continue,
-                Flow::Exit(code) => return code,
+                flow => return flow,
             }
         } else if pending.is_empty() && text.contains('\n') {
             // A whole block recalled from history or pasted: the validator let it through.
@@ -156,9 +204,9 @@ fn interactive_loop(session: &Session, opts: &Options) -> i32 {
             pending.push(&text)
         };
         for entry in entries {
-            remember(&mut rl, history.as_ref(), &entry);
-            if let Flow::Exit(code) = session.run_code(&entry, true) {
-                return code;
+            remember(rl, history.as_ref(), &entry);
+            if let flow @ Flow::Exit(_) = session.run_code(&entry, true) {
+                return flow;
             }
         }
     }
@@ -168,9 +216,9 @@ fn interactive_loop(session: &Session, opts: &Options) -> i32 {
 /// the empty line) ends the block first; inside brackets or a string it is code.
 fn is_command(pending: &Collector, line: &str) -> bool {
     if pending.is_empty() {
-        return line.trim_start().starts_with(':');
+        return line.trim_start().starts_with(':') || line.trim_start().starts_with('!');
     }
-    line.starts_with(':') && !block::incomplete(&pending.text())
+    (line.starts_with(':') || line.starts_with('!')) && !block::incomplete(&pending.text())
 }
 
 /// Adds an entry (a whole block as one) to the history and appends it to the file.
@@ -212,7 +260,7 @@ fn piped_loop(session: &Session) -> i32 {
                 }
             }
             match commands::run(session, &line) {
-                Flow::Continue => continue,
+                Flow::Continue | Flow::Next => continue,
                 Flow::Exit(code) => return code,
             }
         } else {

@@ -14,6 +14,8 @@ use std::rc::Rc;
 pub enum Flow {
     Continue,
     Exit(i32),
+    /// `:next` in a lesson's REPL: back to the lesson.
+    Next,
 }
 
 pub struct Session {
@@ -22,6 +24,8 @@ pub struct Session {
     pub hints: bool,
     /// Stdin is a terminal: Ctrl-C returns to the prompt. When piped it ends the run.
     pub interactive: bool,
+    /// Running inside a lesson (`:next` goes back to it).
+    pub lesson: bool,
 }
 
 impl Session {
@@ -35,6 +39,17 @@ impl Session {
             interp: Rc::new(RefCell::new(interp)),
             hints,
             interactive,
+            lesson: false,
+        }
+    }
+
+    /// A session over a lesson's interpreter; prints go straight to the terminal.
+    pub fn embedded(interp: Rc<RefCell<Interp>>, hints: bool) -> Session {
+        Session {
+            interp,
+            hints,
+            interactive: true,
+            lesson: true,
         }
     }
 

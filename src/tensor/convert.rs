@@ -12,7 +12,9 @@ impl Tensor {
         if dtype == self.dtype() {
             return Ok(self.clone());
         }
-        backend::for_device(self.device()).cast(self, dtype)
+        let out = backend::for_device(self.device()).cast(self, dtype)?;
+        record_copy("ToCopyBackward0", self, &out);
+        Ok(out)
     }
 
     /// `t.to(device)`: the same object when already there, else a contiguous copy on `device`.
@@ -20,14 +22,26 @@ impl Tensor {
         if device == self.device() {
             return Ok(self.clone());
         }
+        if !self.is_contiguous() && shape::is_dense(self.shape(), self.strides()) {
+            // `to(memory_format=preserve_format)`: a dense layout (a transposed matrix) is kept.
+            // Both backends hold host memory today (CPU, simulated GPU), so the copy is direct.
+            let be = backend::for_device(device);
+            let storage = be.zeros(self.dtype(), self.numel(), device)?;
+            let out =
+                Tensor::from_parts(storage, self.dims().clone(), self.stride_dims().clone(), 0);
+            be.copy(&out, self)?;
+            return Ok(out);
+        }
         let host = backend::for_device(self.device()).to_host(self)?;
         let storage = backend::for_device(device).upload(host, device)?;
-        Ok(Tensor::from_parts(
+        let out = Tensor::from_parts(
             storage,
             self.dims().clone(),
             shape::contiguous_strides(self.shape()),
             0,
-        ))
+        );
+        record_copy("ToCopyBackward0", self, &out);
+        Ok(out)
     }
 
     /// Both at once (the elementwise ops' operand preparation).
@@ -40,7 +54,9 @@ impl Tensor {
         if self.is_contiguous() {
             return Ok(self.clone());
         }
-        backend::for_device(self.device()).contiguous_copy(self)
+        let out = backend::for_device(self.device()).contiguous_copy(self)?;
+        record_copy("CloneBackward0", self, &out);
+        Ok(out)
     }
 
     /// `t.clone()`: a copy with its own storage. Like `torch.clone(memory_format=preserve_format)`
@@ -52,6 +68,7 @@ impl Tensor {
             let out =
                 Tensor::from_parts(storage, self.dims().clone(), self.stride_dims().clone(), 0);
             be.copy(&out, self)?;
+            record_copy("CloneBackward0", self, &out);
             return Ok(out);
         }
         let storage = be.zeros(self.dtype(), self.numel(), self.device())?;
@@ -62,6 +79,7 @@ impl Tensor {
             0,
         );
         be.copy(&out, self)?;
+        record_copy("CloneBackward0", self, &out);
         Ok(out)
     }
 
@@ -131,6 +149,14 @@ impl Tensor {
                 .map(Scalar::Int)
                 .collect()
         })
+    }
+}
+
+/// Copies and casts pass the gradient through (the engine casts it back to the input's dtype
+/// and device).
+fn record_copy(name: &'static str, x: &Tensor, out: &Tensor) {
+    if crate::autograd::is_recording1(x) {
+        crate::autograd::record(name, &[x], out, &[], |g, _| Ok(vec![Some(g.clone())]));
     }
 }
 

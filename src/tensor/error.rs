@@ -9,6 +9,10 @@ pub enum ErrorKind {
     Value,
     Type,
     NotImplemented,
+    /// `torch.OutOfMemoryError` (the caching allocator's OOM).
+    OutOfMemory,
+    /// `torch.AcceleratorError` (a CUDA error such as an invalid device ordinal).
+    Accelerator,
 }
 
 impl ErrorKind {
@@ -20,6 +24,8 @@ impl ErrorKind {
             ErrorKind::Value => "ValueError",
             ErrorKind::Type => "TypeError",
             ErrorKind::NotImplemented => "NotImplementedError",
+            ErrorKind::OutOfMemory => "torch.OutOfMemoryError",
+            ErrorKind::Accelerator => "torch.AcceleratorError",
         }
     }
 }

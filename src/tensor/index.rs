@@ -8,6 +8,9 @@ use super::shape::{broadcast_shapes, contiguous_strides, fmt_list, numel, Dims};
 use super::{DType, Tensor};
 use crate::backend;
 
+/// The autograd rules of indexing.
+mod grad;
+
 /// One element of an index tuple.
 #[derive(Clone, Debug)]
 pub enum IndexItem {
@@ -352,6 +355,34 @@ fn result_perm(pl: &Plan) -> Vec<usize> {
 
 /// `t[items]`.
 pub fn index(t: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
+    let out = index_raw(t, items)?;
+    if crate::autograd::is_recording1(t) {
+        grad::record_index(t, items, &out)?;
+    }
+    Ok(out)
+}
+
+/// `t[items] = value`, writing through `t`'s storage (recorded as PyTorch's `CopySlices`,
+/// `IndexPutBackward0` or `MaskedFillBackward0` when `t` or the value is in a graph).
+pub fn index_put(t: &Tensor, items: &[IndexItem], value: &IndexValue) -> Result<()> {
+    let vt = match value {
+        IndexValue::Tensor(v) => Some(v),
+        IndexValue::Scalar(_) => None,
+    };
+    let mut ins = vec![t];
+    ins.extend(vt);
+    if crate::autograd::is_recording(&ins) {
+        return grad::index_put_recorded(t, items, value);
+    }
+    index_put_raw(t, items, value)?;
+    // the basic path writes with fill_/copy_, which count the write themselves
+    if grad::has_advanced(items) {
+        t.bump_version();
+    }
+    Ok(())
+}
+
+pub(crate) fn index_raw(t: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
     let p = parse(t, items)?;
     if p.adv.is_empty() {
         return Ok(p.view);
@@ -391,8 +422,7 @@ fn strip_leading_ones(v: &Tensor) -> Tensor {
     )
 }
 
-/// `t[items] = value`, writing through `t`'s storage.
-pub fn index_put(t: &Tensor, items: &[IndexItem], value: &IndexValue) -> Result<()> {
+pub(crate) fn index_put_raw(t: &Tensor, items: &[IndexItem], value: &IndexValue) -> Result<()> {
     let p = parse(t, items)?;
     if p.adv.is_empty() {
         let dst = p.view;

@@ -222,16 +222,97 @@ impl Tensor {
         let base = Rc::as_ptr(&self.0.storage) as usize;
         base + self.0.offset * self.element_size()
     }
+    /// `requires_grad`: set on leaves by the user, on op results by autograd when recorded.
     pub fn requires_grad(&self) -> bool {
         self.0.requires_grad.get()
     }
-    /// Sets the flag only; autograd (a later issue) checks it and owns the rest.
+    /// Sets the flag only (`crate::autograd` checks the leaf rules first).
     pub fn set_requires_grad(&self, v: bool) {
         self.0.requires_grad.set(v)
     }
     /// The autograd slot (`.grad`, `grad_fn`), `None` until autograd fills it.
     pub fn autograd_meta(&self) -> &RefCell<Option<Box<AutogradMeta>>> {
         &self.0.autograd
+    }
+    fn with_meta<R>(&self, f: impl FnOnce(&mut AutogradMeta) -> R) -> R {
+        let mut m = self.0.autograd.borrow_mut();
+        f(m.get_or_insert_with(Default::default))
+    }
+    /// `.grad`.
+    pub fn grad(&self) -> Option<Tensor> {
+        self.0
+            .autograd
+            .borrow()
+            .as_ref()
+            .and_then(|m| m.grad.clone())
+    }
+    pub fn set_grad(&self, g: Option<Tensor>) {
+        if g.is_none() && self.0.autograd.borrow().is_none() {
+            return;
+        }
+        self.with_meta(|m| m.grad = g)
+    }
+    /// `.grad_fn`: the node that made this tensor, `None` for leaves.
+    pub fn grad_fn(&self) -> Option<Rc<crate::autograd::Node>> {
+        self.0
+            .autograd
+            .borrow()
+            .as_ref()
+            .and_then(|m| m.grad_fn.clone())
+    }
+    pub(crate) fn set_grad_fn(&self, n: Option<Rc<crate::autograd::Node>>) {
+        self.with_meta(|m| m.grad_fn = n)
+    }
+    /// `.is_leaf`: made by the user (or by ops on tensors that need no grad).
+    pub fn is_leaf(&self) -> bool {
+        self.grad_fn().is_none()
+    }
+    pub fn retains_grad(&self) -> bool {
+        self.0
+            .autograd
+            .borrow()
+            .as_ref()
+            .is_some_and(|m| m.retains_grad)
+    }
+    pub(crate) fn set_retains_grad(&self) {
+        self.with_meta(|m| m.retains_grad = true)
+    }
+    /// The leaf's `AccumulateGrad` node while a graph holds it.
+    pub(crate) fn accumulator(&self) -> Option<Rc<crate::autograd::Node>> {
+        self.0
+            .autograd
+            .borrow()
+            .as_ref()
+            .and_then(|m| m.accumulator.as_ref().and_then(|w| w.upgrade()))
+    }
+    pub(crate) fn set_accumulator(&self, n: &Rc<crate::autograd::Node>) {
+        self.with_meta(|m| m.accumulator = Some(Rc::downgrade(n)))
+    }
+    /// `t._version`: in-place writes through any view bump it.
+    pub fn version(&self) -> u32 {
+        self.0.storage.version()
+    }
+    pub fn bump_version(&self) {
+        self.0.storage.bump_version()
+    }
+    /// A handle that does not keep the tensor alive (`retain_grad` hooks).
+    pub fn downgrade(&self) -> WeakTensor {
+        WeakTensor(Rc::downgrade(&self.0))
+    }
+    /// Whether this handle is the only one to the tensor and its storage (autograd may then
+    /// keep a gradient buffer instead of copying it, as PyTorch's AccumulateGrad does).
+    pub(crate) fn is_unique(&self) -> bool {
+        Rc::strong_count(&self.0) == 1 && Rc::strong_count(&self.0.storage) == 1
+    }
+}
+
+/// A weak tensor handle.
+#[derive(Clone)]
+pub struct WeakTensor(std::rc::Weak<TensorImpl>);
+
+impl WeakTensor {
+    pub fn upgrade(&self) -> Option<Tensor> {
+        self.0.upgrade().map(Tensor)
     }
 }
 

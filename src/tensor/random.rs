@@ -225,7 +225,7 @@ impl Generator {
     }
 
     /// A uniform f64 in [0, 1) from 53 bits (`uniform_real_distribution<double>(0, 1)`).
-    fn unit_f64(&mut self) -> f64 {
+    pub(crate) fn unit_f64(&mut self) -> f64 {
         (self.random64() & ((1u64 << 53) - 1)) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 

@@ -302,11 +302,20 @@ pub fn check_alloc(n: usize, dtype: DType) -> Result<()> {
     }
 }
 
-/// Shared element memory and the device it is on.
+/// Shared element memory and the device it is on. On a GPU the storage also owns its block of
+/// device memory from the caching allocator (returned to the cache when the storage is dropped),
+/// which is what `torch.cuda.memory_allocated()` counts.
 #[derive(Debug)]
 pub struct Storage {
     device: Device,
     data: RefCell<Buffer>,
+    /// PyTorch's version counter (shared by every view): bumped by in-place writes so autograd
+    /// can tell that a tensor it saved for backward was modified.
+    version: std::cell::Cell<u32>,
+    block: Option<crate::backend::gpu::GpuBlock>,
+    /// Page-locked host memory (`pin_memory()`); host memory here is ordinary memory, the flag
+    /// is what `is_pinned()` and the transfer lessons see.
+    pinned: std::cell::Cell<bool>,
 }
 
 impl Drop for Storage {
@@ -321,11 +330,49 @@ impl Drop for Storage {
 }
 
 impl Storage {
-    pub fn new(buf: Buffer, device: Device) -> Self {
+    /// Storage for `buf` on `device`; on a GPU this takes the buffer's bytes from the device's
+    /// caching allocator and fails with PyTorch's OutOfMemoryError when they cannot be had.
+    pub fn new(buf: Buffer, device: Device) -> Result<Self> {
+        let block = Self::reserve(device, buf.len() * buf.dtype().size())?;
+        Ok(Self::with_block(buf, device, block))
+    }
+    /// The device memory for `bytes` on `device` (nothing on the CPU), taken before the host
+    /// buffer is made so that an out-of-memory request fails as on a GPU.
+    pub fn reserve(device: Device, bytes: usize) -> Result<Option<crate::backend::gpu::GpuBlock>> {
+        match device {
+            Device::Cpu => Ok(None),
+            Device::Cuda(i) => crate::backend::gpu::allocate(i, bytes as u64),
+        }
+    }
+    pub fn with_block(
+        buf: Buffer,
+        device: Device,
+        block: Option<crate::backend::gpu::GpuBlock>,
+    ) -> Self {
         Storage {
             device,
             data: RefCell::new(buf),
+            version: std::cell::Cell::new(0),
+            block,
+            pinned: std::cell::Cell::new(false),
         }
+    }
+    /// The version counter (`t._version`).
+    pub fn version(&self) -> u32 {
+        self.version.get()
+    }
+    pub fn bump_version(&self) {
+        self.version.set(self.version.get().wrapping_add(1))
+    }
+    pub fn is_pinned(&self) -> bool {
+        self.pinned.get()
+    }
+    pub fn set_pinned(&self) {
+        self.pinned.set(true);
+    }
+    /// The device block this storage owns (GPU storage only).
+    pub fn block(&self) -> Option<&crate::backend::gpu::GpuBlock> {
+        self.block.as_ref()
     }
     pub fn device(&self) -> Device {
         self.device

@@ -22,6 +22,8 @@ fn views_share_storage() {
 
 #[test]
 fn devices_must_match() {
+    // GPU tensors need a GPU: two simulated ones (their memory is host memory)
+    crate::backend::sim::enable(2, None);
     let a = create::ones(&[2], None, Device::Cpu).unwrap();
     let g = a.to_device(Device::Cuda(0)).unwrap();
     assert_eq!(g.device(), Device::Cuda(0));

@@ -51,7 +51,7 @@ pub(crate) fn src_of<'a, T>(data: &'a [T], t: &'a Tensor) -> Src<'a, T> {
 /// A new contiguous tensor on `device` owning `buf`.
 pub(crate) fn tensor_of(buf: Buffer, shape: &[usize], device: Device) -> Result<Tensor> {
     Ok(Tensor::from_parts(
-        Rc::new(Storage::new(buf, device)),
+        Rc::new(Storage::new(buf, device)?),
         Dims::from_slice(shape),
         contiguous_strides(shape),
         0,
@@ -157,7 +157,7 @@ pub(crate) fn tensor_laid(
     match buf.1 {
         None => tensor_of(buf.0, shape, device),
         Some(st) => Ok(Tensor::from_parts(
-            Rc::new(Storage::new(buf.0, device)),
+            Rc::new(Storage::new(buf.0, device)?),
             Dims::from_slice(shape),
             st,
             0,
@@ -175,11 +175,16 @@ fn scalar_as<T: Element>(s: Scalar) -> T {
 
 impl Backend for Cpu {
     fn zeros(&self, dtype: DType, numel: usize, device: Device) -> Result<Rc<Storage>> {
-        Ok(Rc::new(Storage::new(Buffer::zeros(dtype, numel)?, device)))
+        let block = Storage::reserve(device, numel.saturating_mul(dtype.size()))?;
+        Ok(Rc::new(Storage::with_block(
+            Buffer::zeros(dtype, numel)?,
+            device,
+            block,
+        )))
     }
 
     fn upload(&self, buf: Buffer, device: Device) -> Result<Rc<Storage>> {
-        Ok(Rc::new(Storage::new(buf, device)))
+        Ok(Rc::new(Storage::new(buf, device)?))
     }
 
     fn to_host(&self, t: &Tensor) -> Result<Buffer> {

@@ -198,6 +198,7 @@ impl Interp {
     pub fn bind_class_attr(&self, v: Value, this: &Value) -> Value {
         match &v {
             Value::Func(_) => Value::Method(Rc::new((this.clone(), v))),
+            Value::Native(n) if n.binds_as_method() => Value::Method(Rc::new((this.clone(), v))),
             Value::Builtin(b) if b.this.is_none() => Value::Builtin(Rc::new(Builtin {
                 name: b.name,
                 f: b.f,

@@ -47,7 +47,13 @@ impl Interp {
             "math" => math::module(),
             "time" => time::module(),
             "random" => random::module(self),
-            "torch" => torch::module(),
+            "torch" => {
+                let m = torch::module();
+                torch::cuda::install(self, &m);
+                m
+            }
+            "torch.autograd" => torch::autograd::module(),
+            "torch.nn.functional" => torch::functional::module(),
             _ => {
                 let top = name.split('.').next().unwrap_or(name);
                 let hint = match top {

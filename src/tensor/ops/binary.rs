@@ -1,6 +1,7 @@
 //! Elementwise binary ops (`+ - * / // % **`, bitwise, max/min, comparisons and logical ops)
 //! between tensors or a tensor and a Python number, with PyTorch's promotion and messages.
 use super::{common_device, operand};
+use crate::autograd;
 use crate::backend;
 use crate::tensor::error::{not_impl, not_impl_for, runtime, Result};
 use crate::tensor::promote::{default_dtype, result_type, Operand};
@@ -137,6 +138,15 @@ fn check_int_divisor(op: BinaryOp, dtype: DType, divisor: &Tensor) -> Result<()>
 
 /// `op(a, b)` for two tensors.
 pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let out = binary_raw(op, a, b)?;
+    if autograd::is_recording(&[a, b]) {
+        grad::record_binary(op, a, b, &out);
+    }
+    Ok(out)
+}
+
+/// `binary` without autograd recording.
+pub(crate) fn binary_raw(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     // Fast path for the common case (`x + y` of one dtype, shape and device): promotion and
     // broadcasting are the identity, so go straight to the kernel.
     let dt = a.dtype();
@@ -166,6 +176,26 @@ pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 /// `op(a, s)`, or `op(s, a)` when `reversed` (`2 - x`, `2 ** x`).
 pub fn binary_scalar(op: BinaryOp, a: &Tensor, s: Scalar, reversed: bool) -> Result<Tensor> {
+    if autograd::is_recording1(a) {
+        if reversed && op == BinaryOp::Div {
+            // PyTorch's `2 / x` is `x.reciprocal() * 2`: two nodes
+            let r = super::unary::unary(super::unary::UnaryOp::Reciprocal, a)?;
+            return binary_scalar(BinaryOp::Mul, &r, s, false);
+        }
+        let out = binary_scalar_raw(op, a, s, reversed)?;
+        grad::record_binary_scalar(op, a, s, reversed, &out);
+        return Ok(out);
+    }
+    binary_scalar_raw(op, a, s, reversed)
+}
+
+/// `binary_scalar` without autograd recording.
+pub(crate) fn binary_scalar_raw(
+    op: BinaryOp,
+    a: &Tensor,
+    s: Scalar,
+    reversed: bool,
+) -> Result<Tensor> {
     // a number of the tensor's category or lower leaves the tensor's dtype (`x * 2.0` on floats)
     let dt = a.dtype();
     let same_kind = dt.is_floating()
@@ -290,19 +320,54 @@ pub fn clamp(x: &Tensor, min: Option<Scalar>, max: Option<Scalar>) -> Result<Ten
     }
     let mut r = x.clone();
     if let Some(lo) = min {
-        r = binary_scalar(BinaryOp::Maximum, &r, lo, false)?;
+        r = binary_scalar_raw(BinaryOp::Maximum, &r, lo, false)?;
     }
     if let Some(hi) = max {
-        r = binary_scalar(BinaryOp::Minimum, &r, hi, false)?;
+        r = binary_scalar_raw(BinaryOp::Minimum, &r, hi, false)?;
     }
     if r.ptr_eq(x) {
         r = x.clone_tensor()?;
+    }
+    if autograd::is_recording1(x) {
+        grad::record_clamp(x, min, max, &r);
+    }
+    Ok(r)
+}
+
+/// `torch.clamp(x, min_tensor, max_tensor)` with tensor bounds (`ClampBackward0`).
+pub fn clamp_tensor(x: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>) -> Result<Tensor> {
+    if min.is_none() && max.is_none() {
+        return runtime("torch.clamp: At least one of 'min' or 'max' must not be None");
+    }
+    let mut r = x.clone();
+    if let Some(lo) = min {
+        r = binary_raw(BinaryOp::Maximum, &r, lo)?;
+    }
+    if let Some(hi) = max {
+        r = binary_raw(BinaryOp::Minimum, &r, hi)?;
+    }
+    if r.ptr_eq(x) {
+        r = x.clone_tensor()?;
+    }
+    let mut ins = vec![x];
+    ins.extend(min);
+    ins.extend(max);
+    if autograd::is_recording(&ins) {
+        grad::record_clamp_tensor(x, min, max, &r);
     }
     Ok(r)
 }
 
 /// `x.clamp_(min, max)` in place.
 pub fn clamp_(x: &Tensor, min: Option<Scalar>, max: Option<Scalar>) -> Result<()> {
-    let r = clamp(x, min, max)?;
-    super::inplace::write_result(x, &r)
+    if !autograd::is_recording1(x) {
+        return super::inplace::write_result(x, &clamp(x, min, max)?);
+    }
+    autograd::node::check_inplace(x)?;
+    let old = autograd::node::history_of(x)?;
+    let r = clamp(&old, min, max)?;
+    super::inplace::write_result_tracked(x, &r)
 }
+
+/// The autograd rules of this file.
+mod grad;

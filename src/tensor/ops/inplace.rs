@@ -4,6 +4,7 @@
 //! elements at one address; a source that partially overlaps the destination is refused.
 use super::binary::{check_alpha, check_scalar_operand, compute_dtype, BinaryOp};
 use super::{check_no_partial_overlap, check_writable, common_device, operand};
+use crate::autograd;
 use crate::backend;
 use crate::tensor::error::{runtime, Result};
 use crate::tensor::promote::{can_cast, result_type, Operand};
@@ -38,6 +39,19 @@ fn shape_check(dst: &Tensor, src_shape: &[usize]) -> Result<()> {
 
 /// `dst = op(dst, src)` in place (`dst.add_(src)`, `dst *= src`).
 pub fn binary_inplace(op: BinaryOp, dst: &Tensor, src: &Tensor) -> Result<()> {
+    if autograd::is_recording(&[dst, src]) {
+        autograd::node::check_inplace(dst)?;
+        let old = autograd::node::history_of(dst)?;
+        let r = super::binary::binary(op, &old, src)?;
+        shape_check(dst, r.shape())?;
+        return write_result_tracked(dst, &r);
+    }
+    binary_inplace_raw(op, dst, src)?;
+    dst.bump_version();
+    Ok(())
+}
+
+fn binary_inplace_raw(op: BinaryOp, dst: &Tensor, src: &Tensor) -> Result<()> {
     let device = common_device(&[dst, src])?;
     check_writable(dst)?;
     check_no_partial_overlap(dst, src)?;
@@ -73,6 +87,18 @@ pub fn binary_inplace(op: BinaryOp, dst: &Tensor, src: &Tensor) -> Result<()> {
 
 /// `dst = op(dst, s)` in place with a Python number (`x += 1`, `x.mul_(0.5)`).
 pub fn binary_scalar_inplace(op: BinaryOp, dst: &Tensor, s: Scalar) -> Result<()> {
+    if autograd::is_recording1(dst) {
+        autograd::node::check_inplace(dst)?;
+        let old = autograd::node::history_of(dst)?;
+        let r = super::binary::binary_scalar(op, &old, s, false)?;
+        return write_result_tracked(dst, &r);
+    }
+    binary_scalar_inplace_raw(op, dst, s)?;
+    dst.bump_version();
+    Ok(())
+}
+
+fn binary_scalar_inplace_raw(op: BinaryOp, dst: &Tensor, s: Scalar) -> Result<()> {
     check_writable(dst)?;
     let common = result_type(&[operand(dst), Operand::Scalar(s)])?;
     let compute = compute_dtype(op, common, dst.dtype() == DType::Bool && s.is_bool())?;
@@ -109,7 +135,19 @@ pub fn add_alpha_(dst: &Tensor, src: &Tensor, alpha: Scalar, subtract: bool) -> 
 /// `dst.fill_(v)`.
 pub fn fill_(dst: &Tensor, v: Scalar) -> Result<()> {
     check_writable(dst)?;
-    backend::for_device(dst.device()).fill(dst, v)
+    if autograd::is_recording1(dst) {
+        autograd::node::check_inplace(dst)?;
+        let old = autograd::node::history_of(dst)?;
+        backend::for_device(dst.device()).fill(dst, v)?;
+        dst.bump_version();
+        autograd::record("FillBackward0", &[&old], dst, &[], |g, _| {
+            Ok(vec![Some(autograd::util::zeros_like(g)?)])
+        });
+        return Ok(());
+    }
+    backend::for_device(dst.device()).fill(dst, v)?;
+    dst.bump_version();
+    Ok(())
 }
 
 /// `dst.fill_(t)` with a tensor value: it must be 0-dim.
@@ -130,6 +168,25 @@ pub fn zero_(dst: &Tensor) -> Result<()> {
 
 /// `dst.copy_(src)`: broadcast and cast `src` into `dst` (any devices).
 pub fn copy_(dst: &Tensor, src: &Tensor) -> Result<()> {
+    if autograd::is_recording(&[dst, src]) {
+        autograd::node::check_inplace(dst)?;
+        let old = autograd::node::history_of(dst)?;
+        copy_raw(dst, src)?;
+        dst.bump_version();
+        autograd::record("CopyBackwards", &[&old, src], dst, &[], |g, c| {
+            Ok(vec![
+                autograd::util::when(c.needs(0), || autograd::util::zeros_like(g))?,
+                Some(g.clone()),
+            ])
+        });
+        return Ok(());
+    }
+    copy_raw(dst, src)?;
+    dst.bump_version();
+    Ok(())
+}
+
+fn copy_raw(dst: &Tensor, src: &Tensor) -> Result<()> {
     check_writable(dst)?;
     check_no_partial_overlap(dst, src)?;
     shape_check(dst, src.shape())?;
@@ -145,4 +202,20 @@ pub fn copy_(dst: &Tensor, src: &Tensor) -> Result<()> {
 pub fn write_result(dst: &Tensor, r: &Tensor) -> Result<()> {
     cast_check(r.dtype(), dst.dtype())?;
     copy_(dst, r)
+}
+
+/// `write_result` for an in-place op whose result `r` was computed (and recorded) from
+/// `dst`'s history: `dst` takes over `r`'s `grad_fn`.
+pub fn write_result_tracked(dst: &Tensor, r: &Tensor) -> Result<()> {
+    cast_check(r.dtype(), dst.dtype())?;
+    copy_raw(dst, r)?;
+    dst.bump_version();
+    if r.requires_grad() && dst.dtype().is_floating() {
+        dst.set_requires_grad(true);
+        if let Some(n) = r.grad_fn() {
+            n.rebind_output(r, dst);
+            dst.set_grad_fn(Some(n));
+        }
+    }
+    Ok(())
 }

@@ -16,6 +16,16 @@ pub enum TensorOrScalar {
 
 /// `torch.cat(tensors, dim)`.
 pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
+    let refs: Vec<&Tensor> = ts.iter().collect();
+    if !crate::autograd::is_recording(&refs) {
+        return cat_raw(ts, dim);
+    }
+    let out = crate::autograd::mode::without(|| cat_raw(ts, dim))?;
+    grad::record_cat(&refs, dim, &out);
+    Ok(out)
+}
+
+fn cat_raw(ts: &[Tensor], dim: i64) -> Result<Tensor> {
     if ts.is_empty() {
         return value_err("torch.cat(): expected a non-empty list of Tensors");
     }
@@ -93,11 +103,19 @@ pub fn stack(ts: &[Tensor], dim: i64) -> Result<Tensor> {
             ));
         }
     }
-    let us: Vec<Tensor> = ts
-        .iter()
-        .map(|t| t.unsqueeze(d as i64))
-        .collect::<Result<_>>()?;
-    cat(&us, d as i64)
+    let refs: Vec<&Tensor> = ts.iter().collect();
+    let rec = crate::autograd::is_recording(&refs);
+    let out = crate::autograd::mode::without(|| {
+        let us: Vec<Tensor> = ts
+            .iter()
+            .map(|t| t.unsqueeze_raw(d as i64))
+            .collect::<Result<_>>()?;
+        cat_raw(&us, d as i64)
+    })?;
+    if rec {
+        grad::record_stack(&refs, d, &out);
+    }
+    Ok(out)
 }
 
 /// `torch.where(cond, a, b)`.
@@ -131,5 +149,19 @@ pub fn where_(cond: &Tensor, a: &TensorOrScalar, b: &TensorOrScalar) -> Result<T
     shape = broadcast_shapes(&shape, ta.shape())?;
     shape = broadcast_shapes(&shape, tb.shape())?;
     let c = cond.to_device(device)?;
-    backend::for_device(device).where_(&c, &ta, &tb, &shape)
+    let out = backend::for_device(device).where_(&c, &ta, &tb, &shape)?;
+    let ins: Vec<&Tensor> = [a, b]
+        .into_iter()
+        .filter_map(|x| match x {
+            TensorOrScalar::Tensor(t) => Some(t),
+            TensorOrScalar::Scalar(_) => None,
+        })
+        .collect();
+    if crate::autograd::is_recording(&ins) {
+        grad::record_where(&c, a, b, &out);
+    }
+    Ok(out)
 }
+
+/// The autograd rules of this file.
+mod grad;

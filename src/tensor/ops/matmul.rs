@@ -1,29 +1,17 @@
 //! The matmul family: `dot`, `mv`, `mm`, `bmm` and `matmul` (`@`) with its broadcasting rules
 //! (ATen `LinearAlgebra.cpp`). No type promotion: operands must share a dtype, as in PyTorch.
-use super::device_mismatch;
 use crate::backend;
 use crate::tensor::error::{not_impl_for, runtime, Result};
 use crate::tensor::shape::{broadcast_shapes, Dims};
 use crate::tensor::{DType, Device, Tensor};
 
-/// Devices of a two-matrix op: PyTorch names the offending argument and the CUDA wrapper.
+/// Devices of a two-matrix op: PyTorch names the offending argument and the CUDA wrapper
+/// (the schema's names: `mm(self, mat2)`, `bmm(self, mat2)`, `dot(self, tensor)`, `mv(self, vec)`).
 fn check_devices(a: &Tensor, b: &Tensor, names: (&str, &str), method: &str) -> Result<Device> {
     if a.device() == b.device() {
         return Ok(a.device());
     }
-    let (bad, bad_dev, good_dev) = if a.device() == Device::Cpu {
-        (names.0, a.device(), b.device())
-    } else {
-        (names.1, b.device(), a.device())
-    };
-    if matches!((a.device(), b.device()), (Device::Cuda(_), Device::Cuda(_))) {
-        return Err(device_mismatch(a.device(), b.device()));
-    }
-    let mut e = device_mismatch(good_dev, bad_dev);
-    e.msg = format!(
-        "Expected all tensors to be on the same device, but got {bad} is on {bad_dev}, different from other tensors on {good_dev} (when checking argument in method wrapper_CUDA_{method})"
-    );
-    Err(e)
+    super::wrapper_devices(&[(names.0, a), (names.1, b)], method)
 }
 
 /// A view of a matrix as a batch of one ([1, M, K]).
@@ -82,13 +70,17 @@ fn mm_checked(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if a.dtype() == DType::Bool {
         return not_impl_for("addmm_impl_cpu_", a.dtype());
     }
-    let r = bmm_raw(&batch1(a), &batch1(b))?;
-    r.reshape_to(&[a.shape()[0], b.shape()[1]])
+    let r = bmm_raw(&batch1(a), &batch1(b))?
+        .reshape_raw(&[a.shape()[0] as i64, b.shape()[1] as i64])?;
+    if crate::autograd::is_recording(&[a, b]) {
+        grad::record_mm(a, b, &r);
+    }
+    Ok(r)
 }
 
 /// `torch.bmm(a, b)`.
 pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    check_devices(a, b, ("batch1", "batch2"), "bmm")?;
+    check_devices(a, b, ("self", "mat2"), "bmm")?;
     if a.ndim() != 3 {
         return runtime("batch1 must be a 3D tensor");
     }
@@ -117,7 +109,11 @@ fn bmm_checked(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if a.dtype() == DType::Bool {
         return not_impl_for("bmm", a.dtype());
     }
-    bmm_raw(a, b)
+    let r = bmm_raw(a, b)?;
+    if crate::autograd::is_recording(&[a, b]) {
+        grad::record_bmm(a, b, &r);
+    }
+    Ok(r)
 }
 
 /// `torch.dot(a, b)` of two vectors: a 0-dim tensor.
@@ -153,8 +149,12 @@ fn dot_checked(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if a.dtype() == DType::Bool {
         return not_impl_for("dot", a.dtype());
     }
-    let r = bmm_raw(&batch1(&a.unsqueeze(0)?), &batch1(&b.unsqueeze(1)?))?;
-    r.reshape_to(&[])
+    let r =
+        bmm_raw(&batch1(&a.unsqueeze_raw(0)?), &batch1(&b.unsqueeze_raw(1)?))?.reshape_raw(&[])?;
+    if crate::autograd::is_recording(&[a, b]) {
+        grad::record_dot(a, b, &r);
+    }
+    Ok(r)
 }
 
 /// `torch.mv(m, v)`.
@@ -192,8 +192,12 @@ fn mv_checked(m: &Tensor, v: &Tensor) -> Result<Tensor> {
     if m.dtype() == DType::Bool {
         return not_impl_for("addmv_impl_cpu", m.dtype());
     }
-    let r = bmm_raw(&batch1(m), &batch1(&v.unsqueeze(1)?))?;
-    r.reshape_to(&[m.shape()[0]])
+    let r =
+        bmm_raw(&batch1(m), &batch1(&v.unsqueeze_raw(1)?))?.reshape_raw(&[m.shape()[0] as i64])?;
+    if crate::autograd::is_recording(&[m, v]) {
+        grad::record_mv(m, v, &r);
+    }
+    Ok(r)
 }
 
 /// `torch.matmul(a, b)` / `a @ b`.
@@ -208,7 +212,7 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     match (da, db) {
         (1, 1) => dot_checked(a, b),
         (2, 1) => mv_checked(a, b),
-        (1, 2) => mm_checked(&a.unsqueeze(0)?, b)?.squeeze(Some(0)),
+        (1, 2) => mm_checked(&a.unsqueeze(0)?, b)?.squeeze_dims(0),
         (2, 2) => mm_checked(a, b),
         (_, 1) | (_, 2) if da >= 3 => {
             // fold the batch into rows: [..., n, k] @ [k, p]
@@ -218,11 +222,11 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             let mut out_shape: Vec<usize> = a.shape()[..da - 1].to_vec();
             if db == 1 {
                 let r = mv_checked(&a2, b)?;
-                return r.reshape_to(&out_shape);
+                return r.unsafe_view(&out_shape);
             }
             let r = mm_checked(&a2, b)?;
             out_shape.push(b.shape()[1]);
-            r.reshape_to(&out_shape)
+            r.unsafe_view(&out_shape)
         }
         _ => batched(a, b),
     }
@@ -252,5 +256,8 @@ fn batched(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if db > 1 {
         out.push(p);
     }
-    r.reshape_to(&out)
+    r.unsafe_view(&out)
 }
+
+/// The autograd rules of this file.
+mod grad;

@@ -5,6 +5,7 @@ pub mod compare;
 pub mod inplace;
 pub mod join;
 pub mod matmul;
+pub mod nn;
 pub mod reduce;
 pub mod shape_ops;
 pub mod unary;
@@ -60,6 +61,31 @@ pub fn device_mismatch(a: Device, b: Device) -> super::TensorError {
         _ => format!("tensors on {a} and {b} cannot be combined; move one with .to(...)"),
     };
     super::TensorError::new(super::ErrorKind::Runtime, msg).with_hint(hint)
+}
+
+/// The device check of PyTorch's generated CUDA wrappers (`wrapper_CUDA_mm`, `wrapper_CUDA_addmm`,
+/// ...; `c10::impl::check_and_update_common_device`): the first argument's device is the common
+/// one, and the first argument on another device is named, with its schema name:
+/// `addmm(self=bias, mat1=x, mat2=w.t())` with `x` on the CPU gives "Expected all tensors to be
+/// on the same device, but got mat1 is on cpu, different from other tensors on cuda:0 (when
+/// checking argument in method wrapper_CUDA_addmm)". Only called when the devices differ or may
+/// (all-CPU calls pass).
+pub fn wrapper_devices(args: &[(&str, &Tensor)], method: &str) -> Result<Device> {
+    let Some((_, first)) = args.first() else {
+        return Ok(Device::Cpu);
+    };
+    let common = first.device();
+    for (name, t) in &args[1..] {
+        let d = t.device();
+        if d != common {
+            let mut e = device_mismatch(common, d);
+            e.msg = format!(
+                "Expected all tensors to be on the same device, but got {name} is on {d}, different from other tensors on {common} (when checking argument in method wrapper_CUDA_{method})"
+            );
+            return Err(e);
+        }
+    }
+    Ok(common)
 }
 
 /// How a tensor takes part in type promotion: 0-dim tensors count less than tensors with dims.

@@ -60,7 +60,16 @@ pub fn sum(
 ) -> Result<Tensor> {
     let d = reduce_dims(dims, x.ndim())?;
     let x2 = x.to_dtype(dtype.unwrap_or_else(|| sum_dtype(x.dtype())))?;
-    run(ReduceOp::Sum, &x2, &d, keepdim)
+    let out = run(ReduceOp::Sum, &x2, &d, keepdim)?;
+    if crate::autograd::is_recording1(&x2) {
+        let name = if dims.is_none() {
+            "SumBackward0"
+        } else {
+            "SumBackward1"
+        };
+        grad::record_sum(name, &x2, &d, keepdim, 1.0, &out);
+    }
+    Ok(out)
 }
 
 /// `t.mean(dim=None, keepdim=False, dtype=None)`: sum, then divide (as PyTorch's CPU path does).
@@ -84,6 +93,19 @@ pub fn mean(
             ))
         }
         _ => {}
+    }
+    if crate::autograd::is_recording1(x) {
+        let x2 = x.to_dtype(dtype.unwrap_or(x.dtype()))?;
+        let out = crate::autograd::mode::without(|| mean(&x2, dims, keepdim, None))?;
+        let d = reduce_dims(dims, x.ndim())?;
+        let count: usize = d.iter().map(|&i| x.shape()[i]).product();
+        let name = if dims.is_none() {
+            "MeanBackward0"
+        } else {
+            "MeanBackward1"
+        };
+        grad::record_sum(name, &x2, &d, keepdim, count as f64, &out);
+        return Ok(out);
     }
     let d = reduce_dims(dims, x.ndim())?;
     let count: usize = d.iter().map(|&i| x.shape()[i]).product();
@@ -113,7 +135,16 @@ pub fn prod(x: &Tensor, dim: Option<i64>, keepdim: bool, dtype: Option<DType>) -
     let dims = dim.map(|d| vec![d]);
     let d = reduce_dims(dims.as_deref(), x.ndim())?;
     let x2 = x.to_dtype(dtype.unwrap_or_else(|| sum_dtype(x.dtype())))?;
-    run(ReduceOp::Prod, &x2, &d, keepdim)
+    let out = run(ReduceOp::Prod, &x2, &d, keepdim)?;
+    if crate::autograd::is_recording1(&x2) {
+        let name = if dim.is_none() {
+            "ProdBackward0"
+        } else {
+            "ProdBackward1"
+        };
+        grad::record_prod(name, &x2, &d, keepdim, &out);
+    }
+    Ok(out)
 }
 
 fn minmax_name(max: bool) -> &'static str {
@@ -133,12 +164,17 @@ pub fn max_all(x: &Tensor, max: bool) -> Result<Tensor> {
         ));
     }
     let d: Vec<usize> = (0..x.ndim()).collect();
-    run(
+    let out = run(
         if max { ReduceOp::Max } else { ReduceOp::Min },
         x,
         &d,
         false,
-    )
+    )?;
+    if crate::autograd::is_recording1(x) {
+        let name = if max { "MaxBackward1" } else { "MinBackward1" };
+        grad::record_amax(name, x, &d, false, &out);
+    }
+    Ok(out)
 }
 
 fn check_nonempty_dim(x: &Tensor, d: usize, name: &str) -> Result<()> {
@@ -158,7 +194,12 @@ pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, max: bool) -> Result<(Tensor
         let idx = Tensor::scalar(Scalar::Int(0), DType::I64, x.device())?;
         return Ok((x.clone_tensor()?, idx));
     }
-    backend::for_device(x.device()).arg_reduce(max, x, Some(d), keepdim)
+    let (v, i) = backend::for_device(x.device()).arg_reduce(max, x, Some(d), keepdim)?;
+    if crate::autograd::is_recording1(x) {
+        let name = if max { "MaxBackward0" } else { "MinBackward0" };
+        grad::record_select_dim(name, x, d, keepdim, &i, &v);
+    }
+    Ok((v, i))
 }
 
 /// `t.amax(dim)` / `t.amin(dim)`: values only, over one or more dims.
@@ -172,12 +213,21 @@ pub fn amax(x: &Tensor, dims: Option<&[i64]>, keepdim: bool, max: bool) -> Resul
             ));
         }
     }
-    run(
+    let out = run(
         if max { ReduceOp::Max } else { ReduceOp::Min },
         x,
         &d,
         keepdim,
-    )
+    )?;
+    if crate::autograd::is_recording1(x) {
+        let name = if max {
+            "AmaxBackward0"
+        } else {
+            "AminBackward0"
+        };
+        grad::record_amax(name, x, &d, keepdim, &out);
+    }
+    Ok(out)
 }
 
 /// `t.argmax(dim=None, keepdim=False)` / `argmin`.
@@ -251,12 +301,20 @@ pub fn softmax(x: &Tensor, dim: i64, dtype: Option<DType>, log: bool) -> Result<
         };
         return not_impl_for(k, x2.dtype());
     }
-    if x2.ndim() == 0 {
+    let out = if x2.ndim() == 0 {
         let one = if log { 0.0 } else { 1.0 };
-        return Tensor::scalar(Scalar::Float(one), x2.dtype(), x2.device());
+        Tensor::scalar(Scalar::Float(one), x2.dtype(), x2.device())?
+    } else {
+        backend::for_device(x.device()).softmax(&x2, d, log)?
+    };
+    if crate::autograd::is_recording1(&x2) {
+        grad::record_softmax(&x2, d, log, &out);
     }
-    backend::for_device(x.device()).softmax(&x2, d, log)
+    Ok(out)
 }
+
+/// The autograd rules of this file.
+mod grad;
 
 /// The default float dtype, for callers promoting integer inputs.
 pub fn float_dtype_for(dt: DType) -> DType {

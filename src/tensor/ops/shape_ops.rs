@@ -6,9 +6,12 @@ use crate::tensor::shape::{
 };
 use crate::tensor::Tensor;
 
+/// The autograd rules of this file (and the recording forms of the view ops).
+mod grad;
+
 impl Tensor {
     /// `t.view(*shape)`.
-    pub fn view(&self, shape: &[i64]) -> Result<Tensor> {
+    pub(crate) fn view_raw(&self, shape: &[i64]) -> Result<Tensor> {
         let new_shape = infer_shape(shape, self.numel())?;
         match view_strides(self.shape(), self.strides(), &new_shape) {
             Some(st) => Ok(self.view_as_layout(new_shape, st, self.offset())),
@@ -19,7 +22,7 @@ impl Tensor {
     }
 
     /// `t.reshape(*shape)`: a view when the layout allows, else a contiguous copy.
-    pub fn reshape(&self, shape: &[i64]) -> Result<Tensor> {
+    pub(crate) fn reshape_raw(&self, shape: &[i64]) -> Result<Tensor> {
         let new_shape = infer_shape(shape, self.numel())?;
         if let Some(st) = view_strides(self.shape(), self.strides(), &new_shape) {
             return Ok(self.view_as_layout(new_shape, st, self.offset()));
@@ -39,7 +42,7 @@ impl Tensor {
     }
 
     /// `t.transpose(d0, d1)`.
-    pub fn transpose(&self, d0: i64, d1: i64) -> Result<Tensor> {
+    pub(crate) fn transpose_raw(&self, d0: i64, d1: i64) -> Result<Tensor> {
         let a = wrap_dim(d0, self.ndim())?;
         let b = wrap_dim(d1, self.ndim())?;
         if self.ndim() == 0 {
@@ -60,10 +63,15 @@ impl Tensor {
                 self.ndim()
             ));
         }
-        if self.ndim() < 2 {
-            return Ok(self.detach_view());
+        let out = if self.ndim() < 2 {
+            self.detach_view()
+        } else {
+            self.transpose_raw(0, 1)?
+        };
+        if crate::autograd::is_recording1(self) {
+            grad::record_transpose("TBackward0", self, &out, 0, 1);
         }
-        self.transpose(0, 1)
+        Ok(out)
     }
 
     /// `t.T`: all dims reversed (PyTorch warns for ndim != 2 but allows it).
@@ -104,14 +112,14 @@ impl Tensor {
     }
 
     /// Permute by already-valid dims (internal).
-    pub(crate) fn permute_dims(&self, perm: &[usize]) -> Result<Tensor> {
+    pub(crate) fn permute_dims_raw(&self, perm: &[usize]) -> Result<Tensor> {
         let sh: Dims = perm.iter().map(|&p| self.shape()[p]).collect();
         let st: Dims = perm.iter().map(|&p| self.strides()[p]).collect();
         Ok(self.view_as_layout(sh, st, self.offset()))
     }
 
     /// `t.unsqueeze(dim)`.
-    pub fn unsqueeze(&self, dim: i64) -> Result<Tensor> {
+    pub(crate) fn unsqueeze_raw(&self, dim: i64) -> Result<Tensor> {
         let d = wrap_dim(dim, self.ndim() + 1)?;
         let st = if d >= self.ndim() {
             1
@@ -126,7 +134,7 @@ impl Tensor {
     }
 
     /// `t.squeeze()` (every size-1 dim) or `t.squeeze(dim)`.
-    pub fn squeeze(&self, dim: Option<i64>) -> Result<Tensor> {
+    pub(crate) fn squeeze_raw(&self, dim: Option<i64>) -> Result<Tensor> {
         let keep: Vec<usize> = match dim {
             None => (0..self.ndim()).filter(|&d| self.shape()[d] != 1).collect(),
             Some(dim) => {
@@ -161,7 +169,7 @@ impl Tensor {
     }
 
     /// `t.expand(*sizes)` with `-1` meaning "keep this size".
-    pub fn expand(&self, sizes: &[i64]) -> Result<Tensor> {
+    pub(crate) fn expand_raw(&self, sizes: &[i64]) -> Result<Tensor> {
         let nd = self.ndim();
         if sizes.len() < nd {
             return runtime(format!(
@@ -223,7 +231,7 @@ impl Tensor {
     }
 
     /// `t.select(dim, index)` (what `t[i]` does on one dim).
-    pub fn select(&self, dim: i64, index: i64) -> Result<Tensor> {
+    pub(crate) fn select_raw(&self, dim: i64, index: i64) -> Result<Tensor> {
         if self.ndim() == 0 {
             return index_err("select() cannot be applied to a 0-dim tensor.");
         }
@@ -245,7 +253,7 @@ impl Tensor {
     }
 
     /// `t.narrow(dim, start, length)`.
-    pub fn narrow(&self, dim: i64, start: i64, length: i64) -> Result<Tensor> {
+    pub(crate) fn narrow_raw(&self, dim: i64, start: i64, length: i64) -> Result<Tensor> {
         if self.ndim() == 0 {
             return runtime("narrow() cannot be applied to a 0-dim tensor.");
         }

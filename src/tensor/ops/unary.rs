@@ -135,13 +135,31 @@ fn compute_dtype(op: UnaryOp, dt: DType) -> Result<DType> {
 
 /// `op(x)`, e.g. `unary(UnaryOp::Exp, &x)` for `torch.exp(x)`.
 pub fn unary(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
+    let out = unary_raw(op, x)?;
+    if crate::autograd::is_recording1(x) {
+        grad::record_unary(op, x, &out);
+    }
+    Ok(out)
+}
+
+/// `unary` without autograd recording.
+pub(crate) fn unary_raw(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
     let dt = compute_dtype(op, x.dtype())?;
     let x2 = x.to_dtype(dt)?;
     backend::for_device(x.device()).unary(op, &x2)
 }
 
-/// In-place form (`x.relu_()`, `x.neg_()`): computed out of place, then written back.
+/// In-place form (`x.relu_()`, `x.neg_()`): computed out of place, then written back; in a
+/// graph the tensor's history becomes the op applied to its old self.
 pub fn unary_(op: UnaryOp, x: &Tensor) -> Result<()> {
-    let r = unary(op, x)?;
-    super::inplace::write_result(x, &r)
+    if !crate::autograd::is_recording1(x) {
+        return super::inplace::write_result(x, &unary_raw(op, x)?);
+    }
+    crate::autograd::node::check_inplace(x)?;
+    let old = crate::autograd::node::history_of(x)?;
+    let r = unary(op, &old)?;
+    super::inplace::write_result_tracked(x, &r)
 }
+
+/// The autograd rules of this file.
+mod grad;

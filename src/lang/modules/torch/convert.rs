@@ -15,6 +15,8 @@ pub fn terr(e: TensorError) -> PyErr {
         ErrorKind::Value => ExcKind::ValueError,
         ErrorKind::Type => ExcKind::TypeError,
         ErrorKind::NotImplemented => ExcKind::NotImplementedError,
+        ErrorKind::OutOfMemory => ExcKind::OutOfMemoryError,
+        ErrorKind::Accelerator => ExcKind::AcceleratorError,
     };
     let err = PyErr::new(kind, e.msg);
     match e.hint {
@@ -85,14 +87,11 @@ pub fn device_arg(v: &Value) -> PyResult<Device> {
     Ok(d)
 }
 
-/// PyTorch's error for CUDA without a GPU. The CUDA backend and the simulated GPU come with
-/// a later part of the engine; until then no CUDA device exists.
+/// A CUDA device must exist: without any GPU (real or simulated) PyTorch's no-driver error,
+/// past the last one its invalid-ordinal error (both with a hint).
 pub fn check_available(d: Device) -> PyResult<()> {
-    if let Device::Cuda(_) = d {
-        return Err(crate::lang::error::runtime_error(
-            "Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx",
-        )
-        .hint("this machine has no GPU that cudalearn can use; keep tensors on the CPU (device='cpu')."));
+    if let Device::Cuda(i) = d {
+        crate::backend::gpu::check_device(i).map_err(terr)?;
     }
     Ok(())
 }

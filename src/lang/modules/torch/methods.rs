@@ -203,29 +203,42 @@ fn inplace_op(op: BinaryOp) -> impl Fn(&Value, &Value) -> PyResult<Value> {
     }
 }
 
-/// `x.clamp(min, max)`: the larger of `x` and `min`, then the smaller of that and `max`.
-fn clamp(t: &Value, a: &Args) -> PyResult<Tensor> {
+/// `x.clamp(min, max)` with numbers (`ClampBackward1`) or tensors (`ClampBackward0`).
+pub fn clamp(t: &Value, a: &Args) -> PyResult<Tensor> {
     let (lo, hi) = (arg(a, 0, "min"), arg(a, 1, "max"));
     if lo.is_none() && hi.is_none() {
         return Err(runtime_error(
             "torch.clamp: At least one of 'min' or 'max' must not be None",
         ));
     }
-    let mut x = this(t)?;
-    for (bound, op) in [(lo, BinaryOp::Maximum), (hi, BinaryOp::Minimum)] {
-        let Some(b) = bound else { continue };
-        x = match (as_tensor(&b), scalar_of(&b)) {
-            (Some(o), _) => tb::binary(op, &x, o).py()?,
-            (_, Some(s)) => tb::binary_scalar(op, &x, s, false).py()?,
-            _ => {
-                return Err(type_error(format!(
-                    "clamp() received an invalid combination of arguments - got ({})",
-                    b.type_name()
-                )))
-            }
-        };
+    let x = this(t)?;
+    let bad = |b: &Value| {
+        type_error(format!(
+            "clamp() received an invalid combination of arguments - got ({})",
+            b.type_name()
+        ))
+    };
+    let is_t = |b: &Option<Value>| b.as_ref().is_some_and(|v| as_tensor(v).is_some());
+    if is_t(&lo) || is_t(&hi) {
+        let lt = lo
+            .as_ref()
+            .map(|v| as_tensor(v).cloned().ok_or_else(|| bad(v)))
+            .transpose()?;
+        let ht = hi
+            .as_ref()
+            .map(|v| as_tensor(v).cloned().ok_or_else(|| bad(v)))
+            .transpose()?;
+        return tb::clamp_tensor(&x, lt.as_ref(), ht.as_ref()).py();
     }
-    Ok(x)
+    let ls = lo
+        .as_ref()
+        .map(|v| scalar_of(v).ok_or_else(|| bad(v)))
+        .transpose()?;
+    let hs = hi
+        .as_ref()
+        .map(|v| scalar_of(v).ok_or_else(|| bad(v)))
+        .transpose()?;
+    tb::clamp(&x, ls, hs).py()
 }
 
 fn cmp(op: BinaryOp, t: &Value, a: &Args) -> PyResult<Value> {
@@ -281,7 +294,7 @@ m! {
     "to" => |i, t, a| to_method(i, t, &a),
     "cpu" => |_, t, _| same_or_wrap(t, this(t)?.to_device(crate::tensor::Device::Cpu).py()?),
     "cuda" => |_, t, a| {
-        let dev = match arg(&a, 0, "device") { Some(v) => device_arg(&v)?, None => { check_available(crate::tensor::Device::Cuda(0))?; crate::tensor::Device::Cuda(0) } };
+        let dev = match arg(&a, 0, "device") { Some(v) => device_arg(&v)?, None => { let d = crate::tensor::Device::Cuda(crate::backend::gpu::current_device()); check_available(d)?; d } };
         same_or_wrap(t, this(t)?.to_device(dev).py()?)
     },
     "float" => |_, t, _| cast(t, DType::F32),
@@ -341,14 +354,25 @@ m! {
     "detach" => |_, t, _| Ok(wrap(this(t)?.detach())),
     "requires_grad_" => |i, t, a| {
         let b = match arg(&a, 0, "requires_grad") { Some(v) => i.truthy(&v)?, None => true };
-        let x = this(t)?;
-        if b && !x.dtype().is_floating() {
-            return Err(runtime_error("only Tensors of floating point dtype can require gradients"));
-        }
-        x.set_requires_grad(b);
+        super::autograd::set_requires_grad(&this(t)?, b, true)?;
         Ok(t.clone())
     },
-    "backward" => |_, _, _| Err(not_implemented("autograd (backward)")),
+    "backward" => |i, t, a| {
+        let g = arg(&a, 0, "gradient").map(|v| as_tensor(&v).cloned().ok_or_else(|| type_error(format!("backward(): argument 'gradient' must be Tensor, not {}", v.type_name())))).transpose()?;
+        let retain = match arg(&a, 1, "retain_graph") { Some(v) => Some(i.truthy(&v)?), None => None };
+        let create = bool_arg(i, &a, 2, "create_graph")?;
+        super::autograd::backward_call(i, vec![this(t)?], vec![g], retain, create)
+    },
+    "narrow" => |_, t, a| {
+        let g = |k: usize, n: &str| arg(&a, k, n).and_then(|v| v.as_int()).ok_or_else(|| type_error(format!("narrow() missing required argument '{n}'")));
+        Ok(wrap(this(t)?.narrow(g(0, "dim")?, g(1, "start")?, g(2, "length")?).py()?))
+    },
+    "select" => |_, t, a| {
+        let g = |k: usize, n: &str| arg(&a, k, n).and_then(|v| v.as_int()).ok_or_else(|| type_error(format!("select() missing required argument '{n}'")));
+        Ok(wrap(this(t)?.select(g(0, "dim")?, g(1, "index")?).py()?))
+    },
+    "retain_grad" => |_, t, _| { crate::autograd::node::retain_grad(&this(t)?).py()?; Ok(Value::None) },
+    "detach_" => |_, t, _| { crate::autograd::node::detach_(&this(t)?); Ok(t.clone()) },
     "zero_" => |_, t, _| { inplace::zero_(&this(t)?).py()?; Ok(t.clone()) },
     "fill_" => |_, t, a| {
         let v = a.pos.first().cloned().unwrap_or(Value::None);
@@ -398,8 +422,13 @@ m! {
     "clamp" => |_, t, a| Ok(wrap(clamp(t, &a)?)),
     "clip" => |_, t, a| Ok(wrap(clamp(t, &a)?)),
     "clamp_" => |_, t, a| {
-        let r = clamp(t, &a)?;
-        inplace::write_result(&this(t)?, &r).py()?;
+        let (lo, hi) = (arg(&a, 0, "min").and_then(|v| scalar_of(&v)), arg(&a, 1, "max").and_then(|v| scalar_of(&v)));
+        if lo.is_some() || hi.is_some() {
+            tb::clamp_(&this(t)?, lo, hi).py()?;
+        } else {
+            let r = clamp(t, &a)?;
+            inplace::write_result(&this(t)?, &r).py()?;
+        }
         Ok(t.clone())
     },
     "abs" => |_, t, _| unary_m(UnaryOp::Abs)(t),
@@ -418,6 +447,8 @@ m! {
     "log2" => |_, t, _| unary_m(UnaryOp::Log2)(t),
     "log10" => |_, t, _| unary_m(UnaryOp::Log10)(t),
     "log1p" => |_, t, _| unary_m(UnaryOp::Log1p)(t),
+    "expm1" => |_, t, _| unary_m(UnaryOp::Expm1)(t),
+    "tan" => |_, t, _| unary_m(UnaryOp::Tan)(t),
     "sin" => |_, t, _| unary_m(UnaryOp::Sin)(t),
     "cos" => |_, t, _| unary_m(UnaryOp::Cos)(t),
     "tanh" => |_, t, _| unary_m(UnaryOp::Tanh)(t),
@@ -493,8 +524,8 @@ m! {
         Ok(Value::Bool(crate::tensor::ops::compare::equal(&this(t)?, &o).py()?))
     },
     "allclose" => |i, t, a| super::functions::allclose_impl(i, &this(t)?, &a, 0),
-    "is_pinned" => |_, _, _| Ok(Value::Bool(false)),
-    "pin_memory" => |_, t, _| Ok(t.clone()),
+    "is_pinned" => |_, t, _| Ok(Value::Bool(this(t)?.storage().is_pinned())),
+    "pin_memory" => |_, t, _| super::cuda::pin_memory(t),
     "is_contiguous" => |_, t, _| Ok(Value::Bool(this(t)?.is_contiguous())),
     "is_floating_point" => |_, t, _| Ok(Value::Bool(this(t)?.dtype().is_floating())),
     "data_ptr" => |_, t, _| Ok(Value::Int(this(t)?.data_ptr() as i64)),

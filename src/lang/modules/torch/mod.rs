@@ -1,5 +1,8 @@
 //! The `torch` module: tensors on the engine of `crate::tensor`.
+pub mod autograd;
 pub mod convert;
+pub mod functional;
+pub mod cuda;
 pub mod functions;
 pub mod generator;
 pub mod methods;
@@ -267,6 +270,7 @@ pub fn module() -> Value {
         }),
     ];
     fns.extend_from_slice(FORWARDED);
+    fns.extend(autograd::torch_fns());
     let mut consts: Vec<(&str, Value)> = vec![
         ("__version__", Value::str("2.15.0")),
         (
@@ -300,5 +304,6 @@ pub fn module() -> Value {
     for (n, d) in dtypes {
         consts.push((n, dtype_value(*d)));
     }
+    consts.extend(autograd::torch_consts());
     make_module("torch", &fns, &consts)
 }

@@ -126,10 +126,13 @@ impl PyDevice {
         }
     }
 
-    /// The concrete device a tensor goes to (`cuda` means the current GPU, 0).
+    /// The concrete device a tensor goes to (`cuda` means the current GPU).
     pub fn resolved(&self) -> Device {
         if self.cuda {
-            Device::Cuda(self.index.unwrap_or(0))
+            Device::Cuda(
+                self.index
+                    .unwrap_or_else(crate::backend::gpu::current_device),
+            )
         } else {
             Device::Cpu
         }

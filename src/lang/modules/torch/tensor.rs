@@ -28,7 +28,7 @@ pub fn repr_tensor(t: &Tensor) -> PyResult<String> {
             d => Some(d.to_string()),
         },
         requires_grad: t.requires_grad(),
-        grad_fn: None,
+        grad_fn: t.grad_fn().map(|n| n.name().to_string()),
     };
     let shape = t.shape().to_vec();
     let dtype = t.dtype();
@@ -156,6 +156,9 @@ impl Native for PyTensor {
     fn type_name(&self) -> &str {
         "Tensor"
     }
+    fn identity(&self) -> Option<usize> {
+        Some(self.0.object_id())
+    }
     fn as_any(&self) -> &dyn Any {
         self
     }
@@ -174,9 +177,9 @@ impl Native for PyTensor {
             "device" => device_value(PyDevice::from_device(t.device())),
             "ndim" => Value::Int(t.ndim() as i64),
             "is_cuda" => Value::Bool(t.device() != Device::Cpu),
-            "requires_grad" => Value::Bool(t.requires_grad()),
-            "is_leaf" => Value::Bool(true),
-            "grad" | "grad_fn" => Value::None,
+            "requires_grad" | "is_leaf" | "grad" | "grad_fn" | "_version" | "retains_grad" => {
+                super::autograd::tensor_attr(t, &n).unwrap_or(Value::None)
+            }
             "data" => wrap(t.detach()),
             "T" => wrap(t.t_all().py()?),
             "mT" => wrap(t.mt().py()?),
@@ -196,12 +199,11 @@ impl Native for PyTensor {
         match &*name.as_str() {
             "requires_grad" => {
                 let b = i.truthy(&value)?;
-                if b && !self.0.dtype().is_floating() {
-                    return Err(runtime_error(
-                        "only Tensors of floating point dtype can require gradients",
-                    ));
-                }
-                self.0.set_requires_grad(b);
+                super::autograd::set_requires_grad(&self.0, b, false)?;
+                Ok(true)
+            }
+            "grad" => {
+                super::autograd::set_grad_attr(&self.0, &value)?;
                 Ok(true)
             }
             "data" => match as_tensor(&value) {

@@ -1,0 +1,64 @@
+// Shared by every cudalearn kernel. Self-contained (no cuda_fp16.h): NVRTC compiles these
+// without the CUDA toolkit's headers. Half and bfloat16 travel as raw 16-bit patterns and are
+// converted with bit manipulation (bf16) or the cvt PTX instruction (f16).
+typedef unsigned short f16_t;
+typedef unsigned short bf16_t;
+typedef long long i64;
+typedef unsigned long long u64;
+
+#define MAX_DIMS 8
+
+// Shape and strides (in elements) of one operand, for broadcasting and non-contiguous views.
+struct Layout {
+    int ndim;
+    i64 offset;
+    i64 shape[MAX_DIMS];
+    i64 strides[MAX_DIMS];
+};
+
+// The storage offset of the i-th element (row-major over `shape`) of a strided operand.
+__device__ __forceinline__ i64 strided_offset(const Layout& l, i64 i) {
+    i64 off = l.offset;
+    for (int d = l.ndim - 1; d >= 0; --d) {
+        i64 n = l.shape[d];
+        i64 idx = i % n;
+        i /= n;
+        off += idx * l.strides[d];
+    }
+    return off;
+}
+
+__device__ __forceinline__ float f16_to_f32(f16_t h) {
+    float f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+    return f;
+}
+__device__ __forceinline__ f16_t f32_to_f16(float f) {
+    f16_t h;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+}
+__device__ __forceinline__ float bf16_to_f32(bf16_t b) {
+    return __uint_as_float(((unsigned int)b) << 16);
+}
+// Round to nearest even, NaN kept quiet (as PyTorch's c10::BFloat16 does).
+__device__ __forceinline__ bf16_t f32_to_bf16(float f) {
+    unsigned int u = __float_as_uint(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return (bf16_t)0x7fc0;
+    unsigned int rounding = 0x7fffu + ((u >> 16) & 1u);
+    return (bf16_t)((u + rounding) >> 16);
+}
+
+// Loading an element into the compute type and storing a result back.
+#define LOAD_PLAIN(p, i) (p)[i]
+#define STORE_PLAIN(v) (v)
+#define LOAD_F16(p, i) f16_to_f32((p)[i])
+#define STORE_F16(v) f32_to_f16(v)
+#define LOAD_BF16(p, i) bf16_to_f32((p)[i])
+#define STORE_BF16(v) f32_to_bf16(v)
+
+// -infinity without math.h
+#define NEG_INF (-__longlong_as_double(0x7ff0000000000000LL))
+
+#define GRID_STRIDE(i, n) \
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += (i64)blockDim.x * gridDim.x)

@@ -1,0 +1,298 @@
+//! The backward pass: count each node's dependents, then run nodes whose gradients are
+//! complete, the most recently created first (PyTorch's ready queue order), summing the
+//! gradients that meet at a node in the order they arrive.
+use super::mode::NoGrad;
+use super::node::{accumulator, InputMeta, Kind, Node};
+use super::util::sum_to;
+use crate::tensor::error::{runtime, Result};
+use crate::tensor::ops::binary::{binary, BinaryOp};
+use crate::tensor::shape::fmt_list;
+use crate::tensor::{ErrorKind, Tensor, TensorError};
+use std::collections::{BinaryHeap, HashMap};
+use std::rc::Rc;
+
+struct Ready(Rc<Node>);
+impl PartialEq for Ready {
+    fn eq(&self, o: &Self) -> bool {
+        self.0.seq == o.0.seq
+    }
+}
+impl Eq for Ready {}
+impl PartialOrd for Ready {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Ready {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        self.0.seq.cmp(&o.0.seq)
+    }
+}
+
+fn key(n: &Rc<Node>) -> *const Node {
+    Rc::as_ptr(n)
+}
+
+/// The root edge of an output tensor.
+fn root_edge(t: &Tensor, i: usize) -> Result<Rc<Node>> {
+    if !t.requires_grad() {
+        return Err(TensorError::new(
+            ErrorKind::Runtime,
+            format!("element {i} of tensors does not require grad and does not have a grad_fn"),
+        )
+        .with_hint("nothing in this computation requires grad: create the inputs with requires_grad=True (or call .requires_grad_()) before the forward pass, and not under torch.no_grad()"));
+    }
+    Ok(match t.grad_fn() {
+        Some(g) => g,
+        None => accumulator(t),
+    })
+}
+
+/// The default `gradient=` for an output: ones for a scalar, an error otherwise.
+pub fn implicit_grad(t: &Tensor) -> Result<Tensor> {
+    if t.numel() != 1 {
+        return Err(TensorError::new(
+            ErrorKind::Runtime,
+            "grad can be implicitly created only for scalar outputs",
+        )
+        .with_hint(format!(
+            "backward() without an argument needs a single number (a loss); this tensor has shape {}. Reduce it first (y.sum().backward()) or pass gradient=torch.ones_like(y)",
+            fmt_list(t.shape())
+        )));
+    }
+    if !t.dtype().is_floating() {
+        return runtime(format!(
+            "grad can be implicitly created only for real scalar outputs but got {}",
+            t.dtype().c10_name()
+        ));
+    }
+    crate::tensor::create::ones_like(t, None)
+}
+
+fn check_root_grad(t: &Tensor, g: &Tensor, i: usize) -> Result<()> {
+    if t.shape() != g.shape() {
+        return runtime(format!(
+            "Mismatch in shape: grad_output[{i}] has a shape of torch.Size({}) and output[{i}] has a shape of torch.Size({}).",
+            fmt_list(g.shape()),
+            fmt_list(t.shape())
+        ));
+    }
+    Ok(())
+}
+
+/// Makes a gradient fit its input: sums broadcast dims away, casts the dtype.
+fn validate(node: &Node, i: usize, g: Tensor, meta: &InputMeta) -> Result<Tensor> {
+    let mut g = g;
+    if g.shape() != &meta.shape[..] {
+        g = match sum_to(&g, &meta.shape) {
+            Some(r) => r?,
+            None => {
+                return runtime(format!(
+                    "Function {} returned an invalid gradient at index {i} - got {} but expected shape compatible with {}",
+                    node.name(),
+                    fmt_list(g.shape()),
+                    fmt_list(&meta.shape)
+                ))
+            }
+        };
+    }
+    if g.dtype() != meta.dtype {
+        g = g.to_dtype(meta.dtype)?;
+    }
+    if g.device() != meta.device {
+        g = g.to_device(meta.device)?;
+    }
+    Ok(g)
+}
+
+fn add_into(slot: &mut Option<Tensor>, g: Tensor) -> Result<()> {
+    *slot = Some(match slot.take() {
+        None => g,
+        Some(prev) => binary(BinaryOp::Add, &prev, &g)?,
+    });
+    Ok(())
+}
+
+/// `AccumulateGrad`: `.grad = g` the first time (keeping the buffer when nothing else holds
+/// it), `.grad += g` after.
+fn accumulate(leaf: &Tensor, g: Tensor) -> Result<()> {
+    match leaf.grad() {
+        None => {
+            let g = if g.is_unique() && g.is_contiguous() {
+                g
+            } else {
+                g.clone_tensor()?
+            };
+            leaf.set_grad(Some(g));
+        }
+        Some(prev) => crate::tensor::ops::inplace::binary_inplace(BinaryOp::Add, &prev, &g)?,
+    }
+    Ok(())
+}
+
+fn run_retain_hooks(node: &Node, g: &Tensor) -> Result<()> {
+    let hooks = node.retained.borrow();
+    for w in hooks.iter() {
+        if let Some(t) = w.upgrade() {
+            let new = match t.grad() {
+                None => g.clone_tensor()?,
+                Some(prev) => binary(BinaryOp::Add, &prev, g)?,
+            };
+            t.set_grad(Some(new));
+        }
+    }
+    Ok(())
+}
+
+/// Runs the graph from `outputs` with their `grads`. With `capture` (the `inputs` of
+/// `torch.autograd.grad`), returns the gradients reaching those tensors instead of
+/// accumulating into `.grad`.
+fn run(
+    outputs: &[Tensor],
+    grads: &[Tensor],
+    retain_graph: bool,
+    capture: Option<&[Tensor]>,
+) -> Result<Vec<Option<Tensor>>> {
+    let _ng = NoGrad::new();
+    let mut roots = Vec::with_capacity(outputs.len());
+    for (i, t) in outputs.iter().enumerate() {
+        roots.push(root_edge(t, i)?);
+    }
+    // dependencies: how many edges point at each node (from the roots and from other nodes)
+    let mut deps: HashMap<*const Node, usize> = HashMap::new();
+    let mut stack: Vec<Rc<Node>> = Vec::new();
+    for r in &roots {
+        let e = deps.entry(key(r)).or_insert(0);
+        if *e == 0 {
+            stack.push(r.clone());
+        }
+        *e += 1;
+    }
+    let mut seen: std::collections::HashSet<*const Node> = std::collections::HashSet::new();
+    while let Some(n) = stack.pop() {
+        if !seen.insert(key(&n)) {
+            continue;
+        }
+        for c in n.next.iter().flatten() {
+            *deps.entry(key(c)).or_insert(0) += 1;
+            if !seen.contains(&key(c)) {
+                stack.push(c.clone());
+            }
+        }
+    }
+    let captured: HashMap<*const Node, usize> = match capture {
+        None => HashMap::new(),
+        Some(ts) => {
+            let mut m = HashMap::new();
+            for (i, t) in ts.iter().enumerate() {
+                if !t.requires_grad() {
+                    return runtime("One of the differentiated Tensors does not require grad");
+                }
+                let n = t.grad_fn().unwrap_or_else(|| accumulator(t));
+                m.insert(key(&n), i);
+            }
+            m
+        }
+    };
+    let mut results: Vec<Option<Tensor>> = vec![None; capture.map_or(0, |c| c.len())];
+    let mut buffers: HashMap<*const Node, Option<Tensor>> = HashMap::new();
+    let mut ready: BinaryHeap<Ready> = BinaryHeap::new();
+    for (r, g) in roots.iter().zip(grads) {
+        add_into(buffers.entry(key(r)).or_insert(None), g.clone())?;
+        let d = deps.get_mut(&key(r)).expect("root counted");
+        *d -= 1;
+        if *d == 0 {
+            ready.push(Ready(r.clone()));
+        }
+    }
+    while let Some(Ready(node)) = ready.pop() {
+        let g = buffers.remove(&key(&node)).flatten();
+        if let Some(g) = &g {
+            run_retain_hooks(&node, g)?;
+        }
+        if let Some(&ci) = captured.get(&key(&node)) {
+            results[ci] = g.clone();
+            if matches!(node.kind, Kind::Accumulate(_)) {
+                continue;
+            }
+        }
+        let outs: Vec<Option<Tensor>> = match (&node.kind, g) {
+            (Kind::Accumulate(leaf), Some(g)) => {
+                if capture.is_none() {
+                    accumulate(leaf, g)?;
+                }
+                continue;
+            }
+            (Kind::Accumulate(_), None) => continue,
+            (Kind::Func { f, .. }, Some(g)) => {
+                let needs = node.next.iter().map(|e| e.is_some()).collect();
+                let ctx = node.unpack(needs)?;
+                let r = f(&g, &ctx)?;
+                if !retain_graph {
+                    node.release();
+                }
+                r
+            }
+            (Kind::Func { .. }, None) => vec![None; node.next.len()],
+        };
+        for (i, next) in node.next.iter().enumerate() {
+            let Some(next) = next else { continue };
+            let k = key(next);
+            if let Some(Some(gi)) = outs.get(i) {
+                let gi = validate(&node, i, gi.clone(), &node.inputs[i])?;
+                add_into(buffers.entry(k).or_insert(None), gi)?;
+            } else {
+                buffers.entry(k).or_insert(None);
+            }
+            let d = deps.get_mut(&k).expect("edge counted");
+            *d -= 1;
+            if *d == 0 {
+                ready.push(Ready(next.clone()));
+            }
+        }
+    }
+    Ok(results)
+}
+
+/// `t.backward(gradient, retain_graph)` / `torch.autograd.backward`.
+pub fn backward(outputs: &[Tensor], grads: &[Option<Tensor>], retain_graph: bool) -> Result<()> {
+    let gs = resolve_grads(outputs, grads)?;
+    run(outputs, &gs, retain_graph, None).map(|_| ())
+}
+
+fn resolve_grads(outputs: &[Tensor], grads: &[Option<Tensor>]) -> Result<Vec<Tensor>> {
+    let mut gs = Vec::with_capacity(outputs.len());
+    for (i, t) in outputs.iter().enumerate() {
+        gs.push(match grads.get(i).cloned().flatten() {
+            Some(g) => {
+                check_root_grad(t, &g, i)?;
+                g
+            }
+            None => {
+                if !t.requires_grad() {
+                    root_edge(t, i)?;
+                }
+                implicit_grad(t)?
+            }
+        });
+    }
+    Ok(gs)
+}
+
+/// `torch.autograd.grad(outputs, inputs, grad_outputs, retain_graph, allow_unused)`.
+pub fn grad(
+    outputs: &[Tensor],
+    inputs: &[Tensor],
+    grads: &[Option<Tensor>],
+    retain_graph: bool,
+    allow_unused: bool,
+) -> Result<Vec<Option<Tensor>>> {
+    let gs = resolve_grads(outputs, grads)?;
+    let r = run(outputs, &gs, retain_graph, Some(inputs))?;
+    if !allow_unused {
+        if let Some(i) = r.iter().position(|g| g.is_none()) {
+            return runtime(format!("The differentiated Tensor at index {i} appears to not have been used in the graph. Set allow_unused=True if this is the desired behavior."));
+        }
+    }
+    Ok(r)
+}

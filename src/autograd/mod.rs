@@ -1,0 +1,18 @@
+//! Autograd (see DESIGN.md): ops record a `Node` per result when grad mode is on and an input
+//! requires grad (one flag check otherwise); `backward` walks the graph in PyTorch's order and
+//! accumulates into leaves' `.grad`.
+//!
+//! - `mode`: grad mode and inference mode (thread-local), `NoGrad` guard, `without`
+//! - `node`: `Node` (named as PyTorch names it), its edges and saved tensors, `record`
+//! - `engine`: `backward`, `grad` (`torch.autograd.grad`)
+//! - `ops`: helpers the backward formulas share (`sum_to`, zero grads)
+//!
+//! The formulas themselves live beside each op in `crate::tensor::ops`.
+pub mod engine;
+pub mod mode;
+pub mod node;
+pub mod util;
+
+pub use engine::{backward, grad};
+pub use mode::{is_enabled, is_inference, NoGrad};
+pub use node::{is_recording, is_recording1, record, Ctx, Grads, Node};

@@ -1,0 +1,387 @@
+//! Graph nodes. A node is what `y.grad_fn` shows: PyTorch's class name (`AddBackward0`), its
+//! `next_functions` (one edge per differentiable input: the input's own `grad_fn`, its leaf's
+//! `AccumulateGrad`, or nothing when the input needs no grad), the tensors it saved for backward
+//! (freed after backward unless `retain_graph=True`) and the backward formula.
+use super::mode;
+use crate::tensor::error::Result;
+use crate::tensor::shape::{fmt_list, Dims};
+use crate::tensor::{DType, Device, Tensor, WeakTensor};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+/// One gradient per input (`None`: no gradient flows there).
+pub type Grads = Vec<Option<Tensor>>;
+/// A backward formula: the gradient of the output → gradients of the inputs. It may read only
+/// the saved tensors (through `Ctx`) and the plain values it captured.
+pub type BackwardFn = Box<dyn Fn(&Tensor, &Ctx) -> Result<Grads>>;
+
+/// What a backward formula sees besides the incoming gradient.
+pub struct Ctx {
+    saved: Vec<Option<Tensor>>,
+    needs: Vec<bool>,
+}
+
+impl Ctx {
+    /// Saved tensor `i`, in the order given to `record`.
+    pub fn saved(&self, i: usize) -> &Tensor {
+        self.saved[i]
+            .as_ref()
+            .expect("a formula reads only the tensors its op saved")
+    }
+    /// Saved tensor `i` when the op saved one in that slot (optional operands).
+    pub fn saved_opt(&self, i: usize) -> Option<&Tensor> {
+        self.saved.get(i).and_then(|s| s.as_ref())
+    }
+    /// Whether input `i` wants a gradient (skip the work otherwise).
+    pub fn needs(&self, i: usize) -> bool {
+        self.needs.get(i).copied().unwrap_or(false)
+    }
+}
+
+/// Shape, dtype and device of an input: the engine makes each gradient match them (summing
+/// broadcast dims away and casting, like PyTorch's `validate_outputs`).
+#[derive(Clone)]
+pub struct InputMeta {
+    pub shape: Dims,
+    pub dtype: DType,
+    pub device: Device,
+}
+
+impl InputMeta {
+    fn of(t: &Tensor) -> InputMeta {
+        InputMeta {
+            shape: t.dims().clone(),
+            dtype: t.dtype(),
+            device: t.device(),
+        }
+    }
+}
+
+pub(crate) struct Saved {
+    t: Tensor,
+    version: u32,
+    /// Whether it is the node's own output (else an input: its producer is looked up live).
+    is_output: bool,
+}
+
+pub(crate) enum Kind {
+    /// `AccumulateGrad`: adds the incoming gradient into the leaf's `.grad`.
+    Accumulate(Tensor),
+    Func {
+        f: BackwardFn,
+        saved: RefCell<Vec<Option<Saved>>>,
+        had_saved: bool,
+        released: Cell<bool>,
+    },
+}
+
+pub struct Node {
+    name: Cell<&'static str>,
+    pub(crate) seq: u64,
+    pub(crate) next: Vec<Option<Rc<Node>>>,
+    pub(crate) inputs: Vec<InputMeta>,
+    pub(crate) kind: Kind,
+    /// Non-leaf tensors made by this node that `retain_grad()`.
+    pub(crate) retained: RefCell<Vec<WeakTensor>>,
+}
+
+thread_local! {
+    static SEQ: Cell<u64> = const { Cell::new(0) };
+}
+
+fn next_seq() -> u64 {
+    SEQ.with(|c| {
+        let v = c.get();
+        c.set(v + 1);
+        v
+    })
+}
+
+impl Node {
+    /// PyTorch's class name (`type(y.grad_fn).__name__`, `y.grad_fn.name()`).
+    pub fn name(&self) -> &'static str {
+        self.name.get()
+    }
+    /// Renames a node recorded by a composite op whose last step PyTorch runs in C++ with a
+    /// scalar operand (`MulBackward1`, `DivBackward1` where Python's `x * 2` gives `...0`).
+    pub fn set_name(&self, name: &'static str) {
+        self.name.set(name)
+    }
+    /// `next_functions`: one entry per input.
+    pub fn next_functions(&self) -> &[Option<Rc<Node>>] {
+        &self.next
+    }
+    /// `AccumulateGrad.variable`.
+    pub fn variable(&self) -> Option<&Tensor> {
+        match &self.kind {
+            Kind::Accumulate(t) => Some(t),
+            Kind::Func { .. } => None,
+        }
+    }
+
+    /// The saved tensors, checked: not freed by an earlier backward, not modified in place since.
+    pub(crate) fn unpack(&self, needs: Vec<bool>) -> Result<Ctx> {
+        let Kind::Func {
+            saved,
+            had_saved,
+            released,
+            ..
+        } = &self.kind
+        else {
+            return Ok(Ctx {
+                saved: vec![],
+                needs,
+            });
+        };
+        if *had_saved && released.get() {
+            return Err(crate::tensor::TensorError::new(
+                crate::tensor::ErrorKind::Runtime,
+                "Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.",
+            )
+            .with_hint("backward() frees what the graph saved; call loss.backward(retain_graph=True) the first time, or recompute the forward pass"));
+        }
+        let saved = saved.borrow();
+        let mut out = Vec::with_capacity(saved.len());
+        for s in saved.iter() {
+            let Some(s) = s else {
+                out.push(None);
+                continue;
+            };
+            if s.t.version() != s.version {
+                let what = format!(
+                    "[{} {}]",
+                    s.t.dtype().legacy_tensor_name(),
+                    fmt_list(s.t.shape())
+                );
+                let producer = if s.is_output {
+                    Some(self.name())
+                } else {
+                    s.t.grad_fn().map(|n| n.name())
+                };
+                let of = match producer {
+                    Some(n) => format!(", which is output 0 of {},", forward_name(n)),
+                    None => String::new(),
+                };
+                return Err(crate::tensor::TensorError::new(
+                    crate::tensor::ErrorKind::Runtime,
+                    format!(
+                        "one of the variables needed for gradient computation has been modified by an inplace operation: {what}{of} is at version {}; expected version {} instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).",
+                        s.t.version(),
+                        s.version
+                    ),
+                )
+                .with_hint(format!(
+                    "{} saved this tensor to compute gradients, and an in-place op (add_, +=, x[...] = ...) changed it before backward; use the out-of-place form (x = x + 1) or .clone() it first",
+                    self.name()
+                )));
+            }
+            out.push(Some(s.t.clone()));
+        }
+        Ok(Ctx { saved: out, needs })
+    }
+
+    /// An in-place op computed its result `from` out of place and wrote it into `to`: a saved
+    /// output now is `to` (so later writes to `to` are caught, as in PyTorch).
+    pub(crate) fn rebind_output(&self, from: &Tensor, to: &Tensor) {
+        if let Kind::Func { saved, .. } = &self.kind {
+            for s in saved.borrow_mut().iter_mut().flatten() {
+                if s.is_output && s.t.same_storage(from) {
+                    s.t = to.detach();
+                    s.version = to.version();
+                }
+            }
+        }
+    }
+
+    /// Frees the saved tensors (after a backward without `retain_graph`).
+    pub(crate) fn release(&self) {
+        if let Kind::Func {
+            saved, released, ..
+        } = &self.kind
+        {
+            saved.borrow_mut().clear();
+            released.set(true);
+        }
+    }
+}
+
+/// The op a node belongs to, as the in-place error names it (`ExpBackward0` → `Exp`).
+fn forward_name(node: &str) -> &str {
+    match node.find("Backward") {
+        Some(i) => &node[..i],
+        None => node,
+    }
+}
+
+/// Whether an op on these inputs must record a node: some input requires grad and grad mode
+/// is on. The flag check comes first so ops on plain tensors pay one load.
+#[inline]
+pub fn is_recording(inputs: &[&Tensor]) -> bool {
+    inputs.iter().any(|t| t.requires_grad()) && mode::is_enabled()
+}
+
+#[inline]
+pub fn is_recording1(t: &Tensor) -> bool {
+    t.requires_grad() && mode::is_enabled()
+}
+
+/// The leaf's `AccumulateGrad` node (one per leaf while a graph holds it).
+pub(crate) fn accumulator(t: &Tensor) -> Rc<Node> {
+    if let Some(n) = t.accumulator() {
+        return n;
+    }
+    let n = Rc::new(Node {
+        name: Cell::new("AccumulateGrad"),
+        seq: u64::MAX,
+        next: vec![],
+        inputs: vec![InputMeta::of(t)],
+        kind: Kind::Accumulate(t.clone()),
+        retained: RefCell::new(vec![]),
+    });
+    t.set_accumulator(&n);
+    n
+}
+
+/// The edge an op's node keeps to input `t`.
+pub(crate) fn edge(t: &Tensor) -> Option<Rc<Node>> {
+    if !t.requires_grad() {
+        return None;
+    }
+    match t.grad_fn() {
+        Some(g) => Some(g),
+        None => Some(accumulator(t)),
+    }
+}
+
+/// Records `out = op(inputs)`: a node named `name` with an edge per input, keeping `saved`
+/// (inputs, or `out` itself; `None` slots save nothing) for the formula `f`. Call only when
+/// `is_recording(inputs)`. Results that are not floating point never record.
+pub fn record(
+    name: &'static str,
+    inputs: &[&Tensor],
+    out: &Tensor,
+    saved: &[Option<&Tensor>],
+    f: impl Fn(&Tensor, &Ctx) -> Result<Grads> + 'static,
+) {
+    record_padded(name, inputs, 0, out, saved, Box::new(f))
+}
+
+/// `record` with `pad` extra empty edges after the inputs (a Python number operand).
+pub fn record_padded(
+    name: &'static str,
+    inputs: &[&Tensor],
+    pad: usize,
+    out: &Tensor,
+    saved: &[Option<&Tensor>],
+    f: BackwardFn,
+) {
+    if !out.dtype().is_floating() {
+        return;
+    }
+    let mut next: Vec<Option<Rc<Node>>> = inputs.iter().map(|t| edge(t)).collect();
+    next.extend((0..pad).map(|_| None));
+    let inputs_meta = inputs.iter().map(|t| InputMeta::of(t)).collect();
+    let saved: Vec<Option<Saved>> = saved
+        .iter()
+        .map(|t| {
+            t.map(|t| {
+                if t.ptr_eq(out) {
+                    // saving the output itself would make a cycle (out → node → out)
+                    Saved {
+                        t: out.detach(),
+                        version: out.version(),
+                        is_output: true,
+                    }
+                } else {
+                    Saved {
+                        t: t.clone(),
+                        version: t.version(),
+                        is_output: false,
+                    }
+                }
+            })
+        })
+        .collect();
+    let had_saved = saved.iter().any(|s| s.is_some());
+    let node = Rc::new(Node {
+        name: Cell::new(name),
+        seq: next_seq(),
+        next,
+        inputs: inputs_meta,
+        kind: Kind::Func {
+            f,
+            saved: RefCell::new(saved),
+            had_saved,
+            released: Cell::new(false),
+        },
+        retained: RefCell::new(vec![]),
+    });
+    out.set_requires_grad(true);
+    out.set_grad_fn(Some(node));
+}
+
+/// PyTorch refuses in-place ops on a leaf that requires grad while grad mode is on.
+pub fn check_inplace(t: &Tensor) -> Result<()> {
+    check_inplace_msg(
+        t,
+        "a leaf Variable that requires grad is being used in an in-place operation.",
+    )
+}
+
+/// `check_inplace` for a write through a view (`x[0] = 5` on a leaf).
+pub fn check_inplace_view(t: &Tensor) -> Result<()> {
+    check_inplace_msg(
+        t,
+        "a view of a leaf Variable that requires grad is being used in an in-place operation.",
+    )
+}
+
+fn check_inplace_msg(t: &Tensor, msg: &str) -> Result<()> {
+    if t.requires_grad() && t.is_leaf() && mode::is_enabled() {
+        return Err(crate::tensor::TensorError::new(
+            crate::tensor::ErrorKind::Runtime,
+            msg,
+        )
+        .with_hint("parameters are updated in place only under `with torch.no_grad():` (that is what optimizers do); otherwise use an out-of-place op (w = w - lr * w.grad)"));
+    }
+    Ok(())
+}
+
+/// A stand-in for `t`'s history before an in-place op rewrites it: a handle with `t`'s
+/// `grad_fn` (or `t`'s `AccumulateGrad` edge is taken from `t` itself when it is a leaf).
+/// Its data is a copy, so a formula that saves it is not broken by the write that follows
+/// (PyTorch clones `self` for such in-place ops too).
+pub fn history_of(t: &Tensor) -> Result<Tensor> {
+    let old = {
+        let _g = mode::NoGrad::new();
+        t.clone_tensor()?
+    };
+    if t.requires_grad() {
+        old.set_requires_grad(true);
+        old.set_grad_fn(t.grad_fn());
+    }
+    Ok(old)
+}
+
+/// `t.retain_grad()`: a non-leaf keeps its `.grad` after backward.
+pub fn retain_grad(t: &Tensor) -> Result<()> {
+    if !t.requires_grad() {
+        return crate::tensor::error::runtime(
+            "can't retain_grad on Tensor that has requires_grad=False",
+        );
+    }
+    if t.is_leaf() || t.retains_grad() {
+        return Ok(());
+    }
+    if let Some(n) = t.grad_fn() {
+        n.retained.borrow_mut().push(t.downgrade());
+    }
+    t.set_retains_grad();
+    Ok(())
+}
+
+/// `t.detach_()`: `t` leaves the graph in place.
+pub fn detach_(t: &Tensor) {
+    t.set_grad_fn(None);
+    t.set_requires_grad(false);
+}

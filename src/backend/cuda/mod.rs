@@ -1,0 +1,43 @@
+//! The real CUDA backend (cudarc, loaded at run time; always compiled, never required).
+//!
+//! - `probe` is the only door to cudarc: it checks every library before the first call.
+//! - `memory`: device memory through the caching allocator (`alloc.rs`) over cudaMalloc.
+//! - `nvml`: the `nvidia-smi` numbers, from libnvidia-ml opened at run time.
+pub mod bench;
+pub mod kernels;
+pub mod launch;
+pub mod memory;
+pub mod nvml;
+pub mod probe;
+
+pub use probe::{probe, DeviceInfo, Probe, ProbeError};
+
+use super::gpu::{DeviceMemory, DeviceProps};
+
+/// `torch.cuda.get_device_properties(i)` of a real card.
+pub fn properties(i: u32) -> crate::tensor::Result<DeviceProps> {
+    let p = match probe() {
+        Ok(p) => p,
+        Err(_) => return Err(super::gpu::no_gpu()),
+    };
+    let Some(d) = p.devices.get(i as usize) else {
+        return Err(super::gpu::invalid_ordinal(i));
+    };
+    Ok(DeviceProps {
+        name: d.name.clone(),
+        major: d.major,
+        minor: d.minor,
+        total_memory: d.total_memory,
+        multi_processor_count: d.multi_processor_count,
+        uuid: d.uuid.clone(),
+        pci_bus_id: d.pci_bus_id,
+        pci_device_id: d.pci_device_id,
+        pci_domain_id: d.pci_domain_id,
+        l2_cache_size: d.l2_cache_size,
+    })
+}
+
+/// Run `f` on real device `i`'s caching allocator (`None` without a GPU or for a bad ordinal).
+pub fn with_memory<T>(i: u32, f: impl FnOnce(&mut dyn DeviceMemory) -> T) -> Option<T> {
+    memory::with_memory(i, f)
+}

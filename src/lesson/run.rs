@@ -1,0 +1,275 @@
+//! `cudalearn lesson N --check`: every block and every exercise run without asking, printed
+//! as a transcript (the same with every run: no timings, no absolute paths, colour only on a
+//! terminal without NO_COLOR), and a count of what did not match. Also the pieces of display
+//! the interactive stepper shares.
+use super::check::{self, DeviceKind};
+use super::parse::{Block, Exercise, Lesson, Step};
+use super::render::{render, Look};
+use super::session::{Attempt, LessonSession, Ran};
+use nu_ansi_term::Color;
+use std::io::Write;
+
+/// The header line of a step: `━━ 2/5 · python · line 14`.
+pub fn step_header(look: &Look, n: usize, total: usize, what: &str, line: usize) -> String {
+    let text = format!("━━ {n}/{total} · {what} · line {line}");
+    look.paint(Color::Cyan.bold(), &text)
+}
+
+/// Code indented by four spaces, highlighted when colour is on.
+pub fn code_lines(look: &Look, code: &str) -> String {
+    let mut s = String::new();
+    for l in code.trim_end_matches('\n').lines() {
+        s.push_str("    ");
+        if look.color {
+            s.push_str(&crate::repl::highlight::paint_line(l));
+        } else {
+            s.push_str(l);
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// Printed output, indented; the exception line in red.
+pub fn output_lines(look: &Look, ran: &Ran) -> String {
+    let mut s = String::new();
+    for l in ran.stdout.lines() {
+        s.push_str(&format!("    {l}\n"));
+    }
+    if let Some(e) = &ran.error {
+        for l in e.lines() {
+            s.push_str(&format!("    {}\n", look.paint(Color::Red.bold(), l)));
+        }
+    }
+    s
+}
+
+/// Whether a block's run matched; the lines that say so (✓, or ✗ and a diff).
+pub fn verdict(
+    look: &Look,
+    file: &str,
+    block: &Block,
+    ran: &Ran,
+    device: DeviceKind,
+) -> (bool, String) {
+    let ok = |msg: &str| format!("  {}\n", look.paint(Color::Green.bold(), msg));
+    let bad = |msg: &str| format!("  {}\n", look.paint(Color::Red.bold(), msg));
+    let got = ran.text();
+    let (want, tol, place) = match check::pick(&block.outputs, device) {
+        Some(e) => {
+            let kind = match e.variant {
+                super::parse::Variant::Any => String::new(),
+                v => format!(", {}", v.name()),
+            };
+            (e.text.as_str(), e.tol, format!("{file}:{}{kind}", e.line))
+        }
+        None if block.outputs.is_empty() => ("", None, "no output".to_string()),
+        None => {
+            return (
+                false,
+                bad(&format!(
+                    "✗ no expected output for {} (add an ```output {} block after line {})",
+                    device.name(),
+                    if device == DeviceKind::Cpu {
+                        "cpu"
+                    } else {
+                        "cuda"
+                    },
+                    block.line
+                )),
+            )
+        }
+    };
+    if check::matches(want, &got, tol) {
+        return (true, ok("✓ as expected"));
+    }
+    let mut s = bad(&format!("✗ expected ({place}) - but printed +:"));
+    let diff = check::diff(want, &got, tol);
+    for l in check::format_diff(&diff, "    ").lines() {
+        let painted = if l.trim_start().starts_with("- ") {
+            look.paint(Color::Red.normal(), l)
+        } else if l.trim_start().starts_with("+ ") {
+            look.paint(Color::Green.normal(), l)
+        } else {
+            l.to_string()
+        };
+        s.push_str(&painted);
+        s.push('\n');
+    }
+    (false, s)
+}
+
+/// What the check of an exercise attempt said, indented.
+pub fn attempt_lines(look: &Look, a: &Attempt) -> String {
+    let mut s = String::new();
+    if !a.code.stdout.is_empty() {
+        s.push_str(&output_lines(
+            look,
+            &Ran {
+                stdout: a.code.stdout.clone(),
+                ..Ran::default()
+            },
+        ));
+    }
+    if let Some(c) = &a.check {
+        if !c.stdout.is_empty() {
+            s.push_str(&output_lines(
+                look,
+                &Ran {
+                    stdout: c.stdout.clone(),
+                    ..Ran::default()
+                },
+            ));
+        }
+    }
+    s
+}
+
+/// Options of a `--check` run.
+pub struct CheckRun<'a> {
+    pub lesson: &'a Lesson,
+    pub device: DeviceKind,
+    pub note: Option<String>,
+    pub look: Look,
+}
+
+/// Runs the whole lesson, writing the transcript to `out`; returns the number of steps that
+/// did not do what the lesson says.
+pub fn check_lesson(run: &CheckRun, out: &mut dyn Write) -> usize {
+    let CheckRun {
+        lesson,
+        device,
+        look,
+        ..
+    } = run;
+    let session = LessonSession::new();
+    crate::signals::install();
+    let total = lesson.runnable();
+    let mut failed = 0;
+    let mut n = 0;
+    let title = format!(
+        "Lesson: {} ({}), on {}",
+        lesson.meta.title,
+        lesson.file,
+        device.name()
+    );
+    let _ = writeln!(out, "{}", look.paint(Color::White.bold(), &title));
+    if let Some(note) = &run.note {
+        let _ = write!(out, "{}", render(&format!("> **Note:** {note}"), look));
+    }
+    for sec in &lesson.sections {
+        let prose = render(&sec.prose, look);
+        if !prose.is_empty() {
+            let _ = write!(out, "\n{prose}");
+        }
+        let mut s = String::new();
+        match &sec.step {
+            Step::End => {}
+            Step::Block(b) => {
+                n += 1;
+                s.push_str(&format!(
+                    "\n{}\n",
+                    step_header(look, n, total, "python", b.line)
+                ));
+                s.push_str(&code_lines(look, &b.code));
+                let ran = session.run(&b.code);
+                if !ran.text().is_empty() {
+                    s.push_str("  output:\n");
+                    s.push_str(&output_lines(look, &ran));
+                }
+                let (ok, v) = verdict(look, &lesson.file, b, &ran, *device);
+                s.push_str(&v);
+                failed += usize::from(!ok);
+            }
+            Step::Exercise(ex) => {
+                n += 1;
+                s.push_str(&format!(
+                    "\n{}\n",
+                    step_header(look, n, total, "exercise", ex.line)
+                ));
+                let (ok, text) = check_exercise(look, &session, ex);
+                s.push_str(&text);
+                failed += usize::from(!ok);
+            }
+        }
+        let _ = write!(out, "{s}");
+        let _ = out.flush();
+        if crate::lang::interp::INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
+            || s.contains("    KeyboardInterrupt\n")
+        {
+            let _ = writeln!(
+                out,
+                "\nInterrupted (Ctrl-C): the rest of the lesson was not run."
+            );
+            return failed.max(1);
+        }
+    }
+    let summary = if failed == 0 {
+        look.paint(
+            Color::Green.bold(),
+            &format!("Passed: {} as expected on {}.", steps(total), device.name()),
+        )
+    } else {
+        look.paint(
+            Color::Red.bold(),
+            &format!(
+                "FAILED: {failed} of {} not as expected on {}.",
+                steps(total),
+                device.name()
+            ),
+        )
+    };
+    let _ = writeln!(out, "\n{summary}");
+    failed
+}
+
+/// The starting code must fail the check, the solution must pass it.
+fn check_exercise(look: &Look, session: &LessonSession, ex: &Exercise) -> (bool, String) {
+    let mut s = code_lines(look, &ex.start);
+    let mut ok = true;
+    let start = session.attempt(&ex.start, &ex.check);
+    s.push_str(&attempt_lines(look, &start));
+    if start.passed {
+        ok = false;
+        s.push_str(&format!(
+            "  {}\n",
+            look.paint(
+                Color::Red.bold(),
+                "✗ the starting code already passes the check: there is nothing to do"
+            )
+        ));
+    } else {
+        s.push_str(&format!(
+            "  the starting code fails the check, as it should: {}\n",
+            start.message()
+        ));
+    }
+    s.push_str("  solution:\n");
+    s.push_str(&code_lines(look, &ex.solution));
+    let sol = session.attempt(&ex.solution, &ex.check);
+    s.push_str(&attempt_lines(look, &sol));
+    if sol.passed {
+        s.push_str(&format!(
+            "  {}\n",
+            look.paint(Color::Green.bold(), "✓ the solution passes the check")
+        ));
+    } else {
+        ok = false;
+        s.push_str(&format!(
+            "  {}\n",
+            look.paint(
+                Color::Red.bold(),
+                &format!("✗ the solution fails the check: {}", sol.message())
+            )
+        ));
+    }
+    (ok, s)
+}
+
+fn steps(n: usize) -> String {
+    if n == 1 {
+        "1 step".into()
+    } else {
+        format!("{n} steps")
+    }
+}

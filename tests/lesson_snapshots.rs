@@ -1,0 +1,61 @@
+//! Every lesson's full `--check` transcript (NO_COLOR, no terminal) is an insta snapshot, so
+//! a lesson whose output drifts fails here. Update after a deliberate change with
+//! `INSTA_UPDATE=always cargo test --test lesson_snapshots` and review `tests/snapshots/`.
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_cudalearn");
+
+/// The device the course's transcripts are taken on. It should be the simulated GPU (`sim`),
+/// which makes GPU lessons deterministic everywhere; until the simulated GPU is merged the
+/// transcripts are taken on the CPU.
+const COURSE_DEVICE: &str = "cpu";
+
+/// `cudalearn lesson PATH --check` run from the crate root, with its exit status.
+fn transcript(path: &Path, device: Option<&str>) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .canonicalize()
+        .unwrap();
+    let rel = path.strip_prefix(&root).unwrap_or(path);
+    let mut cmd = Command::new(BIN);
+    cmd.current_dir(&root)
+        .arg("lesson")
+        .arg(rel)
+        .arg("--check")
+        .env("NO_COLOR", "1")
+        .env(
+            "CUDALEARN_DATA_DIR",
+            std::env::temp_dir().join("cudalearn-snapshots"),
+        )
+        .stdin(Stdio::null());
+    if let Some(d) = device {
+        cmd.args(["--device", d]);
+    }
+    let out = cmd.output().unwrap();
+    format!(
+        "{}{}exit status: {}\n",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+        out.status.code().unwrap_or(-1)
+    )
+}
+
+#[test]
+fn course_lessons() {
+    // The course may have no lessons yet (only lessons/README.md, which is not one).
+    let mut settings = insta::Settings::clone_current();
+    settings.set_allow_empty_glob(true);
+    settings.bind(|| {
+        insta::glob!("../lessons", "[0-9]*.md", |path| {
+            insta::assert_snapshot!("lesson", transcript(path, Some(COURSE_DEVICE)));
+        });
+    });
+}
+
+/// The runner's own fixtures, on the CPU so that they do not change when devices are added.
+#[test]
+fn fixture_lessons() {
+    insta::glob!("data/lessons", "{valid,course}/*.md", |path| {
+        insta::assert_snapshot!("fixture", transcript(path, Some("cpu")));
+    });
+}
