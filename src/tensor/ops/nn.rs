@@ -68,6 +68,7 @@ fn check_float(name: &str, t: &Tensor) -> Result<()> {
 
 /// `torch.addmm(b, x, w)`: `b + x @ w` in one node (`AddmmBackward0`).
 pub fn addmm(b: &Tensor, x: &Tensor, w: &Tensor) -> Result<Tensor> {
+    super::wrapper_devices(&[("self", b), ("mat1", x), ("mat2", w)], "addmm")?;
     let rec = is_recording(&[b, x, w]);
     let out = mode::without(|| addmm_values(b, x, w))?;
     if rec {

@@ -179,14 +179,22 @@ fn to_method(i: &mut Interp, tv: &Value, a: &Args) -> PyResult<Value> {
             device = Some(device_arg(p)?);
         }
     }
-    let _ = i;
     let r = match (dtype, device) {
         (Some(d), Some(dev)) => t.to_dtype_device(d, dev),
         (Some(d), None) => t.to_dtype(d),
         (None, Some(dev)) => t.to_device(dev),
         (None, None) => Ok(t.clone()),
+    }
+    .py()?;
+    // `copy=True`: a new tensor even when nothing changes
+    let copy = match kwarg(a, "copy") {
+        Some(v) => i.truthy(&v)?,
+        None => false,
     };
-    same_or_wrap(tv, r.py()?)
+    if copy && r.ptr_eq(t) {
+        return Ok(wrap(t.clone_tensor().py()?));
+    }
+    same_or_wrap(tv, r)
 }
 
 fn inplace_op(op: BinaryOp) -> impl Fn(&Value, &Value) -> PyResult<Value> {
