@@ -1,8 +1,8 @@
 //! The `torch` module: tensors on the engine of `crate::tensor`.
 pub mod autograd;
 pub mod convert;
-pub mod functional;
 pub mod cuda;
+pub mod functional;
 pub mod functions;
 pub mod generator;
 pub mod methods;
