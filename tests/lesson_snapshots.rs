@@ -6,10 +6,9 @@ use std::process::{Command, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_cudalearn");
 
-/// The device the course's transcripts are taken on. It should be the simulated GPU (`sim`),
-/// which makes GPU lessons deterministic everywhere; until the simulated GPU is merged the
-/// transcripts are taken on the CPU.
-const COURSE_DEVICE: &str = "cpu";
+/// The device the course's transcripts are taken on: the simulated GPU, the same on every
+/// machine (a real GPU's names and timings would differ). `--check-all` covers the CPU path.
+const COURSE_DEVICE: &str = "sim";
 
 /// `cudalearn lesson PATH --check` run from the crate root, with its exit status.
 fn transcript(path: &Path, device: Option<&str>) -> String {
@@ -52,10 +51,18 @@ fn course_lessons() {
     });
 }
 
-/// The runner's own fixtures, on the CPU so that they do not change when devices are added.
+/// The runner's own fixtures, on the CPU.
 #[test]
 fn fixture_lessons() {
     insta::glob!("data/lessons", "{valid,course}/*.md", |path| {
         insta::assert_snapshot!("fixture", transcript(path, Some("cpu")));
     });
+}
+
+/// A GPU fixture on the simulated GPU: the `cuda` output variants apply.
+#[test]
+fn gpu_fixture_on_the_simulated_gpu() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lessons/valid/devices.md");
+    let path = path.canonicalize().unwrap();
+    insta::assert_snapshot!("devices_sim", transcript(&path, Some("sim")));
 }

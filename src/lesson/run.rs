@@ -19,6 +19,10 @@ pub fn step_header(look: &Look, n: usize, total: usize, what: &str, line: usize)
 pub fn code_lines(look: &Look, code: &str) -> String {
     let mut s = String::new();
     for l in code.trim_end_matches('\n').lines() {
+        if l.trim().is_empty() {
+            s.push('\n');
+            continue;
+        }
         s.push_str("    ");
         if look.color {
             s.push_str(&crate::repl::highlight::paint_line(l));
@@ -34,7 +38,9 @@ pub fn code_lines(look: &Look, code: &str) -> String {
 pub fn output_lines(look: &Look, ran: &Ran) -> String {
     let mut s = String::new();
     for l in ran.stdout.lines() {
-        s.push_str(&format!("    {l}\n"));
+        let line = format!("    {l}");
+        s.push_str(line.trim_end());
+        s.push('\n');
     }
     if let Some(e) = &ran.error {
         for l in e.lines() {
