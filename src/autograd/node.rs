@@ -278,6 +278,13 @@ pub fn record_padded(
     if !out.dtype().is_floating() {
         return;
     }
+    if saved.iter().flatten().any(|t| t.is_inference() && !t.ptr_eq(out)) {
+        mode::set_pending_error(crate::tensor::TensorError::new(
+            crate::tensor::ErrorKind::Runtime,
+            "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.",
+        ).with_hint("this tensor was made under torch.inference_mode(); make it with torch.no_grad() instead, or use x.clone() outside inference mode"));
+        return;
+    }
     let mut next: Vec<Option<Rc<Node>>> = inputs.iter().map(|t| edge(t)).collect();
     next.extend((0..pad).map(|_| None));
     let inputs_meta = inputs.iter().map(|t| InputMeta::of(t)).collect();

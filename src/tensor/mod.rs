@@ -81,6 +81,8 @@ pub struct TensorImpl {
     requires_grad: Cell<bool>,
     /// Whether this object is an `nn.Parameter` (set once, by `Parameter(...)`).
     is_param: Cell<bool>,
+    /// Made under `torch.inference_mode()`: may never be saved for backward.
+    inference: bool,
     /// Filled in by autograd (a later issue): `.grad`, `grad_fn`, ... Empty for most tensors.
     autograd: RefCell<Option<Box<AutogradMeta>>>,
 }
@@ -117,6 +119,7 @@ impl Tensor {
             device,
             requires_grad: Cell::new(false),
             is_param: Cell::new(false),
+            inference: crate::autograd::mode::is_inference(),
             autograd: RefCell::new(None),
         }))
     }
@@ -238,6 +241,10 @@ impl Tensor {
         self.0.requires_grad.set(v)
     }
     /// `isinstance(t, nn.Parameter)`.
+    /// `t.is_inference()`.
+    pub fn is_inference(&self) -> bool {
+        self.0.inference
+    }
     pub fn is_parameter(&self) -> bool {
         self.0.is_param.get()
     }
