@@ -31,12 +31,35 @@ fn transcript(path: &Path, device: Option<&str>) -> String {
         cmd.args(["--device", d]);
     }
     let out = cmd.output().unwrap();
-    format!(
+    let text = format!(
         "{}{}exit status: {}\n",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr),
         out.status.code().unwrap_or(-1)
-    )
+    );
+    mask_addresses(&text)
+}
+
+/// Object addresses (`<SumBackward0 object at 0x7f3a...>`) differ from run to run, as in
+/// Python; the snapshot keeps `0x…` in their place.
+fn mask_addresses(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("0x") {
+        let hex = rest[i + 2..]
+            .bytes()
+            .take_while(|b| b.is_ascii_hexdigit())
+            .count();
+        out.push_str(&rest[..i + 2]);
+        if hex >= 6 {
+            out.push('…');
+        } else {
+            out.push_str(&rest[i + 2..i + 2 + hex]);
+        }
+        rest = &rest[i + 2 + hex..];
+    }
+    out.push_str(rest);
+    out
 }
 
 #[test]

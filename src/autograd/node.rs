@@ -278,7 +278,11 @@ pub fn record_padded(
     if !out.dtype().is_floating() {
         return;
     }
-    if saved.iter().flatten().any(|t| t.is_inference() && !t.ptr_eq(out)) {
+    if saved
+        .iter()
+        .flatten()
+        .any(|t| t.is_inference() && !t.ptr_eq(out))
+    {
         mode::set_pending_error(crate::tensor::TensorError::new(
             crate::tensor::ErrorKind::Runtime,
             "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.",
