@@ -289,7 +289,7 @@ pub fn randperm(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
         )));
     }
     let gen = crate::lang::builtins::kwarg(&a, "generator");
-    let v = super::nn::with_gen(gen.as_ref(), |g| g.randperm(n as usize))?;
+    let v = super::generator::with_gen(gen.as_ref(), |g| g.randperm(n as usize))?;
     let dtype = dtype_kw(&a)?.unwrap_or(DType::I64);
     let t = Tensor::from_i64s(&v, &[n as usize], dtype)
         .py()?

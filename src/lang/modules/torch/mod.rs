@@ -293,7 +293,7 @@ pub fn module() -> Value {
             "Generator",
             Value::Builtin(Rc::new(Builtin {
                 name: "Generator",
-                f: nn::new_generator,
+                f: generator::new_generator,
                 this: None,
             })),
         ),

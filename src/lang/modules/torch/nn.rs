@@ -1,10 +1,10 @@
 //! Natives behind the embedded `torch.nn`, `torch.optim`, `torch.utils.data` and
 //! `cudalearn.datasets` modules (`src/nn/*.py`): `nn.Parameter`, in-place random fills that
-//! draw exactly as PyTorch's kernels do, `torch.Generator` objects, and the digits data.
+//! draw exactly as PyTorch's kernels do, and the digits data.
 //! The Python side imports them as the private module `_cudalearn_nn`.
 use super::convert::*;
 use super::functions::random_fill;
-use super::generator::PyGenerator;
+use super::generator::with_gen;
 use super::methods::arg;
 use crate::lang::error::{runtime_error, type_error, PyResult};
 use crate::lang::interp::Interp;
@@ -16,96 +16,6 @@ use crate::tensor::{DType, Tensor};
 use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
-
-/// `torch.Generator()`: a generator of its own (the default one is `PyGenerator`).
-pub struct PyGen(pub RefCell<Generator>);
-
-impl Native for PyGen {
-    fn module(&self) -> &str {
-        "torch"
-    }
-    fn type_name(&self) -> &str {
-        "Generator"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-    fn repr(&self, _i: &mut Interp) -> PyResult<String> {
-        Ok(format!(
-            "<torch._C.Generator object at {:#x}>",
-            self as *const PyGen as usize
-        ))
-    }
-    fn get_attr(&self, this: &Value, name: Sym, _i: &mut Interp) -> PyResult<Option<Value>> {
-        let (name, f): (&'static str, NativeFn) = match &*name.as_str() {
-            "manual_seed" => ("manual_seed", |_, this, a| {
-                let seed = arg(&a, 0, "seed")
-                    .and_then(|v| v.as_int())
-                    .ok_or_else(|| type_error("manual_seed expected an int"))?;
-                with_gen(Some(this), |g| g.manual_seed(seed as u64))?;
-                Ok(this.clone())
-            }),
-            "initial_seed" => ("initial_seed", |_, this, _| {
-                Ok(Value::Int(
-                    with_gen(Some(this), |g| g.initial_seed())? as i64
-                ))
-            }),
-            "seed" => ("seed", |_, this, _| {
-                Ok(Value::Int(with_gen(Some(this), |g| g.seed())? as i64))
-            }),
-            "device" => {
-                return Ok(Some(super::objects::device_value(
-                    super::objects::PyDevice {
-                        cuda: false,
-                        index: None,
-                    },
-                )))
-            }
-            _ => return Ok(None),
-        };
-        Ok(Some(Value::Builtin(Rc::new(Builtin {
-            name,
-            f,
-            this: Some(this.clone()),
-        }))))
-    }
-    fn attr_names(&self) -> Vec<Rc<str>> {
-        ["device", "initial_seed", "manual_seed", "seed"]
-            .iter()
-            .map(|s| Rc::from(*s))
-            .collect()
-    }
-}
-
-/// Runs `f` on the generator `g` names: `None` (or None) is the default generator.
-pub fn with_gen<R>(g: Option<&Value>, f: impl FnOnce(&mut Generator) -> R) -> PyResult<R> {
-    match g {
-        None | Some(Value::None) => Ok(with_default(f)),
-        Some(Value::Native(n)) if n.as_any().is::<PyGenerator>() => Ok(with_default(f)),
-        Some(Value::Native(n)) if n.as_any().is::<PyGen>() => {
-            let g = n.as_any().downcast_ref::<PyGen>().expect("checked");
-            Ok(f(&mut g.0.borrow_mut()))
-        }
-        Some(v) => Err(type_error(format!(
-            "expected a torch.Generator, but got {}",
-            v.type_name()
-        ))),
-    }
-}
-
-/// `torch.Generator(device='cpu')`, with PyTorch's default seed.
-pub fn new_generator(_: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
-    if let Some(d) = arg(&a, 0, "device") {
-        if device_arg(&d)? != crate::tensor::Device::Cpu {
-            return Err(crate::lang::error::not_implemented(
-                "torch.Generator on a CUDA device",
-            ));
-        }
-    }
-    Ok(Value::Native(Rc::new(PyGen(RefCell::new(Generator::new(
-        67280421310721,
-    ))))))
-}
 
 fn tensor_arg(v: &Value) -> PyResult<Tensor> {
     as_tensor(v)
@@ -180,7 +90,7 @@ fn fill_random(t: &Value, a: &Args, normal: bool) -> PyResult<Value> {
 }
 
 fn is_default(g: &Value) -> bool {
-    matches!(g, Value::Native(n) if n.as_any().is::<PyGenerator>())
+    g.ptr_id() == super::generator::default_generator().ptr_id()
 }
 
 pub fn uniform_(_: &mut Interp, t: &Value, a: Args) -> PyResult<Value> {
