@@ -124,6 +124,13 @@ fn exercise_waits_for_a_right_answer_and_hints_help() {
         "{err}"
     );
     assert!(err.contains("hint:"), "{err}");
+    // A command typed into the editor is not run as code.
+    send(&mut p, "\r");
+    wait(&mut p, "b = c");
+    send(&mut p, "\x15:hint\r");
+    let cmd = wait(&mut p, "reopens it).");
+    assert!(cmd.contains(":hint is a command: type it at the"), "{cmd}");
+    wait(&mut p, ">>> ");
     send(&mut p, "b = a * 100\r");
     wait(&mut p, "✓ Correct!");
     let end = wait(&mut p, "q quit › ");

@@ -17,7 +17,7 @@ use rustyline::{Cmd, Editor, KeyCode, KeyEvent, Modifiers};
 type Rl = Editor<ReplHelper, FileHistory>;
 
 const BLOCK_KEYS: &str = "Enter run · e edit · r REPL · b back · q quit";
-const EXERCISE_KEYS: &str = "type your answer at the prompt (Enter on an empty line edits the starting code) · :hint · :solution · :skip · :repl · :back · :quit";
+const EXERCISE_KEYS: &str = "type your answer at the prompt (Enter on an empty line opens your latest code, at first the starting code, in an editor) · :hint · :solution · :skip · :repl · :back · :quit";
 
 const EDITING: &str = "Editing (Enter runs it · Alt-Enter adds a line · Ctrl-C cancels):";
 
@@ -324,6 +324,19 @@ impl Stepper<'_> {
                         println!("{EDITING}");
                         let edited = self.read(rl, "", &draft).unwrap_or_default();
                         if edited.trim().is_empty() {
+                            continue;
+                        }
+                        // No Python line starts with ':', so this is a command typed in the
+                        // editor by mistake: keep the code, say where commands go.
+                        if let Some(cmd) =
+                            edited.lines().map(str::trim).find(|l| l.starts_with(':'))
+                        {
+                            println!("{cmd} is a command: type it at the >>> prompt, not in the editor (your code is kept; Enter on an empty line reopens it).");
+                            draft = edited
+                                .lines()
+                                .filter(|l| !l.trim().starts_with(':'))
+                                .collect::<Vec<_>>()
+                                .join("\n");
                             continue;
                         }
                         edited + "\n"
