@@ -1,21 +1,9 @@
 //! Grad mode (`torch.no_grad`, `enable_grad`, `set_grad_enabled`) and inference mode.
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 
 thread_local! {
     static ENABLED: Cell<bool> = const { Cell::new(true) };
     static INFERENCE: Cell<bool> = const { Cell::new(false) };
-    static PENDING: RefCell<Option<crate::tensor::TensorError>> = const { RefCell::new(None) };
-}
-
-/// An error found while recording an op (recording itself cannot fail: it runs after the op, in
-/// many places). The op's result is turned into this error where it is handed to Python
-/// (`take_pending_error`), so the learner sees it at the line of the op, as in PyTorch.
-pub fn set_pending_error(e: crate::tensor::TensorError) {
-    PENDING.with(|p| *p.borrow_mut() = Some(e));
-}
-
-pub fn take_pending_error() -> Option<crate::tensor::TensorError> {
-    PENDING.with(|p| p.borrow_mut().take())
 }
 
 /// `torch.is_grad_enabled()`.

@@ -255,14 +255,15 @@ pub(crate) fn edge(t: &Tensor) -> Option<Rc<Node>> {
 
 /// Records `out = op(inputs)`: a node named `name` with an edge per input, keeping `saved`
 /// (inputs, or `out` itself; `None` slots save nothing) for the formula `f`. Call only when
-/// `is_recording(inputs)`. Results that are not floating point never record.
+/// `is_recording(inputs)`. Results that are not floating point never record. Fails only when
+/// an inference tensor would be saved (PyTorch refuses those at the op).
 pub fn record(
     name: &'static str,
     inputs: &[&Tensor],
     out: &Tensor,
     saved: &[Option<&Tensor>],
     f: impl Fn(&Tensor, &Ctx) -> Result<Grads> + 'static,
-) {
+) -> Result<()> {
     record_padded(name, inputs, 0, out, saved, Box::new(f))
 }
 
@@ -274,20 +275,19 @@ pub fn record_padded(
     out: &Tensor,
     saved: &[Option<&Tensor>],
     f: BackwardFn,
-) {
+) -> Result<()> {
     if !out.dtype().is_floating() {
-        return;
+        return Ok(());
     }
     if saved
         .iter()
         .flatten()
         .any(|t| t.is_inference() && !t.ptr_eq(out))
     {
-        mode::set_pending_error(crate::tensor::TensorError::new(
+        return Err(crate::tensor::TensorError::new(
             crate::tensor::ErrorKind::Runtime,
             "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.",
         ).with_hint("this tensor was made under torch.inference_mode(); make it with torch.no_grad() instead, or use x.clone() outside inference mode"));
-        return;
     }
     let mut next: Vec<Option<Rc<Node>>> = inputs.iter().map(|t| edge(t)).collect();
     next.extend((0..pad).map(|_| None));
@@ -329,6 +329,7 @@ pub fn record_padded(
     });
     out.set_requires_grad(true);
     out.set_grad_fn(Some(node));
+    Ok(())
 }
 
 /// PyTorch refuses in-place ops on a leaf that requires grad while grad mode is on.

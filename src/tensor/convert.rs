@@ -13,7 +13,7 @@ impl Tensor {
             return Ok(self.clone());
         }
         let out = backend::for_device(self.device()).cast(self, dtype)?;
-        record_copy("ToCopyBackward0", self, &out);
+        record_copy("ToCopyBackward0", self, &out)?;
         Ok(out)
     }
 
@@ -40,7 +40,7 @@ impl Tensor {
             shape::contiguous_strides(self.shape()),
             0,
         );
-        record_copy("ToCopyBackward0", self, &out);
+        record_copy("ToCopyBackward0", self, &out)?;
         Ok(out)
     }
 
@@ -55,7 +55,7 @@ impl Tensor {
             return Ok(self.clone());
         }
         let out = backend::for_device(self.device()).contiguous_copy(self)?;
-        record_copy("CloneBackward0", self, &out);
+        record_copy("CloneBackward0", self, &out)?;
         Ok(out)
     }
 
@@ -68,7 +68,7 @@ impl Tensor {
             let out =
                 Tensor::from_parts(storage, self.dims().clone(), self.stride_dims().clone(), 0);
             be.copy(&out, self)?;
-            record_copy("CloneBackward0", self, &out);
+            record_copy("CloneBackward0", self, &out)?;
             return Ok(out);
         }
         let storage = be.zeros(self.dtype(), self.numel(), self.device())?;
@@ -79,7 +79,7 @@ impl Tensor {
             0,
         );
         be.copy(&out, self)?;
-        record_copy("CloneBackward0", self, &out);
+        record_copy("CloneBackward0", self, &out)?;
         Ok(out)
     }
 
@@ -154,10 +154,11 @@ impl Tensor {
 
 /// Copies and casts pass the gradient through (the engine casts it back to the input's dtype
 /// and device).
-fn record_copy(name: &'static str, x: &Tensor, out: &Tensor) {
+fn record_copy(name: &'static str, x: &Tensor, out: &Tensor) -> Result<()> {
     if crate::autograd::is_recording1(x) {
-        crate::autograd::record(name, &[x], out, &[], |g, _| Ok(vec![Some(g.clone())]));
+        crate::autograd::record(name, &[x], out, &[], |g, _| Ok(vec![Some(g.clone())]))?;
     }
+    Ok(())
 }
 
 /// Python protocols on a tensor, with PyTorch's messages.

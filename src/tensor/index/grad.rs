@@ -90,7 +90,7 @@ pub(super) fn record_index(t: &Tensor, items: &[IndexItem], out: &Tensor) -> Res
     let (dtype, device) = (t.dtype(), t.device());
     record(name, &[t], out, &[], move |g, _| {
         Ok(vec![Some(scatter_add(&shape, dtype, device, &pos, g)?)])
-    });
+    })?;
     Ok(())
 }
 
@@ -159,7 +159,7 @@ pub(super) fn index_put_recorded(
             }
             Ok(r)
         }),
-    );
+    )?;
     let _ = pos;
     Ok(())
 }

@@ -140,7 +140,7 @@ fn check_int_divisor(op: BinaryOp, dtype: DType, divisor: &Tensor) -> Result<()>
 pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = binary_raw(op, a, b)?;
     if autograd::is_recording(&[a, b]) {
-        grad::record_binary(op, a, b, &out);
+        grad::record_binary(op, a, b, &out)?;
     }
     Ok(out)
 }
@@ -183,7 +183,7 @@ pub fn binary_scalar(op: BinaryOp, a: &Tensor, s: Scalar, reversed: bool) -> Res
             return binary_scalar(BinaryOp::Mul, &r, s, false);
         }
         let out = binary_scalar_raw(op, a, s, reversed)?;
-        grad::record_binary_scalar(op, a, s, reversed, &out);
+        grad::record_binary_scalar(op, a, s, reversed, &out)?;
         return Ok(out);
     }
     binary_scalar_raw(op, a, s, reversed)
@@ -329,7 +329,7 @@ pub fn clamp(x: &Tensor, min: Option<Scalar>, max: Option<Scalar>) -> Result<Ten
         r = x.clone_tensor()?;
     }
     if autograd::is_recording1(x) {
-        grad::record_clamp(x, min, max, &r);
+        grad::record_clamp(x, min, max, &r)?;
     }
     Ok(r)
 }
@@ -353,7 +353,7 @@ pub fn clamp_tensor(x: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>) -> R
     ins.extend(min);
     ins.extend(max);
     if autograd::is_recording(&ins) {
-        grad::record_clamp_tensor(x, min, max, &r);
+        grad::record_clamp_tensor(x, min, max, &r)?;
     }
     Ok(r)
 }

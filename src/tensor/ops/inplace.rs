@@ -142,7 +142,7 @@ pub fn fill_(dst: &Tensor, v: Scalar) -> Result<()> {
         dst.bump_version();
         autograd::record("FillBackward0", &[&old], dst, &[], |g, _| {
             Ok(vec![Some(autograd::util::zeros_like(g)?)])
-        });
+        })?;
         return Ok(());
     }
     backend::for_device(dst.device()).fill(dst, v)?;
@@ -178,7 +178,7 @@ pub fn copy_(dst: &Tensor, src: &Tensor) -> Result<()> {
                 autograd::util::when(c.needs(0), || autograd::util::zeros_like(g))?,
                 Some(g.clone()),
             ])
-        });
+        })?;
         return Ok(());
     }
     copy_raw(dst, src)?;

@@ -21,7 +21,7 @@ pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
         return cat_raw(ts, dim);
     }
     let out = crate::autograd::mode::without(|| cat_raw(ts, dim))?;
-    grad::record_cat(&refs, dim, &out);
+    grad::record_cat(&refs, dim, &out)?;
     Ok(out)
 }
 
@@ -113,7 +113,7 @@ pub fn stack(ts: &[Tensor], dim: i64) -> Result<Tensor> {
         cat_raw(&us, d as i64)
     })?;
     if rec {
-        grad::record_stack(&refs, d, &out);
+        grad::record_stack(&refs, d, &out)?;
     }
     Ok(out)
 }
@@ -158,7 +158,7 @@ pub fn where_(cond: &Tensor, a: &TensorOrScalar, b: &TensorOrScalar) -> Result<T
         })
         .collect();
     if crate::autograd::is_recording(&ins) {
-        grad::record_where(&c, a, b, &out);
+        grad::record_where(&c, a, b, &out)?;
     }
     Ok(out)
 }

@@ -52,7 +52,7 @@ fn cpp_scalar(op: BinaryOp, t: &Tensor, s: f64) -> Result<Tensor> {
         };
         record(name, &[t], &out, &[], move |g, _| {
             Ok(vec![Some(scalar_op(op, g, s)?)])
-        });
+        })?;
     }
     Ok(out)
 }
@@ -85,7 +85,7 @@ pub fn addmm(b: &Tensor, x: &Tensor, w: &Tensor) -> Result<Tensor> {
                     when(c.needs(2), || mm(&c.saved(0).t()?, g))?,
                 ])
             },
-        );
+        )?;
     }
     Ok(out)
 }
@@ -193,7 +193,7 @@ pub fn gelu(x: &Tensor, approximate: &str) -> Result<Tensor> {
                 })?
             };
             Ok(vec![Some(mul(g, &d)?)])
-        });
+        })?;
     }
     Ok(out)
 }
@@ -216,7 +216,7 @@ pub fn leaky_relu(x: &Tensor, slope: f64) -> Result<Tensor> {
         record("LeakyReluBackward0", &[x], &out, &[Some(x)], move |g, c| {
             let d = map_f64(c.saved(0), |v| if v > 0.0 { 1.0 } else { slope })?;
             Ok(vec![Some(mul(g, &d)?)])
-        });
+        })?;
     }
     Ok(out)
 }
@@ -390,7 +390,7 @@ pub fn layer_norm(
                 }
                 Ok(r)
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -436,7 +436,7 @@ pub fn mse_loss(input: &Tensor, target: &Tensor, r: Reduction) -> Result<Tensor>
                     when(c.needs(1), || neg(&gi))?,
                 ])
             },
-        );
+        )?;
     }
     Ok(out)
 }
@@ -673,7 +673,7 @@ pub fn nll_loss(
                 m.permute_dims(&perm)?.contiguous()?
             };
             Ok(vec![Some(t2.to_device(device)?)])
-        });
+        })?;
     }
     Ok(out)
 }
@@ -859,7 +859,7 @@ pub fn binary_cross_entropy(
                 }
                 Ok(vec![Some(gi), gt])
             },
-        );
+        )?;
     }
     Ok(out)
 }
@@ -959,7 +959,7 @@ pub fn bce_with_logits(
                 }
                 Ok(vec![Some(gi), gt])
             },
-        );
+        )?;
     }
     Ok(out)
 }

@@ -67,7 +67,7 @@ pub fn sum(
         } else {
             "SumBackward1"
         };
-        grad::record_sum(name, &x2, &d, keepdim, 1.0, &out);
+        grad::record_sum(name, &x2, &d, keepdim, 1.0, &out)?;
     }
     Ok(out)
 }
@@ -104,7 +104,7 @@ pub fn mean(
         } else {
             "MeanBackward1"
         };
-        grad::record_sum(name, &x2, &d, keepdim, count as f64, &out);
+        grad::record_sum(name, &x2, &d, keepdim, count as f64, &out)?;
         return Ok(out);
     }
     let d = reduce_dims(dims, x.ndim())?;
@@ -142,7 +142,7 @@ pub fn prod(x: &Tensor, dim: Option<i64>, keepdim: bool, dtype: Option<DType>) -
         } else {
             "ProdBackward1"
         };
-        grad::record_prod(name, &x2, &d, keepdim, &out);
+        grad::record_prod(name, &x2, &d, keepdim, &out)?;
     }
     Ok(out)
 }
@@ -172,7 +172,7 @@ pub fn max_all(x: &Tensor, max: bool) -> Result<Tensor> {
     )?;
     if crate::autograd::is_recording1(x) {
         let name = if max { "MaxBackward1" } else { "MinBackward1" };
-        grad::record_amax(name, x, &d, false, &out);
+        grad::record_amax(name, x, &d, false, &out)?;
     }
     Ok(out)
 }
@@ -197,7 +197,7 @@ pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, max: bool) -> Result<(Tensor
     let (v, i) = backend::for_device(x.device()).arg_reduce(max, x, Some(d), keepdim)?;
     if crate::autograd::is_recording1(x) {
         let name = if max { "MaxBackward0" } else { "MinBackward0" };
-        grad::record_select_dim(name, x, d, keepdim, &i, &v);
+        grad::record_select_dim(name, x, d, keepdim, &i, &v)?;
     }
     Ok((v, i))
 }
@@ -225,7 +225,7 @@ pub fn amax(x: &Tensor, dims: Option<&[i64]>, keepdim: bool, max: bool) -> Resul
         } else {
             "AminBackward0"
         };
-        grad::record_amax(name, x, &d, keepdim, &out);
+        grad::record_amax(name, x, &d, keepdim, &out)?;
     }
     Ok(out)
 }
@@ -308,7 +308,7 @@ pub fn softmax(x: &Tensor, dim: i64, dtype: Option<DType>, log: bool) -> Result<
         backend::for_device(x.device()).softmax(&x2, d, log)?
     };
     if crate::autograd::is_recording1(&x2) {
-        grad::record_softmax(&x2, d, log, &out);
+        grad::record_softmax(&x2, d, log, &out)?;
     }
     Ok(out)
 }

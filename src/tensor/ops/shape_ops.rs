@@ -69,7 +69,7 @@ impl Tensor {
             self.transpose_raw(0, 1)?
         };
         if crate::autograd::is_recording1(self) {
-            grad::record_transpose("TBackward0", self, &out, 0, 1);
+            grad::record_transpose("TBackward0", self, &out, 0, 1)?;
         }
         Ok(out)
     }

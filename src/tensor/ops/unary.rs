@@ -137,7 +137,7 @@ fn compute_dtype(op: UnaryOp, dt: DType) -> Result<DType> {
 pub fn unary(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
     let out = unary_raw(op, x)?;
     if crate::autograd::is_recording1(x) {
-        grad::record_unary(op, x, &out);
+        grad::record_unary(op, x, &out)?;
     }
     Ok(out)
 }

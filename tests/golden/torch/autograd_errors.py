@@ -155,3 +155,11 @@ b = torch.ones(4, 1, requires_grad=True)
 (a * b).sum().backward()
 print(a.grad.shape, b.grad.shape, a.grad.sum().item(), b.grad.sum().item())
 
+# %% inference_tensor_saved_for_backward
+import torch
+w = torch.ones(3, requires_grad=True)
+with torch.inference_mode():
+    q = (w * 2).sum()
+print(q.requires_grad)
+print((q + w).grad_fn.name())
+(q * w).sum()

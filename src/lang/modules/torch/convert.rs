@@ -30,13 +30,7 @@ pub trait TResult<T> {
 }
 impl<T> TResult<T> for crate::tensor::Result<T> {
     fn py(self) -> PyResult<T> {
-        match self {
-            Ok(v) => match crate::autograd::mode::take_pending_error() {
-                Some(e) => Err(terr(e)),
-                None => Ok(v),
-            },
-            Err(e) => Err(terr(e)),
-        }
+        self.map_err(terr)
     }
 }
 

@@ -1,9 +1,7 @@
 //! Autograd rules for the binary ops (derivatives.yaml). Broadcasting is undone by the engine,
 //! which sums each gradient back to its input's shape.
 use super::BinaryOp;
-use crate::autograd::util::{
-    div, mask, mask_scalar, mul, neg, scalar_op, scale, sub, when, zeros_like,
-};
+use crate::autograd::util::{div, mask, mask_scalar, mul, neg, scalar_op, scale, when, zeros_like};
 use crate::autograd::{record, Ctx};
 use crate::tensor::ops::binary::binary;
 use crate::tensor::ops::unary::{unary, UnaryOp};
@@ -44,9 +42,14 @@ fn pow_exponent_grad(
     mul(g, &t)
 }
 
-pub(super) fn record_binary(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Tensor) {
+pub(super) fn record_binary(
+    op: BinaryOp,
+    a: &Tensor,
+    b: &Tensor,
+    out: &Tensor,
+) -> crate::tensor::Result<()> {
     if no_grad_op(op) || !out.dtype().is_floating() {
-        return;
+        return Ok(());
     }
     let (na, nb) = (a.requires_grad(), b.requires_grad());
     let ins = [a, b];
@@ -149,7 +152,7 @@ pub(super) fn record_binary(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Tensor) 
                 ])
             })
         }
-        _ => {}
+        _ => Ok(()),
     }
 }
 
@@ -168,9 +171,9 @@ pub(super) fn record_binary_scalar(
     s: Scalar,
     reversed: bool,
     out: &Tensor,
-) {
+) -> crate::tensor::Result<()> {
     if no_grad_op(op) || !out.dtype().is_floating() {
-        return;
+        return Ok(());
     }
     let f = s.to_f64();
     let ins = [a];
@@ -244,15 +247,19 @@ pub(super) fn record_binary_scalar(
                 Ok(vec![Some(mul(g, &mask_scalar(keep, c.saved(0), f, g)?)?)])
             })
         }
-        _ => {}
+        _ => Ok(()),
     }
-    let _ = sub;
 }
 
 /// `clamp(x, min, max)` with numbers: `ClampBackward1`, gradient where `min <= x <= max`.
-pub(super) fn record_clamp(x: &Tensor, min: Option<Scalar>, max: Option<Scalar>, out: &Tensor) {
+pub(super) fn record_clamp(
+    x: &Tensor,
+    min: Option<Scalar>,
+    max: Option<Scalar>,
+    out: &Tensor,
+) -> crate::tensor::Result<()> {
     if !out.dtype().is_floating() {
-        return;
+        return Ok(());
     }
     let (lo, hi) = (min.map(|s| s.to_f64()), max.map(|s| s.to_f64()));
     record("ClampBackward1", &[x], out, &[Some(x)], move |g, c| {
@@ -265,7 +272,8 @@ pub(super) fn record_clamp(x: &Tensor, min: Option<Scalar>, max: Option<Scalar>,
             m = mul(&m, &mask_scalar(BinaryOp::Le, x, hi, g)?)?;
         }
         Ok(vec![Some(mul(g, &m)?)])
-    });
+    })?;
+    Ok(())
 }
 
 /// `clamp(x, min_t, max_t)` with tensors: `ClampBackward0`.
@@ -274,9 +282,9 @@ pub(super) fn record_clamp_tensor(
     min: Option<&Tensor>,
     max: Option<&Tensor>,
     out: &Tensor,
-) {
+) -> crate::tensor::Result<()> {
     if !out.dtype().is_floating() {
-        return;
+        return Ok(());
     }
     let (hl, hh) = (min.is_some(), max.is_some());
     let mut ins = vec![x];
@@ -313,5 +321,6 @@ pub(super) fn record_clamp_tensor(
             }
             Ok(r)
         }),
-    );
+    )?;
+    Ok(())
 }

@@ -5,15 +5,15 @@ use crate::autograd::record;
 use crate::tensor::shape::wrap_dim;
 use crate::tensor::{Scalar, Tensor};
 
-pub(super) fn record_cat(ts: &[&Tensor], dim: i64, out: &Tensor) {
+pub(super) fn record_cat(ts: &[&Tensor], dim: i64, out: &Tensor) -> crate::tensor::Result<()> {
     // the part of the result each input filled (legacy-skipped empty 1-D inputs fill none)
     let skip = |t: &Tensor| t.ndim() == 1 && t.numel() == 0;
     let d = match ts.iter().find(|t| !skip(t)) {
         Some(first) => match wrap_dim(dim, first.ndim()) {
             Ok(d) => d,
-            Err(_) => return,
+            Err(_) => return Ok(()),
         },
-        None => return,
+        None => return Ok(()),
     };
     let lens: Vec<Option<usize>> = ts
         .iter()
@@ -36,10 +36,11 @@ pub(super) fn record_cat(ts: &[&Tensor], dim: i64, out: &Tensor) {
             }
         }
         Ok(r)
-    });
+    })?;
+    Ok(())
 }
 
-pub(super) fn record_stack(ts: &[&Tensor], d: usize, out: &Tensor) {
+pub(super) fn record_stack(ts: &[&Tensor], d: usize, out: &Tensor) -> crate::tensor::Result<()> {
     let n = ts.len();
     record("StackBackward0", ts, out, &[], move |g, c| {
         (0..n)
@@ -51,10 +52,16 @@ pub(super) fn record_stack(ts: &[&Tensor], d: usize, out: &Tensor) {
                 }
             })
             .collect()
-    });
+    })?;
+    Ok(())
 }
 
-pub(super) fn record_where(cond: &Tensor, a: &TensorOrScalar, b: &TensorOrScalar, out: &Tensor) {
+pub(super) fn record_where(
+    cond: &Tensor,
+    a: &TensorOrScalar,
+    b: &TensorOrScalar,
+    out: &Tensor,
+) -> crate::tensor::Result<()> {
     let zero = || TensorOrScalar::Scalar(Scalar::Int(0));
     let cond = cond.clone();
     let mut ins = vec![];
@@ -91,5 +98,6 @@ pub(super) fn record_where(cond: &Tensor, a: &TensorOrScalar, b: &TensorOrScalar
                 })
                 .collect()
         }),
-    );
+    )?;
+    Ok(())
 }

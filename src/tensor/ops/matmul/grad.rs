@@ -4,7 +4,7 @@ use crate::autograd::util::{mul, when};
 use crate::tensor::ops::matmul::{bmm, mm, mv};
 use crate::tensor::Tensor;
 
-pub(super) fn record_mm(a: &Tensor, b: &Tensor, out: &Tensor) {
+pub(super) fn record_mm(a: &Tensor, b: &Tensor, out: &Tensor) -> crate::tensor::Result<()> {
     let (na, nb) = (a.requires_grad(), b.requires_grad());
     record(
         "MmBackward0",
@@ -17,10 +17,11 @@ pub(super) fn record_mm(a: &Tensor, b: &Tensor, out: &Tensor) {
                 when(c.needs(1), || mm(&c.saved(0).t()?, g))?,
             ])
         },
-    );
+    )?;
+    Ok(())
 }
 
-pub(super) fn record_bmm(a: &Tensor, b: &Tensor, out: &Tensor) {
+pub(super) fn record_bmm(a: &Tensor, b: &Tensor, out: &Tensor) -> crate::tensor::Result<()> {
     let (na, nb) = (a.requires_grad(), b.requires_grad());
     record(
         "BmmBackward0",
@@ -33,10 +34,11 @@ pub(super) fn record_bmm(a: &Tensor, b: &Tensor, out: &Tensor) {
                 when(c.needs(1), || bmm(&c.saved(0).transpose(1, 2)?, g))?,
             ])
         },
-    );
+    )?;
+    Ok(())
 }
 
-pub(super) fn record_mv(m: &Tensor, v: &Tensor, out: &Tensor) {
+pub(super) fn record_mv(m: &Tensor, v: &Tensor, out: &Tensor) -> crate::tensor::Result<()> {
     let (nm, nv) = (m.requires_grad(), v.requires_grad());
     record(
         "MvBackward0",
@@ -52,10 +54,11 @@ pub(super) fn record_mv(m: &Tensor, v: &Tensor, out: &Tensor) {
                 when(c.needs(1), || mv(&c.saved(0).t()?, g))?,
             ])
         },
-    );
+    )?;
+    Ok(())
 }
 
-pub(super) fn record_dot(a: &Tensor, b: &Tensor, out: &Tensor) {
+pub(super) fn record_dot(a: &Tensor, b: &Tensor, out: &Tensor) -> crate::tensor::Result<()> {
     let (na, nb) = (a.requires_grad(), b.requires_grad());
     record(
         "DotBackward0",
@@ -68,5 +71,6 @@ pub(super) fn record_dot(a: &Tensor, b: &Tensor, out: &Tensor) {
                 when(c.needs(1), || mul(g, c.saved(0)))?,
             ])
         },
-    );
+    )?;
+    Ok(())
 }

@@ -31,7 +31,7 @@ pub(super) fn record_sum(
     _keepdim: bool,
     scale: f64,
     out: &Tensor,
-) {
+) -> crate::tensor::Result<()> {
     let shape = x.shape().to_vec();
     let keep = keep_shape(&shape, dims);
     record(name, &[x], out, &[], move |g, _| {
@@ -41,7 +41,8 @@ pub(super) fn record_sum(
             g.clone()
         };
         Ok(vec![Some(unreduce(&g, &keep)?.expand_to(&shape)?)])
-    });
+    })?;
+    Ok(())
 }
 
 /// `prod`: `grad * result / x`.
@@ -51,13 +52,14 @@ pub(super) fn record_prod(
     dims: &[usize],
     _keepdim: bool,
     out: &Tensor,
-) {
+) -> crate::tensor::Result<()> {
     let keep = keep_shape(x.shape(), dims);
     record(name, &[x], out, &[Some(x), Some(out)], move |g, c| {
         let (x, r) = (c.saved(0), c.saved(1));
         let gr = mul(&unreduce(g, &keep)?, &unreduce(r, &keep)?)?;
         Ok(vec![Some(div(&gr, x)?)])
-    });
+    })?;
+    Ok(())
 }
 
 /// `max()`/`min()`/`amax`/`amin`: the gradient shared evenly by the elements equal to the result.
@@ -67,7 +69,7 @@ pub(super) fn record_amax(
     dims: &[usize],
     _keepdim: bool,
     out: &Tensor,
-) {
+) -> crate::tensor::Result<()> {
     let keep = keep_shape(x.shape(), dims);
     let d: Vec<i64> = dims.iter().map(|&i| i as i64).collect();
     record(name, &[x], out, &[Some(x), Some(out)], move |g, c| {
@@ -76,7 +78,8 @@ pub(super) fn record_amax(
         let count = sum(&m, Some(&d), true, None)?;
         let share = div(&unreduce(g, &keep)?, &count)?;
         Ok(vec![Some(mul(&m, &share)?)])
-    });
+    })?;
+    Ok(())
 }
 
 /// `max(dim)`/`min(dim)`: the gradient goes to the selected index.
@@ -87,7 +90,7 @@ pub(super) fn record_select_dim(
     _keepdim: bool,
     idx: &Tensor,
     out: &Tensor,
-) {
+) -> crate::tensor::Result<()> {
     let shape = x.shape().to_vec();
     let keep = keep_shape(&shape, &[dim]);
     let idx = idx.clone();
@@ -106,11 +109,17 @@ pub(super) fn record_select_dim(
         .reshape_to(&ar_shape)?;
         let hit = mask(BinaryOp::Eq, &ar, &unreduce(&idx, &keep)?, g)?;
         Ok(vec![Some(mul(&hit, &unreduce(g, &keep)?)?)])
-    });
+    })?;
+    Ok(())
 }
 
 /// `softmax`: `y * (g - sum(g * y))`; `log_softmax`: `g - exp(y) * sum(g)`.
-pub(super) fn record_softmax(x: &Tensor, dim: usize, log: bool, out: &Tensor) {
+pub(super) fn record_softmax(
+    x: &Tensor,
+    dim: usize,
+    log: bool,
+    out: &Tensor,
+) -> crate::tensor::Result<()> {
     let d = [dim as i64];
     if log {
         record(
@@ -124,13 +133,14 @@ pub(super) fn record_softmax(x: &Tensor, dim: usize, log: bool, out: &Tensor) {
                 let s = sum(g, Some(&d), true, None)?;
                 Ok(vec![Some(sub(g, &mul(&e, &s)?)?)])
             },
-        );
+        )?;
     } else {
         record("SoftmaxBackward0", &[x], out, &[Some(out)], move |g, c| {
             let y = c.saved(0);
             let gy = mul(g, y)?;
             let s = sum(&gy, Some(&d), true, None)?;
             Ok(vec![Some(sub(&gy, &mul(y, &s)?)?)])
-        });
+        })?;
     }
+    Ok(())
 }

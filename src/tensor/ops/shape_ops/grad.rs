@@ -6,14 +6,21 @@ use crate::tensor::shape::view_strides;
 use crate::tensor::Tensor;
 
 /// Backward of a op that only changes the shape: reshape the gradient back.
-fn record_reshape(name: &'static str, x: &Tensor, out: &Tensor) {
+fn record_reshape(name: &'static str, x: &Tensor, out: &Tensor) -> crate::tensor::Result<()> {
     let shape = x.shape().to_vec();
     record(name, &[x], out, &[], move |g, _| {
         Ok(vec![Some(g.reshape_to(&shape)?)])
-    });
+    })?;
+    Ok(())
 }
 
-pub(super) fn record_transpose(name: &'static str, x: &Tensor, out: &Tensor, a: i64, b: i64) {
+pub(super) fn record_transpose(
+    name: &'static str,
+    x: &Tensor,
+    out: &Tensor,
+    a: i64,
+    b: i64,
+) -> crate::tensor::Result<()> {
     let nd = x.ndim();
     record(name, &[x], out, &[], move |g, _| {
         Ok(vec![Some(if nd < 2 {
@@ -21,7 +28,8 @@ pub(super) fn record_transpose(name: &'static str, x: &Tensor, out: &Tensor, a: 
         } else {
             g.transpose(a, b)?
         })])
-    });
+    })?;
+    Ok(())
 }
 
 /// Backward of a view into part of `x` (select, narrow): the gradient placed into zeros.
@@ -30,7 +38,7 @@ fn record_part(
     x: &Tensor,
     out: &Tensor,
     take: impl Fn(&Tensor) -> Result<Tensor> + 'static,
-) {
+) -> crate::tensor::Result<()> {
     let shape: Vec<i64> = x.shape().iter().map(|&s| s as i64).collect();
     let dtype = x.dtype();
     let device = x.device();
@@ -38,7 +46,8 @@ fn record_part(
         let z = crate::tensor::create::zeros(&shape, Some(dtype), device)?;
         crate::tensor::ops::inplace::copy_(&take(&z)?, g)?;
         Ok(vec![Some(z)])
-    });
+    })?;
+    Ok(())
 }
 
 impl Tensor {
@@ -46,7 +55,7 @@ impl Tensor {
     pub fn view(&self, shape: &[i64]) -> Result<Tensor> {
         let out = self.view_raw(shape)?;
         if is_recording1(self) {
-            record_reshape("ViewBackward0", self, &out);
+            record_reshape("ViewBackward0", self, &out)?;
         }
         Ok(out)
     }
@@ -63,7 +72,7 @@ impl Tensor {
         }
         let c = self.contiguous()?;
         let out = c.view_raw(shape)?;
-        record_reshape("UnsafeViewBackward0", &c, &out);
+        record_reshape("UnsafeViewBackward0", &c, &out)?;
         Ok(out)
     }
 
@@ -74,7 +83,7 @@ impl Tensor {
             return self.reshape_raw(&s);
         }
         let out = crate::autograd::mode::without(|| self.reshape_raw(&s))?;
-        record_reshape("UnsafeViewBackward0", self, &out);
+        record_reshape("UnsafeViewBackward0", self, &out)?;
         Ok(out)
     }
 
@@ -82,7 +91,7 @@ impl Tensor {
     pub fn transpose(&self, d0: i64, d1: i64) -> Result<Tensor> {
         let out = self.transpose_raw(d0, d1)?;
         if is_recording1(self) {
-            record_transpose("TransposeBackward0", self, &out, d0, d1);
+            record_transpose("TransposeBackward0", self, &out, d0, d1)?;
         }
         Ok(out)
     }
@@ -97,7 +106,7 @@ impl Tensor {
             }
             record("PermuteBackward0", &[self], &out, &[], move |g, _| {
                 Ok(vec![Some(g.permute_dims(&inv)?)])
-            });
+            })?;
         }
         Ok(out)
     }
@@ -106,7 +115,7 @@ impl Tensor {
     pub fn unsqueeze(&self, dim: i64) -> Result<Tensor> {
         let out = self.unsqueeze_raw(dim)?;
         if is_recording1(self) {
-            record_reshape("UnsqueezeBackward0", self, &out);
+            record_reshape("UnsqueezeBackward0", self, &out)?;
         }
         Ok(out)
     }
@@ -120,7 +129,7 @@ impl Tensor {
             } else {
                 "SqueezeBackward0"
             };
-            record_reshape(name, self, &out);
+            record_reshape(name, self, &out)?;
         }
         Ok(out)
     }
@@ -129,7 +138,7 @@ impl Tensor {
     pub(crate) fn squeeze_dims(&self, dim: i64) -> Result<Tensor> {
         let out = self.squeeze_raw(Some(dim))?;
         if is_recording1(self) {
-            record_reshape("SqueezeBackward4", self, &out);
+            record_reshape("SqueezeBackward4", self, &out)?;
         }
         Ok(out)
     }
@@ -140,7 +149,7 @@ impl Tensor {
         if is_recording1(self) {
             record("ExpandBackward0", &[self], &out, &[], |g, _| {
                 Ok(vec![Some(g.clone())])
-            });
+            })?;
         }
         Ok(out)
     }
@@ -151,7 +160,7 @@ impl Tensor {
         if is_recording1(self) {
             record_part("SelectBackward0", self, &out, move |z| {
                 z.select_raw(dim, index)
-            });
+            })?;
         }
         Ok(out)
     }
@@ -162,7 +171,7 @@ impl Tensor {
         if is_recording1(self) {
             record_part("SliceBackward0", self, &out, move |z| {
                 z.narrow_raw(dim, start, length)
-            });
+            })?;
         }
         Ok(out)
     }

@@ -1,12 +1,12 @@
 //! Autograd rules for the unary ops (derivatives.yaml).
 use super::UnaryOp;
 use crate::autograd::record;
-use crate::autograd::util::{div, mask_scalar, mul, neg, scalar_op, scale, sub, zeros_like};
+use crate::autograd::util::{div, mask_scalar, mul, neg, scalar_op, scale, zeros_like};
 use crate::tensor::ops::binary::BinaryOp;
 use crate::tensor::ops::unary::unary;
 use crate::tensor::Tensor;
 
-pub(super) fn record_unary(op: UnaryOp, x: &Tensor, out: &Tensor) {
+pub(super) fn record_unary(op: UnaryOp, x: &Tensor, out: &Tensor) -> crate::tensor::Result<()> {
     use UnaryOp::*;
     let i = [x];
     let so = [Some(out)];
@@ -121,7 +121,6 @@ pub(super) fn record_unary(op: UnaryOp, x: &Tensor, out: &Tensor) {
         Frac => record("FracBackward0", &i, out, &[], |g, _| {
             Ok(vec![Some(g.clone())])
         }),
-        LogicalNot | BitwiseNot | IsNan => {}
+        LogicalNot | BitwiseNot | IsNan => Ok(()),
     }
-    let _ = sub;
 }
