@@ -122,6 +122,27 @@ pub struct DeviceStats {
     pub num_ooms: u64,
 }
 
+impl DeviceStats {
+    /// Applies `f` to every statistic (each pool's entry of the arrays, and the oversize ones).
+    fn each_stat(&mut self, f: fn(&mut Stat)) {
+        for a in [
+            &mut self.allocation,
+            &mut self.segment,
+            &mut self.active,
+            &mut self.inactive_split,
+            &mut self.allocated_bytes,
+            &mut self.reserved_bytes,
+            &mut self.active_bytes,
+            &mut self.inactive_split_bytes,
+            &mut self.requested_bytes,
+        ] {
+            a.each(f);
+        }
+        f(&mut self.oversize_allocations);
+        f(&mut self.oversize_segments);
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Block {
     size: u64,
@@ -491,44 +512,14 @@ impl<R: RawAllocator> CachingAllocator<R> {
 
     /// `reset_peak_memory_stats`.
     pub fn reset_peak_stats(&mut self) {
-        let s = &mut self.stats;
-        for a in [
-            &mut s.allocation,
-            &mut s.segment,
-            &mut s.active,
-            &mut s.inactive_split,
-            &mut s.allocated_bytes,
-            &mut s.reserved_bytes,
-            &mut s.active_bytes,
-            &mut s.inactive_split_bytes,
-            &mut s.requested_bytes,
-        ] {
-            a.each(Stat::reset_peak);
-        }
-        s.oversize_allocations.reset_peak();
-        s.oversize_segments.reset_peak();
+        self.stats.each_stat(Stat::reset_peak);
     }
 
     /// `reset_accumulated_memory_stats`.
     pub fn reset_accumulated_stats(&mut self) {
-        let s = &mut self.stats;
-        for a in [
-            &mut s.allocation,
-            &mut s.segment,
-            &mut s.active,
-            &mut s.inactive_split,
-            &mut s.allocated_bytes,
-            &mut s.reserved_bytes,
-            &mut s.active_bytes,
-            &mut s.inactive_split_bytes,
-            &mut s.requested_bytes,
-        ] {
-            a.each(Stat::reset_accumulated);
-        }
-        s.num_alloc_retries = 0;
-        s.num_ooms = 0;
-        s.oversize_allocations.reset_accumulated();
-        s.oversize_segments.reset_accumulated();
+        self.stats.each_stat(Stat::reset_accumulated);
+        self.stats.num_alloc_retries = 0;
+        self.stats.num_ooms = 0;
     }
 
     /// Number of blocks handed out and not yet freed.

@@ -3,7 +3,7 @@
 //! fused node (`AddmmBackward0`, `MseLossBackward0`, `NllLossBackward0`, ...) where PyTorch has
 //! a kernel, the nodes of the parts where PyTorch composes ops (`l1_loss`, `cross_entropy`).
 use crate::autograd::util::{add, div, mul, neg, scalar_op, scale, sub, when};
-use crate::autograd::{is_recording, is_recording1, mode, record};
+use crate::autograd::{is_recording, is_recording1, mode, record, Grads};
 use crate::tensor::error::{index_err, runtime, value_err, Result};
 use crate::tensor::ops::binary::{binary, binary_scalar, BinaryOp};
 use crate::tensor::ops::matmul::{matmul, mm};
@@ -787,6 +787,46 @@ fn cross_entropy_probs(
     }
 }
 
+/// `log(x)` and `log(1 - x)`, each clamped at -100 as PyTorch's BCE clamps them.
+fn clamped_logs(x: &Tensor) -> Result<(Tensor, Tensor)> {
+    let clamp =
+        |t: Tensor| crate::tensor::ops::binary::clamp(&t, Some(Scalar::Float(-100.0)), None);
+    Ok((
+        clamp(unary(UnaryOp::Log1p, &neg(x)?)?)?,
+        clamp(unary(UnaryOp::Log, x)?)?,
+    ))
+}
+
+/// `log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))`, stable for large `|x|`.
+fn log_sigmoid(x: &Tensor) -> Result<Tensor> {
+    let min0 = crate::tensor::ops::binary::clamp(x, None, Some(Scalar::Int(0)))?;
+    let e = unary(UnaryOp::Exp, &neg(&unary(UnaryOp::Abs, x)?)?)?;
+    sub(&min0, &unary(UnaryOp::Log1p, &e)?)
+}
+
+/// The end of the BCE backward formulas: times `weight`, times `g` when not yet applied, and
+/// divided by the element count for `reduction='mean'` (in PyTorch's order).
+fn weigh_and_average(
+    mut gi: Tensor,
+    mut gt: Option<Tensor>,
+    weight: Option<&Tensor>,
+    g: Option<&Tensor>,
+    r: Reduction,
+    numel: f64,
+) -> Result<Grads> {
+    for f in [weight, g].into_iter().flatten() {
+        gi = mul(&gi, f)?;
+        gt = gt.map(|v| mul(&v, f)).transpose()?;
+    }
+    if r == Reduction::Mean {
+        gi = scalar_op(BinaryOp::Div, &gi, numel)?;
+        gt = gt
+            .map(|v| scalar_op(BinaryOp::Div, &v, numel))
+            .transpose()?;
+    }
+    Ok(vec![Some(gi), gt])
+}
+
 /// `F.binary_cross_entropy(input, target, weight=None, reduction='mean')`.
 pub fn binary_cross_entropy(
     input: &Tensor,
@@ -808,10 +848,7 @@ pub fn binary_cross_entropy(
     }
     let rec = is_recording(&[input, target]);
     let out = mode::without(|| -> Result<Tensor> {
-        let clamp =
-            |t: Tensor| crate::tensor::ops::binary::clamp(&t, Some(Scalar::Float(-100.0)), None);
-        let log1m = clamp(unary(UnaryOp::Log1p, &neg(input)?)?)?;
-        let logx = clamp(unary(UnaryOp::Log, input)?)?;
+        let (log1m, logx) = clamped_logs(input)?;
         let tm1 = scalar_op(BinaryOp::Sub, target, 1.0)?;
         let mut loss = sub(&mul(&tm1, &log1m)?, &mul(target, &logx)?)?;
         if let Some(w) = weight {
@@ -835,29 +872,15 @@ pub fn binary_cross_entropy(
                     Some(Scalar::Float(1e-12)),
                     None,
                 )?;
-                let mut gi = mul(&div(&sub(x, t)?, &denom)?, g)?;
+                let gi = mul(&div(&sub(x, t)?, &denom)?, g)?;
                 // d/dtarget: grad * (log(1 - x) - log(x)), each clamped at -100
-                let mut gt = if c.needs(1) {
-                    let cl = |v: Tensor| {
-                        crate::tensor::ops::binary::clamp(&v, Some(Scalar::Float(-100.0)), None)
-                    };
-                    let l1 = cl(unary(UnaryOp::Log1p, &neg(x)?)?)?;
-                    let l0 = cl(unary(UnaryOp::Log, x)?)?;
+                let gt = if c.needs(1) {
+                    let (l1, l0) = clamped_logs(x)?;
                     Some(mul(&sub(&l1, &l0)?, g)?)
                 } else {
                     None
                 };
-                if let Some(w) = c.saved_opt(2) {
-                    gi = mul(&gi, w)?;
-                    gt = gt.map(|v| mul(&v, w)).transpose()?;
-                }
-                if r == Reduction::Mean {
-                    gi = scalar_op(BinaryOp::Div, &gi, numel)?;
-                    gt = gt
-                        .map(|v| scalar_op(BinaryOp::Div, &v, numel))
-                        .transpose()?;
-                }
-                Ok(vec![Some(gi), gt])
+                weigh_and_average(gi, gt, c.saved_opt(2), None, r, numel)
             },
         )?;
     }
@@ -883,13 +906,7 @@ pub fn bce_with_logits(
     check_float("binary_cross_entropy_with_logits", input)?;
     let rec = is_recording(&[input, target]);
     let out = mode::without(|| -> Result<Tensor> {
-        // log_sigmoid(x) = min(x, 0) - log1p(exp(-|x|))
-        let min0 = crate::tensor::ops::binary::clamp(input, None, Some(Scalar::Int(0)))?;
-        let l = unary(
-            UnaryOp::Log1p,
-            &unary(UnaryOp::Exp, &neg(&unary(UnaryOp::Abs, input)?)?)?,
-        )?;
-        let mut ls = sub(&min0, &l)?;
+        let mut ls = log_sigmoid(input)?;
         if let Some(pw) = pos_weight {
             let lw = scalar_op(
                 BinaryOp::Add,
@@ -915,7 +932,7 @@ pub fn bce_with_logits(
             move |g, c| {
                 let (x, t) = (c.saved(0), c.saved(1));
                 let sig = unary(UnaryOp::Sigmoid, x)?;
-                let mut gi = match c.saved_opt(3) {
+                let gi = match c.saved_opt(3) {
                     Some(pw) => {
                         let pt = mul(pw, t)?;
                         sub(
@@ -926,38 +943,15 @@ pub fn bce_with_logits(
                     None => sub(&sig, t)?,
                 };
                 // d/dtarget: log_sigmoid(-x) - pos_weight * log_sigmoid(x), or -x
-                let mut gt = if c.needs(1) {
+                let gt = if c.needs(1) {
                     Some(match c.saved_opt(3) {
-                        Some(pw) => {
-                            let ls = |v: &Tensor| -> Result<Tensor> {
-                                let min0 = crate::tensor::ops::binary::clamp(
-                                    v,
-                                    None,
-                                    Some(Scalar::Int(0)),
-                                )?;
-                                let e = unary(UnaryOp::Exp, &neg(&unary(UnaryOp::Abs, v)?)?)?;
-                                sub(&min0, &unary(UnaryOp::Log1p, &e)?)
-                            };
-                            sub(&ls(&neg(x)?)?, &mul(pw, &ls(x)?)?)?
-                        }
+                        Some(pw) => sub(&log_sigmoid(&neg(x)?)?, &mul(pw, &log_sigmoid(x)?)?)?,
                         None => neg(x)?,
                     })
                 } else {
                     None
                 };
-                if let Some(w) = c.saved_opt(2) {
-                    gi = mul(&gi, w)?;
-                    gt = gt.map(|v| mul(&v, w)).transpose()?;
-                }
-                gi = mul(&gi, g)?;
-                gt = gt.map(|v| mul(&v, g)).transpose()?;
-                if r == Reduction::Mean {
-                    gi = scalar_op(BinaryOp::Div, &gi, numel)?;
-                    gt = gt
-                        .map(|v| scalar_op(BinaryOp::Div, &v, numel))
-                        .transpose()?;
-                }
-                Ok(vec![Some(gi), gt])
+                weigh_and_average(gi, gt, c.saved_opt(2), Some(g), r, numel)
             },
         )?;
     }
