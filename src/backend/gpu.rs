@@ -109,20 +109,9 @@ pub fn check_device(i: u32) -> crate::tensor::Result<()> {
     Ok(())
 }
 
-/// What `torch.cuda.get_device_properties` reports.
-#[derive(Clone, Debug, PartialEq)]
-pub struct DeviceProps {
-    pub name: String,
-    pub major: u32,
-    pub minor: u32,
-    pub total_memory: u64,
-    pub multi_processor_count: u32,
-    pub uuid: String,
-    pub pci_bus_id: u32,
-    pub pci_device_id: u32,
-    pub pci_domain_id: u32,
-    pub l2_cache_size: u64,
-}
+/// What `torch.cuda.get_device_properties` reports: what the probe found for a real card,
+/// or the simulated GPU's made-up values.
+pub use super::cuda::DeviceInfo as DeviceProps;
 
 impl DeviceProps {
     /// `repr(props)` as PyTorch 2.15 builds it (torch/csrc/cuda/Module.cpp).

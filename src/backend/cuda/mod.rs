@@ -23,18 +23,7 @@ pub fn properties(i: u32) -> crate::tensor::Result<DeviceProps> {
     let Some(d) = p.devices.get(i as usize) else {
         return Err(super::gpu::invalid_ordinal(i));
     };
-    Ok(DeviceProps {
-        name: d.name.clone(),
-        major: d.major,
-        minor: d.minor,
-        total_memory: d.total_memory,
-        multi_processor_count: d.multi_processor_count,
-        uuid: d.uuid.clone(),
-        pci_bus_id: d.pci_bus_id,
-        pci_device_id: d.pci_device_id,
-        pci_domain_id: d.pci_domain_id,
-        l2_cache_size: d.l2_cache_size,
-    })
+    Ok(d.clone())
 }
 
 /// Run `f` on real device `i`'s caching allocator (`None` without a GPU or for a bad ordinal).

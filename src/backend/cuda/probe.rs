@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 
 /// What was found for one GPU.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct DeviceInfo {
     pub name: String,
     pub major: u32,

@@ -67,7 +67,6 @@ impl Interp {
                 torch::amp::install(&m);
                 m
             }
-            "torch.autograd" => torch::autograd::module(),
             "torch.nn.functional" => torch::functional::module(),
             "_cudalearn_nn" => torch::nn::module(),
             _ if crate::nn::prelude(name).is_some() => return self.import_prelude(name),

@@ -898,3 +898,9 @@ print(y.grad_fn.name())
 (y * 3).sum().backward()
 print(x.grad)
 
+# %% grad_mode_classes_are_one_object
+import torch
+import torch.autograd
+from torch.autograd import no_grad
+print(torch.no_grad is torch.autograd.no_grad, no_grad is torch.no_grad)
+print(torch.inference_mode is torch.autograd.inference_mode)

@@ -349,25 +349,27 @@ impl Native for SetGradEnabled {
     }
 }
 
-/// The `torch.*` names of this file.
+/// The `torch.*` names of this file: the grad-mode classes (the same objects as
+/// `torch.autograd.no_grad`, ...) and `torch.autograd`.
 pub fn torch_consts() -> Vec<(&'static str, Value)> {
-    vec![
-        ("no_grad", Value::Native(Rc::new(ModeClass("no_grad")))),
-        (
-            "enable_grad",
-            Value::Native(Rc::new(ModeClass("enable_grad"))),
-        ),
-        (
-            "inference_mode",
-            Value::Native(Rc::new(ModeClass("inference_mode"))),
-        ),
-        (
-            "set_grad_enabled",
-            Value::Native(Rc::new(ModeClass("set_grad_enabled"))),
-        ),
-        ("autograd", module()),
-    ]
+    let m = module();
+    let mut consts: Vec<(&'static str, Value)> = MODE_CLASSES
+        .iter()
+        .filter_map(|&n| match &m {
+            Value::Module(md) => md.attrs.borrow().get(&Sym::new(n)).map(|v| (n, v.clone())),
+            _ => None,
+        })
+        .collect();
+    consts.push(("autograd", m));
+    consts
 }
+
+const MODE_CLASSES: [&str; 4] = [
+    "no_grad",
+    "enable_grad",
+    "inference_mode",
+    "set_grad_enabled",
+];
 
 pub fn torch_fns() -> Vec<(&'static str, NativeFn)> {
     vec![
@@ -498,21 +500,7 @@ pub fn module() -> Value {
     crate::lang::modules::make_module(
         "torch.autograd",
         &[("grad", autograd_grad), ("backward", autograd_backward)],
-        &[
-            ("no_grad", Value::Native(Rc::new(ModeClass("no_grad")))),
-            (
-                "enable_grad",
-                Value::Native(Rc::new(ModeClass("enable_grad"))),
-            ),
-            (
-                "inference_mode",
-                Value::Native(Rc::new(ModeClass("inference_mode"))),
-            ),
-            (
-                "set_grad_enabled",
-                Value::Native(Rc::new(ModeClass("set_grad_enabled"))),
-            ),
-        ],
+        &MODE_CLASSES.map(|n| (n, Value::Native(Rc::new(ModeClass(n))))),
     )
 }
 
