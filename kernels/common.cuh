@@ -8,7 +8,9 @@ typedef unsigned long long u64;
 
 #define MAX_DIMS 8
 
-// Shape and strides (in elements) of one operand, for broadcasting and non-contiguous views.
+// Shape and strides (in elements) of one operand over the output's shape (broadcast dims have
+// stride 0), and its storage offset. The backend merges dims that are contiguous in every
+// operand first, so a plain elementwise op arrives here with ndim == 1.
 struct Layout {
     int ndim;
     i64 offset;
@@ -18,6 +20,8 @@ struct Layout {
 
 // The storage offset of the i-th element (row-major over `shape`) of a strided operand.
 __device__ __forceinline__ i64 strided_offset(const Layout& l, i64 i) {
+    if (l.ndim == 0) return l.offset;
+    if (l.ndim == 1) return l.offset + i * l.strides[0];
     i64 off = l.offset;
     for (int d = l.ndim - 1; d >= 0; --d) {
         i64 n = l.shape[d];

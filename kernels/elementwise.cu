@@ -1,8 +1,8 @@
-// Elementwise unary and binary ops with broadcasting and strided (non-contiguous) operands.
-// Every kernel computes in `acc_t` (float for f16/bf16, as PyTorch's opmath_type) and writes a
-// contiguous output. Instantiated per dtype by the DEFINE_* macros at the end.
+// Elementwise unary and binary ops, comparisons, fill and where, with broadcasting and strided
+// operands and a strided output (the backend lays results out as PyTorch's TensorIterator
+// does). Floating types compute in `ACC` (float for f16/bf16, as PyTorch's opmath_type).
 
-// op codes shared with src/backend/cuda/kernels.rs
+// Op codes, shared with src/backend/cuda/codes.rs.
 #define OP_ADD 0
 #define OP_SUB 1
 #define OP_MUL 2
@@ -16,9 +16,31 @@
 #define OP_LE 10
 #define OP_GT 11
 #define OP_GE 12
+#define OP_FLOORDIV 13
+#define OP_TRUNCDIV 14
+#define OP_REM 15
+#define OP_FMOD 16
+#define OP_BITAND 17
+#define OP_BITOR 18
+#define OP_BITXOR 19
+
+// ATen's div_floor_floating.
+template <typename T>
+__device__ __forceinline__ T floor_div_f(T a, T b) {
+    if (b == (T)0) return a / b;
+    T m = fmod(a, b);
+    T div = (a - m) / b;
+    if (m != (T)0 && ((b < (T)0) != (m < (T)0))) div -= (T)1;
+    if (div != (T)0) {
+        T fd = floor(div);
+        if (div - fd > (T)0.5) fd += (T)1;
+        return fd;
+    }
+    return copysign((T)0, a / b);
+}
 
 template <typename T>
-__device__ __forceinline__ T binop(int op, T a, T b) {
+__device__ __forceinline__ T fbinop(int op, T a, T b) {
     switch (op) {
         case OP_ADD: return a + b;
         case OP_SUB: return a - b;
@@ -26,7 +48,43 @@ __device__ __forceinline__ T binop(int op, T a, T b) {
         case OP_DIV: return a / b;
         case OP_MAX: return (a != a || a > b) ? a : b;
         case OP_MIN: return (a != a || a < b) ? a : b;
-        case OP_POW: return (T)pow((double)a, (double)b);
+        case OP_POW: return pow(a, b);
+        case OP_FLOORDIV: return floor_div_f(a, b);
+        case OP_TRUNCDIV: return trunc(a / b);
+        case OP_REM: {
+            T m = fmod(a, b);
+            if (m != (T)0 && ((b < (T)0) != (m < (T)0))) m += b;
+            return m;
+        }
+        case OP_FMOD: return fmod(a, b);
+        default: return a;
+    }
+}
+
+// Integers wrap as in C; zero divisors were refused by the op before the launch.
+template <typename T>
+__device__ __forceinline__ T ibinop(int op, T a, T b) {
+    switch (op) {
+        case OP_ADD: return (T)((u64)a + (u64)b);
+        case OP_SUB: return (T)((u64)a - (u64)b);
+        case OP_MUL: return (T)((u64)a * (u64)b);
+        case OP_MAX: return a > b ? a : b;
+        case OP_MIN: return a < b ? a : b;
+        case OP_FLOORDIV: {
+            if (b == 0) return 0;
+            T q = a / b, r = a % b;
+            return (r != 0 && ((r < 0) != (b < 0))) ? q - 1 : q;
+        }
+        case OP_TRUNCDIV: return b == 0 ? 0 : a / b;
+        case OP_REM: {
+            if (b == 0) return 0;
+            T r = a % b;
+            return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+        }
+        case OP_FMOD: return b == 0 ? 0 : a % b;
+        case OP_BITAND: return a & b;
+        case OP_BITOR: return a | b;
+        case OP_BITXOR: return a ^ b;
         default: return a;
     }
 }
@@ -43,80 +101,130 @@ __device__ __forceinline__ bool cmpop(int op, T a, T b) {
     }
 }
 
+// Unary op codes, in the order of `UnaryOp` (src/tensor/ops/unary.rs).
 #define UN_NEG 0
 #define UN_ABS 1
-#define UN_EXP 2
-#define UN_LOG 3
-#define UN_SQRT 4
-#define UN_RELU 5
-#define UN_SIGMOID 6
-#define UN_TANH 7
-#define UN_SIN 8
-#define UN_COS 9
+#define UN_SQRT 2
+#define UN_RSQRT 3
+#define UN_EXP 4
+#define UN_EXPM1 5
+#define UN_LOG 6
+#define UN_LOG2 7
+#define UN_LOG10 8
+#define UN_LOG1P 9
+#define UN_SIN 10
+#define UN_COS 11
+#define UN_TAN 12
+#define UN_TANH 13
+#define UN_SIGMOID 14
+#define UN_RELU 15
+#define UN_FLOOR 16
+#define UN_CEIL 17
+#define UN_ROUND 18
+#define UN_TRUNC 19
+#define UN_FRAC 20
+#define UN_SIGN 21
+#define UN_RECIPROCAL 22
+#define UN_SQUARE 23
 
 template <typename T>
-__device__ __forceinline__ T unop(int op, T x) {
+__device__ __forceinline__ T funop(int op, T x) {
     switch (op) {
         case UN_NEG: return -x;
-        case UN_ABS: return x < (T)0 ? -x : x;
-        case UN_EXP: return exp(x);
-        case UN_LOG: return log(x);
+        case UN_ABS: return fabs(x);
         case UN_SQRT: return sqrt(x);
-        case UN_RELU: return x > (T)0 ? x : (x != x ? x : (T)0);
-        case UN_SIGMOID: return (T)1 / ((T)1 + exp(-x));
-        case UN_TANH: return tanh(x);
+        case UN_RSQRT: return (T)1 / sqrt(x);
+        case UN_EXP: return exp(x);
+        case UN_EXPM1: return expm1(x);
+        case UN_LOG: return log(x);
+        case UN_LOG2: return log2(x);
+        case UN_LOG10: return log10(x);
+        case UN_LOG1P: return log1p(x);
         case UN_SIN: return sin(x);
-        default: return cos(x);
+        case UN_COS: return cos(x);
+        case UN_TAN: return tan(x);
+        case UN_TANH: return tanh(x);
+        case UN_SIGMOID: return (T)1 / ((T)1 + exp(-x));
+        case UN_RELU: return x != x ? x : (x > (T)0 ? x : (T)0);
+        case UN_FLOOR: return floor(x);
+        case UN_CEIL: return ceil(x);
+        case UN_ROUND: return rint(x);
+        case UN_TRUNC: return trunc(x);
+        case UN_FRAC: return x - trunc(x);
+        case UN_SIGN: return (T)((x > (T)0) - (x < (T)0));
+        case UN_RECIPROCAL: return (T)1 / x;
+        default: return x * x;
     }
 }
 
+template <typename T>
+__device__ __forceinline__ T iunop(int op, T x) {
+    switch (op) {
+        case UN_NEG: return (T)(0 - (u64)x);
+        case UN_ABS: return x < 0 ? (T)(0 - (u64)x) : x;
+        case UN_RELU: return x > 0 ? x : 0;
+        case UN_SIGN: return (T)((x > 0) - (x < 0));
+        default: return (T)((u64)x * (u64)x);
+    }
+}
 
-#define DEFINE_BINARY(NAME, T, ACC, LOAD, STORE)                                             \
+#define DEFINE_ELEMENTWISE(NAME, T, ACC, LOAD, STORE, BINOP, UNOP)                           \
     extern "C" __global__ void binary_##NAME(int op, i64 n, const T* a, Layout la,          \
-                                             const T* b, Layout lb, T* out) {               \
+                                             const T* b, Layout lb, T* out, Layout lo) {    \
         GRID_STRIDE(i, n) {                                                                 \
             ACC x = LOAD(a, strided_offset(la, i));                                         \
             ACC y = LOAD(b, strided_offset(lb, i));                                         \
-            out[i] = STORE(binop<ACC>(op, x, y));                                           \
+            out[strided_offset(lo, i)] = STORE(BINOP<ACC>(op, x, y));                       \
+        }                                                                                   \
+    }                                                                                       \
+    extern "C" __global__ void binary_scalar_##NAME(int op, i64 n, const T* a, Layout la,   \
+                                                    double s, int rev, T* out, Layout lo) { \
+        ACC y = (ACC)s;                                                                     \
+        GRID_STRIDE(i, n) {                                                                 \
+            ACC x = LOAD(a, strided_offset(la, i));                                         \
+            out[strided_offset(lo, i)] = STORE(rev ? BINOP<ACC>(op, y, x) : BINOP<ACC>(op, x, y)); \
         }                                                                                   \
     }                                                                                       \
     extern "C" __global__ void compare_##NAME(int op, i64 n, const T* a, Layout la,         \
-                                              const T* b, Layout lb, bool* out) {           \
+                                              const T* b, Layout lb, bool* out, Layout lo) { \
         GRID_STRIDE(i, n) {                                                                 \
             ACC x = LOAD(a, strided_offset(la, i));                                         \
             ACC y = LOAD(b, strided_offset(lb, i));                                         \
-            out[i] = cmpop<ACC>(op, x, y);                                                  \
+            out[strided_offset(lo, i)] = cmpop<ACC>(op, x, y);                              \
+        }                                                                                   \
+    }                                                                                       \
+    extern "C" __global__ void compare_scalar_##NAME(int op, i64 n, const T* a, Layout la,  \
+                                                     double s, int rev, bool* out,          \
+                                                     Layout lo) {                           \
+        ACC y = (ACC)s;                                                                     \
+        GRID_STRIDE(i, n) {                                                                 \
+            ACC x = LOAD(a, strided_offset(la, i));                                         \
+            out[strided_offset(lo, i)] = rev ? cmpop<ACC>(op, y, x) : cmpop<ACC>(op, x, y); \
+        }                                                                                   \
+    }                                                                                       \
+    extern "C" __global__ void unary_##NAME(int op, i64 n, const T* a, Layout la, T* out,   \
+                                            Layout lo) {                                    \
+        GRID_STRIDE(i, n) {                                                                 \
+            ACC x = LOAD(a, strided_offset(la, i));                                         \
+            out[strided_offset(lo, i)] = STORE(UNOP<ACC>(op, x));                           \
         }                                                                                   \
     }                                                                                       \
     extern "C" __global__ void fill_##NAME(i64 n, T* out, Layout lo, double v) {            \
-        GRID_STRIDE(i, n) { out[strided_offset(lo, i)] = STORE((ACC)v); }                   \
+        T x = STORE((ACC)v);                                                                \
+        GRID_STRIDE(i, n) { out[strided_offset(lo, i)] = x; }                               \
     }                                                                                       \
-    extern "C" __global__ void copy_##NAME(i64 n, const T* src, Layout ls, T* dst,          \
-                                           Layout ld) {                                     \
-        GRID_STRIDE(i, n) { dst[strided_offset(ld, i)] = src[strided_offset(ls, i)]; }      \
-    }
-
-// Unary math in MATH precision (integers go through double, as `torch.exp(int_tensor)` has
-// already been promoted to float by the engine; this covers neg/abs/relu of ints).
-#define DEFINE_UNARY(NAME, T, MATH, LOAD, STORE)                                             \
-    extern "C" __global__ void unary_##NAME(int op, i64 n, const T* a, Layout la, T* out) { \
+    extern "C" __global__ void where_##NAME(i64 n, const bool* c, Layout lc, const T* a,    \
+                                            Layout la, const T* b, Layout lb, T* out,       \
+                                            Layout lo) {                                    \
         GRID_STRIDE(i, n) {                                                                 \
-            MATH x = LOAD(a, strided_offset(la, i));                                        \
-            out[i] = STORE(unop<MATH>(op, x));                                              \
+            out[strided_offset(lo, i)] =                                                    \
+                c[strided_offset(lc, i)] ? a[strided_offset(la, i)] : b[strided_offset(lb, i)]; \
         }                                                                                   \
     }
 
-#define LOAD_INT(p, i) (double)(p)[i]
-
-DEFINE_BINARY(f32, float, float, LOAD_PLAIN, STORE_PLAIN)
-DEFINE_BINARY(f64, double, double, LOAD_PLAIN, STORE_PLAIN)
-DEFINE_BINARY(f16, f16_t, float, LOAD_F16, STORE_F16)
-DEFINE_BINARY(bf16, bf16_t, float, LOAD_BF16, STORE_BF16)
-DEFINE_BINARY(i64, i64, i64, LOAD_PLAIN, STORE_PLAIN)
-DEFINE_BINARY(i32, int, int, LOAD_PLAIN, STORE_PLAIN)
-DEFINE_UNARY(f32, float, float, LOAD_PLAIN, STORE_PLAIN)
-DEFINE_UNARY(f64, double, double, LOAD_PLAIN, STORE_PLAIN)
-DEFINE_UNARY(f16, f16_t, float, LOAD_F16, STORE_F16)
-DEFINE_UNARY(bf16, bf16_t, float, LOAD_BF16, STORE_BF16)
-DEFINE_UNARY(i64, i64, double, LOAD_INT, (i64))
-DEFINE_UNARY(i32, int, double, LOAD_INT, (int))
+DEFINE_ELEMENTWISE(f32, float, float, LOAD_PLAIN, STORE_PLAIN, fbinop, funop)
+DEFINE_ELEMENTWISE(f64, double, double, LOAD_PLAIN, STORE_PLAIN, fbinop, funop)
+DEFINE_ELEMENTWISE(f16, f16_t, float, LOAD_F16, STORE_F16, fbinop, funop)
+DEFINE_ELEMENTWISE(bf16, bf16_t, float, LOAD_BF16, STORE_BF16, fbinop, funop)
+DEFINE_ELEMENTWISE(i64, i64, i64, LOAD_PLAIN, STORE_PLAIN, ibinop, iunop)
+DEFINE_ELEMENTWISE(i32, int, int, LOAD_PLAIN, STORE_PLAIN, ibinop, iunop)

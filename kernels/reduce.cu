@@ -1,40 +1,76 @@
-// Reductions over the last (contiguous) axis of a [rows, cols] view: sum and max, accumulated
-// in float (f16/bf16/f32) or double, one block per row with a shared-memory tree. The engine
-// permutes the reduced dims last and makes the input contiguous first.
+// Reductions over the last (contiguous) axis of a [rows, cols] tensor, one block of 256
+// threads per row with a shared-memory tree; floating types accumulate in float (f16/bf16/f32)
+// or double. The backend permutes the reduced dims last and makes the input contiguous first.
+#define RED_SUM 0
+#define RED_PROD 1
+#define RED_MAX 2
+#define RED_MIN 3
+
+template <typename A>
+__device__ __forceinline__ A combine(int op, A a, A b) {
+    switch (op) {
+        case RED_SUM: return a + b;
+        case RED_PROD: return a * b;
+        // NaN propagates (a != a is true only for NaN)
+        case RED_MAX: return (a != a || a > b) ? a : b;
+        default: return (a != a || a < b) ? a : b;
+    }
+}
+
+// Is (v, i) a better arg-max (or arg-min) than (b, bi)? NaN counts as the extreme, and ties go
+// to the first index, as in PyTorch.
+template <typename A>
+__device__ __forceinline__ bool better(int max, A v, i64 i, A b, i64 bi) {
+    bool vn = v != v, bn = b != b;
+    if (vn || bn) return vn && (!bn || i < bi);
+    if (v == b) return i < bi;
+    return max ? v > b : v < b;
+}
+
 #define DEFINE_REDUCE(NAME, T, ACC, LOAD, STORE)                                             \
-    extern "C" __global__ void sum_rows_##NAME(i64 rows, i64 cols, const T* x, T* out) {    \
+    extern "C" __global__ void reduce_rows_##NAME(int op, i64 rows, i64 cols, const T* x,   \
+                                                  T* out) {                                 \
         __shared__ ACC buf[256];                                                            \
         for (i64 r = blockIdx.x; r < rows; r += gridDim.x) {                                \
-            ACC acc = 0;                                                                    \
-            for (i64 c = threadIdx.x; c < cols; c += blockDim.x) acc += LOAD(x, r * cols + c); \
+            const T* row = x + r * cols;                                                    \
+            ACC acc = op == RED_SUM ? (ACC)0 : op == RED_PROD ? (ACC)1 : LOAD(row, 0);      \
+            for (i64 c = threadIdx.x; c < cols; c += blockDim.x)                            \
+                acc = combine<ACC>(op, acc, LOAD(row, c));                                  \
             buf[threadIdx.x] = acc;                                                         \
             __syncthreads();                                                                \
             for (int s = blockDim.x / 2; s > 0; s >>= 1) {                                  \
-                if (threadIdx.x < s) buf[threadIdx.x] += buf[threadIdx.x + s];              \
+                if (threadIdx.x < s)                                                        \
+                    buf[threadIdx.x] = combine<ACC>(op, buf[threadIdx.x], buf[threadIdx.x + s]); \
                 __syncthreads();                                                            \
             }                                                                               \
             if (threadIdx.x == 0) out[r] = STORE(buf[0]);                                   \
             __syncthreads();                                                                \
         }                                                                                   \
     }                                                                                       \
-    extern "C" __global__ void max_rows_##NAME(i64 rows, i64 cols, const T* x, T* out) {    \
-        __shared__ ACC buf[256];                                                            \
+    extern "C" __global__ void arg_rows_##NAME(int max, i64 rows, i64 cols, const T* x,     \
+                                               T* vals, i64* idx) {                         \
+        __shared__ ACC bv[256];                                                             \
+        __shared__ i64 bi[256];                                                             \
         for (i64 r = blockIdx.x; r < rows; r += gridDim.x) {                                \
-            ACC acc = LOAD(x, r * cols);                                                    \
+            const T* row = x + r * cols;                                                    \
+            ACC best = LOAD(row, 0);                                                        \
+            i64 at = 0;                                                                     \
             for (i64 c = threadIdx.x; c < cols; c += blockDim.x) {                          \
-                ACC v = LOAD(x, r * cols + c);                                              \
-                if (v != v || v > acc) acc = v;                                             \
+                ACC v = LOAD(row, c);                                                       \
+                if (better<ACC>(max, v, c, best, at)) { best = v; at = c; }                 \
             }                                                                               \
-            buf[threadIdx.x] = acc;                                                         \
+            bv[threadIdx.x] = best;                                                         \
+            bi[threadIdx.x] = at;                                                           \
             __syncthreads();                                                                \
             for (int s = blockDim.x / 2; s > 0; s >>= 1) {                                  \
-                if (threadIdx.x < s) {                                                      \
-                    ACC o = buf[threadIdx.x + s];                                           \
-                    if (o != o || o > buf[threadIdx.x]) buf[threadIdx.x] = o;               \
+                if (threadIdx.x < s &&                                                      \
+                    better<ACC>(max, bv[threadIdx.x + s], bi[threadIdx.x + s], bv[threadIdx.x], bi[threadIdx.x])) { \
+                    bv[threadIdx.x] = bv[threadIdx.x + s];                                  \
+                    bi[threadIdx.x] = bi[threadIdx.x + s];                                  \
                 }                                                                           \
                 __syncthreads();                                                            \
             }                                                                               \
-            if (threadIdx.x == 0) out[r] = STORE(buf[0]);                                   \
+            if (threadIdx.x == 0) { vals[r] = STORE(bv[0]); idx[r] = bi[0]; }               \
             __syncthreads();                                                                \
         }                                                                                   \
     }
@@ -43,3 +79,5 @@ DEFINE_REDUCE(f32, float, float, LOAD_PLAIN, STORE_PLAIN)
 DEFINE_REDUCE(f64, double, double, LOAD_PLAIN, STORE_PLAIN)
 DEFINE_REDUCE(f16, f16_t, float, LOAD_F16, STORE_F16)
 DEFINE_REDUCE(bf16, bf16_t, float, LOAD_BF16, STORE_BF16)
+DEFINE_REDUCE(i64, i64, i64, LOAD_PLAIN, STORE_PLAIN)
+DEFINE_REDUCE(i32, int, int, LOAD_PLAIN, STORE_PLAIN)

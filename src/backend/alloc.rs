@@ -45,6 +45,23 @@ pub trait RawAllocator {
     }
 }
 
+/// A boxed raw allocator (the CUDA backend keeps real cards and the host-backed test device in
+/// one list).
+impl RawAllocator for Box<dyn RawAllocator + Send> {
+    fn malloc(&mut self, size: u64) -> Option<u64> {
+        (**self).malloc(size)
+    }
+    fn free(&mut self, ptr: u64, size: u64) {
+        (**self).free(ptr, size)
+    }
+    fn mem_info(&self) -> (u64, u64) {
+        (**self).mem_info()
+    }
+    fn process_info(&self) -> String {
+        (**self).process_info()
+    }
+}
+
 /// One statistic as PyTorch keeps it (`current`, `peak`, `allocated` = total added, `freed`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stat {

@@ -248,3 +248,14 @@ pub fn allocate(i: u32, bytes: u64) -> crate::tensor::Result<Option<GpuBlock>> {
         }
     }
 }
+
+/// `torch.cuda.synchronize(i)`: wait for the work queued on a real card (the simulated GPU
+/// computes on the host, so its work is done when an op returns).
+pub fn synchronize(i: u32) -> crate::tensor::Result<()> {
+    check_device(i)?;
+    if kind() == GpuKind::Cuda {
+        let d = super::cuda::memory::driver(i).map_err(super::cuda::host_route::gpu_err)?;
+        d.synchronize().map_err(super::cuda::host_route::gpu_err)?;
+    }
+    Ok(())
+}

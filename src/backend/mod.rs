@@ -5,10 +5,10 @@
 //! `Backend` for that device (`for_device`). The backend receives operands already in the
 //! compute dtype and already shape-checked, so a backend only has to implement kernels.
 //!
-//! Today every device is served by the CPU backend over host memory. That is already what the
-//! simulated GPU (`--sim-gpu`) needs: host memory behind a separate device identity, with its own
-//! allocator accounting added in `alloc` of its backend. A real CUDA backend adds a device-memory
-//! variant to `Storage` and implements this trait with NVRTC kernels and cuBLAS.
+//! The CPU backend serves the CPU and the simulated GPU (`--sim-gpu`: host memory behind a
+//! separate device identity, with the caching allocator's accounting in its storage). A real
+//! card is served by `cuda::backend`, over device-resident storage, with NVRTC kernels and
+//! cuBLAS.
 pub mod alloc;
 pub mod cpu;
 pub mod cuda;
@@ -94,8 +94,11 @@ pub trait Backend {
     ) -> Result<()>;
 }
 
-/// The backend serving `device`. All devices run on the CPU backend for now (see above).
+/// The backend serving `device`.
 #[inline]
-pub fn for_device(_device: Device) -> &'static dyn Backend {
-    &cpu::CPU
+pub fn for_device(device: Device) -> &'static dyn Backend {
+    match device {
+        Device::Cuda(_) if gpu::kind() == gpu::GpuKind::Cuda => &cuda::backend::CUDA,
+        _ => &cpu::CPU,
+    }
 }

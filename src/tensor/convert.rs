@@ -22,24 +22,28 @@ impl Tensor {
         if device == self.device() {
             return Ok(self.clone());
         }
-        if !self.is_contiguous() && shape::is_dense(self.shape(), self.strides()) {
-            // `to(memory_format=preserve_format)`: a dense layout (a transposed matrix) is kept.
-            // Both backends hold host memory today (CPU, simulated GPU), so the copy is direct.
-            let be = backend::for_device(device);
-            let storage = be.zeros(self.dtype(), self.numel(), device)?;
-            let out =
-                Tensor::from_parts(storage, self.dims().clone(), self.stride_dims().clone(), 0);
-            be.copy(&out, self)?;
-            return Ok(out);
-        }
-        let host = backend::for_device(self.device()).to_host(self)?;
+        // `to(memory_format=preserve_format)`: a dense layout (a transposed matrix) is kept. The
+        // bytes travel in memory order: the dims sorted by stride make a contiguous view.
+        let (src, order) = if !self.is_contiguous() && shape::is_dense(self.shape(), self.strides())
+        {
+            let mut order: Vec<usize> = (0..self.ndim()).collect();
+            order.sort_by_key(|&d| std::cmp::Reverse(self.strides()[d]));
+            let v = self.view_as_layout(
+                order.iter().map(|&d| self.shape()[d]).collect(),
+                order.iter().map(|&d| self.strides()[d]).collect(),
+                self.offset(),
+            );
+            (v, Some(order))
+        } else {
+            (self.clone(), None)
+        };
+        let host = backend::for_device(self.device()).to_host(&src)?;
         let storage = backend::for_device(device).upload(host, device)?;
-        let out = Tensor::from_parts(
-            storage,
-            self.dims().clone(),
-            shape::contiguous_strides(self.shape()),
-            0,
-        );
+        let strides = match order {
+            Some(o) => crate::backend::cpu::iter::strides_for_order(self.shape(), &o),
+            None => shape::contiguous_strides(self.shape()),
+        };
+        let out = Tensor::from_parts(storage, self.dims().clone(), strides, 0);
         record_copy("ToCopyBackward0", self, &out)?;
         Ok(out)
     }

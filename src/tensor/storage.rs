@@ -4,9 +4,10 @@
 //! in-place ops whose source shares the destination's storage copy the source first.
 //!
 //! Device seam: a CPU tensor and a simulated-GPU tensor both hold host memory here and differ only
-//! in `device` (and, later, in which allocator accounted for them). A real CUDA backend adds a
-//! device-memory variant; every op already asks `backend::for_device` first, so nothing above the
-//! backend needs to know where the bytes are.
+//! in `device` and in which allocator accounted for them. A tensor on a real card is
+//! *device-resident*: its bytes live in its `GpuBlock` and the host buffer stays empty; only the
+//! CUDA backend (`backend::for_device`) touches such storage, so nothing above the backend needs
+//! to know where the bytes are.
 use super::error::{runtime, Result};
 use super::{DType, Device};
 use half::{bf16, f16};
@@ -308,18 +309,31 @@ pub fn check_alloc(n: usize, dtype: DType) -> Result<()> {
 #[derive(Debug)]
 pub struct Storage {
     device: Device,
+    /// Host data; empty (of the right dtype) for device-resident storage.
     data: RefCell<Buffer>,
+    /// Elements, kept apart from `data` because device-resident storage has no host copy.
+    len: usize,
+    /// The bytes live in `block` on a real card, not in `data`.
+    resident: bool,
     /// PyTorch's version counter (shared by every view): bumped by in-place writes so autograd
     /// can tell that a tensor it saved for backward was modified.
     version: std::cell::Cell<u32>,
     block: Option<crate::backend::gpu::GpuBlock>,
-    /// Page-locked host memory (`pin_memory()`); host memory here is ordinary memory, the flag
-    /// is what `is_pinned()` and the transfer lessons see.
+    /// `pin_memory()` was called: what `is_pinned()` and the transfer lessons see.
     pinned: std::cell::Cell<bool>,
+    /// With a real card the buffer is also page-locked by the driver (unlocked on drop).
+    page_locked: std::cell::Cell<bool>,
 }
 
 impl Drop for Storage {
     fn drop(&mut self) {
+        if self.page_locked.get() {
+            if let Ok(d) = crate::backend::cuda::memory::driver(0) {
+                d.page_unlock(
+                    crate::with_buffer!(self.data.get_mut(), v, T => v.as_mut_ptr().cast::<u8>()),
+                );
+            }
+        }
         if self.device == Device::Cpu {
             pool::recycle(std::mem::replace(
                 self.data.get_mut(),
@@ -351,11 +365,34 @@ impl Storage {
     ) -> Self {
         Storage {
             device,
+            len: buf.len(),
+            resident: false,
             data: RefCell::new(buf),
             version: std::cell::Cell::new(0),
             block,
             pinned: std::cell::Cell::new(false),
+            page_locked: std::cell::Cell::new(false),
         }
+    }
+    /// Storage of `len` elements whose bytes are `block` on a real card (zero bytes: no block).
+    pub fn device_resident(
+        dtype: DType,
+        len: usize,
+        device: Device,
+        block: Option<crate::backend::gpu::GpuBlock>,
+    ) -> Result<Self> {
+        let mut s = Self::with_block(Buffer::zeros(dtype, 0)?, device, block);
+        s.len = len;
+        s.resident = true;
+        Ok(s)
+    }
+    /// Whether the bytes are in device memory (`device_ptr`) rather than in `borrow()`.
+    pub fn is_device_resident(&self) -> bool {
+        self.resident
+    }
+    /// The device address of element 0 (0 for an empty device-resident storage).
+    pub fn device_ptr(&self) -> u64 {
+        self.block.as_ref().map_or(0, |b| b.ptr)
     }
     /// The version counter (`t._version`).
     pub fn version(&self) -> u32 {
@@ -367,8 +404,17 @@ impl Storage {
     pub fn is_pinned(&self) -> bool {
         self.pinned.get()
     }
+    /// `pin_memory()`: on a real card the host buffer is page-locked too, so host→device copies
+    /// from it run at full speed (PyTorch allocates pinned memory through the driver likewise).
     pub fn set_pinned(&self) {
         self.pinned.set(true);
+        if crate::backend::gpu::kind() == crate::backend::gpu::GpuKind::Cuda && !self.is_empty() {
+            if let Ok(d) = crate::backend::cuda::memory::driver(0) {
+                let mut b = self.data.borrow_mut();
+                let (p, n) = crate::with_buffer!(&mut *b, v, T => (v.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(&v[..])));
+                self.page_locked.set(d.page_lock(p, n));
+            }
+        }
     }
     /// The device block this storage owns (GPU storage only).
     pub fn block(&self) -> Option<&crate::backend::gpu::GpuBlock> {
@@ -382,14 +428,13 @@ impl Storage {
     }
     /// Number of elements (not bytes).
     pub fn len(&self) -> usize {
-        self.data.borrow().len()
+        self.len
     }
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
     pub fn nbytes(&self) -> usize {
-        let b = self.data.borrow();
-        b.len() * b.dtype().size()
+        self.len * self.dtype().size()
     }
     /// Read access. Panics only if a kernel is writing the same storage, which the ops prevent
     /// by copying aliased sources first.

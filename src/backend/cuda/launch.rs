@@ -1,10 +1,7 @@
-//! Loading `kernels/*.cu` on a device and launching them on host data (upload, run, download).
-//! The parity suite (`tests/cuda_parity.rs`) drives the kernels through this against the CPU
-//! backend; the tensor backend is to use the same module and launch shapes.
-use cudarc::driver::{
-    CudaContext, CudaFunction, CudaModule, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg,
-    ValidAsZeroBits,
-};
+//! `kernels/*.cu` loaded on one card (module, default stream, function cache, cuBLAS), the
+//! `Layout` struct the kernels take, and the `launch!` macro the backend calls them with.
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream, DeviceRepr};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 pub const MAX_DIMS: usize = 8;
@@ -12,7 +9,7 @@ pub const MAX_DIMS: usize = 8;
 /// `struct Layout` of `kernels/common.cuh`: an operand's shape and element strides over the
 /// output's (broadcast) shape, and its storage offset.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Layout {
     pub ndim: i32,
     pub offset: i64,
@@ -24,8 +21,7 @@ pub struct Layout {
 unsafe impl DeviceRepr for Layout {}
 
 impl Layout {
-    /// A layout of `shape` with `strides` (broadcast dims have stride 0). More than 8 dims is
-    /// refused (the engine's tensors stay below that in the course).
+    /// A layout of `shape` with `strides` (broadcast dims have stride 0); `None` past 8 dims.
     pub fn new(shape: &[usize], strides: &[usize], offset: usize) -> Option<Layout> {
         if shape.len() > MAX_DIMS || strides.len() != shape.len() {
             return None;
@@ -48,144 +44,128 @@ impl Layout {
     }
 }
 
-/// cudalearn's kernels loaded on one device.
-pub struct Loaded {
-    pub ctx: Arc<CudaContext>,
-    pub stream: Arc<CudaStream>,
-    pub module: Arc<CudaModule>,
+/// The layouts of `N` operands over one iteration `shape`, each `(strides, offset)`, with every
+/// dim merged that all operands allow (so a dense elementwise op becomes one flat loop).
+pub fn layouts<const N: usize>(
+    shape: &[usize],
+    ops: [(&[usize], usize); N],
+) -> Option<[Layout; N]> {
+    let (merged, strides) = crate::backend::cpu::iter::coalesce(shape, ops.map(|o| o.0));
+    let mut out = [Layout::default(); N];
+    for i in 0..N {
+        out[i] = Layout::new(&merged, &strides[i], ops[i].1)?;
+    }
+    Some(out)
 }
 
-static LOADED: Mutex<Vec<(u32, Arc<Loaded>)>> = Mutex::new(Vec::new());
+/// Threads per block of every kernel (the reductions' shared buffers have this size).
+pub const BLOCK: u32 = 256;
 
-/// The kernels on device `i`, compiled (or read from the disk cache) on first use.
-pub fn loaded(i: u32) -> Result<Arc<Loaded>, String> {
-    let mut g = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, l)) = g.iter().find(|(d, _)| *d == i) {
-        return Ok(l.clone());
+/// A grid-stride launch over `n` items.
+pub fn grid(n: usize) -> cudarc::driver::LaunchConfig {
+    cudarc::driver::LaunchConfig {
+        grid_dim: (n.div_ceil(BLOCK as usize).clamp(1, 1 << 20) as u32, 1, 1),
+        block_dim: (BLOCK, 1, 1),
+        shared_mem_bytes: 0,
     }
-    let p = super::probe().map_err(|e| e.reason())?;
-    let info = p
-        .devices
-        .get(i as usize)
-        .ok_or_else(|| format!("no CUDA device {i}"))?;
-    let ptx = super::kernels::ptx(info.major, info.minor)?;
-    let ctx = CudaContext::new(i as usize).map_err(|e| format!("{e:?}"))?;
-    let module = ctx
-        .load_module(cudarc::nvrtc::Ptx::from_src(ptx))
-        .map_err(|e| format!("loading the kernels failed: {e:?}"))?;
-    let stream = ctx.default_stream();
-    let l = Arc::new(Loaded {
-        ctx,
-        stream,
-        module,
-    });
-    g.push((i, l.clone()));
-    Ok(l)
 }
 
-impl Loaded {
-    pub fn function(&self, name: &str) -> Result<CudaFunction, String> {
-        self.module
-            .load_function(name)
-            .map_err(|e| format!("kernel {name}: {e:?}"))
-    }
-
-    /// `binary_<sfx>` / `compare_<sfx>`: `out[i] = op(a[la(i)], b[lb(i)])` for `n` elements.
-    pub fn binary<T, O>(
-        &self,
-        kernel: &str,
-        op: i32,
-        n: usize,
-        (a, la): (&[T], Layout),
-        (b, lb): (&[T], Layout),
-    ) -> Result<Vec<O>, String>
-    where
-        T: DeviceRepr,
-        O: DeviceRepr + ValidAsZeroBits + Clone + Default,
-    {
-        let f = self.function(kernel)?;
-        let s = &self.stream;
-        let e = |e: cudarc::driver::DriverError| format!("{e:?}");
-        let da = s.clone_htod(a).map_err(e)?;
-        let db = s.clone_htod(b).map_err(e)?;
-        let mut out = s.alloc_zeros::<O>(n.max(1)).map_err(e)?;
-        let n64 = n as i64;
-        let mut l = s.launch_builder(&f);
-        l.arg(&op)
-            .arg(&n64)
-            .arg(&da)
-            .arg(&la)
-            .arg(&db)
-            .arg(&lb)
-            .arg(&mut out);
-        // SAFETY: the argument list matches the kernel's signature in elementwise.cu, and every
-        // index the kernel forms stays inside the buffers (layouts come from valid tensors).
-        unsafe { l.launch(LaunchConfig::for_num_elems(n.max(1) as u32)) }.map_err(e)?;
-        let mut v = s.clone_dtoh(&out).map_err(e)?;
-        v.truncate(n);
-        Ok(v)
-    }
-
-    /// `unary_<sfx>`: `out[i] = op(a[la(i)])`.
-    pub fn unary<T>(
-        &self,
-        kernel: &str,
-        op: i32,
-        n: usize,
-        a: &[T],
-        la: Layout,
-    ) -> Result<Vec<T>, String>
-    where
-        T: DeviceRepr + ValidAsZeroBits + Clone + Default,
-    {
-        let f = self.function(kernel)?;
-        let s = &self.stream;
-        let e = |e: cudarc::driver::DriverError| format!("{e:?}");
-        let da = s.clone_htod(a).map_err(e)?;
-        let mut out = s.alloc_zeros::<T>(n.max(1)).map_err(e)?;
-        let n64 = n as i64;
-        let mut l = s.launch_builder(&f);
-        l.arg(&op).arg(&n64).arg(&da).arg(&la).arg(&mut out);
-        // SAFETY: as in `binary`.
-        unsafe { l.launch(LaunchConfig::for_num_elems(n.max(1) as u32)) }.map_err(e)?;
-        let mut v = s.clone_dtoh(&out).map_err(e)?;
-        v.truncate(n);
-        Ok(v)
-    }
-
-    /// `sum_rows_<sfx>` / `max_rows_<sfx>` / `softmax_<sfx>` over a contiguous [rows, cols].
-    pub fn rows<T>(
-        &self,
-        kernel: &str,
-        rows: usize,
-        cols: usize,
-        x: &[T],
-        out_len: usize,
-        log: Option<i32>,
-    ) -> Result<Vec<T>, String>
-    where
-        T: DeviceRepr + ValidAsZeroBits + Clone + Default,
-    {
-        let f = self.function(kernel)?;
-        let s = &self.stream;
-        let e = |e: cudarc::driver::DriverError| format!("{e:?}");
-        let dx = s.clone_htod(x).map_err(e)?;
-        let mut out = s.alloc_zeros::<T>(out_len.max(1)).map_err(e)?;
-        let (r, c) = (rows as i64, cols as i64);
-        let mut l = s.launch_builder(&f);
-        l.arg(&r).arg(&c).arg(&dx).arg(&mut out);
-        if let Some(flag) = log.as_ref() {
-            l.arg(flag);
+/// Launch kernel `$name` of `$k: &Kernels` with `$cfg` and the arguments (references to
+/// `DeviceRepr` values: device pointers as `u64`, `Layout`s, sizes); a `Result<(), String>`.
+/// SAFETY is the caller's: the arguments must match the kernel's signature and every index it
+/// forms must stay inside the blocks passed.
+#[macro_export]
+macro_rules! cuda_launch {
+    ($k:expr, $name:expr, $cfg:expr; $($arg:expr),* $(,)?) => {{
+        use cudarc::driver::PushKernelArg as _;
+        let k: &$crate::backend::cuda::launch::Kernels = $k;
+        match k.function(&$name) {
+            Err(e) => Err(e),
+            Ok(f) => {
+                let mut l = k.stream.launch_builder(&f);
+                $( l.arg($arg); )*
+                let cfg = $cfg;
+                #[allow(unused_unsafe)]
+                let r = unsafe { l.launch(cfg) };
+                r.map(|_| ()).map_err(|e| format!("CUDA error in kernel {}: {e:?}", $name))
+            }
         }
-        let cfg = LaunchConfig {
-            grid_dim: (rows.clamp(1, 65535) as u32, 1, 1),
-            block_dim: (256, 1, 1),
-            shared_mem_bytes: 0,
+    }};
+}
+
+/// cudalearn's kernels and cuBLAS on one card.
+pub struct Kernels {
+    pub stream: Arc<CudaStream>,
+    module: Arc<CudaModule>,
+    functions: Mutex<HashMap<String, CudaFunction>>,
+    /// `None` when libcublas could not be loaded (matmul then takes the host route).
+    pub blas: Option<cudarc::cublas::CudaBlas>,
+}
+
+impl Kernels {
+    /// Compile (or read from the disk cache) and load the kernels on device `i`.
+    pub fn load(i: u32, ctx: &Arc<CudaContext>) -> Result<Kernels, String> {
+        let p = super::probe().map_err(|e| e.reason())?;
+        let info = p
+            .devices
+            .get(i as usize)
+            .ok_or_else(|| format!("no CUDA device {i}"))?;
+        let ptx = super::kernels::ptx(info.major, info.minor)?;
+        let module = ctx
+            .load_module(cudarc::nvrtc::Ptx::from_src(ptx))
+            .map_err(|e| format!("loading cudalearn's kernels failed: {e:?}"))?;
+        let stream = ctx.default_stream();
+        let blas = if p.cublas {
+            cudarc::cublas::CudaBlas::new(stream.clone()).ok()
+        } else {
+            None
         };
-        // SAFETY: as in `binary`; blocks are 256 threads, the size of the shared buffers.
-        unsafe { l.launch(cfg) }.map_err(e)?;
-        let mut v = s.clone_dtoh(&out).map_err(e)?;
-        v.truncate(out_len);
-        Ok(v)
+        Ok(Kernels {
+            stream,
+            module,
+            functions: Mutex::new(HashMap::new()),
+            blas,
+        })
+    }
+
+    /// Kernel `name`, looked up once.
+    pub fn function(&self, name: &str) -> Result<CudaFunction, String> {
+        let mut g = self.functions.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(f) = g.get(name) {
+            return Ok(f.clone());
+        }
+        let f = self
+            .module
+            .load_function(name)
+            .map_err(|e| format!("cudalearn internal error: kernel {name}: {e:?}"))?;
+        g.insert(name.to_string(), f.clone());
+        Ok(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dense_operands_merge_into_one_dim() {
+        let [a, o] = layouts(&[2, 3, 4], [(&[12, 4, 1], 5), (&[12, 4, 1], 0)]).unwrap();
+        assert_eq!((a.ndim, a.shape[0], a.strides[0], a.offset), (1, 24, 1, 5));
+        assert_eq!(o.ndim, 1);
+        // a broadcast row keeps two dims; a transposed operand keeps its strides
+        let [r, t] = layouts(&[3, 4], [(&[0, 1], 0), (&[1, 3], 0)]).unwrap();
+        assert_eq!((r.ndim, r.strides[0], r.strides[1]), (2, 0, 1));
+        assert_eq!((t.strides[0], t.strides[1]), (1, 3));
+        // a single element has no dims left
+        let [s] = layouts(&[1, 1], [(&[1, 1], 7)]).unwrap();
+        assert_eq!((s.ndim, s.offset), (0, 7));
+        assert!(Layout::new(&[1; 9], &[1; 9], 0).is_none());
+    }
+
+    #[test]
+    fn grids_cover_the_work() {
+        assert_eq!(grid(0).grid_dim.0, 1);
+        assert_eq!(grid(257).grid_dim.0, 2);
+        assert_eq!(grid(usize::MAX / 2).grid_dim.0, 1 << 20);
     }
 }

@@ -1,4 +1,7 @@
-//! Device memory of a real card: cudaMalloc/cudaFree under PyTorch's caching allocator.
+//! Each card's memory and driver: cudaMalloc/cudaFree under PyTorch's caching allocator, and the
+//! `Driver` the backend copies and launches through. Also the host-backed test device
+//! (`install_host_device`), which stands in for a card in `cargo test`.
+use super::driver::{CudaDriver, Driver, HostMemory};
 use crate::backend::alloc::{format_size, CachingAllocator, RawAllocator};
 use crate::backend::gpu::DeviceMemory;
 use cudarc::driver::{result, CudaContext};
@@ -51,12 +54,15 @@ impl RawAllocator for CudaMemory {
     }
 }
 
-static MEMORY: Mutex<Vec<CachingAllocator<CudaMemory>>> = Mutex::new(Vec::new());
+type Raw = Box<dyn RawAllocator + Send>;
+
+static MEMORY: Mutex<Vec<CachingAllocator<Raw>>> = Mutex::new(Vec::new());
+static DRIVERS: Mutex<Vec<Option<Arc<dyn Driver>>>> = Mutex::new(Vec::new());
 
 /// The context of real device `i`, once the probe found it.
 pub fn context(i: u32) -> Option<Arc<CudaContext>> {
     let p = super::probe().ok()?;
-    if i as usize >= p.devices.len() {
+    if i as usize >= p.devices.len() || super::probe::is_host_device() {
         return None;
     }
     CudaContext::new(i as usize).ok()
@@ -68,9 +74,39 @@ pub fn with_memory<T>(i: u32, f: impl FnOnce(&mut dyn DeviceMemory) -> T) -> Opt
     if g.is_empty() {
         for d in 0..p.devices.len() as u32 {
             let ctx = CudaContext::new(d as usize).ok()?;
-            g.push(CachingAllocator::new(d, CudaMemory { ctx, ordinal: d }));
+            let raw: Raw = Box::new(CudaMemory { ctx, ordinal: d });
+            g.push(CachingAllocator::new(d, raw));
         }
     }
     let a = g.get_mut(i as usize)?;
     Some(f(a))
+}
+
+/// Device `i`'s driver, made on first use (which compiles or loads the kernels).
+pub fn driver(i: u32) -> Result<Arc<dyn Driver>, String> {
+    let mut g = DRIVERS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(Some(d)) = g.get(i as usize) {
+        return Ok(d.clone());
+    }
+    let p = super::probe().map_err(|e| e.reason())?;
+    if i as usize >= p.devices.len() {
+        return Err(format!("no CUDA device {i}"));
+    }
+    let d: Arc<dyn Driver> = Arc::new(CudaDriver::new(i)?);
+    if g.len() <= i as usize {
+        g.resize(i as usize + 1, None);
+    }
+    g[i as usize] = Some(d.clone());
+    Ok(d)
+}
+
+/// Make this process see one "GPU" whose memory is host memory and which has no kernels: the
+/// CUDA backend then runs every op through its host route, over device-resident storage. For
+/// tests of the backend's plumbing on machines without a GPU; call before any tensor is made.
+pub fn install_host_device(capacity: u64) {
+    let (mem, drv) = HostMemory::new(capacity);
+    super::probe::set_host_device(capacity);
+    let raw: Raw = Box::new(mem);
+    *MEMORY.lock().unwrap_or_else(|e| e.into_inner()) = vec![CachingAllocator::new(0, raw)];
+    *DRIVERS.lock().unwrap_or_else(|e| e.into_inner()) = vec![Some(Arc::new(drv))];
 }

@@ -3,12 +3,22 @@
 //! - `probe` is the only door to cudarc: it checks every library before the first call.
 //! - `memory`: device memory through the caching allocator (`alloc.rs`) over cudaMalloc.
 //! - `nvml`: the `nvidia-smi` numbers, from libnvidia-ml opened at run time.
+//! - `backend`: the `Backend` over device memory: `kernels/*.cu` (`kernels`, `codes`,
+//!   `launch`), cuBLAS (`blas`), and the host route for the rest (`host_route`), through a
+//!   `driver` (a real card, or the host-backed test device).
+pub mod backend;
 pub mod bench;
+pub mod blas;
+pub mod codes;
+pub mod driver;
+pub mod host_route;
 pub mod kernels;
 pub mod launch;
 pub mod memory;
 pub mod nvml;
 pub mod probe;
+
+pub use memory::install_host_device;
 
 pub use probe::{probe, DeviceInfo, Probe, ProbeError};
 

@@ -88,8 +88,40 @@ pub fn version(v: i32) -> String {
 
 static PROBE: OnceLock<Result<Probe, ProbeError>> = OnceLock::new();
 
+/// The host-backed test device, when installed (`memory::install_host_device`).
+static HOST_DEVICE: OnceLock<Probe> = OnceLock::new();
+
+pub(super) fn set_host_device(capacity: u64) {
+    let _ = HOST_DEVICE.set(Probe {
+        devices: vec![DeviceInfo {
+            name: "cudalearn host-backed test device".into(),
+            major: 9,
+            minor: 0,
+            total_memory: capacity,
+            multi_processor_count: 1,
+            uuid: "00000000-0000-0000-0000-000000000000".into(),
+            pci_bus_id: 0,
+            pci_device_id: 0,
+            pci_domain_id: 0,
+            l2_cache_size: 0,
+        }],
+        driver_version: MIN_DRIVER,
+        nvrtc_version: (0, 0),
+        cublas: false,
+        libraries: Vec::new(),
+    });
+}
+
+/// Whether the "GPU" is the host-backed test device.
+pub fn is_host_device() -> bool {
+    HOST_DEVICE.get().is_some()
+}
+
 /// The cached probe (the first call does the work; it never panics).
 pub fn probe() -> Result<&'static Probe, &'static ProbeError> {
+    if let Some(p) = HOST_DEVICE.get() {
+        return Ok(p);
+    }
     PROBE
         .get_or_init(|| {
             if std::env::var_os("CUDALEARN_NO_CUDA").is_some() {

@@ -36,6 +36,16 @@ pub enum UnaryOp {
     IsNan,
 }
 
+/// Every unary op, in declaration order (the CUDA kernels' op codes follow it).
+pub const ALL_UNARY: [UnaryOp; 27] = {
+    use UnaryOp::*;
+    [
+        Neg, Abs, Sqrt, Rsqrt, Exp, Expm1, Log, Log2, Log10, Log1p, Sin, Cos, Tan, Tanh, Sigmoid,
+        Relu, Floor, Ceil, Round, Trunc, Frac, Sign, Reciprocal, Square, LogicalNot, BitwiseNot,
+        IsNan,
+    ]
+};
+
 impl UnaryOp {
     pub fn name(self) -> &'static str {
         use UnaryOp::*;

@@ -66,7 +66,8 @@ fn module(oom: Value) -> Value {
         }),
         ("synchronize", |_, _, a| {
             require_gpu()?;
-            device_index(arg0(&a, "device").as_ref())?;
+            let i = device_index(arg0(&a, "device").as_ref())?;
+            crate::backend::gpu::synchronize(i).map_err(terr)?;
             Ok(Value::None)
         }),
         ("memory_allocated", |_, _, a| {
@@ -332,6 +333,8 @@ impl Native for Event {
         let f: NativeFn = match &*name.as_str() {
             "record" => |_, this, _| {
                 require_gpu()?;
+                crate::backend::gpu::synchronize(crate::backend::gpu::current_device())
+                    .map_err(terr)?;
                 ev(this)?.at.set(Some(Instant::now()));
                 Ok(Value::None)
             },

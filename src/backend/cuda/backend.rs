@@ -1,0 +1,623 @@
+//! The CUDA backend: tensors whose bytes live in device memory (`Storage::device_resident`),
+//! computed by `kernels/*.cu` and cuBLAS. Each method launches a kernel when one exists for the
+//! op and dtype (`codes.rs`) and otherwise takes the host route (`host_route.rs`).
+//!
+//! Result layouts follow the CPU backend (and so PyTorch): elementwise results are laid out by
+//! `iter::output_order`, casts of dense tensors keep their strides, the rest are row-major.
+use super::codes::{
+    arith_suffix, binary_code, cast_name, exact_as_double, reduce_code, size_suffix, unary_code,
+};
+use super::host_route::{self as host, cpu, driver, gpu_err};
+use super::launch::{grid, layouts, Kernels, Layout, BLOCK};
+use crate::backend::cpu::iter::{output_order, strides_for_order};
+use crate::backend::Backend;
+use crate::cuda_launch;
+use crate::tensor::error::Result;
+use crate::tensor::ops::binary::BinaryOp;
+use crate::tensor::ops::reduce::ReduceOp;
+use crate::tensor::ops::unary::UnaryOp;
+use crate::tensor::shape::{broadcast_strides, contiguous_strides, is_dense, numel, Dims};
+use crate::tensor::storage::{Buffer, Storage};
+use crate::tensor::{DType, Device, Scalar, Tensor};
+use std::rc::Rc;
+use std::sync::Arc;
+
+pub struct Cuda;
+
+/// The one CUDA backend instance.
+pub static CUDA: Cuda = Cuda;
+
+/// Uninitialised device storage of `n` elements (every caller overwrites all of it).
+pub fn alloc(dtype: DType, n: usize, device: Device) -> Result<Rc<Storage>> {
+    let block = Storage::reserve(device, n * dtype.size())?;
+    Ok(Rc::new(Storage::device_resident(dtype, n, device, block)?))
+}
+
+/// A new device tensor of `shape`, row-major or with `strides` (dense, offset 0).
+fn empty(dtype: DType, shape: &[usize], strides: Option<Dims>, device: Device) -> Result<Tensor> {
+    let s = alloc(dtype, numel(shape), device)?;
+    let st = strides.unwrap_or_else(|| contiguous_strides(shape));
+    Ok(Tensor::from_parts(s, Dims::from_slice(shape), st, 0))
+}
+
+/// The device address of a tensor's storage (element 0; layouts add the offset).
+fn base(t: &Tensor) -> u64 {
+    t.storage().device_ptr()
+}
+
+/// The address of a tensor's first element.
+fn first(t: &Tensor) -> u64 {
+    base(t) + (t.offset() * t.dtype().size()) as u64
+}
+
+/// The kernels of `device` when every operand is device-resident there.
+fn kernels(device: Device, ops: &[&Tensor]) -> Option<Arc<dyn super::driver::Driver>> {
+    if !ops
+        .iter()
+        .all(|t| t.storage().is_device_resident() && t.device() == device)
+    {
+        return None;
+    }
+    let d = driver(device).ok()?;
+    d.kernels()?;
+    Some(d)
+}
+
+fn k(d: &Arc<dyn super::driver::Driver>) -> &Kernels {
+    d.kernels().expect("checked by `kernels`")
+}
+
+fn scalar_f64(s: Scalar) -> f64 {
+    match s {
+        Scalar::Bool(b) => b as i64 as f64,
+        Scalar::Int(i) => i as f64,
+        Scalar::Float(f) => f,
+    }
+}
+
+/// The strides PyTorch's TensorIterator gives the output of an elementwise op over `shape`.
+fn out_strides(shape: &[usize], inputs: &[&[usize]]) -> Option<Dims> {
+    output_order(shape, inputs).map(|o| strides_for_order(shape, &o))
+}
+
+fn lay<const N: usize>(shape: &[usize], ops: [(&[usize], usize); N]) -> Result<[Layout; N]> {
+    layouts(shape, ops).ok_or_else(|| {
+        gpu_err("tensors of more than 8 dimensions are not supported on CUDA in cudalearn".into())
+    })
+}
+
+/// `src` itself, or a private copy when it shares storage with `dst` (a kernel must not read
+/// what another thread of it is writing).
+fn unaliased(dst: &Tensor, src: &Tensor) -> Result<Tensor> {
+    if dst.same_storage(src) {
+        CUDA.contiguous_copy(src)
+    } else {
+        Ok(src.clone())
+    }
+}
+
+/// `dst = src` elementwise over `dst`'s shape (src broadcast), casting when the dtypes differ.
+fn copy_kernel(d: &Arc<dyn super::driver::Driver>, dst: &Tensor, src: &Tensor) -> Result<()> {
+    let n = dst.numel();
+    if n == 0 {
+        return Ok(());
+    }
+    let ss = broadcast_strides(src.shape(), src.strides(), dst.shape());
+    let [ls, ld] = lay(
+        dst.shape(),
+        [(&ss, src.offset()), (dst.strides(), dst.offset())],
+    )?;
+    let name = if src.dtype() == dst.dtype() {
+        if ls.ndim == 1 && ld.ndim == 1 && ls.strides[0] == 1 && ld.strides[0] == 1 {
+            let bytes = n * dst.dtype().size();
+            return d.dtod(first(dst), first(src), bytes).map_err(gpu_err);
+        }
+        format!("copy_{}", size_suffix(dst.dtype()))
+    } else {
+        format!("cast_{}_{}", cast_name(src.dtype()), cast_name(dst.dtype()))
+    };
+    let (n64, ps, pd) = (n as i64, base(src), base(dst));
+    cuda_launch!(k(d), name, grid(n); &n64, &ps, &ls, &pd, &ld).map_err(gpu_err)
+}
+
+impl Backend for Cuda {
+    fn zeros(&self, dtype: DType, numel: usize, device: Device) -> Result<Rc<Storage>> {
+        let s = alloc(dtype, numel, device)?;
+        if numel > 0 {
+            driver(device)?
+                .memset0(s.device_ptr(), numel * dtype.size())
+                .map_err(gpu_err)?;
+        }
+        Ok(s)
+    }
+
+    fn upload(&self, buf: Buffer, device: Device) -> Result<Rc<Storage>> {
+        host::upload(&buf, device)
+    }
+
+    fn to_host(&self, t: &Tensor) -> Result<Buffer> {
+        if t.numel() == 0 {
+            return Buffer::zeros(t.dtype(), 0);
+        }
+        if t.is_contiguous() {
+            return host::read(t.device(), first(t), t.dtype(), t.numel());
+        }
+        if kernels(t.device(), &[t]).is_some() {
+            return self.to_host(&self.contiguous_copy(t)?);
+        }
+        let mut m = host::Mirror::default();
+        cpu().to_host(&m.view(t)?)
+    }
+
+    fn copy(&self, dst: &Tensor, src: &Tensor) -> Result<()> {
+        if let Some(d) = kernels(dst.device(), &[dst, src]) {
+            return copy_kernel(&d, dst, &unaliased(dst, src)?);
+        }
+        host::run_inplace(dst, &[src], |d, v| cpu().copy(d, &v[0]))
+    }
+
+    fn fill(&self, dst: &Tensor, v: Scalar) -> Result<()> {
+        if let (Some(d), Some(s)) = (kernels(dst.device(), &[dst]), arith_suffix(dst.dtype())) {
+            if exact_as_double(v) {
+                let n = dst.numel();
+                if n == 0 {
+                    return Ok(());
+                }
+                let [lo] = lay(dst.shape(), [(dst.strides(), dst.offset())])?;
+                let (n64, p, x) = (n as i64, base(dst), scalar_f64(v));
+                return cuda_launch!(k(&d), format!("fill_{s}"), grid(n); &n64, &p, &lo, &x)
+                    .map_err(gpu_err);
+            }
+        }
+        host::run_inplace(dst, &[], |d, _| cpu().fill(d, v))
+    }
+
+    fn cast(&self, src: &Tensor, dtype: DType) -> Result<Tensor> {
+        if let Some(d) = kernels(src.device(), &[src]) {
+            let keep = is_dense(src.shape(), src.strides()).then(|| src.stride_dims().clone());
+            let out = empty(dtype, src.shape(), keep, src.device())?;
+            copy_kernel(&d, &out, src)?;
+            return Ok(out);
+        }
+        host::run(src.device(), &[src], |v| cpu().cast(&v[0], dtype))
+    }
+
+    fn contiguous_copy(&self, src: &Tensor) -> Result<Tensor> {
+        if let Some(d) = kernels(src.device(), &[src]) {
+            let out = empty(src.dtype(), src.shape(), None, src.device())?;
+            copy_kernel(&d, &out, src)?;
+            return Ok(out);
+        }
+        host::run(src.device(), &[src], |v| cpu().contiguous_copy(&v[0]))
+    }
+
+    fn unary(&self, op: UnaryOp, x: &Tensor) -> Result<Tensor> {
+        if let (Some(d), Some(code), Some(s)) = (
+            kernels(x.device(), &[x]),
+            unary_code(op, x.dtype()),
+            arith_suffix(x.dtype()),
+        ) {
+            let st = out_strides(x.shape(), &[x.strides()]);
+            let out = empty(x.dtype(), x.shape(), st, x.device())?;
+            let n = x.numel();
+            if n > 0 {
+                let [la, lo] = lay(x.shape(), [(x.strides(), x.offset()), (out.strides(), 0)])?;
+                let (n64, pa, po) = (n as i64, base(x), base(&out));
+                cuda_launch!(k(&d), format!("unary_{s}"), grid(n); &code, &n64, &pa, &la, &po, &lo)
+                    .map_err(gpu_err)?;
+            }
+            return Ok(out);
+        }
+        host::run(x.device(), &[x], |v| cpu().unary(op, &v[0]))
+    }
+
+    fn binary(&self, op: BinaryOp, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
+        if let (Some(d), Some(code), Some(s)) = (
+            kernels(a.device(), &[a, b]),
+            binary_code(op, a.dtype()),
+            arith_suffix(a.dtype()),
+        ) {
+            let sa = broadcast_strides(a.shape(), a.strides(), shape);
+            let sb = broadcast_strides(b.shape(), b.strides(), shape);
+            let (family, dt) = match op.is_comparison() {
+                true => ("compare", DType::Bool),
+                false => ("binary", a.dtype()),
+            };
+            let out = empty(dt, shape, out_strides(shape, &[&sa, &sb]), a.device())?;
+            let n = out.numel();
+            if n > 0 {
+                let [la, lb, lo] = lay(
+                    shape,
+                    [(&sa, a.offset()), (&sb, b.offset()), (out.strides(), 0)],
+                )?;
+                let (n64, pa, pb, po) = (n as i64, base(a), base(b), base(&out));
+                cuda_launch!(k(&d), format!("{family}_{s}"), grid(n);
+                    &code, &n64, &pa, &la, &pb, &lb, &po, &lo)
+                .map_err(gpu_err)?;
+            }
+            return Ok(out);
+        }
+        host::run(a.device(), &[a, b], |v| {
+            cpu().binary(op, &v[0], &v[1], shape)
+        })
+    }
+
+    fn binary_scalar(&self, op: BinaryOp, a: &Tensor, s: Scalar, reversed: bool) -> Result<Tensor> {
+        if let (Some(d), Some(code), Some(sfx), true) = (
+            kernels(a.device(), &[a]),
+            binary_code(op, a.dtype()),
+            arith_suffix(a.dtype()),
+            exact_as_double(s),
+        ) {
+            let (family, dt) = match op.is_comparison() {
+                true => ("compare_scalar", DType::Bool),
+                false => ("binary_scalar", a.dtype()),
+            };
+            let st = out_strides(a.shape(), &[a.strides()]);
+            let out = empty(dt, a.shape(), st, a.device())?;
+            scalar_kernel(&d, (family, sfx, code), a, s, reversed, &out)?;
+            return Ok(out);
+        }
+        host::run(a.device(), &[a], |v| {
+            cpu().binary_scalar(op, &v[0], s, reversed)
+        })
+    }
+
+    fn binary_inplace(&self, op: BinaryOp, dst: &Tensor, src: &Tensor) -> Result<()> {
+        if let (Some(d), Some(code), Some(s), false) = (
+            kernels(dst.device(), &[dst, src]),
+            binary_code(op, dst.dtype()),
+            arith_suffix(dst.dtype()),
+            op.is_comparison(),
+        ) {
+            let src = unaliased(dst, src)?;
+            let n = dst.numel();
+            if n == 0 {
+                return Ok(());
+            }
+            let sb = broadcast_strides(src.shape(), src.strides(), dst.shape());
+            let [la, lb, lo] = lay(
+                dst.shape(),
+                [
+                    (dst.strides(), dst.offset()),
+                    (&sb, src.offset()),
+                    (dst.strides(), dst.offset()),
+                ],
+            )?;
+            let (n64, pa, pb) = (n as i64, base(dst), base(&src));
+            return cuda_launch!(k(&d), format!("binary_{s}"), grid(n);
+                &code, &n64, &pa, &la, &pb, &lb, &pa, &lo)
+            .map_err(gpu_err);
+        }
+        host::run_inplace(dst, &[src], |d, v| cpu().binary_inplace(op, d, &v[0]))
+    }
+
+    fn binary_scalar_inplace(&self, op: BinaryOp, dst: &Tensor, s: Scalar) -> Result<()> {
+        if let (Some(d), Some(code), Some(sfx), true, false) = (
+            kernels(dst.device(), &[dst]),
+            binary_code(op, dst.dtype()),
+            arith_suffix(dst.dtype()),
+            exact_as_double(s),
+            op.is_comparison(),
+        ) {
+            return scalar_kernel(&d, ("binary_scalar", sfx, code), dst, s, false, dst);
+        }
+        host::run_inplace(dst, &[], |d, _| cpu().binary_scalar_inplace(op, d, s))
+    }
+
+    fn where_(&self, cond: &Tensor, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
+        if let (Some(d), Some(s), DType::Bool) = (
+            kernels(a.device(), &[cond, a, b]),
+            arith_suffix(a.dtype()),
+            cond.dtype(),
+        ) {
+            let sc = broadcast_strides(cond.shape(), cond.strides(), shape);
+            let sa = broadcast_strides(a.shape(), a.strides(), shape);
+            let sb = broadcast_strides(b.shape(), b.strides(), shape);
+            let out = empty(
+                a.dtype(),
+                shape,
+                out_strides(shape, &[&sc, &sa, &sb]),
+                a.device(),
+            )?;
+            let n = out.numel();
+            if n > 0 {
+                let [lc, la, lb, lo] = lay(
+                    shape,
+                    [
+                        (&sc, cond.offset()),
+                        (&sa, a.offset()),
+                        (&sb, b.offset()),
+                        (out.strides(), 0),
+                    ],
+                )?;
+                let (n64, pc, pa, pb, po) = (n as i64, base(cond), base(a), base(b), base(&out));
+                cuda_launch!(k(&d), format!("where_{s}"), grid(n);
+                    &n64, &pc, &lc, &pa, &la, &pb, &lb, &po, &lo)
+                .map_err(gpu_err)?;
+            }
+            return Ok(out);
+        }
+        host::run(a.device(), &[cond, a, b], |v| {
+            cpu().where_(&v[0], &v[1], &v[2], shape)
+        })
+    }
+
+    fn reduce(
+        &self,
+        op: ReduceOp,
+        x: &Tensor,
+        dims: &[usize],
+        keepdim: bool,
+        out: DType,
+    ) -> Result<Tensor> {
+        if let (Some(d), Some(code), Some(s), true) = (
+            kernels(x.device(), &[x]),
+            reduce_code(op, out),
+            arith_suffix(out),
+            x.numel() > 0,
+        ) {
+            let x = if x.dtype() != out {
+                self.cast(x, out)?
+            } else {
+                x.clone()
+            };
+            let (rows, cols, cont) = rows_last(&x, dims)?;
+            let res = empty(out, &[rows], None, x.device())?;
+            let (r, c, px, po) = (rows as i64, cols as i64, first(&cont), base(&res));
+            cuda_launch!(k(&d), format!("reduce_rows_{s}"), row_grid(rows); &code, &r, &c, &px, &po)
+                .map_err(gpu_err)?;
+            return Ok(res.view_as_layout(
+                reduced_shape(x.shape(), dims, keepdim),
+                contiguous_strides(&reduced_shape(x.shape(), dims, keepdim)),
+                0,
+            ));
+        }
+        host::run(x.device(), &[x], |v| {
+            cpu().reduce(op, &v[0], dims, keepdim, out)
+        })
+    }
+
+    fn arg_reduce(
+        &self,
+        max: bool,
+        x: &Tensor,
+        dim: Option<usize>,
+        keepdim: bool,
+    ) -> Result<(Tensor, Tensor)> {
+        if let (Some(d), Some(s), true) = (
+            kernels(x.device(), &[x]),
+            arith_suffix(x.dtype()),
+            x.numel() > 0,
+        ) {
+            let (flat, dims) = match dim {
+                Some(dd) => (x.clone(), vec![dd]),
+                None => {
+                    let c = self.contiguous_copy_if_needed(x)?;
+                    let n = c.numel();
+                    let f = c.view_as_layout(
+                        Dims::from_slice(&[n]),
+                        Dims::from_slice(&[1]),
+                        c.offset(),
+                    );
+                    (f, vec![0])
+                }
+            };
+            let (rows, cols, cont) = rows_last(&flat, &dims)?;
+            let vals = empty(x.dtype(), &[rows], None, x.device())?;
+            let idx = empty(DType::I64, &[rows], None, x.device())?;
+            let (m, r, c) = (max as i32, rows as i64, cols as i64);
+            let (px, pv, pi) = (first(&cont), base(&vals), base(&idx));
+            cuda_launch!(k(&d), format!("arg_rows_{s}"), row_grid(rows); &m, &r, &c, &px, &pv, &pi)
+                .map_err(gpu_err)?;
+            let shape = reduced_shape(flat.shape(), &dims, keepdim);
+            let st = contiguous_strides(&shape);
+            return Ok((
+                vals.view_as_layout(shape.clone(), st.clone(), 0),
+                idx.view_as_layout(shape, st, 0),
+            ));
+        }
+        let mut m = host::Mirror::default();
+        let (v, i) = cpu().arg_reduce(max, &m.view(x)?, dim, keepdim)?;
+        Ok((
+            host::to_device(&v, x.device())?,
+            host::to_device(&i, x.device())?,
+        ))
+    }
+
+    fn softmax(&self, x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
+        let float = matches!(
+            x.dtype(),
+            DType::F32 | DType::F64 | DType::F16 | DType::BF16
+        );
+        if let (Some(d), Some(s), true) = (
+            kernels(x.device(), &[x]),
+            arith_suffix(x.dtype()),
+            float && x.numel() > 0,
+        ) {
+            let nd = x.ndim();
+            // the softmax dim last, everything else in order
+            let order: Vec<usize> = (0..nd).filter(|&i| i != dim).chain([dim]).collect();
+            let (rows, cols, cont) = rows_last(x, &[dim])?;
+            let res = empty(x.dtype(), &[rows * cols], None, x.device())?;
+            let (r, c, px, po, lg) = (
+                rows as i64,
+                cols as i64,
+                first(&cont),
+                base(&res),
+                log as i32,
+            );
+            cuda_launch!(k(&d), format!("softmax_{s}"), row_grid(rows); &r, &c, &px, &po, &lg)
+                .map_err(gpu_err)?;
+            // `res` is row-major in `order`; view it in the original dim order
+            let pshape: Vec<usize> = order.iter().map(|&i| x.shape()[i]).collect();
+            let pst = contiguous_strides(&pshape);
+            let mut st = Dims::filled(nd, 0);
+            for (j, &i) in order.iter().enumerate() {
+                st[i] = pst[j];
+            }
+            let v = res.view_as_layout(x.dims().clone(), st, 0);
+            return if v.is_contiguous() {
+                Ok(v)
+            } else {
+                self.contiguous_copy(&v)
+            };
+        }
+        host::run(x.device(), &[x], |v| cpu().softmax(&v[0], dim, log))
+    }
+
+    fn bmm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+        if let Some(d) = kernels(a.device(), &[a, b]) {
+            if let Some(out) = super::blas::bmm(k(&d), a, b)? {
+                return Ok(out);
+            }
+        }
+        host::run(a.device(), &[a, b], |v| cpu().bmm(&v[0], &v[1]))
+    }
+
+    fn gather(
+        &self,
+        src: &Tensor,
+        bases: &[usize],
+        shape: &[usize],
+        strides: &[usize],
+    ) -> Result<Tensor> {
+        if let Some(d) = kernels(src.device(), &[src]) {
+            let mut out_shape = vec![bases.len()];
+            out_shape.extend_from_slice(shape);
+            let out = empty(src.dtype(), &out_shape, None, src.device())?;
+            let subn = numel(shape);
+            if out.numel() > 0 {
+                let sub = Layout::new(shape, strides, 0)
+                    .ok_or_else(|| gpu_err("too many dimensions".into()))?;
+                let b = bases_on_device(bases, src.device())?;
+                let (nb, sn, pb, ps, po) = (
+                    bases.len() as i64,
+                    subn as i64,
+                    base(&b),
+                    base(src),
+                    base(&out),
+                );
+                cuda_launch!(k(&d), format!("gather_{}", size_suffix(src.dtype())), grid(out.numel());
+                    &nb, &pb, &sub, &sn, &ps, &po)
+                .map_err(gpu_err)?;
+            }
+            return Ok(out);
+        }
+        host::run(src.device(), &[src], |v| {
+            cpu().gather(&v[0], bases, shape, strides)
+        })
+    }
+
+    fn scatter(
+        &self,
+        dst: &Tensor,
+        bases: &[usize],
+        shape: &[usize],
+        strides: &[usize],
+        values: &Tensor,
+    ) -> Result<()> {
+        if let Some(d) = kernels(dst.device(), &[dst, values]) {
+            let subn = numel(shape);
+            let total = bases.len() * subn;
+            if total == 0 {
+                return Ok(());
+            }
+            let v = unaliased(dst, values)?;
+            let v = self.contiguous_copy_if_needed(&v)?;
+            let sub = Layout::new(shape, strides, 0)
+                .ok_or_else(|| gpu_err("too many dimensions".into()))?;
+            let b = bases_on_device(bases, dst.device())?;
+            let (nb, sn, pb, pd, pv) = (
+                bases.len() as i64,
+                subn as i64,
+                base(&b),
+                base(dst),
+                first(&v),
+            );
+            return cuda_launch!(k(&d), format!("scatter_{}", size_suffix(dst.dtype())), grid(total);
+                &nb, &pb, &sub, &sn, &pd, &pv)
+            .map_err(gpu_err);
+        }
+        host::run_inplace(dst, &[values], |d, v| {
+            cpu().scatter(d, bases, shape, strides, &v[0])
+        })
+    }
+}
+
+impl Cuda {
+    fn contiguous_copy_if_needed(&self, t: &Tensor) -> Result<Tensor> {
+        if t.is_contiguous() {
+            Ok(t.clone())
+        } else {
+            self.contiguous_copy(t)
+        }
+    }
+}
+
+/// `op(a, s)` (or `op(s, a)`) written into `out` (which may be `a` itself).
+fn scalar_kernel(
+    d: &Arc<dyn super::driver::Driver>,
+    (family, sfx, code): (&str, &str, i32),
+    a: &Tensor,
+    s: Scalar,
+    reversed: bool,
+    out: &Tensor,
+) -> Result<()> {
+    let n = a.numel();
+    if n == 0 {
+        return Ok(());
+    }
+    let [la, lo] = lay(
+        a.shape(),
+        [(a.strides(), a.offset()), (out.strides(), out.offset())],
+    )?;
+    let (n64, pa, x, rev, po) = (n as i64, base(a), scalar_f64(s), reversed as i32, base(out));
+    cuda_launch!(k(d), format!("{family}_{sfx}"), grid(n); &code, &n64, &pa, &la, &x, &rev, &po, &lo)
+        .map_err(gpu_err)
+}
+
+/// One block per row for the row kernels.
+fn row_grid(rows: usize) -> cudarc::driver::LaunchConfig {
+    cudarc::driver::LaunchConfig {
+        grid_dim: (rows.clamp(1, 1 << 20) as u32, 1, 1),
+        block_dim: (BLOCK, 1, 1),
+        shared_mem_bytes: 0,
+    }
+}
+
+/// `x` with `dims` moved last and made contiguous: `(rows, cols, tensor)` for the row kernels.
+fn rows_last(x: &Tensor, dims: &[usize]) -> Result<(usize, usize, Tensor)> {
+    let kept: Vec<usize> = (0..x.ndim()).filter(|i| !dims.contains(i)).collect();
+    let order: Vec<usize> = kept.iter().chain(dims).copied().collect();
+    let shape: Dims = order.iter().map(|&i| x.shape()[i]).collect();
+    let strides: Dims = order.iter().map(|&i| x.strides()[i]).collect();
+    let rows: usize = kept.iter().map(|&i| x.shape()[i]).product();
+    let cols: usize = dims.iter().map(|&i| x.shape()[i]).product();
+    let v = x.view_as_layout(shape, strides, x.offset());
+    let v = CUDA.contiguous_copy_if_needed(&v)?;
+    Ok((rows, cols, v))
+}
+
+/// The shape of a reduction's result.
+fn reduced_shape(shape: &[usize], dims: &[usize], keepdim: bool) -> Dims {
+    (0..shape.len())
+        .filter_map(|i| match (dims.contains(&i), keepdim) {
+            (false, _) => Some(shape[i]),
+            (true, true) => Some(1),
+            (true, false) => None,
+        })
+        .collect()
+}
+
+/// The base offsets of an indexing op as an int64 device tensor.
+fn bases_on_device(bases: &[usize], device: Device) -> Result<Tensor> {
+    let v: Vec<i64> = bases.iter().map(|&b| b as i64).collect();
+    let s = host::upload(&Buffer::I64(v), device)?;
+    Ok(Tensor::from_parts(
+        s,
+        Dims::from_slice(&[bases.len()]),
+        Dims::from_slice(&[1]),
+        0,
+    ))
+}

@@ -1,0 +1,178 @@
+//! Matrix products through cuBLAS (`cublasGemmStridedBatchedEx`), as PyTorch makes them:
+//! float32 computes in float32 (TF32 off, PyTorch's default), float16 and bfloat16 read and
+//! write 16-bit data and accumulate in float32 on the tensor cores, float64 in float64.
+use super::host_route::gpu_err;
+use super::launch::Kernels;
+use crate::tensor::error::Result;
+use crate::tensor::shape::{contiguous_strides, Dims};
+use crate::tensor::{DType, Tensor};
+use cudarc::cublas::sys::{
+    cublasComputeType_t as Compute, cublasOperation_t as Op, cudaDataType as Ty,
+};
+use std::ffi::c_void;
+
+/// How cuBLAS (column-major) sees one row-major batch of matrices.
+#[derive(Debug, PartialEq)]
+pub struct MatView {
+    /// Whether the operand must be transposed (`CUBLAS_OP_T`): the stored matrix is column-major.
+    pub trans: bool,
+    pub ld: i64,
+    pub batch_stride: i64,
+}
+
+/// The cuBLAS view of a `[B, R, C]` operand with `strides`, or `None` when neither of its
+/// matrix dims has unit stride (it is copied to row-major first). Strides of size-1 dims do not
+/// matter and are replaced by the ones a dense layout would have.
+pub fn mat_view(shape: &[usize], strides: &[usize]) -> Option<MatView> {
+    let (r, c) = (shape[1], shape[2]);
+    let sr = if r == 1 { c.max(1) } else { strides[1] };
+    let sc = if c == 1 { 1 } else { strides[2] };
+    let batch_stride = if shape[0] == 1 { 0 } else { strides[0] } as i64;
+    if sc == 1 && sr >= c.max(1) {
+        Some(MatView {
+            trans: false,
+            ld: sr as i64,
+            batch_stride,
+        })
+    } else if sr == 1 && sc >= r.max(1) {
+        Some(MatView {
+            trans: true,
+            ld: sc as i64,
+            batch_stride,
+        })
+    } else if c == 1 && r == 1 {
+        Some(MatView {
+            trans: false,
+            ld: 1,
+            batch_stride,
+        })
+    } else {
+        None
+    }
+}
+
+/// `a @ b` for `a: [B, M, K]`, `b: [B, K, N]` of one floating dtype, or `None` when cuBLAS
+/// does not serve it (integers, no cuBLAS) and the host route must.
+pub fn bmm(k: &Kernels, a: &Tensor, b: &Tensor) -> Result<Option<Tensor>> {
+    let Some(blas) = k.blas.as_ref() else {
+        return Ok(None);
+    };
+    let dt = a.dtype();
+    let (ty, compute) = match dt {
+        DType::F32 => (Ty::CUDA_R_32F, Compute::CUBLAS_COMPUTE_32F),
+        DType::F64 => (Ty::CUDA_R_64F, Compute::CUBLAS_COMPUTE_64F),
+        DType::F16 => (Ty::CUDA_R_16F, Compute::CUBLAS_COMPUTE_32F),
+        DType::BF16 => (Ty::CUDA_R_16BF, Compute::CUBLAS_COMPUTE_32F),
+        _ => return Ok(None),
+    };
+    let (bsz, m, kk, n) = (a.shape()[0], a.shape()[1], a.shape()[2], b.shape()[2]);
+    let shape = [bsz, m, n];
+    if bsz * m * n == 0 || kk == 0 {
+        // zeros, as an empty sum
+        let out =
+            crate::backend::Backend::zeros(&super::backend::CUDA, dt, bsz * m * n, a.device())?;
+        return Ok(Some(Tensor::from_parts(
+            out,
+            Dims::from_slice(&shape),
+            contiguous_strides(&shape),
+            0,
+        )));
+    }
+    // cuBLAS writes every element (beta = 0 reads none), so the output needs no memset
+    let out = super::backend::alloc(dt, bsz * m * n, a.device())?;
+    let out = Tensor::from_parts(out, Dims::from_slice(&shape), contiguous_strides(&shape), 0);
+    let dense = |t: &Tensor| -> Result<(Tensor, MatView)> {
+        if let Some(v) = mat_view(t.shape(), t.strides()) {
+            return Ok((t.clone(), v));
+        }
+        let c = crate::backend::Backend::contiguous_copy(&super::backend::CUDA, t)?;
+        let v = mat_view(c.shape(), c.strides()).expect("row-major is a cuBLAS layout");
+        Ok((c, v))
+    };
+    let (a, va) = dense(a)?;
+    let (b, vb) = dense(b)?;
+    let big = |x: usize| x > i32::MAX as usize;
+    if [m, n, kk, bsz].into_iter().any(big) || va.ld > i32::MAX as i64 || vb.ld > i32::MAX as i64 {
+        return Ok(None);
+    }
+    let ptr =
+        |t: &Tensor| (t.storage().device_ptr() + (t.offset() * dt.size()) as u64) as *const c_void;
+    let op = |t: bool| if t { Op::CUBLAS_OP_T } else { Op::CUBLAS_OP_N };
+    // row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: cuBLAS gets b first, with m and n swapped
+    let (one32, zero32, one64, zero64) = (1f32, 0f32, 1f64, 0f64);
+    let (alpha, beta): (*const c_void, *const c_void) = if dt == DType::F64 {
+        (&one64 as *const f64 as _, &zero64 as *const f64 as _)
+    } else {
+        (&one32 as *const f32 as _, &zero32 as *const f32 as _)
+    };
+    // SAFETY: every pointer addresses a live block of this device holding the operand's
+    // elements under the (ld, batch stride) view checked by `mat_view`; alpha and beta are host
+    // scalars of the compute type; the output is dense [B, M, N].
+    unsafe {
+        cudarc::cublas::result::gemm_strided_batched_ex(
+            *blas.handle(),
+            op(vb.trans),
+            op(va.trans),
+            n as i32,
+            m as i32,
+            kk as i32,
+            alpha,
+            ptr(&b),
+            ty,
+            vb.ld as i32,
+            vb.batch_stride,
+            ptr(&a),
+            ty,
+            va.ld as i32,
+            va.batch_stride,
+            beta,
+            out.storage().device_ptr() as *mut c_void,
+            ty,
+            n as i32,
+            (m * n) as i64,
+            bsz as i32,
+            compute,
+            cudarc::cublas::sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+        )
+    }
+    .map_err(|e| gpu_err(format!("CUDA error: cuBLAS {e:?}")))?;
+    Ok(Some(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cublas_views_of_row_major_and_transposed_operands() {
+        // a contiguous [2, 3, 4]: row-major, ld 4, batches 12 apart
+        let v = mat_view(&[2, 3, 4], &[12, 4, 1]).unwrap();
+        assert_eq!(
+            v,
+            MatView {
+                trans: false,
+                ld: 4,
+                batch_stride: 12
+            }
+        );
+        // its transpose [2, 4, 3] with strides [12, 1, 4]: column-major, ld 4
+        let v = mat_view(&[2, 4, 3], &[12, 1, 4]).unwrap();
+        assert_eq!(
+            v,
+            MatView {
+                trans: true,
+                ld: 4,
+                batch_stride: 12
+            }
+        );
+        // a broadcast batch (stride 0) stays a strided batch
+        assert_eq!(mat_view(&[5, 3, 4], &[0, 4, 1]).unwrap().batch_stride, 0);
+        // a row slice of a wider matrix: ld is the parent's row length
+        assert_eq!(mat_view(&[1, 3, 4], &[0, 10, 1]).unwrap().ld, 10);
+        // a vector as [1, K, 1] or [1, 1, N] with arbitrary strides on size-1 dims
+        assert!(mat_view(&[1, 5, 1], &[5, 1, 99]).is_some());
+        assert!(mat_view(&[1, 1, 5], &[5, 99, 1]).is_some());
+        // every other element of each row: no unit stride, so it is copied first
+        assert!(mat_view(&[1, 3, 4], &[0, 8, 2]).is_none());
+    }
+}

@@ -1,0 +1,98 @@
+//! The CUDA backend's device-resident plumbing without a GPU: the host-backed test device
+//! (`install_host_device`) is a "card" whose memory is host memory and which has no kernels, so
+//! every op takes the backend's host route over device-resident storage. Every case of
+//! `tests/cuda/parity.py` must print exactly what the CPU prints, and the memory statistics must
+//! follow PyTorch's allocator as on a card. (Kernels and cuBLAS need a real GPU:
+//! `tests/cuda_parity.rs`.)
+mod common;
+pub mod parity;
+
+/// Install the device once; the tests share its allocator, so they run one at a time.
+fn setup() -> std::sync::MutexGuard<'static, ()> {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    ONCE.call_once(|| cudalearn::backend::cuda::install_host_device(8 << 30));
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[test]
+fn every_parity_case_prints_what_the_cpu_prints() {
+    let _serial = setup();
+    let failures = parity::compare_all(|got, want| got == want);
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn tensors_live_in_device_memory_and_are_accounted() {
+    let _serial = setup();
+    let out = common::run_case(
+        "import torch\n\
+         print(torch.cuda.is_available(), torch.cuda.get_device_name(0))\n\
+         x = torch.ones(1, device='cuda')\n\
+         print(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())\n\
+         y = torch.zeros(1000, 1000, device='cuda')\n\
+         print(torch.cuda.memory_allocated(), y.sum().item(), y.device)\n\
+         del x, y\n\
+         print(torch.cuda.memory_allocated())\n\
+         torch.cuda.empty_cache()\n\
+         print(torch.cuda.memory_reserved())\n",
+    );
+    assert_eq!(
+        out,
+        "True cudalearn host-backed test device\n512 2097152\n4000768 0.0 cuda:0\n0\n0\n"
+    );
+    let t = cudalearn::tensor::create::zeros(
+        &[3],
+        Some(cudalearn::tensor::DType::F32),
+        cudalearn::tensor::Device::Cuda(0),
+    )
+    .unwrap();
+    assert!(t.storage().is_device_resident());
+    assert_eq!(t.storage().len(), 3);
+    assert!(
+        t.storage().borrow().is_empty(),
+        "no host copy of device data"
+    );
+}
+
+#[test]
+fn out_of_memory_is_pytorchs_error_and_the_session_goes_on() {
+    let _serial = setup();
+    let out = common::run_case(
+        "import torch\n\
+         try:\n    x = torch.empty(4 * 2**30, device='cuda')\n\
+         except torch.OutOfMemoryError as e:\n    print(str(e).split('.')[0])\n\
+         print(torch.cuda.memory_allocated(), (torch.ones(2, device='cuda') * 3).tolist())\n",
+    );
+    assert_eq!(out, "CUDA out of memory\n0 [3.0, 3.0]\n", "{out}");
+}
+
+/// Every lesson's `--check` on the "cuda" device: each block's output must match the lesson's
+/// cuda (or any-device) expectation, with tensors living in device memory. (The two-GPU lesson
+/// needs a second device; the simulated GPU covers it in `lesson_snapshots.rs`.)
+#[test]
+fn every_lesson_checks_on_the_cuda_backend() {
+    let _serial = setup();
+    use cudalearn::lesson::{self, check::DeviceKind, run};
+    let (mut failures, mut checked) = (Vec::new(), 0);
+    for f in lesson::course(&lesson::lessons_dir()) {
+        let l = lesson::load(&f).expect("lesson loads");
+        if l.meta.gpus_needed() > 1 {
+            continue;
+        }
+        checked += 1;
+        lesson::device::activate(DeviceKind::Cuda, 1).expect("the test device is a GPU");
+        let r = run::CheckRun {
+            lesson: &l,
+            device: DeviceKind::Cuda,
+            note: None,
+            look: lesson::look(),
+        };
+        let mut out = Vec::new();
+        if run::check_lesson(&r, &mut out) > 0 {
+            failures.push(format!("{}:\n{}", f.shown, String::from_utf8_lossy(&out)));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(checked >= 9, "only {checked} lessons checked");
+}
