@@ -32,6 +32,8 @@ __device__ __forceinline__ i64 strided_offset(const Layout& l, i64 i) {
     return off;
 }
 
+// (The CPU emulation used by cargo test, src/backend/cuda/emulator.rs, brings its own two.)
+#ifndef CUDALEARN_CPU_EMULATION
 __device__ __forceinline__ float f16_to_f32(f16_t h) {
     float f;
     asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
@@ -42,6 +44,7 @@ __device__ __forceinline__ f16_t f32_to_f16(float f) {
     asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
     return h;
 }
+#endif
 __device__ __forceinline__ float bf16_to_f32(bf16_t b) {
     return __uint_as_float(((unsigned int)b) << 16);
 }

@@ -67,32 +67,11 @@ fn out_of_memory_is_pytorchs_error_and_the_session_goes_on() {
     assert_eq!(out, "CUDA out of memory\n0 [3.0, 3.0]\n", "{out}");
 }
 
-/// Every lesson's `--check` on the "cuda" device: each block's output must match the lesson's
-/// cuda (or any-device) expectation, with tensors living in device memory. (The two-GPU lesson
-/// needs a second device; the simulated GPU covers it in `lesson_snapshots.rs`.)
+/// Every single-GPU lesson's `--check` on the "cuda" device, tensors living in device memory.
 #[test]
 fn every_lesson_checks_on_the_cuda_backend() {
     let _serial = setup();
-    use cudalearn::lesson::{self, check::DeviceKind, run};
-    let (mut failures, mut checked) = (Vec::new(), 0);
-    for f in lesson::course(&lesson::lessons_dir()) {
-        let l = lesson::load(&f).expect("lesson loads");
-        if l.meta.gpus_needed() > 1 {
-            continue;
-        }
-        checked += 1;
-        lesson::device::activate(DeviceKind::Cuda, 1).expect("the test device is a GPU");
-        let r = run::CheckRun {
-            lesson: &l,
-            device: DeviceKind::Cuda,
-            note: None,
-            look: lesson::look(),
-        };
-        let mut out = Vec::new();
-        if run::check_lesson(&r, &mut out) > 0 {
-            failures.push(format!("{}:\n{}", f.shown, String::from_utf8_lossy(&out)));
-        }
-    }
+    let (checked, failures) = parity::lessons_on_cuda();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(checked >= 9, "only {checked} lessons checked");
 }

@@ -71,3 +71,29 @@ fn tokens(s: &str) -> Vec<String> {
     }
     out
 }
+
+/// Every single-GPU lesson's `--check` on the "cuda" device; the failing transcripts. (The
+/// two-GPU lesson needs a second device; the simulated GPU covers it in `lesson_snapshots.rs`.)
+pub fn lessons_on_cuda() -> (usize, Vec<String>) {
+    use cudalearn::lesson::{self, check::DeviceKind, run};
+    let (mut checked, mut failures) = (0, Vec::new());
+    for f in lesson::course(&lesson::lessons_dir()) {
+        let l = lesson::load(&f).expect("lesson loads");
+        if l.meta.gpus_needed() > 1 {
+            continue;
+        }
+        checked += 1;
+        lesson::device::activate(DeviceKind::Cuda, 1).expect("the test device is a GPU");
+        let r = run::CheckRun {
+            lesson: &l,
+            device: DeviceKind::Cuda,
+            note: None,
+            look: lesson::look(),
+        };
+        let mut out = Vec::new();
+        if run::check_lesson(&r, &mut out) > 0 {
+            failures.push(format!("{}:\n{}", f.shown, String::from_utf8_lossy(&out)));
+        }
+    }
+    (checked, failures)
+}

@@ -486,18 +486,9 @@ impl Backend for Cuda {
             let mut out_shape = vec![bases.len()];
             out_shape.extend_from_slice(shape);
             let out = empty(src.dtype(), &out_shape, None, src.device())?;
-            let subn = numel(shape);
             if out.numel() > 0 {
-                let sub = Layout::new(shape, strides, 0)
-                    .ok_or_else(|| gpu_err("too many dimensions".into()))?;
-                let b = bases_on_device(bases, src.device())?;
-                let (nb, sn, pb, ps, po) = (
-                    bases.len() as i64,
-                    subn as i64,
-                    base(&b),
-                    base(src),
-                    base(&out),
-                );
+                let (sub, b, nb, sn) = index_args(bases, shape, strides, src.device())?;
+                let (pb, ps, po) = (base(&b), base(src), base(&out));
                 cuda_launch!(k(&d), format!("gather_{}", size_suffix(src.dtype())), grid(out.numel());
                     &nb, &pb, &sub, &sn, &ps, &po)
                 .map_err(gpu_err)?;
@@ -518,23 +509,14 @@ impl Backend for Cuda {
         values: &Tensor,
     ) -> Result<()> {
         if let Some(d) = kernels(dst.device(), &[dst, values]) {
-            let subn = numel(shape);
-            let total = bases.len() * subn;
+            let total = bases.len() * numel(shape);
             if total == 0 {
                 return Ok(());
             }
             let v = unaliased(dst, values)?;
             let v = self.contiguous_copy_if_needed(&v)?;
-            let sub = Layout::new(shape, strides, 0)
-                .ok_or_else(|| gpu_err("too many dimensions".into()))?;
-            let b = bases_on_device(bases, dst.device())?;
-            let (nb, sn, pb, pd, pv) = (
-                bases.len() as i64,
-                subn as i64,
-                base(&b),
-                base(dst),
-                first(&v),
-            );
+            let (sub, b, nb, sn) = index_args(bases, shape, strides, dst.device())?;
+            let (pb, pd, pv) = (base(&b), base(dst), first(&v));
             return cuda_launch!(k(&d), format!("scatter_{}", size_suffix(dst.dtype())), grid(total);
                 &nb, &pb, &sub, &sn, &pd, &pv)
             .map_err(gpu_err);
@@ -610,14 +592,24 @@ fn reduced_shape(shape: &[usize], dims: &[usize], keepdim: bool) -> Dims {
         .collect()
 }
 
-/// The base offsets of an indexing op as an int64 device tensor.
-fn bases_on_device(bases: &[usize], device: Device) -> Result<Tensor> {
+/// The arguments of the gather/scatter kernels: the sub-tensor's layout, the base offsets as an
+/// int64 device tensor, their count and the sub-tensor's size.
+fn index_args(
+    bases: &[usize],
+    shape: &[usize],
+    strides: &[usize],
+    device: Device,
+) -> Result<(Layout, Tensor, i64, i64)> {
+    let sub = Layout::new(shape, strides, 0).ok_or_else(|| {
+        gpu_err("tensors of more than 8 dimensions are not supported on CUDA in cudalearn".into())
+    })?;
     let v: Vec<i64> = bases.iter().map(|&b| b as i64).collect();
     let s = host::upload(&Buffer::I64(v), device)?;
-    Ok(Tensor::from_parts(
+    let t = Tensor::from_parts(
         s,
         Dims::from_slice(&[bases.len()]),
         Dims::from_slice(&[1]),
         0,
-    ))
+    );
+    Ok((sub, t, bases.len() as i64, numel(shape) as i64))
 }

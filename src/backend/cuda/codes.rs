@@ -9,15 +9,7 @@ use crate::tensor::DType;
 /// The suffix of the per-dtype arithmetic kernels (`binary_f32`, `reduce_rows_i64`, ...).
 pub fn arith_suffix(d: DType) -> Option<&'static str> {
     use DType::*;
-    Some(match d {
-        F32 => "f32",
-        F64 => "f64",
-        F16 => "f16",
-        BF16 => "bf16",
-        I64 => "i64",
-        I32 => "i32",
-        _ => return None,
-    })
+    matches!(d, F32 | F64 | F16 | BF16 | I64 | I32).then(|| cast_name(d))
 }
 
 /// Every dtype's name in the cast kernels (`cast_f16_bool`).
@@ -137,17 +129,7 @@ pub fn exact_as_double(v: crate::tensor::Scalar) -> bool {
 
 /// Every kernel name the backend can ask for, for the tests that check them against the sources.
 pub fn all_names() -> Vec<String> {
-    let all = [
-        DType::Bool,
-        DType::U8,
-        DType::I8,
-        DType::I32,
-        DType::I64,
-        DType::F16,
-        DType::BF16,
-        DType::F32,
-        DType::F64,
-    ];
+    let all = DType::ALL;
     let mut v = Vec::new();
     for d in all {
         for s in all {

@@ -2,10 +2,10 @@
 //! (on a real card) the compiled kernels and cuBLAS. Two drivers:
 //! - `CudaDriver`: a real card through cudarc, on the default stream (so every copy and launch is
 //!   ordered, as PyTorch's default stream orders them).
-//! - `HostDriver`: a test double whose "device memory" is host memory from `HostMemory` and which
-//!   has no kernels, so every op takes the backend's host route. `cargo test` runs the backend's
-//!   device-resident plumbing through it without a GPU; it also checks that every access stays
-//!   inside a live segment, which a real card would not report so clearly.
+//! - `HostDriver`: a test double whose "device memory" is host memory from `HostMemory`, with no
+//!   kernels (every op takes the backend's host route) or with the kernels' CPU emulation
+//!   (`emulator.rs`). `cargo test` runs the backend's device-resident plumbing and launches
+//!   through it without a GPU; it also checks that every copy stays inside a live segment.
 use super::launch::Kernels;
 use crate::backend::alloc::RawAllocator;
 use std::collections::BTreeMap;
@@ -115,14 +115,15 @@ pub struct HostMemory {
 }
 
 impl HostMemory {
-    pub fn new(capacity: u64) -> (HostMemory, HostDriver) {
+    /// The memory and its driver; with `kernels` (the CPU emulation) ops launch kernels on it.
+    pub fn new(capacity: u64, kernels: Option<Kernels>) -> (HostMemory, HostDriver) {
         let segments = Segments::default();
         let mem = HostMemory {
             segments: segments.clone(),
             capacity,
             used: 0,
         };
-        (mem, HostDriver { segments })
+        (mem, HostDriver { segments, kernels })
     }
 }
 
@@ -165,6 +166,7 @@ impl RawAllocator for HostMemory {
 /// The test double's copies: `memcpy` between host addresses, each range checked first.
 pub struct HostDriver {
     segments: Segments,
+    kernels: Option<Kernels>,
 }
 
 impl HostDriver {
@@ -206,7 +208,7 @@ impl Driver for HostDriver {
         Ok(())
     }
     fn kernels(&self) -> Option<&Kernels> {
-        None
+        self.kernels.as_ref()
     }
     fn synchronize(&self) -> Result<(), String> {
         Ok(())

@@ -70,36 +70,37 @@ pub fn grid(n: usize) -> cudarc::driver::LaunchConfig {
     }
 }
 
-/// Launch kernel `$name` of `$k: &Kernels` with `$cfg` and the arguments (references to
-/// `DeviceRepr` values: device pointers as `u64`, `Layout`s, sizes); a `Result<(), String>`.
+/// Launch kernel `$name` of `$k: &Kernels` with `$cfg` and the arguments (references to plain
+/// values: device pointers as `u64`, `Layout`s, sizes); a `Result<(), String>`.
 /// SAFETY is the caller's: the arguments must match the kernel's signature and every index it
 /// forms must stay inside the blocks passed.
 #[macro_export]
 macro_rules! cuda_launch {
     ($k:expr, $name:expr, $cfg:expr; $($arg:expr),* $(,)?) => {{
-        use cudarc::driver::PushKernelArg as _;
         let k: &$crate::backend::cuda::launch::Kernels = $k;
-        match k.function(&$name) {
-            Err(e) => Err(e),
-            Ok(f) => {
-                let mut l = k.stream.launch_builder(&f);
-                $( l.arg($arg); )*
-                let cfg = $cfg;
-                #[allow(unused_unsafe)]
-                let r = unsafe { l.launch(cfg) };
-                r.map(|_| ()).map_err(|e| format!("CUDA error in kernel {}: {e:?}", $name))
-            }
-        }
+        let mut params = [$( $arg as *const _ as *mut std::ffi::c_void ),*];
+        let (cfg, name) = ($cfg, $name);
+        #[allow(unused_unsafe)]
+        let r = unsafe { k.launch(&name, cfg, &mut params) };
+        r
     }};
 }
 
-/// cudalearn's kernels and cuBLAS on one card.
+/// cudalearn's kernels (and cuBLAS) on one card, or their CPU emulation for tests.
 pub struct Kernels {
-    pub stream: Arc<CudaStream>,
-    module: Arc<CudaModule>,
-    functions: Mutex<HashMap<String, CudaFunction>>,
+    imp: Imp,
     /// `None` when libcublas could not be loaded (matmul then takes the host route).
     pub blas: Option<cudarc::cublas::CudaBlas>,
+}
+
+enum Imp {
+    Cuda {
+        ctx: Arc<CudaContext>,
+        stream: Arc<CudaStream>,
+        module: Arc<CudaModule>,
+        functions: Mutex<HashMap<String, CudaFunction>>,
+    },
+    Emulated(super::emulator::Emulated),
 }
 
 impl Kernels {
@@ -121,28 +122,70 @@ impl Kernels {
             None
         };
         Ok(Kernels {
-            stream,
-            module,
-            functions: Mutex::new(HashMap::new()),
+            imp: Imp::Cuda {
+                ctx: ctx.clone(),
+                stream,
+                module,
+                functions: Mutex::new(HashMap::new()),
+            },
             blas,
         })
     }
 
-    /// Kernel `name`, looked up once.
-    pub fn function(&self, name: &str) -> Result<CudaFunction, String> {
-        let mut g = self.functions.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(f) = g.get(name) {
-            return Ok(f.clone());
+    /// The CPU emulation (tests without a GPU).
+    pub fn emulated(e: super::emulator::Emulated) -> Kernels {
+        Kernels {
+            imp: Imp::Emulated(e),
+            blas: None,
         }
-        let f = self
-            .module
-            .load_function(name)
-            .map_err(|e| format!("cudalearn internal error: kernel {name}: {e:?}"))?;
-        g.insert(name.to_string(), f.clone());
-        Ok(f)
+    }
+
+    /// Launch `name` with CUDA's argument convention (pointers to each argument, in order).
+    ///
+    /// # Safety
+    /// As for `cuLaunchKernel`: `params` must match the kernel's parameters, and the kernel must
+    /// only touch memory inside the blocks its pointers address.
+    pub unsafe fn launch(
+        &self,
+        name: &str,
+        cfg: cudarc::driver::LaunchConfig,
+        params: &mut [*mut std::ffi::c_void],
+    ) -> Result<(), String> {
+        match &self.imp {
+            Imp::Emulated(e) => e.launch(name, params),
+            Imp::Cuda {
+                ctx,
+                stream,
+                module,
+                functions,
+            } => {
+                let f = {
+                    let mut g = functions.lock().unwrap_or_else(|e| e.into_inner());
+                    match g.get(name) {
+                        Some(f) => f.clone(),
+                        None => {
+                            let f = module.load_function(name).map_err(|e| {
+                                format!("cudalearn internal error: kernel {name}: {e:?}")
+                            })?;
+                            g.insert(name.to_string(), f.clone());
+                            f
+                        }
+                    }
+                };
+                ctx.bind_to_thread().map_err(|e| format!("{e:?}"))?;
+                cudarc::driver::result::launch_kernel(
+                    f.cu_function(),
+                    cfg.grid_dim,
+                    cfg.block_dim,
+                    cfg.shared_mem_bytes,
+                    stream.cu_stream(),
+                    params,
+                )
+                .map_err(|e| format!("CUDA error in kernel {name}: {e:?}"))
+            }
+        }
     }
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;

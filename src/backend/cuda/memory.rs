@@ -104,7 +104,22 @@ pub fn driver(i: u32) -> Result<Arc<dyn Driver>, String> {
 /// CUDA backend then runs every op through its host route, over device-resident storage. For
 /// tests of the backend's plumbing on machines without a GPU; call before any tensor is made.
 pub fn install_host_device(capacity: u64) {
-    let (mem, drv) = HostMemory::new(capacity);
+    install(capacity, None)
+}
+
+/// The same device with `kernels/*.cu` compiled for the CPU (`emulator::build`): ops launch
+/// the kernels (one thread each) on device-resident storage.
+pub fn install_host_device_with_kernels(
+    capacity: u64,
+    library: &std::path::Path,
+) -> Result<(), String> {
+    let e = super::emulator::Emulated::load(library)?;
+    install(capacity, Some(super::launch::Kernels::emulated(e)));
+    Ok(())
+}
+
+fn install(capacity: u64, kernels: Option<super::launch::Kernels>) {
+    let (mem, drv) = HostMemory::new(capacity, kernels);
     super::probe::set_host_device(capacity);
     let raw: Raw = Box::new(mem);
     *MEMORY.lock().unwrap_or_else(|e| e.into_inner()) = vec![CachingAllocator::new(0, raw)];

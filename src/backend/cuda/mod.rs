@@ -11,6 +11,7 @@ pub mod bench;
 pub mod blas;
 pub mod codes;
 pub mod driver;
+pub mod emulator;
 pub mod host_route;
 pub mod kernels;
 pub mod launch;
@@ -18,7 +19,7 @@ pub mod memory;
 pub mod nvml;
 pub mod probe;
 
-pub use memory::install_host_device;
+pub use memory::{install_host_device, install_host_device_with_kernels};
 
 pub use probe::{probe, DeviceInfo, Probe, ProbeError};
 
