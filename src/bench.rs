@@ -7,7 +7,7 @@ use crate::tensor::{create, BinaryOp, DType, Device, Tensor};
 use std::time::{Duration, Instant};
 
 /// Median wall time of `runs` calls of `f` after one warm-up call.
-fn median_time(runs: usize, mut f: impl FnMut()) -> Duration {
+pub(crate) fn median_time(runs: usize, mut f: impl FnMut()) -> Duration {
     f();
     let mut times: Vec<Duration> = (0..runs)
         .map(|_| {

@@ -135,7 +135,9 @@ fn main() {
         std::process::exit(2);
     }
     if matches!(cli.device, Some(DeviceChoice::Cuda)) {
-        // a real GPU was asked for: the environment's simulated one must not replace it
+        // a real GPU was asked for: the environment's simulated one must not replace it (here,
+        // nor in the lesson processes this one starts)
+        cudalearn::backend::sim::ignore_env_request();
         std::env::remove_var("CUDALEARN_SIM_GPU");
     }
     let code = match cli.command.unwrap_or(Command::Repl(ReplArgs::default())) {

@@ -64,6 +64,10 @@ pub struct Sim {
 
 pub static SIM: Mutex<Option<Sim>> = Mutex::new(None);
 
+/// Whether `SIM` holds a simulated GPU, readable without the lock (every op on a GPU tensor
+/// asks `gpu::kind()`, which asks this).
+static ENABLED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 pub fn lock() -> std::sync::MutexGuard<'static, Option<Sim>> {
     SIM.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -78,20 +82,39 @@ pub fn enable(gpus: u32, capacity: Option<u64>) {
         .map(|d| CachingAllocator::new(d, SimMemory { capacity, used: 0 }))
         .collect();
     *lock() = Some(Sim { capacity, devices });
+    ENABLED.store(true, std::sync::atomic::Ordering::Relaxed);
     super::gpu::reset_current_device();
 }
 
 /// Turn it off again (tests, `--device cpu`).
 pub fn disable() {
     *lock() = None;
+    ENABLED.store(false, std::sync::atomic::Ordering::Relaxed);
 }
 
 pub fn is_enabled() -> bool {
-    lock().is_some()
+    ENABLED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// The number of simulated devices `CUDALEARN_SIM_GPU` asks for (`1`, `2`, ...; `0` or empty: none).
+/// Read once (every op on a GPU tensor asks through `gpu::kind()`); 0 is "none".
 pub fn env_request() -> Option<u32> {
+    let mut v = ENV_REQUEST.load(std::sync::atomic::Ordering::Relaxed);
+    if v == u32::MAX {
+        v = parse_env_request().unwrap_or(0);
+        ENV_REQUEST.store(v, std::sync::atomic::Ordering::Relaxed);
+    }
+    (v > 0).then_some(v)
+}
+
+static ENV_REQUEST: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(u32::MAX);
+
+/// `--device cuda`: a real GPU was asked for, so `CUDALEARN_SIM_GPU` must not replace it.
+pub fn ignore_env_request() {
+    ENV_REQUEST.store(0, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn parse_env_request() -> Option<u32> {
     let v = std::env::var("CUDALEARN_SIM_GPU").ok()?;
     let v = v.trim();
     if v.is_empty() {

@@ -7,9 +7,10 @@
 use super::codes::{
     arith_suffix, binary_code, cast_name, exact_as_double, reduce_code, size_suffix, unary_code,
 };
-use super::host_route::{self as host, cpu, driver, gpu_err};
+use super::host_route::{self as host, driver, gpu_err};
 use super::launch::{grid, layouts, Kernels, Layout, BLOCK};
 use crate::backend::cpu::iter::{output_order, strides_for_order};
+use crate::backend::cpu::CPU;
 use crate::backend::Backend;
 use crate::cuda_launch;
 use crate::tensor::error::Result;
@@ -65,14 +66,6 @@ fn kernels(device: Device, ops: &[&Tensor]) -> Option<Arc<dyn super::driver::Dri
 
 fn k(d: &Arc<dyn super::driver::Driver>) -> &Kernels {
     d.kernels().expect("checked by `kernels`")
-}
-
-fn scalar_f64(s: Scalar) -> f64 {
-    match s {
-        Scalar::Bool(b) => b as i64 as f64,
-        Scalar::Int(i) => i as f64,
-        Scalar::Float(f) => f,
-    }
 }
 
 /// The strides PyTorch's TensorIterator gives the output of an elementwise op over `shape`.
@@ -146,14 +139,14 @@ impl Backend for Cuda {
             return self.to_host(&self.contiguous_copy(t)?);
         }
         let mut m = host::Mirror::default();
-        cpu().to_host(&m.view(t)?)
+        CPU.to_host(&m.view(t)?)
     }
 
     fn copy(&self, dst: &Tensor, src: &Tensor) -> Result<()> {
         if let Some(d) = kernels(dst.device(), &[dst, src]) {
             return copy_kernel(&d, dst, &unaliased(dst, src)?);
         }
-        host::run_inplace(dst, &[src], |d, v| cpu().copy(d, &v[0]))
+        host::run_inplace(dst, &[src], |d, v| CPU.copy(d, &v[0]))
     }
 
     fn fill(&self, dst: &Tensor, v: Scalar) -> Result<()> {
@@ -164,12 +157,12 @@ impl Backend for Cuda {
                     return Ok(());
                 }
                 let [lo] = lay(dst.shape(), [(dst.strides(), dst.offset())])?;
-                let (n64, p, x) = (n as i64, base(dst), scalar_f64(v));
+                let (n64, p, x) = (n as i64, base(dst), v.to_f64());
                 return cuda_launch!(k(&d), format!("fill_{s}"), grid(n); &n64, &p, &lo, &x)
                     .map_err(gpu_err);
             }
         }
-        host::run_inplace(dst, &[], |d, _| cpu().fill(d, v))
+        host::run_inplace(dst, &[], |d, _| CPU.fill(d, v))
     }
 
     fn cast(&self, src: &Tensor, dtype: DType) -> Result<Tensor> {
@@ -179,7 +172,7 @@ impl Backend for Cuda {
             copy_kernel(&d, &out, src)?;
             return Ok(out);
         }
-        host::run(src.device(), &[src], |v| cpu().cast(&v[0], dtype))
+        host::run(src.device(), &[src], |v| CPU.cast(&v[0], dtype))
     }
 
     fn contiguous_copy(&self, src: &Tensor) -> Result<Tensor> {
@@ -188,7 +181,7 @@ impl Backend for Cuda {
             copy_kernel(&d, &out, src)?;
             return Ok(out);
         }
-        host::run(src.device(), &[src], |v| cpu().contiguous_copy(&v[0]))
+        host::run(src.device(), &[src], |v| CPU.contiguous_copy(&v[0]))
     }
 
     fn unary(&self, op: UnaryOp, x: &Tensor) -> Result<Tensor> {
@@ -208,7 +201,7 @@ impl Backend for Cuda {
             }
             return Ok(out);
         }
-        host::run(x.device(), &[x], |v| cpu().unary(op, &v[0]))
+        host::run(x.device(), &[x], |v| CPU.unary(op, &v[0]))
     }
 
     fn binary(&self, op: BinaryOp, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
@@ -237,9 +230,7 @@ impl Backend for Cuda {
             }
             return Ok(out);
         }
-        host::run(a.device(), &[a, b], |v| {
-            cpu().binary(op, &v[0], &v[1], shape)
-        })
+        host::run(a.device(), &[a, b], |v| CPU.binary(op, &v[0], &v[1], shape))
     }
 
     fn binary_scalar(&self, op: BinaryOp, a: &Tensor, s: Scalar, reversed: bool) -> Result<Tensor> {
@@ -259,7 +250,7 @@ impl Backend for Cuda {
             return Ok(out);
         }
         host::run(a.device(), &[a], |v| {
-            cpu().binary_scalar(op, &v[0], s, reversed)
+            CPU.binary_scalar(op, &v[0], s, reversed)
         })
     }
 
@@ -289,7 +280,7 @@ impl Backend for Cuda {
                 &code, &n64, &pa, &la, &pb, &lb, &pa, &lo)
             .map_err(gpu_err);
         }
-        host::run_inplace(dst, &[src], |d, v| cpu().binary_inplace(op, d, &v[0]))
+        host::run_inplace(dst, &[src], |d, v| CPU.binary_inplace(op, d, &v[0]))
     }
 
     fn binary_scalar_inplace(&self, op: BinaryOp, dst: &Tensor, s: Scalar) -> Result<()> {
@@ -302,7 +293,7 @@ impl Backend for Cuda {
         ) {
             return scalar_kernel(&d, ("binary_scalar", sfx, code), dst, s, false, dst);
         }
-        host::run_inplace(dst, &[], |d, _| cpu().binary_scalar_inplace(op, d, s))
+        host::run_inplace(dst, &[], |d, _| CPU.binary_scalar_inplace(op, d, s))
     }
 
     fn where_(&self, cond: &Tensor, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
@@ -339,7 +330,7 @@ impl Backend for Cuda {
             return Ok(out);
         }
         host::run(a.device(), &[cond, a, b], |v| {
-            cpu().where_(&v[0], &v[1], &v[2], shape)
+            CPU.where_(&v[0], &v[1], &v[2], shape)
         })
     }
 
@@ -367,14 +358,12 @@ impl Backend for Cuda {
             let (r, c, px, po) = (rows as i64, cols as i64, first(&cont), base(&res));
             cuda_launch!(k(&d), format!("reduce_rows_{s}"), row_grid(rows); &code, &r, &c, &px, &po)
                 .map_err(gpu_err)?;
-            return Ok(res.view_as_layout(
-                reduced_shape(x.shape(), dims, keepdim),
-                contiguous_strides(&reduced_shape(x.shape(), dims, keepdim)),
-                0,
-            ));
+            let shape = reduced_shape(x.shape(), dims, keepdim);
+            let st = contiguous_strides(&shape);
+            return Ok(res.view_as_layout(shape, st, 0));
         }
         host::run(x.device(), &[x], |v| {
-            cpu().reduce(op, &v[0], dims, keepdim, out)
+            CPU.reduce(op, &v[0], dims, keepdim, out)
         })
     }
 
@@ -418,7 +407,7 @@ impl Backend for Cuda {
             ));
         }
         let mut m = host::Mirror::default();
-        let (v, i) = cpu().arg_reduce(max, &m.view(x)?, dim, keepdim)?;
+        let (v, i) = CPU.arg_reduce(max, &m.view(x)?, dim, keepdim)?;
         Ok((
             host::to_device(&v, x.device())?,
             host::to_device(&i, x.device())?,
@@ -463,7 +452,7 @@ impl Backend for Cuda {
                 self.contiguous_copy(&v)
             };
         }
-        host::run(x.device(), &[x], |v| cpu().softmax(&v[0], dim, log))
+        host::run(x.device(), &[x], |v| CPU.softmax(&v[0], dim, log))
     }
 
     fn bmm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
@@ -472,7 +461,7 @@ impl Backend for Cuda {
                 return Ok(out);
             }
         }
-        host::run(a.device(), &[a, b], |v| cpu().bmm(&v[0], &v[1]))
+        host::run(a.device(), &[a, b], |v| CPU.bmm(&v[0], &v[1]))
     }
 
     fn gather(
@@ -496,7 +485,7 @@ impl Backend for Cuda {
             return Ok(out);
         }
         host::run(src.device(), &[src], |v| {
-            cpu().gather(&v[0], bases, shape, strides)
+            CPU.gather(&v[0], bases, shape, strides)
         })
     }
 
@@ -522,7 +511,7 @@ impl Backend for Cuda {
             .map_err(gpu_err);
         }
         host::run_inplace(dst, &[values], |d, v| {
-            cpu().scatter(d, bases, shape, strides, &v[0])
+            CPU.scatter(d, bases, shape, strides, &v[0])
         })
     }
 }
@@ -554,7 +543,7 @@ fn scalar_kernel(
         a.shape(),
         [(a.strides(), a.offset()), (out.strides(), out.offset())],
     )?;
-    let (n64, pa, x, rev, po) = (n as i64, base(a), scalar_f64(s), reversed as i32, base(out));
+    let (n64, pa, x, rev, po) = (n as i64, base(a), s.to_f64(), reversed as i32, base(out));
     cuda_launch!(k(d), format!("{family}_{sfx}"), grid(n); &code, &n64, &pa, &la, &x, &rev, &po, &lo)
         .map_err(gpu_err)
 }

@@ -2,7 +2,6 @@
 //! the CPU backend over host copies of its operands' storages, and the result (or the written
 //! storage) goes back to the device. Slow but exact, so every op of the engine works on a card;
 //! the common ops have kernels (`backend.rs`).
-use crate::backend::cpu::CPU;
 use crate::tensor::error::{ErrorKind, Result, TensorError};
 use crate::tensor::storage::{Buffer, Storage};
 use crate::tensor::{DType, Device, Tensor};
@@ -151,9 +150,4 @@ pub fn run_inplace(
         .collect::<Result<Vec<_>>>()?;
     f(&d, &views)?;
     m.write_back(dst)
-}
-
-/// The CPU backend, for the closures above.
-pub fn cpu() -> &'static crate::backend::cpu::Cpu {
-    &CPU
 }

@@ -91,134 +91,138 @@ pub fn ptx(major: u32, minor: u32) -> Result<String, String> {
     Ok(text)
 }
 
-/// The names of the `__global__` functions the program defines, found by expanding its
-/// kernel-defining macros (`DEFINE_*`, `CASTS_FROM`) the way the preprocessor would: so the
-/// backend's kernel names are checked against the sources without NVRTC.
-pub fn expanded_names(src: &str) -> Vec<String> {
-    let macros = macros(src);
-    let mut top = String::new();
-    let mut lines = src.lines();
-    while let Some(l) = lines.next() {
-        if l.trim_start().starts_with("#define") {
-            let mut cur = l;
-            while cur.trim_end().ends_with('\\') {
+/// Kernel names from the sources without NVRTC (tests only: the shipped binary never needs it).
+#[cfg(test)]
+pub(crate) mod macro_names {
+    /// The names of the `__global__` functions the program defines, found by expanding its
+    /// kernel-defining macros (`DEFINE_*`, `CASTS_FROM`) the way the preprocessor would: so the
+    /// backend's kernel names are checked against the sources without NVRTC.
+    pub fn expanded_names(src: &str) -> Vec<String> {
+        let macros = macros(src);
+        let mut top = String::new();
+        let mut lines = src.lines();
+        while let Some(l) = lines.next() {
+            if l.trim_start().starts_with("#define") {
+                let mut cur = l;
+                while cur.trim_end().ends_with('\\') {
+                    match lines.next() {
+                        Some(n) => cur = n,
+                        None => break,
+                    }
+                }
+            } else {
+                top += l;
+                top.push('\n');
+            }
+        }
+        let text = expand(&top, &macros, 0);
+        let mut names = Vec::new();
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find("__global__ void ") {
+            rest = &rest[i + 16..];
+            let end = rest.find('(').unwrap_or(rest.len());
+            names.push(rest[..end].trim().to_string());
+        }
+        names.sort();
+        names
+    }
+
+    /// Function-like macros that define kernels: name, parameters, body.
+    fn macros(src: &str) -> Vec<(String, Vec<String>, String)> {
+        let mut out = Vec::new();
+        let mut lines = src.lines();
+        while let Some(l) = lines.next() {
+            let Some(def) = l.trim_start().strip_prefix("#define ") else {
+                continue;
+            };
+            let mut text = def.to_string();
+            while text.trim_end().ends_with('\\') {
+                text = text.trim_end().trim_end_matches('\\').to_string();
                 match lines.next() {
-                    Some(n) => cur = n,
+                    Some(n) => text += n,
                     None => break,
                 }
             }
-        } else {
-            top += l;
-            top.push('\n');
+            let Some(open) = text.find('(') else { continue };
+            let name = text[..open].to_string();
+            if !(name.starts_with("DEFINE_") || name.starts_with("CASTS_")) || name.contains(' ') {
+                continue;
+            }
+            let close = text.find(')').unwrap_or(text.len());
+            let params = text[open + 1..close]
+                .split(',')
+                .map(|p| p.trim().to_string())
+                .collect();
+            out.push((name, params, text[close + 1..].to_string()));
         }
+        out
     }
-    let text = expand(&top, &macros, 0);
-    let mut names = Vec::new();
-    let mut rest = text.as_str();
-    while let Some(i) = rest.find("__global__ void ") {
-        rest = &rest[i + 16..];
-        let end = rest.find('(').unwrap_or(rest.len());
-        names.push(rest[..end].trim().to_string());
-    }
-    names.sort();
-    names
-}
 
-/// Function-like macros that define kernels: name, parameters, body.
-fn macros(src: &str) -> Vec<(String, Vec<String>, String)> {
-    let mut out = Vec::new();
-    let mut lines = src.lines();
-    while let Some(l) = lines.next() {
-        let Some(def) = l.trim_start().strip_prefix("#define ") else {
-            continue;
+    /// `text` with every invocation of `macros` replaced by its body, recursively.
+    fn expand(text: &str, macros: &[(String, Vec<String>, String)], depth: usize) -> String {
+        if depth > 8 {
+            return text.to_string();
+        }
+        let mut out = String::new();
+        let mut rest = text;
+        'scan: while !rest.is_empty() {
+            for (name, params, body) in macros {
+                let Some(after) = rest
+                    .strip_prefix(name.as_str())
+                    .and_then(|r| r.strip_prefix('('))
+                else {
+                    continue;
+                };
+                let Some(close) = after.find(')') else {
+                    continue;
+                };
+                let args: Vec<&str> = after[..close].split(',').map(str::trim).collect();
+                let mut b = substitute(body, params, &args);
+                b = b
+                    .replace(" ## ", "")
+                    .replace("## ", "")
+                    .replace(" ##", "")
+                    .replace("##", "");
+                out += &expand(&b, macros, depth + 1);
+                rest = &after[close + 1..];
+                continue 'scan;
+            }
+            let c = rest.chars().next().unwrap_or(' ');
+            // skip a whole identifier so a macro name is only matched at its start
+            let len = if c.is_alphanumeric() || c == '_' {
+                rest.find(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+                    .unwrap_or(rest.len())
+            } else {
+                c.len_utf8()
+            };
+            out += &rest[..len];
+            rest = &rest[len..];
+        }
+        out
+    }
+
+    /// `body` with each identifier equal to a parameter replaced by its argument.
+    fn substitute(body: &str, params: &[String], args: &[&str]) -> String {
+        let mut out = String::new();
+        let mut ident = String::new();
+        let flush = |ident: &mut String, out: &mut String| {
+            match params.iter().position(|p| p == ident) {
+                Some(i) => *out += args.get(i).copied().unwrap_or(""),
+                None => *out += ident,
+            }
+            ident.clear();
         };
-        let mut text = def.to_string();
-        while text.trim_end().ends_with('\\') {
-            text = text.trim_end().trim_end_matches('\\').to_string();
-            match lines.next() {
-                Some(n) => text += n,
-                None => break,
+        for ch in body.chars() {
+            if ch.is_alphanumeric() || ch == '_' {
+                ident.push(ch);
+            } else {
+                flush(&mut ident, &mut out);
+                out.push(ch);
             }
         }
-        let Some(open) = text.find('(') else { continue };
-        let name = text[..open].to_string();
-        if !(name.starts_with("DEFINE_") || name.starts_with("CASTS_")) || name.contains(' ') {
-            continue;
-        }
-        let close = text.find(')').unwrap_or(text.len());
-        let params = text[open + 1..close]
-            .split(',')
-            .map(|p| p.trim().to_string())
-            .collect();
-        out.push((name, params, text[close + 1..].to_string()));
+        flush(&mut ident, &mut out);
+        out
     }
-    out
-}
-
-/// `text` with every invocation of `macros` replaced by its body, recursively.
-fn expand(text: &str, macros: &[(String, Vec<String>, String)], depth: usize) -> String {
-    if depth > 8 {
-        return text.to_string();
-    }
-    let mut out = String::new();
-    let mut rest = text;
-    'scan: while !rest.is_empty() {
-        for (name, params, body) in macros {
-            let Some(after) = rest
-                .strip_prefix(name.as_str())
-                .and_then(|r| r.strip_prefix('('))
-            else {
-                continue;
-            };
-            let Some(close) = after.find(')') else {
-                continue;
-            };
-            let args: Vec<&str> = after[..close].split(',').map(str::trim).collect();
-            let mut b = substitute(body, params, &args);
-            b = b
-                .replace(" ## ", "")
-                .replace("## ", "")
-                .replace(" ##", "")
-                .replace("##", "");
-            out += &expand(&b, macros, depth + 1);
-            rest = &after[close + 1..];
-            continue 'scan;
-        }
-        let c = rest.chars().next().unwrap_or(' ');
-        // skip a whole identifier so a macro name is only matched at its start
-        let len = if c.is_alphanumeric() || c == '_' {
-            rest.find(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
-                .unwrap_or(rest.len())
-        } else {
-            c.len_utf8()
-        };
-        out += &rest[..len];
-        rest = &rest[len..];
-    }
-    out
-}
-
-/// `body` with each identifier equal to a parameter replaced by its argument.
-fn substitute(body: &str, params: &[String], args: &[&str]) -> String {
-    let mut out = String::new();
-    let mut ident = String::new();
-    let flush = |ident: &mut String, out: &mut String| {
-        match params.iter().position(|p| p == ident) {
-            Some(i) => *out += args.get(i).copied().unwrap_or(""),
-            None => *out += ident,
-        }
-        ident.clear();
-    };
-    for ch in body.chars() {
-        if ch.is_alphanumeric() || ch == '_' {
-            ident.push(ch);
-        } else {
-            flush(&mut ident, &mut out);
-            out.push(ch);
-        }
-    }
-    flush(&mut ident, &mut out);
-    out
 }
 
 #[cfg(test)]

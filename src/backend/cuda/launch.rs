@@ -1,6 +1,6 @@
 //! `kernels/*.cu` loaded on one card (module, default stream, function cache, cuBLAS), the
 //! `Layout` struct the kernels take, and the `launch!` macro the backend calls them with.
-use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream, DeviceRepr};
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -16,9 +16,6 @@ pub struct Layout {
     pub shape: [i64; MAX_DIMS],
     pub strides: [i64; MAX_DIMS],
 }
-
-// SAFETY: a plain repr(C) struct of integers, laid out as the CUDA struct.
-unsafe impl DeviceRepr for Layout {}
 
 impl Layout {
     /// A layout of `shape` with `strides` (broadcast dims have stride 0); `None` past 8 dims.

@@ -59,15 +59,6 @@ type Raw = Box<dyn RawAllocator + Send>;
 static MEMORY: Mutex<Vec<CachingAllocator<Raw>>> = Mutex::new(Vec::new());
 static DRIVERS: Mutex<Vec<Option<Arc<dyn Driver>>>> = Mutex::new(Vec::new());
 
-/// The context of real device `i`, once the probe found it.
-pub fn context(i: u32) -> Option<Arc<CudaContext>> {
-    let p = super::probe().ok()?;
-    if i as usize >= p.devices.len() || super::probe::is_host_device() {
-        return None;
-    }
-    CudaContext::new(i as usize).ok()
-}
-
 pub fn with_memory<T>(i: u32, f: impl FnOnce(&mut dyn DeviceMemory) -> T) -> Option<T> {
     let p = super::probe().ok()?;
     let mut g = MEMORY.lock().unwrap_or_else(|e| e.into_inner());
