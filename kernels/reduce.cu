@@ -1,6 +1,9 @@
 // Reductions over the last (contiguous) axis of a [rows, cols] tensor, one block of 256
 // threads per row with a shared-memory tree; floating types accumulate in float (f16/bf16/f32)
 // or double. The backend permutes the reduced dims last and makes the input contiguous first.
+// Few long rows (x.sum() over 100M elements) would leave all but a few SMs idle, so they are
+// reduced in two passes: `reduce_chunks_*` cuts each row into `chunks` pieces, one block each,
+// writing partial results in the accumulation type; `reduce_rows_*` of that type finishes.
 #define RED_SUM 0
 #define RED_PROD 1
 #define RED_MAX 2
@@ -44,6 +47,27 @@ __device__ __forceinline__ bool better(int max, A v, i64 i, A b, i64 bi) {
                 __syncthreads();                                                            \
             }                                                                               \
             if (threadIdx.x == 0) out[r] = STORE(buf[0]);                                   \
+            __syncthreads();                                                                \
+        }                                                                                   \
+    }                                                                                       \
+    extern "C" __global__ void reduce_chunks_##NAME(int op, i64 rows, i64 cols, i64 chunks, \
+                                                    const T* x, ACC* partial) {             \
+        __shared__ ACC buf[256];                                                            \
+        i64 len = (cols + chunks - 1) / chunks;                                             \
+        for (i64 b = blockIdx.x; b < rows * chunks; b += gridDim.x) {                       \
+            const T* row = x + (b / chunks) * cols;                                         \
+            i64 start = (b % chunks) * len, end = start + len < cols ? start + len : cols;  \
+            ACC acc = op == RED_SUM ? (ACC)0 : op == RED_PROD ? (ACC)1 : LOAD(row, 0);      \
+            for (i64 c = start + threadIdx.x; c < end; c += blockDim.x)                     \
+                acc = combine<ACC>(op, acc, LOAD(row, c));                                  \
+            buf[threadIdx.x] = acc;                                                         \
+            __syncthreads();                                                                \
+            for (int s = blockDim.x / 2; s > 0; s >>= 1) {                                  \
+                if (threadIdx.x < s)                                                        \
+                    buf[threadIdx.x] = combine<ACC>(op, buf[threadIdx.x], buf[threadIdx.x + s]); \
+                __syncthreads();                                                            \
+            }                                                                               \
+            if (threadIdx.x == 0) partial[b] = buf[0];                                      \
             __syncthreads();                                                                \
         }                                                                                   \
     }                                                                                       \

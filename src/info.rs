@@ -26,24 +26,33 @@ pub fn report() -> String {
                     d.multi_processor_count
                 );
             }
-            s += &format!("  driver: CUDA {}", version(p.driver_version));
+            s += &format!("  libcuda   CUDA {}", version(p.driver_version));
             if let Some(v) = cuda::nvml::driver_version() {
                 s += &format!(" (driver {v})");
             }
-            s += "\n";
-            s += &format!("  NVRTC: {}.{}\n", p.nvrtc_version.0, p.nvrtc_version.1);
-            s += &format!(
-                "  cuBLAS: {}\n",
-                if p.cublas {
-                    "found"
-                } else {
-                    "not found (matmul uses cudalearn's own kernel)"
-                }
+            s += &format!("  {}\n", p.driver_path);
+            let lib = |l: &Option<cuda::probe::Loaded>, what: &str, without: &str| match l {
+                Some(l) => format!("  {what} {}.{}  {}\n", l.version.0, l.version.1, l.path),
+                None => format!("  {what} not found: {without}\n"),
+            };
+            s += &lib(
+                &p.nvrtc,
+                "NVRTC    ",
+                &format!(
+                    "no custom kernels, tensor ops run on the CPU and are copied over; {}",
+                    cuda::probe::NVRTC_FIX
+                ),
             );
-            for l in &p.libraries {
-                s += &format!("  loaded: {l}\n");
-            }
-            s += "  tensors on 'cuda' take real device memory through the caching allocator; their\n  arithmetic still runs on cudalearn's CPU kernels in this version (the CUDA kernels in\n  kernels/*.cu are compiled by NVRTC and checked by the parity suite, not yet wired in).\n";
+            s += &lib(
+                &p.cublas,
+                "cuBLAS   ",
+                "matrix products run on the CPU and are copied over",
+            );
+            s += &match cuda::nvml::library_path() {
+                Some(path) => format!("  NVML      found  {path}\n"),
+                None => "  NVML      not found: no `:smi` table or per-process memory in out-of-memory messages\n".into(),
+            };
+            s += "  tensors on 'cuda' live in device memory (PyTorch's caching allocator) and run on\n  cudalearn's kernels (kernels/*.cu, compiled once by NVRTC) and cuBLAS.\n";
         }
         Err(e) => {
             s += "CUDA: not available\n";
@@ -107,7 +116,7 @@ pub fn device_line() -> String {
                 })
                 .collect();
             format!(
-                "device: CUDA — {}; current cuda:{} (memory on the GPU, arithmetic on the CPU kernels in this version)",
+                "device: CUDA — {}; current cuda:{}",
                 names.join(", "),
                 gpu::current_device()
             )

@@ -42,19 +42,16 @@ fn kernels_compile_with_nvrtc() {
         eprintln!("SKIP kernels_compile_with_nvrtc: NVRTC (libnvrtc.so) not found");
         return;
     }
-    use cudalearn::backend::cuda::kernels::{options, program};
+    use cudalearn::backend::cuda::kernels::{compile, Target};
     let names = cudalearn::backend::cuda::codes::all_names();
     for (major, minor) in [(8, 0), (8, 9), (9, 0)] {
         let t = std::time::Instant::now();
-        let ptx = cudarc::nvrtc::compile_ptx_with_opts(
-            program(),
-            cudarc::nvrtc::CompileOptions {
-                options: options(major, minor),
-                ..Default::default()
-            },
-        )
-        .unwrap_or_else(|e| panic!("NVRTC failed for sm_{major}{minor}: {e:?}"));
-        let text = ptx.to_src();
+        let ptx = compile(Target {
+            arch: (major, minor),
+            cubin: false,
+        })
+        .unwrap_or_else(|e| panic!("NVRTC failed for sm_{major}{minor}: {e}"));
+        let text = String::from_utf8_lossy(&ptx);
         let mut entries: Vec<&str> = text
             .split(".entry ")
             .skip(1)

@@ -31,10 +31,20 @@ pub const MIN_LARGE_ALLOC: u64 = 10 << 20;
 /// Large allocations of 10 MiB and more are rounded up to 2 MiB.
 pub const ROUND_LARGE: u64 = 2 << 20;
 
+/// Why the device gave no segment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RawError {
+    /// `CUDA_ERROR_OUT_OF_MEMORY`: no room (the caching allocator frees its cache and retries,
+    /// then reports PyTorch's out-of-memory text).
+    OutOfMemory,
+    /// Any other driver error, reported as that error.
+    Driver(String),
+}
+
 /// Where segments come from: `cudaMalloc`/`cudaFree`/`cudaMemGetInfo` on a card.
 pub trait RawAllocator {
-    /// A new segment of `size` bytes, or `None` when the device has no room.
-    fn malloc(&mut self, size: u64) -> Option<u64>;
+    /// A new segment of `size` bytes.
+    fn malloc(&mut self, size: u64) -> Result<u64, RawError>;
     /// Give back a segment `malloc` returned.
     fn free(&mut self, ptr: u64, size: u64);
     /// `(free, total)` bytes of the device, as `cudaMemGetInfo` reports them.
@@ -48,7 +58,7 @@ pub trait RawAllocator {
 /// A boxed raw allocator (the CUDA backend keeps real cards and the host-backed test device in
 /// one list).
 impl RawAllocator for Box<dyn RawAllocator + Send> {
-    fn malloc(&mut self, size: u64) -> Option<u64> {
+    fn malloc(&mut self, size: u64) -> Result<u64, RawError> {
         (**self).malloc(size)
     }
     fn free(&mut self, ptr: u64, size: u64) {
@@ -176,10 +186,20 @@ impl Block {
     }
 }
 
-/// A failed allocation: PyTorch's OutOfMemoryError text.
+/// A failed allocation: PyTorch's OutOfMemoryError text, or the driver's own error.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OutOfMemory {
-    pub message: String,
+pub enum AllocError {
+    OutOfMemory(String),
+    Driver(String),
+}
+
+impl AllocError {
+    /// The text shown to the learner.
+    pub fn message(&self) -> &str {
+        match self {
+            AllocError::OutOfMemory(m) | AllocError::Driver(m) => m,
+        }
+    }
 }
 
 /// One device's caching allocator.
@@ -277,18 +297,21 @@ impl<R: RawAllocator> CachingAllocator<R> {
     }
 
     /// Allocate `orig_size` bytes (more than 0); the block's address.
-    pub fn malloc(&mut self, orig_size: u64) -> Result<u64, OutOfMemory> {
+    pub fn malloc(&mut self, orig_size: u64) -> Result<u64, AllocError> {
         let size = round_size(orig_size);
         let small = size <= SMALL_SIZE;
         let alloc_size = allocation_size(size);
         let found = match self.get_free_block(small, size) {
             Some(p) => Some(p),
-            None => self.alloc_block(small, alloc_size, false).or_else(|| {
-                // release_available_cached_blocks does nothing without max_split_size, so:
-                // free every unsplit cached segment and retry.
-                self.release_cached_blocks();
-                self.alloc_block(small, alloc_size, true)
-            }),
+            None => match self.alloc_block(small, alloc_size, false)? {
+                Some(p) => Some(p),
+                None => {
+                    // release_available_cached_blocks does nothing without max_split_size, so:
+                    // free every unsplit cached segment and retry.
+                    self.release_cached_blocks();
+                    self.alloc_block(small, alloc_size, true)?
+                }
+            },
         };
         let Some(ptr) = found else {
             return Err(self.oom(alloc_size));
@@ -296,7 +319,7 @@ impl<R: RawAllocator> CachingAllocator<R> {
         Ok(self.alloc_found_block(ptr, size, orig_size))
     }
 
-    fn oom(&mut self, alloc_size: u64) -> OutOfMemory {
+    fn oom(&mut self, alloc_size: u64) -> AllocError {
         let (device_free, device_total) = self.raw.mem_info();
         let allowed_info = match self.allowed_max {
             Some(a) => format!("{} allowed; ", format_size(a)),
@@ -317,7 +340,7 @@ impl<R: RawAllocator> CachingAllocator<R> {
             format_size(allocated),
             format_size(reserved - allocated),
         );
-        OutOfMemory { message }
+        AllocError::OutOfMemory(message)
     }
 
     fn get_free_block(&mut self, small: bool, size: u64) -> Option<u64> {
@@ -327,16 +350,26 @@ impl<R: RawAllocator> CachingAllocator<R> {
         Some(ptr)
     }
 
-    fn alloc_block(&mut self, small: bool, size: u64, retry: bool) -> Option<u64> {
+    /// A new segment: `None` when there is no room, an error for any other driver failure.
+    fn alloc_block(
+        &mut self,
+        small: bool,
+        size: u64,
+        retry: bool,
+    ) -> Result<Option<u64>, AllocError> {
         if retry {
             self.stats.num_alloc_retries += 1;
         }
         if let Some(max) = self.allowed_max {
             if self.total_reserved + size > max {
-                return None;
+                return Ok(None);
             }
         }
-        let ptr = self.raw.malloc(size)?;
+        let ptr = match self.raw.malloc(size) {
+            Ok(p) => p,
+            Err(RawError::OutOfMemory) => return Ok(None),
+            Err(RawError::Driver(e)) => return Err(AllocError::Driver(e)),
+        };
         self.total_reserved += size;
         self.blocks.insert(
             ptr,
@@ -351,7 +384,7 @@ impl<R: RawAllocator> CachingAllocator<R> {
         );
         self.stats.segment.increase(small, 1);
         self.stats.reserved_bytes.increase(small, size);
-        Some(ptr)
+        Ok(Some(ptr))
     }
 
     fn should_split(block: &Block, size: u64) -> bool {
@@ -660,15 +693,15 @@ mod tests {
         live: HashMap<u64, u64>,
     }
     impl RawAllocator for Fake {
-        fn malloc(&mut self, size: u64) -> Option<u64> {
+        fn malloc(&mut self, size: u64) -> Result<u64, RawError> {
             if self.used + size > self.total {
-                return None;
+                return Err(RawError::OutOfMemory);
             }
             let p = self.next;
             self.next += size.next_multiple_of(1 << 21) + (1 << 21);
             self.used += size;
             self.live.insert(p, size);
-            Some(p)
+            Ok(p)
         }
         fn free(&mut self, ptr: u64, size: u64) {
             assert_eq!(self.live.remove(&ptr), Some(size));
@@ -802,7 +835,7 @@ mod tests {
         assert_eq!(a.stats().num_alloc_retries, 1);
         let e = a.malloc(400 * MIB).unwrap_err();
         assert_eq!(
-            e.message,
+            e.message(),
             "CUDA out of memory. Tried to allocate 400.00 MiB. GPU 0 has a total capacity of 1024.00 MiB of which 324.00 MiB is free. Of the allocated memory 700.00 MiB is allocated by PyTorch, and 0 bytes is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  (https://docs.pytorch.org/docs/stable/notes/cuda.html#optimizing-memory-usage-with-pytorch-cuda-alloc-conf)"
         );
         assert_eq!(a.stats().num_ooms, 1);
@@ -819,9 +852,9 @@ mod tests {
         let p = a.malloc(3 * GIB).unwrap();
         let e = a.malloc(2 * GIB).unwrap_err();
         assert!(
-            e.message.starts_with("CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 16.00 GiB of which 13.00 GiB is free. 4.00 GiB allowed; Of the allocated memory 3.00 GiB is allocated by PyTorch, and 0 bytes is reserved"),
+            e.message().starts_with("CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 16.00 GiB of which 13.00 GiB is free. 4.00 GiB allowed; Of the allocated memory 3.00 GiB is allocated by PyTorch, and 0 bytes is reserved"),
             "{}",
-            e.message
+            e.message()
         );
         a.free(p);
         assert!(

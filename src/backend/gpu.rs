@@ -6,7 +6,7 @@
 //! The simulated GPU wins when it was asked for (`--sim-gpu`, `CUDALEARN_SIM_GPU`); otherwise a
 //! real card found by `cuda::probe()` is used; otherwise there is no GPU and CUDA placements fail
 //! with PyTorch's no-driver error.
-use super::alloc::{CachingAllocator, DeviceStats, OutOfMemory, RawAllocator};
+use super::alloc::{AllocError, CachingAllocator, DeviceStats, RawAllocator};
 use crate::tensor::error::{ErrorKind, TensorError};
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -156,7 +156,7 @@ pub fn properties(i: u32) -> crate::tensor::Result<DeviceProps> {
 
 /// One device's allocator, whatever its raw memory is.
 pub trait DeviceMemory {
-    fn malloc(&mut self, bytes: u64) -> Result<u64, OutOfMemory>;
+    fn malloc(&mut self, bytes: u64) -> Result<u64, AllocError>;
     fn free(&mut self, ptr: u64);
     fn stats(&self) -> DeviceStats;
     fn empty_cache(&mut self);
@@ -169,7 +169,7 @@ pub trait DeviceMemory {
 }
 
 impl<R: RawAllocator> DeviceMemory for CachingAllocator<R> {
-    fn malloc(&mut self, bytes: u64) -> Result<u64, OutOfMemory> {
+    fn malloc(&mut self, bytes: u64) -> Result<u64, AllocError> {
         CachingAllocator::malloc(self, bytes)
     }
     fn free(&mut self, ptr: u64) {
@@ -239,11 +239,16 @@ pub fn allocate(i: u32, bytes: u64) -> crate::tensor::Result<Option<GpuBlock>> {
             ptr,
             bytes,
         })),
-        Some(Err(oom)) => Err(TensorError::new(ErrorKind::OutOfMemory, oom.message).with_hint(
+        // only CUDA_ERROR_OUT_OF_MEMORY is PyTorch's out-of-memory error
+        Some(Err(AllocError::Driver(e))) => Err(super::cuda::host_route::gpu_err(e)),
+        Some(Err(AllocError::OutOfMemory(message))) => Err(TensorError::new(ErrorKind::OutOfMemory, message).with_hint(
             "the GPU's memory (or the share set_per_process_memory_fraction allows) is used up. Free tensors you no longer need (del x), use smaller batches or float16, then torch.cuda.empty_cache() returns cached blocks.",
         )),
         None => {
             check_device(i)?;
+            if let Some(e) = super::cuda::memory::open_error(i) {
+                return Err(super::cuda::host_route::gpu_err(e));
+            }
             Err(invalid_ordinal(i))
         }
     }

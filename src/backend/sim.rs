@@ -6,7 +6,7 @@
 //! read as they would on a GPU of that size. The bytes live in host memory and the kernels are the
 //! CPU backend's, so results are deterministic and identical to the CPU. It is never silent: its
 //! name says "simulated", and so do the banner, `cudalearn info` and `!nvidia-smi`.
-use super::alloc::{CachingAllocator, RawAllocator};
+use super::alloc::{CachingAllocator, RawAllocator, RawError};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -26,14 +26,14 @@ pub struct SimMemory {
 }
 
 impl RawAllocator for SimMemory {
-    fn malloc(&mut self, size: u64) -> Option<u64> {
+    fn malloc(&mut self, size: u64) -> Result<u64, RawError> {
         if self.used + size > self.capacity {
-            return None;
+            return Err(RawError::OutOfMemory);
         }
         self.used += size;
         // keep segments 2 MiB-aligned and apart, as cudaMalloc's are
         let span = size.next_multiple_of(2 << 20) + (2 << 20);
-        Some(NEXT_ADDRESS.fetch_add(span, Ordering::Relaxed))
+        Ok(NEXT_ADDRESS.fetch_add(span, Ordering::Relaxed))
     }
     fn free(&mut self, _ptr: u64, size: u64) {
         self.used -= size;

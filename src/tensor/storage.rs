@@ -404,16 +404,20 @@ impl Storage {
     pub fn is_pinned(&self) -> bool {
         self.pinned.get()
     }
-    /// `pin_memory()`: on a real card the host buffer is page-locked too, so host→device copies
-    /// from it run at full speed (PyTorch allocates pinned memory through the driver likewise).
+    /// `pin_memory()`. On a real card the host buffer is page-locked by the driver, and the
+    /// storage counts as pinned only if that worked; the simulated GPU models pinning.
     pub fn set_pinned(&self) {
-        self.pinned.set(true);
-        if crate::backend::gpu::kind() == crate::backend::gpu::GpuKind::Cuda && !self.is_empty() {
-            if let Ok(d) = crate::backend::cuda::memory::driver(0) {
-                let mut b = self.data.borrow_mut();
-                let (p, n) = crate::with_buffer!(&mut *b, v, T => (v.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(&v[..])));
-                self.page_locked.set(d.page_lock(p, n));
-            }
+        use crate::backend::cuda::driver::PageLock;
+        if crate::backend::gpu::kind() != crate::backend::gpu::GpuKind::Cuda || self.is_empty() {
+            self.pinned.set(true);
+            return;
+        }
+        if let Ok(d) = crate::backend::cuda::memory::driver(0) {
+            let mut b = self.data.borrow_mut();
+            let (p, n) = crate::with_buffer!(&mut *b, v, T => (v.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(&v[..])));
+            let r = d.page_lock(p, n);
+            self.pinned.set(r != PageLock::Failed);
+            self.page_locked.set(r == PageLock::Locked);
         }
     }
     /// The device block this storage owns (GPU storage only).

@@ -10,8 +10,12 @@ pub fn cases() -> Vec<(String, String)> {
 /// A case's output with `dev` set; device names are spelled as on the CPU so outputs compare
 /// (a CUDA tensor's repr loses its `device=` suffix, which a CPU tensor's does not have).
 pub fn run_on(dev: &str, code: &str) -> String {
-    run_case(&format!("dev = '{dev}'\n{code}"))
-        .replace(", device='cuda:0'", "")
+    as_cpu(&run_case(&format!("dev = '{dev}'\n{code}")))
+}
+
+/// Output with CUDA device names spelled as on the CPU.
+pub fn as_cpu(out: &str) -> String {
+    out.replace(", device='cuda:0'", "")
         .replace("cuda:0", "cpu")
         .replace("cuda", "cpu")
 }

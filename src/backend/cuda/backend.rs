@@ -51,15 +51,20 @@ fn first(t: &Tensor) -> u64 {
     base(t) + (t.offset() * t.dtype().size()) as u64
 }
 
-/// The kernels of `device` when every operand is device-resident there.
-fn kernels(device: Device, ops: &[&Tensor]) -> Option<Arc<dyn super::driver::Driver>> {
+/// The driver of `device` when every operand is device-resident there.
+fn resident(device: Device, ops: &[&Tensor]) -> Option<Arc<dyn super::driver::Driver>> {
     if !ops
         .iter()
         .all(|t| t.storage().is_device_resident() && t.device() == device)
     {
         return None;
     }
-    let d = driver(device).ok()?;
+    driver(device).ok()
+}
+
+/// The driver of `device`, when it has kernels and every operand is device-resident there.
+fn kernels(device: Device, ops: &[&Tensor]) -> Option<Arc<dyn super::driver::Driver>> {
+    let d = resident(device, ops)?;
     d.kernels()?;
     Some(d)
 }
@@ -354,10 +359,31 @@ impl Backend for Cuda {
                 x.clone()
             };
             let (rows, cols, cont) = rows_last(&x, dims)?;
-            let res = empty(out, &[rows], None, x.device())?;
-            let (r, c, px, po) = (rows as i64, cols as i64, first(&cont), base(&res));
-            cuda_launch!(k(&d), format!("reduce_rows_{s}"), row_grid(rows); &code, &r, &c, &px, &po)
-                .map_err(gpu_err)?;
+            let chunks = reduce_chunks(rows, cols);
+            let (r, c, px) = (rows as i64, cols as i64, first(&cont));
+            let res = if chunks > 1 {
+                // two passes: partial results in the accumulation type, then one row each
+                let acc = match out {
+                    DType::F16 | DType::BF16 => DType::F32,
+                    o => o,
+                };
+                let partial = empty(acc, &[rows, chunks], None, x.device())?;
+                let (n, pp) = (chunks as i64, base(&partial));
+                cuda_launch!(k(&d), format!("reduce_chunks_{s}"), row_grid(rows * chunks); &code, &r, &c, &n, &px, &pp)
+                    .map_err(gpu_err)?;
+                let res = self.reduce(op, &partial, &[1], false, acc)?;
+                if acc == out {
+                    res
+                } else {
+                    self.cast(&res, out)?
+                }
+            } else {
+                let res = empty(out, &[rows], None, x.device())?;
+                let po = base(&res);
+                cuda_launch!(k(&d), format!("reduce_rows_{s}"), row_grid(rows); &code, &r, &c, &px, &po)
+                    .map_err(gpu_err)?;
+                res
+            };
             let shape = reduced_shape(x.shape(), dims, keepdim);
             let st = contiguous_strides(&shape);
             return Ok(res.view_as_layout(shape, st, 0));
@@ -456,8 +482,8 @@ impl Backend for Cuda {
     }
 
     fn bmm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
-        if let Some(d) = kernels(a.device(), &[a, b]) {
-            if let Some(out) = super::blas::bmm(k(&d), a, b)? {
+        if let Some(d) = resident(a.device(), &[a, b]) {
+            if let Some(out) = super::blas::bmm(&*d, a, b)? {
                 return Ok(out);
             }
         }
@@ -546,6 +572,15 @@ fn scalar_kernel(
     let (n64, pa, x, rev, po) = (n as i64, base(a), s.to_f64(), reversed as i32, base(out));
     cuda_launch!(k(d), format!("{family}_{sfx}"), grid(n); &code, &n64, &pa, &la, &x, &rev, &po, &lo)
         .map_err(gpu_err)
+}
+
+/// Pieces to cut each of `rows` rows of `cols` elements into so a reduction keeps about 1024
+/// blocks busy (an H100 has 132 SMs), each piece at least 4096 elements; 1 for one pass.
+fn reduce_chunks(rows: usize, cols: usize) -> usize {
+    if cols < 1 << 16 {
+        return 1;
+    }
+    (cols / 4096).clamp(1, (1024 / rows.max(1)).max(1))
 }
 
 /// One block per row for the row kernels.

@@ -71,13 +71,10 @@ pub fn gpu_suite(major: u32, minor: u32) -> crate::tensor::Result<Vec<Row>> {
     let mut rows = Vec::new();
     // first use: NVRTC compiling every kernel for this GPU (the cache is bypassed here)
     let t = Instant::now();
-    let compiled = cudarc::nvrtc::compile_ptx_with_opts(
-        super::kernels::program(),
-        cudarc::nvrtc::CompileOptions {
-            options: super::kernels::options(major, minor),
-            ..Default::default()
-        },
-    );
+    let compiled = super::kernels::compile(super::kernels::Target {
+        arch: (major, minor),
+        cubin: true,
+    });
     if compiled.is_ok() {
         rows.push(row(
             "first-use kernel compile (NVRTC)",

@@ -1,8 +1,8 @@
 //! Matrix products through cuBLAS (`cublasGemmStridedBatchedEx`), as PyTorch makes them:
 //! float32 computes in float32 (TF32 off, PyTorch's default), float16 and bfloat16 read and
 //! write 16-bit data and accumulate in float32 on the tensor cores, float64 in float64.
+use super::driver::Driver;
 use super::host_route::gpu_err;
-use super::launch::Kernels;
 use crate::tensor::error::Result;
 use crate::tensor::shape::{contiguous_strides, Dims};
 use crate::tensor::{DType, Tensor};
@@ -51,20 +51,86 @@ pub fn mat_view(shape: &[usize], strides: &[usize]) -> Option<MatView> {
     }
 }
 
+/// One `cublasGemmStridedBatchedEx` call in cuBLAS's terms (column-major).
+pub struct Gemm {
+    trans_a: bool,
+    trans_b: bool,
+    m: i32,
+    n: i32,
+    k: i32,
+    a: u64,
+    lda: i32,
+    stride_a: i64,
+    b: u64,
+    ldb: i32,
+    stride_b: i64,
+    c: u64,
+    ldc: i32,
+    stride_c: i64,
+    batch: i32,
+    dtype: DType,
+}
+
+impl Gemm {
+    /// Run it with `handle`, whose context must be current.
+    ///
+    /// # Safety
+    /// Every pointer must address a live block of the handle's device holding its operand
+    /// under the (ld, batch stride) view; `c` must have room for the dense `[batch, n, m]`
+    /// column-major result.
+    pub unsafe fn run(
+        &self,
+        handle: cudarc::cublas::sys::cublasHandle_t,
+    ) -> std::result::Result<(), String> {
+        let (ty, compute) = match self.dtype {
+            DType::F64 => (Ty::CUDA_R_64F, Compute::CUBLAS_COMPUTE_64F),
+            DType::F16 => (Ty::CUDA_R_16F, Compute::CUBLAS_COMPUTE_32F),
+            DType::BF16 => (Ty::CUDA_R_16BF, Compute::CUBLAS_COMPUTE_32F),
+            _ => (Ty::CUDA_R_32F, Compute::CUBLAS_COMPUTE_32F),
+        };
+        let op = |t: bool| if t { Op::CUBLAS_OP_T } else { Op::CUBLAS_OP_N };
+        let (one32, zero32, one64, zero64) = (1f32, 0f32, 1f64, 0f64);
+        let (alpha, beta): (*const c_void, *const c_void) = if self.dtype == DType::F64 {
+            (&one64 as *const f64 as _, &zero64 as *const f64 as _)
+        } else {
+            (&one32 as *const f32 as _, &zero32 as *const f32 as _)
+        };
+        cudarc::cublas::result::gemm_strided_batched_ex(
+            handle,
+            op(self.trans_a),
+            op(self.trans_b),
+            self.m,
+            self.n,
+            self.k,
+            alpha,
+            self.a as *const c_void,
+            ty,
+            self.lda,
+            self.stride_a,
+            self.b as *const c_void,
+            ty,
+            self.ldb,
+            self.stride_b,
+            beta,
+            self.c as *mut c_void,
+            ty,
+            self.ldc,
+            self.stride_c,
+            self.batch,
+            compute,
+            cudarc::cublas::sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+        )
+        .map_err(|e| format!("CUDA error: cuBLAS {e:?}"))
+    }
+}
+
 /// `a @ b` for `a: [B, M, K]`, `b: [B, K, N]` of one floating dtype, or `None` when cuBLAS
 /// does not serve it (integers, no cuBLAS) and the host route must.
-pub fn bmm(k: &Kernels, a: &Tensor, b: &Tensor) -> Result<Option<Tensor>> {
-    let Some(blas) = k.blas.as_ref() else {
-        return Ok(None);
-    };
+pub fn bmm(d: &dyn Driver, a: &Tensor, b: &Tensor) -> Result<Option<Tensor>> {
     let dt = a.dtype();
-    let (ty, compute) = match dt {
-        DType::F32 => (Ty::CUDA_R_32F, Compute::CUBLAS_COMPUTE_32F),
-        DType::F64 => (Ty::CUDA_R_64F, Compute::CUBLAS_COMPUTE_64F),
-        DType::F16 => (Ty::CUDA_R_16F, Compute::CUBLAS_COMPUTE_32F),
-        DType::BF16 => (Ty::CUDA_R_16BF, Compute::CUBLAS_COMPUTE_32F),
-        _ => return Ok(None),
-    };
+    if !d.has_blas() || !matches!(dt, DType::F32 | DType::F64 | DType::F16 | DType::BF16) {
+        return Ok(None);
+    }
     let (bsz, m, kk, n) = (a.shape()[0], a.shape()[1], a.shape()[2], b.shape()[2]);
     let shape = [bsz, m, n];
     if bsz * m * n == 0 || kk == 0 {
@@ -78,9 +144,6 @@ pub fn bmm(k: &Kernels, a: &Tensor, b: &Tensor) -> Result<Option<Tensor>> {
             0,
         )));
     }
-    // cuBLAS writes every element (beta = 0 reads none), so the output needs no memset
-    let out = super::backend::alloc(dt, bsz * m * n, a.device())?;
-    let out = Tensor::from_parts(out, Dims::from_slice(&shape), contiguous_strides(&shape), 0);
     let dense = |t: &Tensor| -> Result<(Tensor, MatView)> {
         if let Some(v) = mat_view(t.shape(), t.strides()) {
             return Ok((t.clone(), v));
@@ -95,47 +158,30 @@ pub fn bmm(k: &Kernels, a: &Tensor, b: &Tensor) -> Result<Option<Tensor>> {
     if [m, n, kk, bsz].into_iter().any(big) || va.ld > i32::MAX as i64 || vb.ld > i32::MAX as i64 {
         return Ok(None);
     }
-    let ptr =
-        |t: &Tensor| (t.storage().device_ptr() + (t.offset() * dt.size()) as u64) as *const c_void;
-    let op = |t: bool| if t { Op::CUBLAS_OP_T } else { Op::CUBLAS_OP_N };
+    // cuBLAS writes every element (beta = 0 reads none), so the output needs no memset
+    let out = super::backend::alloc(dt, bsz * m * n, a.device())?;
+    let out = Tensor::from_parts(out, Dims::from_slice(&shape), contiguous_strides(&shape), 0);
+    let ptr = |t: &Tensor| t.storage().device_ptr() + (t.offset() * dt.size()) as u64;
     // row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: cuBLAS gets b first, with m and n swapped
-    let (one32, zero32, one64, zero64) = (1f32, 0f32, 1f64, 0f64);
-    let (alpha, beta): (*const c_void, *const c_void) = if dt == DType::F64 {
-        (&one64 as *const f64 as _, &zero64 as *const f64 as _)
-    } else {
-        (&one32 as *const f32 as _, &zero32 as *const f32 as _)
+    let g = Gemm {
+        trans_a: vb.trans,
+        trans_b: va.trans,
+        m: n as i32,
+        n: m as i32,
+        k: kk as i32,
+        a: ptr(&b),
+        lda: vb.ld as i32,
+        stride_a: vb.batch_stride,
+        b: ptr(&a),
+        ldb: va.ld as i32,
+        stride_b: va.batch_stride,
+        c: out.storage().device_ptr(),
+        ldc: n as i32,
+        stride_c: (m * n) as i64,
+        batch: bsz as i32,
+        dtype: dt,
     };
-    // SAFETY: every pointer addresses a live block of this device holding the operand's
-    // elements under the (ld, batch stride) view checked by `mat_view`; alpha and beta are host
-    // scalars of the compute type; the output is dense [B, M, N].
-    unsafe {
-        cudarc::cublas::result::gemm_strided_batched_ex(
-            *blas.handle(),
-            op(vb.trans),
-            op(va.trans),
-            n as i32,
-            m as i32,
-            kk as i32,
-            alpha,
-            ptr(&b),
-            ty,
-            vb.ld as i32,
-            vb.batch_stride,
-            ptr(&a),
-            ty,
-            va.ld as i32,
-            va.batch_stride,
-            beta,
-            out.storage().device_ptr() as *mut c_void,
-            ty,
-            n as i32,
-            (m * n) as i64,
-            bsz as i32,
-            compute,
-            cudarc::cublas::sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
-        )
-    }
-    .map_err(|e| gpu_err(format!("CUDA error: cuBLAS {e:?}")))?;
+    d.gemm(&g).map_err(gpu_err)?;
     Ok(Some(out))
 }
 

@@ -148,6 +148,7 @@ pub fn all_names() -> Vec<String> {
                 "fill",
                 "where",
                 "reduce_rows",
+                "reduce_chunks",
                 "arg_rows",
             ] {
                 v.push(format!("{k}_{s}"));

@@ -1,63 +1,105 @@
 //! What the CUDA backend asks of a device: copies between host and device memory, a memset, and
 //! (on a real card) the compiled kernels and cuBLAS. Two drivers:
 //! - `CudaDriver`: a real card through cudarc, on the default stream (so every copy and launch is
-//!   ordered, as PyTorch's default stream orders them).
-//! - `HostDriver`: a test double whose "device memory" is host memory from `HostMemory`, with no
-//!   kernels (every op takes the backend's host route) or with the kernels' CPU emulation
-//!   (`emulator.rs`). `cargo test` runs the backend's device-resident plumbing and launches
-//!   through it without a GPU; it also checks that every copy stays inside a live segment.
+//!   ordered, as PyTorch's default stream orders them). Every call first makes the card's context
+//!   current: with two GPUs the thread's current context is whichever was used last.
+//! - `HostDriver`: a test double whose "device memory" is host memory from `HostMemory` and which
+//!   has no kernels (every op takes the backend's host route); it checks that every copy stays
+//!   inside a live segment. (The real driver path is tested through `tests/vgpu/`, a virtual
+//!   NVIDIA driver.)
+use super::blas::Gemm;
 use super::launch::Kernels;
-use crate::backend::alloc::RawAllocator;
+use crate::backend::alloc::{RawAllocator, RawError};
+use cudarc::driver::{CudaContext, DriverError};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
+
+/// What `page_lock` achieved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PageLock {
+    /// Registered by this call (to be unregistered when the buffer is freed).
+    Locked,
+    /// Already page-locked by someone else: pinned, but not ours to unregister.
+    AlreadyLocked,
+    /// Not pinned (no real card, or the driver refused, e.g. the memlock limit).
+    Failed,
+}
 
 pub trait Driver: Send + Sync {
     fn htod(&self, dst: u64, src: &[u8]) -> Result<(), String>;
     fn dtoh(&self, src: u64, dst: &mut [u8]) -> Result<(), String>;
     fn dtod(&self, dst: u64, src: u64, bytes: usize) -> Result<(), String>;
     fn memset0(&self, dst: u64, bytes: usize) -> Result<(), String>;
-    /// The compiled kernels and cuBLAS; `None` sends every op through the host route.
+    /// The compiled kernels; `None` sends every op without cuBLAS through the host route.
     fn kernels(&self) -> Option<&Kernels>;
+    /// Whether matrix products can run on cuBLAS (independent of the kernels).
+    fn has_blas(&self) -> bool {
+        false
+    }
+    /// One `cublasGemmStridedBatchedEx` (only called when `has_blas`).
+    fn gemm(&self, _g: &Gemm) -> Result<(), String> {
+        Err("cudalearn internal error: no cuBLAS on this device".into())
+    }
     /// Wait for all queued work (`torch.cuda.synchronize()`).
     fn synchronize(&self) -> Result<(), String>;
     /// Page-lock host memory (`pin_memory()`) so copies from it run at full DMA speed.
-    fn page_lock(&self, _ptr: *mut u8, _bytes: usize) -> bool {
-        false
+    fn page_lock(&self, _ptr: *mut u8, _bytes: usize) -> PageLock {
+        PageLock::Failed
     }
-    /// Undo `page_lock` (before the memory is freed).
+    /// Undo a `PageLock::Locked` (before the memory is freed).
     fn page_unlock(&self, _ptr: *mut u8) {}
+}
+
+/// A driver error as the learner should read it: the driver's own text and name.
+pub fn describe(e: &DriverError) -> String {
+    let text = e.error_string().map(|s| s.to_string_lossy().into_owned());
+    let name = e.error_name().map(|s| s.to_string_lossy().into_owned());
+    match (text, name) {
+        (Ok(t), Ok(n)) => format!("CUDA error: {t} ({n})"),
+        _ => format!("CUDA error: {:?}", e.0),
+    }
+}
+
+fn cuda_err(e: DriverError) -> String {
+    describe(&e)
 }
 
 /// A real card.
 pub struct CudaDriver {
-    ctx: Arc<cudarc::driver::CudaContext>,
+    ctx: Arc<CudaContext>,
     kernels: Option<Kernels>,
+    blas: Option<cudarc::cublas::CudaBlas>,
 }
 
 impl CudaDriver {
-    /// Device `i`'s context and kernels. A kernel build failure leaves the driver usable (every op
-    /// then takes the host route) and is reported once on stderr.
+    /// Device `i`'s context, kernels and cuBLAS handle. Either of the last two may be missing:
+    /// without kernels elementwise ops take the host route (said once on stderr), without
+    /// cuBLAS so do matrix products; the card itself stays usable.
     pub fn new(i: u32) -> Result<CudaDriver, String> {
-        let ctx = cudarc::driver::CudaContext::new(i as usize).map_err(|e| format!("{e:?}"))?;
+        let ctx = CudaContext::new(i as usize).map_err(cuda_err)?;
         let kernels = match Kernels::load(i, &ctx) {
             Ok(k) => Some(k),
             Err(e) => {
-                eprintln!(
-                    "cudalearn: {e}; tensor ops on cuda:{i} will run on the CPU and be copied over"
-                );
+                static SAID: std::sync::Once = std::sync::Once::new();
+                SAID.call_once(|| {
+                    eprintln!("cudalearn: {e}; tensor ops on the GPU without a cuBLAS call will run on the CPU and be copied over")
+                });
                 None
             }
         };
-        Ok(CudaDriver { ctx, kernels })
+        let blas = match super::probe().map(|p| p.cublas.is_some()) {
+            Ok(true) => {
+                ctx.bind_to_thread().map_err(cuda_err)?;
+                cudarc::cublas::CudaBlas::new(ctx.default_stream()).ok()
+            }
+            _ => None,
+        };
+        Ok(CudaDriver { ctx, kernels, blas })
     }
 
     fn bind(&self) -> Result<(), String> {
-        self.ctx.bind_to_thread().map_err(|e| format!("{e:?}"))
+        self.ctx.bind_to_thread().map_err(cuda_err)
     }
-}
-
-fn cuda_err(e: cudarc::driver::DriverError) -> String {
-    format!("CUDA error: {e:?}")
 }
 
 impl Driver for CudaDriver {
@@ -85,16 +127,40 @@ impl Driver for CudaDriver {
     fn kernels(&self) -> Option<&Kernels> {
         self.kernels.as_ref()
     }
+    fn has_blas(&self) -> bool {
+        self.blas.is_some()
+    }
+    fn gemm(&self, g: &Gemm) -> Result<(), String> {
+        let blas = self.blas.as_ref().ok_or("no cuBLAS")?;
+        // the handle works in the context it was made in, which must be current
+        self.bind()?;
+        // SAFETY: `Gemm`'s invariants (checked where it is made): every pointer addresses a
+        // live block of this device holding its operand under the (ld, batch stride) view.
+        unsafe { g.run(*blas.handle()) }
+    }
     fn synchronize(&self) -> Result<(), String> {
         self.ctx.synchronize().map_err(cuda_err)
     }
-    fn page_lock(&self, ptr: *mut u8, bytes: usize) -> bool {
+    fn page_lock(&self, ptr: *mut u8, bytes: usize) -> PageLock {
         use cudarc::driver::sys;
+        if self.bind().is_err() {
+            return PageLock::Failed;
+        }
+        // PORTABLE: pinned for every context, so a copy to any GPU runs at full speed.
         // SAFETY: `ptr..ptr+bytes` is a live host allocation that stays put until `page_unlock`
         // (a storage's buffer never moves); the context is current.
-        self.bind().is_ok()
-            && unsafe { sys::cuMemHostRegister_v2(ptr as *mut std::ffi::c_void, bytes, 0) }
-                == sys::CUresult::CUDA_SUCCESS
+        let r = unsafe {
+            sys::cuMemHostRegister_v2(
+                ptr as *mut std::ffi::c_void,
+                bytes,
+                sys::CU_MEMHOSTREGISTER_PORTABLE,
+            )
+        };
+        match r {
+            sys::CUresult::CUDA_SUCCESS => PageLock::Locked,
+            sys::CUresult::CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED => PageLock::AlreadyLocked,
+            _ => PageLock::Failed,
+        }
     }
     fn page_unlock(&self, ptr: *mut u8) {
         if self.bind().is_ok() {
@@ -115,15 +181,15 @@ pub struct HostMemory {
 }
 
 impl HostMemory {
-    /// The memory and its driver; with `kernels` (the CPU emulation) ops launch kernels on it.
-    pub fn new(capacity: u64, kernels: Option<Kernels>) -> (HostMemory, HostDriver) {
+    /// The memory and its driver.
+    pub fn new(capacity: u64) -> (HostMemory, HostDriver) {
         let segments = Segments::default();
         let mem = HostMemory {
             segments: segments.clone(),
             capacity,
             used: 0,
         };
-        (mem, HostDriver { segments, kernels })
+        (mem, HostDriver { segments })
     }
 }
 
@@ -132,21 +198,21 @@ fn host_layout(size: u64) -> Option<std::alloc::Layout> {
 }
 
 impl RawAllocator for HostMemory {
-    fn malloc(&mut self, size: u64) -> Option<u64> {
+    fn malloc(&mut self, size: u64) -> Result<u64, RawError> {
         if self.used + size > self.capacity {
-            return None;
+            return Err(RawError::OutOfMemory);
         }
-        let layout = host_layout(size)?;
+        let layout = host_layout(size).ok_or(RawError::OutOfMemory)?;
         // SAFETY: the caching allocator never asks for zero bytes; freed in `free` with the
         // same layout.
         let p = unsafe { std::alloc::alloc_zeroed(layout) };
         if p.is_null() {
-            return None;
+            return Err(RawError::OutOfMemory);
         }
         self.used += size;
         let mut g = self.segments.lock().unwrap_or_else(|e| e.into_inner());
         g.insert(p as u64, size);
-        Some(p as u64)
+        Ok(p as u64)
     }
     fn free(&mut self, ptr: u64, size: u64) {
         let mut g = self.segments.lock().unwrap_or_else(|e| e.into_inner());
@@ -166,7 +232,6 @@ impl RawAllocator for HostMemory {
 /// The test double's copies: `memcpy` between host addresses, each range checked first.
 pub struct HostDriver {
     segments: Segments,
-    kernels: Option<Kernels>,
 }
 
 impl HostDriver {
@@ -208,7 +273,7 @@ impl Driver for HostDriver {
         Ok(())
     }
     fn kernels(&self) -> Option<&Kernels> {
-        self.kernels.as_ref()
+        None
     }
     fn synchronize(&self) -> Result<(), String> {
         Ok(())

@@ -1,4 +1,4 @@
-//! `kernels/*.cu` loaded on one card (module, default stream, function cache, cuBLAS), the
+//! `kernels/*.cu` loaded on one card (module, default stream, function cache), the
 //! `Layout` struct the kernels take, and the `launch!` macro the backend calls them with.
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream};
 use std::collections::HashMap;
@@ -83,61 +83,62 @@ macro_rules! cuda_launch {
     }};
 }
 
-/// cudalearn's kernels (and cuBLAS) on one card, or their CPU emulation for tests.
+/// cudalearn's kernels loaded on one card: the module, the default stream, and the functions
+/// looked up so far.
 pub struct Kernels {
-    imp: Imp,
-    /// `None` when libcublas could not be loaded (matmul then takes the host route).
-    pub blas: Option<cudarc::cublas::CudaBlas>,
-}
-
-enum Imp {
-    Cuda {
-        ctx: Arc<CudaContext>,
-        stream: Arc<CudaStream>,
-        module: Arc<CudaModule>,
-        functions: Mutex<HashMap<String, CudaFunction>>,
-    },
-    Emulated(super::emulator::Emulated),
+    ctx: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    module: Arc<CudaModule>,
+    functions: Mutex<HashMap<String, CudaFunction>>,
 }
 
 impl Kernels {
-    /// Compile (or read from the disk cache) and load the kernels on device `i`.
+    /// Compile (or read from the disk cache) and load the kernels on device `i`, whose context
+    /// is `ctx`. A cached image the driver refuses is deleted and compiled afresh, once.
     pub fn load(i: u32, ctx: &Arc<CudaContext>) -> Result<Kernels, String> {
         let p = super::probe().map_err(|e| e.reason())?;
+        let nvrtc = p.nvrtc.as_ref().ok_or(
+            "NVRTC (the CUDA run-time compiler, libnvrtc) was not found, so cudalearn's own kernels cannot be built",
+        )?;
         let info = p
             .devices
             .get(i as usize)
             .ok_or_else(|| format!("no CUDA device {i}"))?;
-        let ptx = super::kernels::ptx(info.major, info.minor)?;
-        let module = ctx
-            .load_module(cudarc::nvrtc::Ptx::from_src(ptx))
-            .map_err(|e| format!("loading cudalearn's kernels failed: {e:?}"))?;
-        let stream = ctx.default_stream();
-        let blas = if p.cublas {
-            cudarc::cublas::CudaBlas::new(stream.clone()).ok()
-        } else {
-            None
+        let archs = super::kernels::supported_archs();
+        let t = super::kernels::target(
+            (info.major, info.minor),
+            &archs,
+            nvrtc.version,
+            p.driver_version,
+        )?;
+        let load = |fresh: bool| -> Result<Arc<CudaModule>, String> {
+            let image = super::kernels::image(t, nvrtc.version, fresh)?;
+            let ptx = match t.cubin {
+                true => cudarc::nvrtc::Ptx::from_binary(image),
+                false => {
+                    let text = image.split(|&b| b == 0).next().unwrap_or_default();
+                    cudarc::nvrtc::Ptx::from_src(String::from_utf8_lossy(text).into_owned())
+                }
+            };
+            ctx.load_module(ptx).map_err(|e| {
+                format!(
+                    "the driver refused cudalearn's kernels ({}): {}",
+                    t.option().trim_start_matches("--gpu-architecture="),
+                    super::driver::describe(&e)
+                )
+            })
         };
+        let module = load(false).or_else(|_| load(true))?;
         Ok(Kernels {
-            imp: Imp::Cuda {
-                ctx: ctx.clone(),
-                stream,
-                module,
-                functions: Mutex::new(HashMap::new()),
-            },
-            blas,
+            ctx: ctx.clone(),
+            stream: ctx.default_stream(),
+            module,
+            functions: Mutex::new(HashMap::new()),
         })
     }
 
-    /// The CPU emulation (tests without a GPU).
-    pub fn emulated(e: super::emulator::Emulated) -> Kernels {
-        Kernels {
-            imp: Imp::Emulated(e),
-            blas: None,
-        }
-    }
-
     /// Launch `name` with CUDA's argument convention (pointers to each argument, in order).
+    /// The card's context is made current first: a kernel belongs to the context that loaded it.
     ///
     /// # Safety
     /// As for `cuLaunchKernel`: `params` must match the kernel's parameters, and the kernel must
@@ -148,39 +149,39 @@ impl Kernels {
         cfg: cudarc::driver::LaunchConfig,
         params: &mut [*mut std::ffi::c_void],
     ) -> Result<(), String> {
-        match &self.imp {
-            Imp::Emulated(e) => e.launch(name, params),
-            Imp::Cuda {
-                ctx,
-                stream,
-                module,
-                functions,
-            } => {
-                let f = {
-                    let mut g = functions.lock().unwrap_or_else(|e| e.into_inner());
-                    match g.get(name) {
-                        Some(f) => f.clone(),
-                        None => {
-                            let f = module.load_function(name).map_err(|e| {
-                                format!("cudalearn internal error: kernel {name}: {e:?}")
-                            })?;
-                            g.insert(name.to_string(), f.clone());
-                            f
-                        }
-                    }
-                };
-                ctx.bind_to_thread().map_err(|e| format!("{e:?}"))?;
-                cudarc::driver::result::launch_kernel(
-                    f.cu_function(),
-                    cfg.grid_dim,
-                    cfg.block_dim,
-                    cfg.shared_mem_bytes,
-                    stream.cu_stream(),
-                    params,
-                )
-                .map_err(|e| format!("CUDA error in kernel {name}: {e:?}"))
+        self.ctx
+            .bind_to_thread()
+            .map_err(|e| super::driver::describe(&e))?;
+        let f = {
+            let mut g = self.functions.lock().unwrap_or_else(|e| e.into_inner());
+            match g.get(name) {
+                Some(f) => f.clone(),
+                None => {
+                    let f = self.module.load_function(name).map_err(|e| {
+                        format!(
+                            "cudalearn internal error: kernel {name}: {}",
+                            super::driver::describe(&e)
+                        )
+                    })?;
+                    g.insert(name.to_string(), f.clone());
+                    f
+                }
             }
-        }
+        };
+        cudarc::driver::result::launch_kernel(
+            f.cu_function(),
+            cfg.grid_dim,
+            cfg.block_dim,
+            cfg.shared_mem_bytes,
+            self.stream.cu_stream(),
+            params,
+        )
+        .map_err(|e| {
+            format!(
+                "CUDA error in kernel {name}: {}",
+                super::driver::describe(&e)
+            )
+        })
     }
 }
 #[cfg(test)]

@@ -1,8 +1,8 @@
 //! Each card's memory and driver: cudaMalloc/cudaFree under PyTorch's caching allocator, and the
 //! `Driver` the backend copies and launches through. Also the host-backed test device
 //! (`install_host_device`), which stands in for a card in `cargo test`.
-use super::driver::{CudaDriver, Driver, HostMemory};
-use crate::backend::alloc::{format_size, CachingAllocator, RawAllocator};
+use super::driver::{describe, CudaDriver, Driver, HostMemory};
+use crate::backend::alloc::{format_size, CachingAllocator, RawAllocator, RawError};
 use crate::backend::gpu::DeviceMemory;
 use cudarc::driver::{result, CudaContext};
 use std::sync::{Arc, Mutex};
@@ -14,10 +14,15 @@ pub struct CudaMemory {
 }
 
 impl RawAllocator for CudaMemory {
-    fn malloc(&mut self, size: u64) -> Option<u64> {
-        self.ctx.bind_to_thread().ok()?;
+    fn malloc(&mut self, size: u64) -> Result<u64, RawError> {
+        self.ctx
+            .bind_to_thread()
+            .map_err(|e| RawError::Driver(describe(&e)))?;
         // SAFETY: the context is current; a failed allocation is reported as an error.
-        unsafe { result::malloc_sync(size as usize) }.ok()
+        unsafe { result::malloc_sync(size as usize) }.map_err(|e| match e.0 {
+            cudarc::driver::sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY => RawError::OutOfMemory,
+            _ => RawError::Driver(describe(&e)),
+        })
     }
     fn free(&mut self, ptr: u64, _size: u64) {
         if self.ctx.bind_to_thread().is_ok() {
@@ -56,21 +61,35 @@ impl RawAllocator for CudaMemory {
 
 type Raw = Box<dyn RawAllocator + Send>;
 
-static MEMORY: Mutex<Vec<CachingAllocator<Raw>>> = Mutex::new(Vec::new());
+/// Each card's allocator, made when that card is first used: `Err` holds why its context could
+/// not be made (that card is unusable; the others are not affected).
+static MEMORY: Mutex<Vec<Option<Result<CachingAllocator<Raw>, String>>>> = Mutex::new(Vec::new());
 static DRIVERS: Mutex<Vec<Option<Arc<dyn Driver>>>> = Mutex::new(Vec::new());
 
 pub fn with_memory<T>(i: u32, f: impl FnOnce(&mut dyn DeviceMemory) -> T) -> Option<T> {
     let p = super::probe().ok()?;
-    let mut g = MEMORY.lock().unwrap_or_else(|e| e.into_inner());
-    if g.is_empty() {
-        for d in 0..p.devices.len() as u32 {
-            let ctx = CudaContext::new(d as usize).ok()?;
-            let raw: Raw = Box::new(CudaMemory { ctx, ordinal: d });
-            g.push(CachingAllocator::new(d, raw));
-        }
+    if i as usize >= p.devices.len() {
+        return None;
     }
-    let a = g.get_mut(i as usize)?;
-    Some(f(a))
+    let mut g = MEMORY.lock().unwrap_or_else(|e| e.into_inner());
+    if g.len() < p.devices.len() {
+        g.resize_with(p.devices.len(), || None);
+    }
+    let slot = g[i as usize].get_or_insert_with(|| {
+        let ctx = CudaContext::new(i as usize).map_err(|e| describe(&e))?;
+        let raw: Raw = Box::new(CudaMemory { ctx, ordinal: i });
+        Ok(CachingAllocator::new(i, raw))
+    });
+    slot.as_mut().ok().map(|a| f(a))
+}
+
+/// Why card `i`'s memory cannot be used, if its context could not be made.
+pub fn open_error(i: u32) -> Option<String> {
+    let g = MEMORY.lock().unwrap_or_else(|e| e.into_inner());
+    match g.get(i as usize) {
+        Some(Some(Err(e))) => Some(format!("cuda:{i} cannot be used: {e}")),
+        _ => None,
+    }
 }
 
 /// Device `i`'s driver, made on first use (which compiles or loads the kernels).
@@ -95,24 +114,10 @@ pub fn driver(i: u32) -> Result<Arc<dyn Driver>, String> {
 /// CUDA backend then runs every op through its host route, over device-resident storage. For
 /// tests of the backend's plumbing on machines without a GPU; call before any tensor is made.
 pub fn install_host_device(capacity: u64) {
-    install(capacity, None)
-}
-
-/// The same device with `kernels/*.cu` compiled for the CPU (`emulator::build`): ops launch
-/// the kernels (one thread each) on device-resident storage.
-pub fn install_host_device_with_kernels(
-    capacity: u64,
-    library: &std::path::Path,
-) -> Result<(), String> {
-    let e = super::emulator::Emulated::load(library)?;
-    install(capacity, Some(super::launch::Kernels::emulated(e)));
-    Ok(())
-}
-
-fn install(capacity: u64, kernels: Option<super::launch::Kernels>) {
-    let (mem, drv) = HostMemory::new(capacity, kernels);
+    let (mem, drv) = HostMemory::new(capacity);
     super::probe::set_host_device(capacity);
     let raw: Raw = Box::new(mem);
-    *MEMORY.lock().unwrap_or_else(|e| e.into_inner()) = vec![CachingAllocator::new(0, raw)];
+    *MEMORY.lock().unwrap_or_else(|e| e.into_inner()) =
+        vec![Some(Ok(CachingAllocator::new(0, raw)))];
     *DRIVERS.lock().unwrap_or_else(|e| e.into_inner()) = vec![Some(Arc::new(drv))];
 }

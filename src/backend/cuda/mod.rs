@@ -5,13 +5,13 @@
 //! - `nvml`: the `nvidia-smi` numbers, from libnvidia-ml opened at run time.
 //! - `backend`: the `Backend` over device memory: `kernels/*.cu` (`kernels`, `codes`,
 //!   `launch`), cuBLAS (`blas`), and the host route for the rest (`host_route`), through a
-//!   `driver` (a real card, or the host-backed test device).
+//!   `driver` (a real card, or the host-backed test device). `tests/vgpu/` is a virtual NVIDIA
+//!   driver under which the real-card path runs in `cargo test`.
 pub mod backend;
 pub mod bench;
 pub mod blas;
 pub mod codes;
 pub mod driver;
-pub mod emulator;
 pub mod host_route;
 pub mod kernels;
 pub mod launch;
@@ -19,7 +19,7 @@ pub mod memory;
 pub mod nvml;
 pub mod probe;
 
-pub use memory::{install_host_device, install_host_device_with_kernels};
+pub use memory::install_host_device;
 
 pub use probe::{probe, DeviceInfo, Probe, ProbeError};
 

@@ -46,6 +46,24 @@ fn lib() -> Option<&'static Library> {
     .as_ref()
 }
 
+/// The file NVML was loaded from (`None` without NVML).
+pub fn library_path() -> Option<String> {
+    let lib = lib()?;
+    // SAFETY: the symbol's address is only passed to dladdr.
+    unsafe {
+        let f: Symbol<*const c_void> = lib.get(b"nvmlInit_v2\0").ok()?;
+        let mut info: libc::Dl_info = std::mem::zeroed();
+        if libc::dladdr(*f, &mut info) == 0 || info.dli_fname.is_null() {
+            return None;
+        }
+        Some(
+            CStr::from_ptr(info.dli_fname)
+                .to_string_lossy()
+                .into_owned(),
+        )
+    }
+}
+
 /// The NVML handle of the GPU at this PCI address (`domain:bus:device.0`).
 fn handle_by_pci(domain: u32, bus: u32, device: u32) -> Option<Device> {
     let lib = lib()?;

@@ -1,0 +1,549 @@
+//! The real CUDA path without a GPU: `cudalearn` runs with `tests/vgpu/` — a virtual NVIDIA
+//! driver, NVRTC, cuBLAS and NVML — first on its library path, so `probe()`, `CudaDriver`,
+//! NVRTC compilation and module loading, kernel launches, cuBLAS and NVML all go through
+//! cudarc exactly as on a card. The virtual driver enforces a real driver's rules and logs every
+//! rule broken (`VGPU_LOG`), so each test also checks that nothing was: cudalearn recovers from
+//! some driver errors (a kernel that fails to load sends ops to the host route), and the log is
+//! what shows them. Skips (visibly) where the driver cannot be built: no C++ compiler.
+mod common;
+pub mod parity;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+struct Vgpu {
+    /// The directory holding the driver under every library name.
+    lib: PathBuf,
+    /// The CPU builds of the kernels (shared by every run).
+    cache: PathBuf,
+    /// cudalearn's own kernel cache (its XDG cache), shared so only the first run compiles.
+    xdg: PathBuf,
+}
+
+fn vgpu() -> Option<&'static Vgpu> {
+    static V: OnceLock<Option<Vgpu>> = OnceLock::new();
+    V.get_or_init(|| {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        if Command::new("c++").arg("--version").output().is_err() {
+            eprintln!("SKIP cuda_vgpu: no C++ compiler (c++) to build the kernels for the CPU");
+            return None;
+        }
+        let st = Command::new("bash")
+            .arg(root.join("tests/vgpu/run"))
+            .arg("true")
+            .status()
+            .expect("bash runs tests/vgpu/run");
+        assert!(
+            st.success(),
+            "tests/vgpu/run could not build the virtual driver"
+        );
+        let target = root.join("target/vgpu");
+        let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("vgpu");
+        let xdg = tmp.join(format!("xdg-{}", std::process::id()));
+        std::fs::create_dir_all(&xdg).expect("temp dir");
+        Some(Vgpu {
+            lib: target.join("lib"),
+            cache: target.join("cache"),
+            xdg,
+        })
+    })
+    .as_ref()
+}
+
+/// What one run printed, and the driver's log.
+struct Run {
+    stdout: String,
+    stderr: String,
+    ok: bool,
+    log: String,
+}
+
+impl Run {
+    /// No rule of the driver was broken.
+    fn clean(&self) -> &Self {
+        let broken: Vec<&str> = self
+            .log
+            .lines()
+            .filter(|l| l.starts_with("violation"))
+            .collect();
+        assert!(
+            broken.is_empty(),
+            "the virtual driver saw broken rules:\n{}\n--- stderr:\n{}",
+            broken.join("\n"),
+            self.stderr
+        );
+        self
+    }
+    /// Kernels launched (name → count, over the whole run).
+    fn launched(&self) -> Vec<String> {
+        self.log
+            .lines()
+            .filter_map(|l| l.strip_prefix("launch "))
+            .map(|l| l.split(' ').next().unwrap_or("").to_string())
+            .collect()
+    }
+}
+
+/// `cudalearn ARGS` against the virtual driver, with `env` (VGPU_* settings), `stdin`.
+fn run(v: &Vgpu, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Run {
+    run_with_lib(v, &v.lib, args, env, stdin)
+}
+
+fn run_with_lib(v: &Vgpu, lib: &Path, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Run {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let log = v.xdg.with_file_name(format!(
+        "log-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    let mut c = Command::new(env!("CARGO_BIN_EXE_cudalearn"));
+    c.args(args)
+        .env("LD_LIBRARY_PATH", lib)
+        .env("VGPU_CACHE", &v.cache)
+        .env("VGPU_LOG", &log)
+        .env("XDG_CACHE_HOME", &v.xdg)
+        .env("NO_COLOR", "1")
+        .env_remove("CUDALEARN_SIM_GPU")
+        .env_remove("CUDALEARN_NO_CUDA")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, val) in env {
+        c.env(k, val);
+    }
+    let mut child = c.spawn().expect("cudalearn starts");
+    {
+        use std::io::Write;
+        let mut i = child.stdin.take().expect("stdin");
+        let _ = i.write_all(stdin.as_bytes());
+    }
+    let out = child.wait_with_output().expect("cudalearn ends");
+    let log_text = std::fs::read_to_string(&log).unwrap_or_default();
+    let _ = std::fs::remove_file(&log);
+    Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        ok: out.status.success(),
+        log: log_text,
+    }
+}
+
+fn script(v: &Vgpu, code: &str, env: &[(&str, &str)]) -> Run {
+    run(v, &["run", "-"], env, code)
+}
+
+#[test]
+fn info_names_a_virtual_device_and_every_library_it_loaded() {
+    let Some(v) = vgpu() else { return };
+    let r = run(v, &["info"], &[], "");
+    let r = r.clean();
+    let out = &r.stdout;
+    assert!(out.contains("CUDA: available (1 GPU)"), "{out}");
+    assert!(
+        out.contains("virtual test GPU 0 (cudalearn vgpu, sm_90, not a real card)"),
+        "{out}"
+    );
+    assert!(out.contains("compute capability 9.0"), "{out}");
+    for lib in [
+        "libcuda   CUDA 13.0",
+        "NVRTC     13.0",
+        "cuBLAS    13.0",
+        "NVML      found",
+    ] {
+        assert!(out.contains(lib), "no `{lib}` line:\n{out}");
+    }
+    assert!(!out.contains("not yet wired in"), "{out}");
+}
+
+#[test]
+fn parity_suite_prints_what_the_cpu_prints() {
+    let Some(v) = vgpu() else { return };
+    let mut failures = Vec::new();
+    let mut launched = std::collections::BTreeSet::new();
+    for (name, code) in parity::cases() {
+        let want = parity::run_on("cpu", &code);
+        let r = script(v, &format!("dev = 'cuda'\n{code}"), &[]);
+        r.clean();
+        launched.extend(r.launched());
+        let got = parity::as_cpu(&r.stdout);
+        if !r.ok || !parity::numbers_close(&got, &want, 1e-4) {
+            failures.push(format!(
+                "case {name}\n--- cuda:\n{got}{}\n--- cpu:\n{want}",
+                r.stderr
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    eprintln!("{} distinct kernels ran: {launched:?}", launched.len());
+    for family in [
+        "binary_",
+        "binary_scalar_",
+        "compare_",
+        "unary_",
+        "fill_",
+        "where_",
+        "reduce_rows_",
+        "arg_rows_",
+        "softmax_",
+        "gather_",
+        "scatter_",
+        "copy_",
+        "cast_",
+    ] {
+        assert!(
+            launched.iter().any(|k| k.starts_with(family)),
+            "no {family}* kernel ran"
+        );
+    }
+}
+
+#[test]
+fn every_lesson_checks_on_two_virtual_gpus() {
+    let Some(v) = vgpu() else { return };
+    let r = run(
+        v,
+        &["lesson", "--check-all", "--device", "cuda"],
+        &[("VGPU_DEVICES", "2")],
+        "",
+    );
+    r.clean();
+    assert!(r.ok, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("10 of 10 lesson runs as expected"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn memory_sequence_matches_the_simulated_gpu() {
+    let Some(v) = vgpu() else { return };
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cuda/memory.py");
+    let real = run(v, &["run", file], &[], "");
+    real.clean();
+    let sim = Command::new(env!("CARGO_BIN_EXE_cudalearn"))
+        .args(["run", "--sim-gpu", file])
+        .env("CUDALEARN_NO_CUDA", "1")
+        .output()
+        .expect("cudalearn runs");
+    assert!(real.ok, "{}", real.stderr);
+    assert_eq!(real.stdout, String::from_utf8_lossy(&sim.stdout));
+    assert!(real.stdout.contains("512 2097152\n"), "{}", real.stdout);
+}
+
+#[test]
+fn out_of_memory_is_pytorchs_message_and_the_session_goes_on() {
+    let Some(v) = vgpu() else { return };
+    let code = "import torch\n\
+        try:\n    x = torch.empty(2**29, device='cuda')\n\
+        except torch.OutOfMemoryError as e:\n    print(str(e).split(' Of the allocated')[0])\n\
+        y = torch.ones(3, device='cuda') * 2\n\
+        print(y.sum().item(), torch.cuda.memory_allocated())\n";
+    let r = script(v, code, &[("VGPU_MEMORY", "1G")]);
+    r.clean();
+    assert_eq!(
+        r.stdout,
+        format!(
+            "CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 1024.00 MiB of which 1024.00 MiB is free.\n6.0 512\n"
+        ),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_driver_error_is_reported_as_itself_not_as_out_of_memory() {
+    let Some(v) = vgpu() else { return };
+    let r = script(
+        v,
+        "import torch\ntorch.ones(3, device='cuda')\n",
+        &[("VGPU_FAIL_MALLOC", "1")],
+    );
+    assert!(!r.ok);
+    assert!(
+        r.stderr
+            .contains("RuntimeError: CUDA error: unknown error (CUDA_ERROR_UNKNOWN)"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("out of memory"), "{}", r.stderr);
+}
+
+#[test]
+fn smi_shows_the_virtual_device() {
+    let Some(v) = vgpu() else { return };
+    let r = run(
+        v,
+        &["repl"],
+        &[],
+        ":smi\nimport torch\nx = torch.ones(1000, device='cuda')\n:smi\n",
+    );
+    r.clean();
+    assert!(
+        r.stdout.contains("Driver Version: vgpu-13.0"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("virtual test GPU"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("2MiB / 16384MiB"),
+        "2 MiB reserved once a tensor exists:\n{}",
+        r.stdout
+    );
+}
+
+/// A small program over kernels, cuBLAS and a transfer, with the values the CPU gives.
+const SMOKE: &str = "import torch\n\
+    x = torch.arange(6.0, device='cuda').reshape(2, 3)\n\
+    print((x * 2 + 1).sum().item(), x.softmax(1).argmax(1).tolist())\n\
+    print((x @ x.T).tolist(), x.half().float().mean().item())\n";
+const SMOKE_OUT: &str = "36.0 [2, 2]\n[[5.0, 14.0], [14.0, 50.0]] 2.5\n";
+
+#[test]
+fn drivers_from_cuda_12_0_to_13_0_run_the_kernels() {
+    let Some(v) = vgpu() else { return };
+    for ver in ["12.0", "12.4", "12.8", "13.0"] {
+        let env = [("VGPU_DRIVER", ver), ("VGPU_NVRTC", ver)];
+        let r = script(v, SMOKE, &env);
+        r.clean();
+        assert_eq!(r.stdout, SMOKE_OUT, "driver {ver}: {}", r.stderr);
+        assert!(
+            r.launched().iter().any(|k| k == "softmax_f32"),
+            "driver {ver}: kernels did not run"
+        );
+    }
+    let r = run(v, &["info"], &[("VGPU_DRIVER", "11.8")], "");
+    assert!(
+        r.stdout
+            .contains("supports CUDA 11.8, older than the CUDA 12.0 cudalearn needs"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("release for CUDA 12.0 or newer"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn a_newer_nvrtc_than_the_driver_still_loads_its_kernels() {
+    let Some(v) = vgpu() else { return };
+    // NVRTC 13.2 writes PTX ISA 9.2, which a 13.0 driver refuses: a cubin for sm_90 avoids it
+    let r = script(v, SMOKE, &[("VGPU_NVRTC", "13.2"), ("VGPU_DRIVER", "13.0")]);
+    r.clean();
+    assert_eq!(r.stdout, SMOKE_OUT, "{}", r.stderr);
+    assert!(!r.log.contains("module_refused"), "{}", r.log);
+    assert!(r.launched().iter().any(|k| k == "softmax_f32"));
+    // a device newer than NVRTC knows: PTX for its newest architecture, which this driver reads
+    let r = script(v, SMOKE, &[("VGPU_NVRTC", "12.4"), ("VGPU_SM", "100")]);
+    r.clean();
+    assert_eq!(r.stdout, SMOKE_OUT, "{}", r.stderr);
+    assert!(r.launched().iter().any(|k| k == "softmax_f32"));
+    // neither a cubin nor PTX the driver reads: one clear line, and the ops still run
+    let r = script(
+        v,
+        SMOKE,
+        &[
+            ("VGPU_NVRTC", "13.2"),
+            ("VGPU_DRIVER", "13.0"),
+            ("VGPU_SM", "130"),
+        ],
+    );
+    r.clean();
+    assert_eq!(r.stdout, SMOKE_OUT, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("its PTX is too new for this driver (CUDA 13.0)"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(r.stderr.matches("cudalearn:").count(), 1, "{}", r.stderr);
+    assert!(r.launched().is_empty());
+}
+
+#[test]
+fn a_cached_kernel_image_the_driver_refuses_is_rebuilt() {
+    let Some(v) = vgpu() else { return };
+    let xdg = v
+        .xdg
+        .with_file_name(format!("xdg-stale-{}", std::process::id()));
+    let env = [("XDG_CACHE_HOME", xdg.to_str().unwrap())];
+    let first = script(v, SMOKE, &env);
+    assert!(
+        first
+            .stderr
+            .contains("compiling CUDA kernels for sm_90, once"),
+        "{}",
+        first.stderr
+    );
+    let dir = xdg.join("cudalearn/kernels");
+    let cached: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(cached.len(), 1, "{cached:?}");
+    assert!(
+        cached[0]
+            .to_string_lossy()
+            .ends_with("-sm_90-nvrtc13.0.cubin"),
+        "{cached:?}"
+    );
+    std::fs::write(&cached[0], b"\x7fELF not a cubin").unwrap();
+    let r = script(v, SMOKE, &env);
+    r.clean();
+    assert_eq!(r.stdout, SMOKE_OUT, "{}", r.stderr);
+    assert!(
+        r.log.contains("module_refused"),
+        "the stale image was offered first"
+    );
+    assert!(
+        r.launched().iter().any(|k| k == "softmax_f32"),
+        "then rebuilt and loaded"
+    );
+    assert!(std::fs::read(&cached[0])
+        .unwrap()
+        .starts_with(b"\x7fELFVGPU"));
+    let third = script(v, SMOKE, &env);
+    assert!(
+        !third.stderr.contains("compiling"),
+        "the rebuilt entry is used: {}",
+        third.stderr
+    );
+}
+
+/// A library directory with the driver under some names only.
+fn lib_without(v: &Vgpu, name: &str, keep: &[&str]) -> PathBuf {
+    let dir = v
+        .xdg
+        .with_file_name(format!("lib-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let so = v.lib.join("../release/libvgpu.so").canonicalize().unwrap();
+    for k in keep {
+        let _ = std::os::unix::fs::symlink(&so, dir.join(k));
+    }
+    dir
+}
+
+const NO_NVRTC: &[&str] = &[
+    "libcuda.so",
+    "libcuda.so.1",
+    "libcublas.so",
+    "libnvidia-ml.so.1",
+];
+
+/// A Python environment (for VIRTUAL_ENV) with site-packages, empty or with an NVRTC wheel.
+fn venv(v: &Vgpu, name: &str) -> PathBuf {
+    let env = v
+        .xdg
+        .with_file_name(format!("venv-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(env.join("lib/python3.11/site-packages")).unwrap();
+    env
+}
+
+#[test]
+fn without_nvrtc_the_gpu_works_without_custom_kernels() {
+    let Some(v) = vgpu() else { return };
+    let lib = lib_without(v, "nonvrtc", NO_NVRTC);
+    let env = venv(v, "empty");
+    let vars = [("VIRTUAL_ENV", env.to_str().unwrap())];
+    let info = run_with_lib(v, &lib, &["info"], &vars, "");
+    assert!(
+        info.stdout.contains("CUDA: available (1 GPU)"),
+        "{}",
+        info.stdout
+    );
+    assert!(
+        info.stdout
+            .contains("NVRTC     not found: no custom kernels"),
+        "{}",
+        info.stdout
+    );
+    assert!(info.stdout.contains("cuBLAS    13.0"), "{}", info.stdout);
+    let r = run_with_lib(v, &lib, &["run", "-"], &vars, SMOKE);
+    r.clean();
+    assert_eq!(r.stdout, SMOKE_OUT, "{}", r.stderr);
+    assert!(r.launched().is_empty(), "no kernels without NVRTC");
+    assert_eq!(r.stderr.lines().count(), 1, "one clear line: {}", r.stderr);
+    assert!(r.stderr.contains("NVRTC"), "{}", r.stderr);
+}
+
+#[test]
+fn nvrtc_from_a_pip_wheel_is_found_and_named() {
+    let Some(v) = vgpu() else { return };
+    let lib = lib_without(v, "wheel", NO_NVRTC);
+    let env = venv(v, "wheel");
+    let wheel = env.join("lib/python3.11/site-packages/nvidia/cu13/lib");
+    std::fs::create_dir_all(&wheel).unwrap();
+    // a real wheel's libnvrtc.so.13 carries that soname; a stub with it stands in for one
+    let release = v.lib.join("../release").canonicalize().unwrap();
+    let st = Command::new("cc")
+        .args([
+            "-shared",
+            "-x",
+            "c",
+            "/dev/null",
+            "-Wl,-soname,libnvrtc.so.13",
+            "-o",
+        ])
+        .arg(wheel.join("libnvrtc.so.13"))
+        .arg(format!("-L{}", release.display()))
+        .args(["-Wl,--no-as-needed", "-lvgpu"])
+        .arg(format!("-Wl,-rpath,{}", release.display()))
+        .status()
+        .expect("cc runs");
+    assert!(st.success());
+    let vars = [("VIRTUAL_ENV", env.to_str().unwrap())];
+    let info = run_with_lib(v, &lib, &["info"], &vars, "");
+    let line = format!("NVRTC     13.0  {}", wheel.join("libnvrtc.so.13").display());
+    assert!(
+        info.stdout.contains(&line),
+        "no `{line}` in:\n{}",
+        info.stdout
+    );
+    let r = run_with_lib(v, &lib, &["run", "-"], &vars, SMOKE);
+    r.clean();
+    assert_eq!(r.stdout, SMOKE_OUT, "{}", r.stderr);
+    assert!(r.launched().iter().any(|k| k == "softmax_f32"));
+}
+
+#[test]
+fn pinned_memory_is_portable_and_pinned_only_when_the_driver_pinned_it() {
+    let Some(v) = vgpu() else { return };
+    let code = "import torch\nx = torch.ones(1000).pin_memory()\nprint(x.is_pinned(), x.cuda().sum().item())\n";
+    let r = script(v, code, &[]);
+    r.clean();
+    assert_eq!(r.stdout, "True 1000.0\n", "{}", r.stderr);
+    // CU_MEMHOSTREGISTER_PORTABLE (1): pinned for every GPU's context
+    assert!(
+        r.log.contains("event host_register 4000 flags 1"),
+        "{}",
+        r.log
+    );
+    let r = script(v, code, &[("VGPU_FAIL_HOST_REGISTER", "1")]);
+    r.clean();
+    assert_eq!(r.stdout, "False 1000.0\n", "{}", r.stderr);
+}
+
+#[test]
+fn large_reductions_use_many_blocks_and_match_the_cpu() {
+    let Some(v) = vgpu() else { return };
+    let code = "import torch\ntorch.manual_seed(0)\n\
+        x = torch.rand(3_000_000)\ng = x.cuda()\n\
+        print(g.sum().item() == 3_000_000 or abs(g.sum().item() - x.sum().item()) / x.sum().item() < 1e-5)\n\
+        print(torch.ones(5_000_000, device='cuda').sum().item(), g.max().item() == x.max().item())\n\
+        print(torch.ones(4, 1_000_000, device='cuda', dtype=torch.float16).sum(1).tolist())\n";
+    let r = script(v, code, &[]);
+    r.clean();
+    assert_eq!(
+        r.stdout, "True\n5000000.0 True\n[inf, inf, inf, inf]\n",
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.launched().iter().any(|k| k.starts_with("reduce_chunks_")),
+        "{:?}",
+        r.launched()
+    );
+}
