@@ -360,7 +360,7 @@ fn a_newer_nvrtc_than_the_driver_still_loads_its_kernels() {
         r.stderr
     );
     assert_eq!(r.stderr.matches("cudalearn:").count(), 1, "{}", r.stderr);
-    assert!(r.launched().is_empty());
+    assert_eq!(r.launched(), ["cublasGemmStridedBatchedEx"]);
 }
 
 #[test]
@@ -464,19 +464,19 @@ fn without_nvrtc_the_gpu_works_without_custom_kernels() {
     let r = run_with_lib(v, &lib, &["run", "-"], &vars, SMOKE);
     r.clean();
     assert_eq!(r.stdout, SMOKE_OUT, "{}", r.stderr);
-    assert!(r.launched().is_empty(), "no kernels without NVRTC");
+    assert_eq!(
+        r.launched(),
+        ["cublasGemmStridedBatchedEx"],
+        "cuBLAS without kernels"
+    );
     assert_eq!(r.stderr.lines().count(), 1, "one clear line: {}", r.stderr);
     assert!(r.stderr.contains("NVRTC"), "{}", r.stderr);
 }
 
-#[test]
-fn nvrtc_from_a_pip_wheel_is_found_and_named() {
-    let Some(v) = vgpu() else { return };
-    let lib = lib_without(v, "wheel", NO_NVRTC);
-    let env = venv(v, "wheel");
-    let wheel = env.join("lib/python3.11/site-packages/nvidia/cu13/lib");
-    std::fs::create_dir_all(&wheel).unwrap();
-    // a real wheel's libnvrtc.so.13 carries that soname; a stub with it stands in for one
+/// A stand-in for a real `libnvrtc.so.13` in `dir`: a library with that soname (as NVIDIA's
+/// has), whose symbols come from the virtual driver.
+fn nvrtc_stub(v: &Vgpu, dir: &Path) {
+    std::fs::create_dir_all(dir).unwrap();
     let release = v.lib.join("../release").canonicalize().unwrap();
     let st = Command::new("cc")
         .args([
@@ -487,13 +487,22 @@ fn nvrtc_from_a_pip_wheel_is_found_and_named() {
             "-Wl,-soname,libnvrtc.so.13",
             "-o",
         ])
-        .arg(wheel.join("libnvrtc.so.13"))
+        .arg(dir.join("libnvrtc.so.13"))
         .arg(format!("-L{}", release.display()))
         .args(["-Wl,--no-as-needed", "-lvgpu"])
         .arg(format!("-Wl,-rpath,{}", release.display()))
         .status()
         .expect("cc runs");
     assert!(st.success());
+}
+
+#[test]
+fn nvrtc_from_a_pip_wheel_or_cuda_home_is_found_and_named() {
+    let Some(v) = vgpu() else { return };
+    let lib = lib_without(v, "wheel", NO_NVRTC);
+    let env = venv(v, "wheel");
+    let wheel = env.join("lib/python3.11/site-packages/nvidia/cu13/lib");
+    nvrtc_stub(v, &wheel);
     let vars = [("VIRTUAL_ENV", env.to_str().unwrap())];
     let info = run_with_lib(v, &lib, &["info"], &vars, "");
     let line = format!("NVRTC     13.0  {}", wheel.join("libnvrtc.so.13").display());
@@ -506,6 +515,26 @@ fn nvrtc_from_a_pip_wheel_is_found_and_named() {
     r.clean();
     assert_eq!(r.stdout, SMOKE_OUT, "{}", r.stderr);
     assert!(r.launched().iter().any(|k| k == "softmax_f32"));
+    // the toolkit's copy under CUDA_HOME
+    let home = v
+        .xdg
+        .with_file_name(format!("cuda-home-{}", std::process::id()));
+    nvrtc_stub(v, &home.join("lib64"));
+    let empty = venv(v, "no-wheel");
+    let vars = [
+        ("VIRTUAL_ENV", empty.to_str().unwrap()),
+        ("CUDA_HOME", home.to_str().unwrap()),
+    ];
+    let info = run_with_lib(v, &lib, &["info"], &vars, "");
+    let line = format!(
+        "NVRTC     13.0  {}",
+        home.join("lib64/libnvrtc.so.13").display()
+    );
+    assert!(
+        info.stdout.contains(&line),
+        "no `{line}` in:\n{}",
+        info.stdout
+    );
 }
 
 #[test]
@@ -545,5 +574,202 @@ fn large_reductions_use_many_blocks_and_match_the_cpu() {
         r.launched().iter().any(|k| k.starts_with("reduce_chunks_")),
         "{:?}",
         r.launched()
+    );
+}
+
+/// The virtual driver itself enforces a real driver's rules (called here directly, in-process,
+/// through its C API): each broken rule returns the driver's error code.
+#[test]
+fn the_virtual_driver_enforces_the_rules_of_a_real_one() {
+    let Some(v) = vgpu() else { return };
+    use std::ffi::{c_int, c_uint, c_void};
+    type Ctx = usize;
+    let so = v.lib.join("../release/libvgpu.so");
+    // SAFETY: the library is the virtual driver; each symbol is declared with its C signature.
+    unsafe {
+        let lib = libloading::Library::new(&so).expect("the driver loads");
+        macro_rules! f {
+            ($name:literal, $t:ty) => {
+                *lib.get::<$t>($name).expect("the driver exports it")
+            };
+        }
+        let init = f!(b"cuInit", unsafe extern "C" fn(c_uint) -> c_int);
+        let alloc = f!(
+            b"cuMemAlloc_v2",
+            unsafe extern "C" fn(*mut u64, usize) -> c_int
+        );
+        let free = f!(b"cuMemFree_v2", unsafe extern "C" fn(u64) -> c_int);
+        let retain = f!(
+            b"cuDevicePrimaryCtxRetain",
+            unsafe extern "C" fn(*mut Ctx, c_int) -> c_int
+        );
+        let release = f!(
+            b"cuDevicePrimaryCtxRelease_v2",
+            unsafe extern "C" fn(c_int) -> c_int
+        );
+        let set = f!(b"cuCtxSetCurrent", unsafe extern "C" fn(Ctx) -> c_int);
+        let htod = f!(
+            b"cuMemcpyHtoD_v2",
+            unsafe extern "C" fn(u64, *const c_void, usize) -> c_int
+        );
+        let register = f!(
+            b"cuMemHostRegister_v2",
+            unsafe extern "C" fn(*mut c_void, usize, c_uint) -> c_int
+        );
+        let load = f!(
+            b"cuModuleLoadData",
+            unsafe extern "C" fn(*mut usize, *const c_void) -> c_int
+        );
+        let launch = f!(
+            b"cuLaunchKernel",
+            unsafe extern "C" fn(
+                usize,
+                c_uint,
+                c_uint,
+                c_uint,
+                c_uint,
+                c_uint,
+                c_uint,
+                c_uint,
+                *mut c_void,
+                *mut *mut c_void,
+                *mut *mut c_void,
+            ) -> c_int
+        );
+        let blas = f!(
+            b"cublasCreate_v2",
+            unsafe extern "C" fn(*mut usize) -> c_int
+        );
+        let mut p = 0u64;
+        assert_eq!(
+            alloc(&mut p, 64),
+            3,
+            "CUDA_ERROR_NOT_INITIALIZED before cuInit"
+        );
+        assert_eq!(init(0), 0);
+        assert_eq!(
+            alloc(&mut p, 64),
+            201,
+            "CUDA_ERROR_INVALID_CONTEXT without a current context"
+        );
+        let mut h = 0usize;
+        assert_eq!(
+            blas(&mut h),
+            1,
+            "CUBLAS_STATUS_NOT_INITIALIZED without a context"
+        );
+        let mut ctx: Ctx = 0;
+        assert_eq!(retain(&mut ctx, 0), 0);
+        assert_eq!(set(ctx), 0);
+        assert_eq!(alloc(&mut p, 1000), 0);
+        let host = [0u8; 2000];
+        assert_eq!(htod(p, host.as_ptr().cast(), 1000), 0);
+        assert_eq!(
+            htod(p + 500, host.as_ptr().cast(), 1000),
+            1,
+            "a copy past the block"
+        );
+        assert_eq!(
+            alloc(&mut p.clone(), 64 << 30),
+            2,
+            "CUDA_ERROR_OUT_OF_MEMORY past 16 GiB"
+        );
+        let mut buf = vec![0u8; 8192];
+        assert_eq!(register(buf.as_mut_ptr().cast(), 8192, 1), 0);
+        assert_eq!(
+            register(buf.as_mut_ptr().add(4096).cast(), 100, 1),
+            712,
+            "overlapping registration"
+        );
+        let mut m = 0usize;
+        let ptx = c".version 9.2\n.target sm_90\n";
+        assert_eq!(
+            load(&mut m, ptx.as_ptr().cast()),
+            222,
+            "PTX ISA 9.2 on a CUDA 13.0 driver"
+        );
+        let ptx = c".version 9.0\n.target sm_100\n";
+        assert_eq!(
+            load(&mut m, ptx.as_ptr().cast()),
+            209,
+            "PTX for a newer architecture"
+        );
+        let none: *mut *mut c_void = std::ptr::null_mut();
+        assert_eq!(
+            launch(
+                12345,
+                1,
+                1,
+                1,
+                32,
+                1,
+                1,
+                0,
+                std::ptr::null_mut(),
+                none,
+                none
+            ),
+            400,
+            "not a function"
+        );
+        assert_eq!(free(p), 0);
+        assert_eq!(free(p), 1, "a block freed twice");
+        assert_eq!(release(0), 0);
+        assert_eq!(release(0), 201, "released more often than retained");
+        assert_eq!(set(ctx), 709, "the last release destroyed the context");
+    }
+}
+
+#[test]
+fn an_nvrtc_compile_error_shows_its_log_as_text() {
+    let Some(v) = vgpu() else { return };
+    let xdg = v
+        .xdg
+        .with_file_name(format!("xdg-fail-{}", std::process::id()));
+    let env = [
+        ("VGPU_NVRTC_FAIL", "1"),
+        ("XDG_CACHE_HOME", xdg.to_str().unwrap()),
+    ];
+    let r = script(v, SMOKE, &env);
+    r.clean();
+    assert_eq!(
+        r.stdout, SMOKE_OUT,
+        "ops still run, on the host route: {}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("NVRTC could not compile cudalearn's kernels for sm_90:\nprogram.cu(1): error: identifier \"broken\" is undefined\n"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("CompileError"), "{}", r.stderr);
+}
+
+#[test]
+fn each_gpu_gets_its_context_when_first_used_and_a_broken_one_spares_the_others() {
+    let Some(v) = vgpu() else { return };
+    let code = "import torch\nprint(torch.ones(2, device='cuda:0').sum().item())\n";
+    let r = script(v, code, &[("VGPU_DEVICES", "2")]);
+    r.clean();
+    assert_eq!(r.stdout, "2.0\n", "{}", r.stderr);
+    assert!(
+        !r.log.contains("event retain 1"),
+        "cuda:1 was never used:\n{}",
+        r.log
+    );
+    let code = "import torch\n\
+        try:\n    torch.ones(2, device='cuda:1')\n\
+        except RuntimeError as e:\n    print(e)\n\
+        print((torch.ones(2, device='cuda:0') @ torch.ones(2, device='cuda:0')).item())\n";
+    let r = script(
+        v,
+        code,
+        &[("VGPU_DEVICES", "2"), ("VGPU_BROKEN_DEVICE", "1")],
+    );
+    r.clean();
+    assert_eq!(
+        r.stdout, "cuda:1 cannot be used: CUDA error: unknown error (CUDA_ERROR_UNKNOWN)\n2.0\n",
+        "{}",
+        r.stderr
     );
 }

@@ -310,6 +310,9 @@ pub unsafe extern "C" fn cublasGemmStridedBatchedEx(
             }
         }
     }
+    *s.launches
+        .entry("cublasGemmStridedBatchedEx".into())
+        .or_default() += 1;
     drop(s);
     let dims = [m, n, k, batch];
     if wide {

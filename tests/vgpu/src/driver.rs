@@ -138,6 +138,10 @@ pub unsafe extern "C" fn cuDeviceGetAttribute(v: *mut c_int, attr: c_int, dev: c
 pub unsafe extern "C" fn cuDevicePrimaryCtxRetain(ctx: *mut Ctx, dev: c_int) -> CuResult {
     let mut s = lock();
     let dev = tryc!(device_ok(&mut s, "cuDevicePrimaryCtxRetain", dev));
+    if config().broken_device == Some(dev) {
+        return UNKNOWN;
+    }
+    s.events.push(format!("retain {dev}"));
     let d = &mut s.devices[dev];
     if d.retained == 0 {
         d.generation += 1;

@@ -15,7 +15,7 @@
 //!   Each violation is returned as the real error code *and* written to `VGPU_LOG`, so a test
 //!   can see a rule broken even where cudalearn recovers from the error.
 //! - Configured by the environment (see `Config`): devices, memory, driver and NVRTC versions,
-//!   the architecture. Its devices are named as virtual test devices, never as real cards.
+//!   the architecture; `VGPU_NVRTC_FAIL` makes every compilation fail with a compiler-style log. Its devices are named as virtual test devices, never as real cards.
 #![allow(clippy::missing_safety_doc)] // the exported functions are NVIDIA's documented C API
 
 mod blas;
@@ -43,6 +43,8 @@ pub(crate) struct Config {
     /// `VGPU_FAIL_MALLOC`: `cuMemAlloc` fails with `CUDA_ERROR_UNKNOWN` (a driver fault that
     /// is not an out-of-memory).
     pub fail_malloc: bool,
+    /// `VGPU_BROKEN_DEVICE`: this device's context cannot be made (`CUDA_ERROR_UNKNOWN`).
+    pub broken_device: Option<usize>,
 }
 
 pub(crate) fn config() -> &'static Config {
@@ -73,6 +75,7 @@ pub(crate) fn config() -> &'static Config {
             sm: (sm / 10, sm % 10),
             fail_host_register: var("VGPU_FAIL_HOST_REGISTER").is_some(),
             fail_malloc: var("VGPU_FAIL_MALLOC").is_some(),
+            broken_device: var("VGPU_BROKEN_DEVICE").and_then(|v| v.parse().ok()),
         }
     })
 }

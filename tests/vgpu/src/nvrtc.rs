@@ -132,6 +132,10 @@ pub unsafe extern "C" fn nvrtcCompileProgram(
         p.log = format!("nvrtc: error: invalid value for --gpu-architecture (-arch): {arch}\n");
         return INVALID_OPTION;
     };
+    if std::env::var_os("VGPU_NVRTC_FAIL").is_some() {
+        p.log = "program.cu(1): error: identifier \"broken\" is undefined\n\n1 error detected in the compilation of \"program.cu\".\n".into();
+        return COMPILATION;
+    }
     let lib = match build(&p.src) {
         Ok(l) => l,
         Err(e) => {
