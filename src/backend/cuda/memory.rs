@@ -61,9 +61,11 @@ impl RawAllocator for CudaMemory {
 
 type Raw = Box<dyn RawAllocator + Send>;
 
-/// Each card's allocator, made when that card is first used: `Err` holds why its context could
-/// not be made (that card is unusable; the others are not affected).
-static MEMORY: Mutex<Vec<Option<Result<CachingAllocator<Raw>, String>>>> = Mutex::new(Vec::new());
+/// A card's allocator once the card was first used, or why its context could not be made (that
+/// card is then unusable; the others are not affected).
+type Slot = Option<Result<CachingAllocator<Raw>, String>>;
+
+static MEMORY: Mutex<Vec<Slot>> = Mutex::new(Vec::new());
 static DRIVERS: Mutex<Vec<Option<Arc<dyn Driver>>>> = Mutex::new(Vec::new());
 
 pub fn with_memory<T>(i: u32, f: impl FnOnce(&mut dyn DeviceMemory) -> T) -> Option<T> {
