@@ -30,23 +30,32 @@ __device__ __forceinline__ bool better(int max, A v, i64 i, A b, i64 bi) {
     return max ? v > b : v < b;
 }
 
+// The combined value of row[start, end) over one block of threads, in every thread (the caller
+// must pass a barrier before `buf` is written again). `L` loads an element as `ACC`.
+template <typename T, typename ACC, typename L>
+__device__ __forceinline__ ACC block_reduce(int op, const T* row, i64 start, i64 end, ACC* buf) {
+    L load;
+    ACC acc = op == RED_SUM ? (ACC)0 : op == RED_PROD ? (ACC)1 : load(row, 0);
+    for (i64 c = start + threadIdx.x; c < end; c += blockDim.x) acc = combine<ACC>(op, acc, load(row, c));
+    buf[threadIdx.x] = acc;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (threadIdx.x < s) buf[threadIdx.x] = combine<ACC>(op, buf[threadIdx.x], buf[threadIdx.x + s]);
+        __syncthreads();
+    }
+    return buf[0];
+}
+
 #define DEFINE_REDUCE(NAME, T, ACC, LOAD, STORE)                                             \
+    struct Load_##NAME {                                                                    \
+        __device__ __forceinline__ ACC operator()(const T* p, i64 i) const { return LOAD(p, i); } \
+    };                                                                                      \
     extern "C" __global__ void reduce_rows_##NAME(int op, i64 rows, i64 cols, const T* x,   \
                                                   T* out) {                                 \
         __shared__ ACC buf[256];                                                            \
         for (i64 r = blockIdx.x; r < rows; r += gridDim.x) {                                \
-            const T* row = x + r * cols;                                                    \
-            ACC acc = op == RED_SUM ? (ACC)0 : op == RED_PROD ? (ACC)1 : LOAD(row, 0);      \
-            for (i64 c = threadIdx.x; c < cols; c += blockDim.x)                            \
-                acc = combine<ACC>(op, acc, LOAD(row, c));                                  \
-            buf[threadIdx.x] = acc;                                                         \
-            __syncthreads();                                                                \
-            for (int s = blockDim.x / 2; s > 0; s >>= 1) {                                  \
-                if (threadIdx.x < s)                                                        \
-                    buf[threadIdx.x] = combine<ACC>(op, buf[threadIdx.x], buf[threadIdx.x + s]); \
-                __syncthreads();                                                            \
-            }                                                                               \
-            if (threadIdx.x == 0) out[r] = STORE(buf[0]);                                   \
+            ACC v = block_reduce<T, ACC, Load_##NAME>(op, x + r * cols, 0, cols, buf);      \
+            if (threadIdx.x == 0) out[r] = STORE(v);                                        \
             __syncthreads();                                                                \
         }                                                                                   \
     }                                                                                       \
@@ -55,19 +64,9 @@ __device__ __forceinline__ bool better(int max, A v, i64 i, A b, i64 bi) {
         __shared__ ACC buf[256];                                                            \
         i64 len = (cols + chunks - 1) / chunks;                                             \
         for (i64 b = blockIdx.x; b < rows * chunks; b += gridDim.x) {                       \
-            const T* row = x + (b / chunks) * cols;                                         \
             i64 start = (b % chunks) * len, end = start + len < cols ? start + len : cols;  \
-            ACC acc = op == RED_SUM ? (ACC)0 : op == RED_PROD ? (ACC)1 : LOAD(row, 0);      \
-            for (i64 c = start + threadIdx.x; c < end; c += blockDim.x)                     \
-                acc = combine<ACC>(op, acc, LOAD(row, c));                                  \
-            buf[threadIdx.x] = acc;                                                         \
-            __syncthreads();                                                                \
-            for (int s = blockDim.x / 2; s > 0; s >>= 1) {                                  \
-                if (threadIdx.x < s)                                                        \
-                    buf[threadIdx.x] = combine<ACC>(op, buf[threadIdx.x], buf[threadIdx.x + s]); \
-                __syncthreads();                                                            \
-            }                                                                               \
-            if (threadIdx.x == 0) partial[b] = buf[0];                                      \
+            ACC v = block_reduce<T, ACC, Load_##NAME>(op, x + (b / chunks) * cols, start, end, buf); \
+            if (threadIdx.x == 0) partial[b] = v;                                           \
             __syncthreads();                                                                \
         }                                                                                   \
     }                                                                                       \

@@ -42,7 +42,15 @@ fn kernels_compile_with_nvrtc() {
         eprintln!("SKIP kernels_compile_with_nvrtc: NVRTC (libnvrtc.so) not found");
         return;
     }
-    use cudalearn::backend::cuda::kernels::{compile, Target};
+    use cudalearn::backend::cuda::kernels::{compile, supported_archs, Target};
+    // machine code for the device's own architecture: what a card loads without any PTX JIT
+    assert!(supported_archs().contains(&90), "{:?}", supported_archs());
+    let cubin = compile(Target {
+        arch: (9, 0),
+        cubin: true,
+    })
+    .unwrap_or_else(|e| panic!("NVRTC failed for an sm_90 cubin: {e}"));
+    assert!(cubin.starts_with(b"\x7fELF"), "a cubin is an ELF image");
     let names = cudalearn::backend::cuda::codes::all_names();
     for (major, minor) in [(8, 0), (8, 9), (9, 0)] {
         let t = std::time::Instant::now();
