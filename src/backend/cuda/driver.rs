@@ -51,17 +51,13 @@ pub trait Driver: Send + Sync {
 }
 
 /// A driver error as the learner should read it: the driver's own text and name.
-pub fn describe(e: &DriverError) -> String {
+pub fn describe(e: DriverError) -> String {
     let text = e.error_string().map(|s| s.to_string_lossy().into_owned());
     let name = e.error_name().map(|s| s.to_string_lossy().into_owned());
     match (text, name) {
         (Ok(t), Ok(n)) => format!("CUDA error: {t} ({n})"),
         _ => format!("CUDA error: {:?}", e.0),
     }
-}
-
-fn cuda_err(e: DriverError) -> String {
-    describe(&e)
 }
 
 /// A real card.
@@ -76,7 +72,7 @@ impl CudaDriver {
     /// without kernels elementwise ops take the host route (said once on stderr), without
     /// cuBLAS so do matrix products; the card itself stays usable.
     pub fn new(i: u32) -> Result<CudaDriver, String> {
-        let ctx = CudaContext::new(i as usize).map_err(cuda_err)?;
+        let ctx = CudaContext::new(i as usize).map_err(describe)?;
         let kernels = match Kernels::load(i, &ctx) {
             Ok(k) => Some(k),
             Err(e) => {
@@ -89,7 +85,7 @@ impl CudaDriver {
         };
         let blas = match super::probe().map(|p| p.cublas.is_some()) {
             Ok(true) => {
-                ctx.bind_to_thread().map_err(cuda_err)?;
+                ctx.bind_to_thread().map_err(describe)?;
                 cudarc::cublas::CudaBlas::new(ctx.default_stream()).ok()
             }
             _ => None,
@@ -98,7 +94,7 @@ impl CudaDriver {
     }
 
     fn bind(&self) -> Result<(), String> {
-        self.ctx.bind_to_thread().map_err(cuda_err)
+        self.ctx.bind_to_thread().map_err(describe)
     }
 }
 
@@ -107,22 +103,22 @@ impl Driver for CudaDriver {
         self.bind()?;
         // SAFETY: `dst` is a live block of at least `src.len()` bytes (the backend only copies
         // within a storage's block); the context is current.
-        unsafe { cudarc::driver::result::memcpy_htod_sync(dst, src) }.map_err(cuda_err)
+        unsafe { cudarc::driver::result::memcpy_htod_sync(dst, src) }.map_err(describe)
     }
     fn dtoh(&self, src: u64, dst: &mut [u8]) -> Result<(), String> {
         self.bind()?;
         // SAFETY: as in `htod`, in the other direction.
-        unsafe { cudarc::driver::result::memcpy_dtoh_sync(dst, src) }.map_err(cuda_err)
+        unsafe { cudarc::driver::result::memcpy_dtoh_sync(dst, src) }.map_err(describe)
     }
     fn dtod(&self, dst: u64, src: u64, bytes: usize) -> Result<(), String> {
         self.bind()?;
         // SAFETY: both ranges lie in live blocks of this device.
-        unsafe { cudarc::driver::result::memcpy_dtod_sync(dst, src, bytes) }.map_err(cuda_err)
+        unsafe { cudarc::driver::result::memcpy_dtod_sync(dst, src, bytes) }.map_err(describe)
     }
     fn memset0(&self, dst: u64, bytes: usize) -> Result<(), String> {
         self.bind()?;
         // SAFETY: the range lies in a live block of this device.
-        unsafe { cudarc::driver::result::memset_d8_sync(dst, 0, bytes) }.map_err(cuda_err)
+        unsafe { cudarc::driver::result::memset_d8_sync(dst, 0, bytes) }.map_err(describe)
     }
     fn kernels(&self) -> Option<&Kernels> {
         self.kernels.as_ref()
@@ -139,7 +135,7 @@ impl Driver for CudaDriver {
         unsafe { g.run(*blas.handle()) }
     }
     fn synchronize(&self) -> Result<(), String> {
-        self.ctx.synchronize().map_err(cuda_err)
+        self.ctx.synchronize().map_err(describe)
     }
     fn page_lock(&self, ptr: *mut u8, bytes: usize) -> PageLock {
         use cudarc::driver::sys;

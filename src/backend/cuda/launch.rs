@@ -124,7 +124,7 @@ impl Kernels {
                 format!(
                     "the driver refused cudalearn's kernels ({}): {}",
                     t.option().trim_start_matches("--gpu-architecture="),
-                    super::driver::describe(&e)
+                    super::driver::describe(e)
                 )
             })
         };
@@ -151,7 +151,7 @@ impl Kernels {
     ) -> Result<(), String> {
         self.ctx
             .bind_to_thread()
-            .map_err(|e| super::driver::describe(&e))?;
+            .map_err(|e| super::driver::describe(e))?;
         let f = {
             let mut g = self.functions.lock().unwrap_or_else(|e| e.into_inner());
             match g.get(name) {
@@ -160,7 +160,7 @@ impl Kernels {
                     let f = self.module.load_function(name).map_err(|e| {
                         format!(
                             "cudalearn internal error: kernel {name}: {}",
-                            super::driver::describe(&e)
+                            super::driver::describe(e)
                         )
                     })?;
                     g.insert(name.to_string(), f.clone());
@@ -179,7 +179,7 @@ impl Kernels {
         .map_err(|e| {
             format!(
                 "CUDA error in kernel {name}: {}",
-                super::driver::describe(&e)
+                super::driver::describe(e)
             )
         })
     }

@@ -17,11 +17,11 @@ impl RawAllocator for CudaMemory {
     fn malloc(&mut self, size: u64) -> Result<u64, RawError> {
         self.ctx
             .bind_to_thread()
-            .map_err(|e| RawError::Driver(describe(&e)))?;
+            .map_err(|e| RawError::Driver(describe(e)))?;
         // SAFETY: the context is current; a failed allocation is reported as an error.
         unsafe { result::malloc_sync(size as usize) }.map_err(|e| match e.0 {
             cudarc::driver::sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY => RawError::OutOfMemory,
-            _ => RawError::Driver(describe(&e)),
+            _ => RawError::Driver(describe(e)),
         })
     }
     fn free(&mut self, ptr: u64, _size: u64) {
@@ -78,7 +78,7 @@ pub fn with_memory<T>(i: u32, f: impl FnOnce(&mut dyn DeviceMemory) -> T) -> Opt
         g.resize_with(p.devices.len(), || None);
     }
     let slot = g[i as usize].get_or_insert_with(|| {
-        let ctx = CudaContext::new(i as usize).map_err(|e| describe(&e))?;
+        let ctx = CudaContext::new(i as usize).map_err(describe)?;
         let raw: Raw = Box::new(CudaMemory { ctx, ordinal: i });
         Ok(CachingAllocator::new(i, raw))
     });
