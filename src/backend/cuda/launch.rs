@@ -151,7 +151,7 @@ impl Kernels {
     ) -> Result<(), String> {
         self.ctx
             .bind_to_thread()
-            .map_err(|e| super::driver::describe(e))?;
+            .map_err(super::driver::describe)?;
         let f = {
             let mut g = self.functions.lock().unwrap_or_else(|e| e.into_inner());
             match g.get(name) {
