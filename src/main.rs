@@ -63,8 +63,9 @@ enum Command {
 
 #[derive(clap::Args)]
 struct LessonArgs {
-    /// The lesson: its number (`3`), name (`devices`) or a path to a lesson file.
-    #[arg(required_unless_present = "check_all")]
+    /// The lesson: its number (`3`), its name or a unique start of it (`mismatch`), a word of
+    /// its title (`devices`), or a path to a lesson file. Without it, resumes where you
+    /// stopped (or starts lesson 1).
     lesson: Option<String>,
     /// Run every block and exercise without stopping, print the transcript, and exit 1 if
     /// anything differs from what the lesson expects.
@@ -158,8 +159,7 @@ fn main() {
             let device = cli.device.map(Into::into);
             cudalearn::run::with_big_stack(move || match (args.check_all, args.lesson) {
                 (true, _) => cudalearn::lesson::check_all(device),
-                (false, Some(arg)) => cudalearn::lesson::lesson(&arg, args.check, device, hints),
-                (false, None) => 2,
+                (false, arg) => cudalearn::lesson::lesson(arg.as_deref(), args.check, device, hints),
             })
         }
         Command::Bench { cpu } => cudalearn::run::with_big_stack(move || {
