@@ -169,12 +169,8 @@ fn describe(interp: &mut Interp, err: &PyErr, ran: &mut Ran) {
     if !hint.is_empty() {
         ran.hint = Some(hint.join("\n"));
     }
-    ran.in_your_code = err
-        .0
-        .tb
-        .iter()
-        .find(|e| !e.src.prelude)
-        .is_some_and(|e| e.src.name == YOUR_CODE);
+    // The learner's code was running when it was raised (it may have called lesson code).
+    ran.in_your_code = err.0.tb.iter().any(|e| e.src.name == YOUR_CODE);
     if err.is(ExcKind::AssertionError) {
         if let Some(tb) = err.0.tb.first() {
             let (_, start) = tb.src.line_of(tb.span.start);
