@@ -21,7 +21,7 @@ use std::io::Write;
 type Rl = Editor<ReplHelper, FileHistory>;
 
 const BLOCK_KEYS: &str = "Enter run · e edit · r REPL · b back · q quit";
-const EXERCISE_KEYS: &str = "Type your answer at >>> and press Enter; the check runs on it. An expression on its own shows its value, as at the REPL. Enter on an empty line opens your latest code (at first the starting code) in an editor. Commands: :clue · :solution · :skip · :repl · :back · :quit";
+const EXERCISE_KEYS: &str = "Type your answer at the prompt and press Enter; the check runs on it. An expression on its own shows its value, as at the REPL. Enter on an empty line opens your latest code (at first the starting code) in an editor. Commands: :clue · :solution · :skip · :repl · :back · :quit";
 
 const EDITING: &str = "Editing (Enter runs it · Alt-Enter adds a line · Ctrl-C cancels):";
 const NOTHING_BEFORE: &str = "There is nothing before this: it is the lesson's first step.";
