@@ -164,7 +164,9 @@ fn main() {
             let device = cli.device.map(Into::into);
             cudalearn::run::with_big_stack(move || match (args.check_all, args.lesson) {
                 (true, _) => cudalearn::lesson::check_all(device),
-                (false, arg) => cudalearn::lesson::lesson(arg.as_deref(), args.check, device, hints),
+                (false, arg) => {
+                    cudalearn::lesson::lesson(arg.as_deref(), args.check, device, hints)
+                }
             })
         }
         Command::Bench { cpu } => cudalearn::run::with_big_stack(move || {

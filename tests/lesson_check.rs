@@ -414,7 +414,10 @@ fn check_all_reports_a_hanging_lesson_instead_of_hanging() {
         stdout.contains("lessons/01-hangs.md:7: stopped after 1 s"),
         "{stdout}"
     );
-    assert!(stdout.contains("0 of 1 lesson runs as expected"), "{stdout}");
+    assert!(
+        stdout.contains("0 of 1 lesson runs as expected"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -460,7 +463,10 @@ fn lessons_open_by_name_prefix_or_title_word_in_any_case() {
         ("10", "10-two-gpus"),
     ] {
         let (first, err) = run(arg);
-        assert!(first.contains(&format!("(lessons/{file}.md)")), "{arg}: {first}{err}");
+        assert!(
+            first.contains(&format!("(lessons/{file}.md)")),
+            "{arg}: {first}{err}"
+        );
     }
     let (_, err) = run("mov");
     assert!(
@@ -482,8 +488,14 @@ fn lessons_shows_short_names_and_wraps_at_80_columns() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("      mismatch-error · Cause the most famous"), "{stdout}");
-    assert!(stdout.contains("`cudalearn lesson` alone resumes"), "{stdout}");
+    assert!(
+        stdout.contains("      mismatch-error · Cause the most famous"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("`cudalearn lesson` alone resumes"),
+        "{stdout}"
+    );
     for l in stdout.lines() {
         assert!(l.chars().count() <= 80, "wider than 80 columns: {l:?}");
     }

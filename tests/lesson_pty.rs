@@ -283,7 +283,10 @@ fn a_finished_lesson_stays_finished_when_reopened_and_b_at_the_start_says_so() {
         screen.contains("Keys at each block act at once, without Enter: Enter run"),
         "{screen}"
     );
-    assert!(screen.contains("this is a review, and it stays finished"), "{screen}");
+    assert!(
+        screen.contains("this is a review, and it stays finished"),
+        "{screen}"
+    );
     // One key, no Enter: `b` at the first block has nowhere to go.
     send(&mut p, "b");
     let said = wait(&mut p, AT_BLOCK);
@@ -319,11 +322,17 @@ fn lesson_by_name_then_no_name_resumes_there() {
     wait(&mut p, AT_BLOCK);
     send(&mut p, "q");
     let bye = wait(&mut p, "resumes here.");
-    assert!(bye.contains("`cudalearn lesson` (or `cudalearn lesson steps`)"), "{bye}");
+    assert!(
+        bye.contains("`cudalearn lesson` (or `cudalearn lesson steps`)"),
+        "{bye}"
+    );
     assert_eq!(wait_exit(&mut p), 0);
     let mut p = spawn_args(course, data.path(), &[], 100);
     let screen = wait(&mut p, AT_BLOCK);
-    assert!(screen.starts_with("Steps") || screen.contains("\nSteps"), "{screen}");
+    assert!(
+        screen.starts_with("Steps") || screen.contains("\nSteps"),
+        "{screen}"
+    );
     assert!(screen.contains("resuming at step 2 of 3"), "{screen}");
     send(&mut p, "q");
     assert_eq!(wait_exit(&mut p), 0);
@@ -396,7 +405,10 @@ fn at_80_columns_every_line_fits_and_a_resize_redraws_at_the_new_width() {
     assert_within(&seen, 80);
     let _ = p.get_process_mut().set_window_size(60, 40);
     let redrawn = wait(&mut p, AT_BLOCK);
-    assert!(redrawn.contains("\x1b[2J"), "the screen is cleared: {redrawn:?}");
+    assert!(
+        redrawn.contains("\x1b[2J"),
+        "the screen is cleared: {redrawn:?}"
+    );
     assert!(redrawn.contains("━━ 4/"), "{redrawn}");
     assert_within(&redrawn, 60);
     send(&mut p, "q");

@@ -26,7 +26,11 @@ fn tours(readme: &str) -> Vec<(String, String, String)> {
         let (name, rest) = rest.split_once('\n').unwrap();
         let run = format!("$ cudalearn run {name}\n");
         let (script, expected) = rest.split_once(&run).expect("a `$ cudalearn run` line");
-        out.push((name.to_string(), script.to_string(), format!("{expected}\n")));
+        out.push((
+            name.to_string(),
+            script.to_string(),
+            format!("{expected}\n"),
+        ));
     }
     out
 }
@@ -57,7 +61,11 @@ fn the_readme_tour_prints_what_the_program_prints() {
         )
         .replace(&format!("{}/", dir_path.display()), "/tmp/");
         assert_eq!(got, expected, "README tour of {name}");
-        assert_eq!(out.status.code(), Some(1), "{name} ends with an uncaught error");
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{name} ends with an uncaught error"
+        );
     }
 }
 
@@ -78,8 +86,14 @@ fn help_and_readme_agree_on_the_main_job() {
 #[test]
 fn every_command_the_readme_names_exists() {
     let readme = read("README.md");
-    assert!(readme.contains("cargo install --path ."), "how to get the command");
-    assert!(!readme.contains("DESIGN.md"), "no document outside the repository");
+    assert!(
+        readme.contains("cargo install --path ."),
+        "how to get the command"
+    );
+    assert!(
+        !readme.contains("DESIGN.md"),
+        "no document outside the repository"
+    );
     let mut named: Vec<String> = readme
         .split("`cudalearn ")
         .skip(1)
@@ -98,7 +112,11 @@ fn every_command_the_readme_names_exists() {
     }
     for cmd in &named {
         let out = Command::new(BIN).args([cmd, "--help"]).output().unwrap();
-        assert_eq!(out.status.code(), Some(0), "`cudalearn {cmd}` is not a command");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "`cudalearn {cmd}` is not a command"
+        );
     }
 }
 

@@ -37,7 +37,10 @@ fn repl(args: &[&str], script: &str) -> (String, String) {
 
 #[test]
 fn ipython_magics_point_to_the_time_command() {
-    let (_, err) = repl(&[], "%timeit sum(range(10))\n%time x = 1\nprint('still here')\n");
+    let (_, err) = repl(
+        &[],
+        "%timeit sum(range(10))\n%time x = 1\nprint('still here')\n",
+    );
     assert!(
         err.contains("%timeit is an IPython command, not Python; here `:time STATEMENT` times a statement: :time sum(range(10))"),
         "{err}"
@@ -66,8 +69,14 @@ fn device_mismatch_hint_names_the_learners_variables() {
     let hints: Vec<&str> = err.lines().filter(|l| l.starts_with("hint:")).collect();
     assert_eq!(hints.len(), 3, "{err}");
     // The one on the CPU moves to the other's device, whichever side it is on.
-    assert!(hints[0].ends_with("e.g. features = features.to(weights.device)"), "{err}");
-    assert!(hints[1].ends_with("e.g. features = features.to(weights.device)"), "{err}");
+    assert!(
+        hints[0].ends_with("e.g. features = features.to(weights.device)"),
+        "{err}"
+    );
+    assert!(
+        hints[1].ends_with("e.g. features = features.to(weights.device)"),
+        "{err}"
+    );
     // Not two names: the general form.
     assert!(hints[2].ends_with("e.g. y = y.to(x.device)"), "{err}");
 }

@@ -78,7 +78,13 @@ fn wait_key(fd: i32, width: usize) -> Key {
             b if b < 0x80 => Key::Char(b as char),
             b => {
                 // One UTF-8 character: the lead byte says how many follow.
-                let more = if b >= 0xf0 { 3 } else if b >= 0xe0 { 2 } else { 1 };
+                let more = if b >= 0xf0 {
+                    3
+                } else if b >= 0xe0 {
+                    2
+                } else {
+                    1
+                };
                 let mut bytes = vec![b];
                 for _ in 0..more {
                     match read_byte(fd) {
@@ -86,7 +92,9 @@ fn wait_key(fd: i32, width: usize) -> Key {
                         None => break,
                     }
                 }
-                let c = std::str::from_utf8(&bytes).ok().and_then(|s| s.chars().next());
+                let c = std::str::from_utf8(&bytes)
+                    .ok()
+                    .and_then(|s| s.chars().next());
                 Key::Char(c.unwrap_or('?'))
             }
         };

@@ -136,7 +136,11 @@ pub fn find(arg: &str) -> Result<Found, String> {
     }
     let titles: Vec<Vec<String>> = all
         .iter()
-        .map(|f| load(f).map(|l| title_words(&l.meta.title)).unwrap_or_default())
+        .map(|f| {
+            load(f)
+                .map(|l| title_words(&l.meta.title))
+                .unwrap_or_default()
+        })
         .collect();
     let short = |f: &Found| short_name(&f.slug).to_lowercase();
     // From the most exact way of naming a lesson to the loosest; the first that names
@@ -329,7 +333,9 @@ pub fn list() -> i32 {
 pub fn lesson(arg: Option<&str>, check_only: bool, device: Option<DeviceKind>, hints: bool) -> i32 {
     let found = match arg {
         Some(arg) => find(arg),
-        None if check_only => Err("--check needs a lesson: `cudalearn lesson 1 --check` (or --check-all)".into()),
+        None if check_only => {
+            Err("--check needs a lesson: `cudalearn lesson 1 --check` (or --check-all)".into())
+        }
         None => resume_target().ok_or_else(|| {
             format!(
                 "no lessons found in {} (set CUDALEARN_LESSONS to the course folder)",

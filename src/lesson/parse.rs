@@ -678,6 +678,23 @@ mod tests {
     }
 
     #[test]
+    fn time_limits_and_wrong_answers() {
+        let l = ok("```python timeout=5\nx = 1\n```\n```python exercise timeout=9\ny = 0\n```\n```check\nassert y\n```\n```wrong\ny = False\n```\n```wrong\ny = []\n```\n```solution\ny = 1\n```\n");
+        let Step::Block(b) = &l.sections[0].step else {
+            panic!()
+        };
+        assert_eq!(b.timeout, Some(5));
+        let Step::Exercise(e) = &l.sections[1].step else {
+            panic!()
+        };
+        assert_eq!(e.timeout, Some(9));
+        assert_eq!(e.wrong, vec!["y = False\n", "y = []\n"]);
+        assert!(bad("```python timeout=soon\nx\n```\n").contains("l.md:5: bad timeout 'soon'"));
+        assert!(bad("```python timeout=0\nx\n```\n").contains("bad timeout '0'"));
+        assert!(bad("text\n\n```wrong\nx\n```\n").contains("must follow a ```python exercise"));
+    }
+
+    #[test]
     fn front_matter_needs() {
         let l = parse("l.md", "---\ntitle: \"A: B\"\nneeds: cuda   # a GPU\n---\n").unwrap();
         assert_eq!(l.meta.title, "A: B");

@@ -103,7 +103,11 @@ pub fn wrap_code(line: &str, width: usize, prefix: &str) -> Vec<String> {
     let mut cur = indent.to_string();
     for word in body.split(' ') {
         let room = width.saturating_sub(prefix.width());
-        let start = if out.is_empty() { indent.len() } else { cont.len() };
+        let start = if out.is_empty() {
+            indent.len()
+        } else {
+            cont.len()
+        };
         if cur.len() > start && cur.width() + 1 + word.width() > room {
             out.push(std::mem::take(&mut cur));
             cur = cont.clone();
@@ -686,15 +690,33 @@ mod tests {
 
     #[test]
     fn runner_lines_wrap_at_word_boundaries() {
-        let lines = wrap("Keys at each block: Enter run · e edit · r REPL", 20, "", "  ");
-        assert_eq!(lines, ["Keys at each block:", "  Enter run · e", "  edit · r REPL"]);
+        let lines = wrap(
+            "Keys at each block: Enter run · e edit · r REPL",
+            20,
+            "",
+            "  ",
+        );
+        assert_eq!(
+            lines,
+            ["Keys at each block:", "  Enter run · e edit", "  · r REPL"]
+        );
         assert!(lines.iter().all(|l| l.width() <= 20));
         assert_eq!(wrap("a\nb", 80, "> ", "  "), ["> a", "  b"]);
-        assert_eq!(wrap("unbreakable_word_here x", 10, "", ""), ["unbreakable_word_here", "x"]);
-        let code = wrap_code("    total = compute_something(alpha, beta) + another_call(gamma)", 40, "    ");
+        assert_eq!(
+            wrap("unbreakable_word_here x", 10, "", ""),
+            ["unbreakable_word_here", "x"]
+        );
+        let code = wrap_code(
+            "    total = compute_something(alpha, beta) + another_call(gamma)",
+            40,
+            "    ",
+        );
         assert_eq!(
             code,
-            ["    total = compute_something(alpha,", "        beta) + another_call(gamma)"]
+            [
+                "    total = compute_something(alpha,",
+                "        beta) + another_call(gamma)"
+            ]
         );
         assert_eq!(wrap_code("x = 1", 80, "    "), ["x = 1"]);
     }

@@ -187,7 +187,8 @@ pub fn check_lesson(run: &CheckRun, out: &mut dyn Write) -> usize {
         lesson.file,
         device.name()
     );
-    let _ = writeln!(out, "{}", look.paint(Color::White.bold(), &title));
+    let title = super::render::wrapped(&title, look.width, "", "  ");
+    let _ = write!(out, "{}", look.paint(Color::White.bold(), &title));
     if let Some(note) = &run.note {
         let _ = write!(out, "{}", render(&format!("> **Note:** {note}"), look));
     }
@@ -324,32 +325,50 @@ fn stopped(
     let _ = write!(
         out,
         "{}",
-        look.paint(Color::Red.bold(), &super::render::wrapped(&msg, look.width, "  ", "    "))
+        look.paint(
+            Color::Red.bold(),
+            &super::render::wrapped(&msg, look.width, "  ", "    ")
+        )
     );
     let _ = writeln!(out);
     let _ = out.flush();
     failed + 1
 }
 
+/// A line of the exercise report, wrapped under a two-space indent, painted if `style`.
+fn note(look: &Look, style: Option<nu_ansi_term::Style>, text: &str) -> String {
+    let text = super::render::wrapped(text, look.width, "  ", "    ");
+    match style {
+        Some(st) => text
+            .lines()
+            .map(|l| format!("{}\n", look.paint(st, l)))
+            .collect(),
+        None => text,
+    }
+}
+
 /// The starting code must fail the check, each wrong answer too, and the solution must pass.
 fn check_exercise(look: &Look, session: &LessonSession, ex: &Exercise) -> (bool, String) {
+    let red = Some(Color::Red.bold());
     let mut s = code_lines(look, &ex.start);
     let mut ok = true;
     let start = session.attempt(&ex.start, &ex.check);
     s.push_str(&attempt_lines(look, &start));
     if start.passed {
         ok = false;
-        s.push_str(&format!(
-            "  {}\n",
-            look.paint(
-                Color::Red.bold(),
-                "✗ the starting code already passes the check: there is nothing to do"
-            )
+        s.push_str(&note(
+            look,
+            red,
+            "✗ the starting code already passes the check: there is nothing to do",
         ));
     } else {
-        s.push_str(&format!(
-            "  the starting code fails the check, as it should: {}\n",
-            start.message()
+        s.push_str(&note(
+            look,
+            None,
+            &format!(
+                "the starting code fails the check, as it should: {}",
+                start.message()
+            ),
         ));
     }
     for (k, wrong) in ex.wrong.iter().enumerate() {
@@ -359,15 +378,17 @@ fn check_exercise(look: &Look, session: &LessonSession, ex: &Exercise) -> (bool,
         s.push_str(&attempt_lines(look, &a));
         if a.passed {
             ok = false;
-            s.push_str(&format!(
-                "  {}\n",
-                look.paint(
-                    Color::Red.bold(),
-                    "✗ this wrong answer passes the check: the check must reject it"
-                )
+            s.push_str(&note(
+                look,
+                red,
+                "✗ this wrong answer passes the check: the check must reject it",
             ));
         } else {
-            s.push_str(&format!("  rejected, as it should be: {}\n", a.message()));
+            s.push_str(&note(
+                look,
+                None,
+                &format!("rejected, as it should be: {}", a.message()),
+            ));
         }
     }
     s.push_str("  solution:\n");
@@ -375,18 +396,17 @@ fn check_exercise(look: &Look, session: &LessonSession, ex: &Exercise) -> (bool,
     let sol = session.attempt(&ex.solution, &ex.check);
     s.push_str(&attempt_lines(look, &sol));
     if sol.passed {
-        s.push_str(&format!(
-            "  {}\n",
-            look.paint(Color::Green.bold(), "✓ the solution passes the check")
+        s.push_str(&note(
+            look,
+            Some(Color::Green.bold()),
+            "✓ the solution passes the check",
         ));
     } else {
         ok = false;
-        s.push_str(&format!(
-            "  {}\n",
-            look.paint(
-                Color::Red.bold(),
-                &format!("✗ the solution fails the check: {}", sol.message())
-            )
+        s.push_str(&note(
+            look,
+            red,
+            &format!("✗ the solution fails the check: {}", sol.message()),
         ));
     }
     (ok, s)

@@ -193,7 +193,10 @@ impl Stepper<'_> {
                     println!();
                     self.say(
                         nu_ansi_term::Style::new(),
-                        &format!("`cudalearn lesson {}` starts it when you are ready.", next.arg),
+                        &format!(
+                            "`cudalearn lesson {}` starts it when you are ready.",
+                            next.arg
+                        ),
                     );
                     return 0;
                 }
@@ -371,7 +374,14 @@ impl Stepper<'_> {
         }
     }
 
-    fn block(&self, rl: &mut Rl, session: &LessonSession, i: usize, b: &Block, first: bool) -> Move {
+    fn block(
+        &self,
+        rl: &mut Rl,
+        session: &LessonSession,
+        i: usize,
+        b: &Block,
+        first: bool,
+    ) -> Move {
         self.show(i);
         loop {
             self.prompt(BLOCK_KEYS);
@@ -406,7 +416,11 @@ impl Stepper<'_> {
                 Key::Resize => self.redraw(i),
                 Key::Interrupt => println!("(q quits and keeps your place)"),
                 Key::Char(c) => {
-                    let shown = if c.is_control() { "that".to_string() } else { format!("'{c}'") };
+                    let shown = if c.is_control() {
+                        "that".to_string()
+                    } else {
+                        format!("'{c}'")
+                    };
                     self.say(
                         nu_ansi_term::Style::new(),
                         &format!("{shown} is not a key here. One key, no Enter: {BLOCK_KEYS}."),
@@ -429,7 +443,14 @@ impl Stepper<'_> {
                 )
             );
         }
-        let (_, v) = verdict(&look, &self.lesson.file, b, &ran, self.device, Reader::Learner);
+        let (_, v) = verdict(
+            &look,
+            &self.lesson.file,
+            b,
+            &ran,
+            self.device,
+            Reader::Learner,
+        );
         print!("{v}");
     }
 
@@ -531,7 +552,10 @@ impl Stepper<'_> {
                         continue;
                     }
                     t if t.starts_with(':') => {
-                        self.say(nu_ansi_term::Style::new(), &format!("'{t}'? {EXERCISE_KEYS}"));
+                        self.say(
+                            nu_ansi_term::Style::new(),
+                            &format!("'{t}'? {EXERCISE_KEYS}"),
+                        );
                         continue;
                     }
                     _ => match entries(&mut pending, &line) {

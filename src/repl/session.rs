@@ -135,11 +135,17 @@ fn magic(text: &str) -> Option<String> {
     let rest = word[name.len()..].trim();
     Some(match name.as_str() {
         "timeit" | "time" => {
-            let example = if rest.is_empty() { "sum(range(10**6))" } else { rest };
+            let example = if rest.is_empty() {
+                "sum(range(10**6))"
+            } else {
+                rest
+            };
             format!(
                 "%{name} is an IPython command, not Python; here `:time STATEMENT` times a statement: :time {example}"
             )
         }
-        _ => format!("%{name} is an IPython command, not Python; :help lists cudalearn's own commands"),
+        _ => format!(
+            "%{name} is an IPython command, not Python; :help lists cudalearn's own commands"
+        ),
     })
 }
