@@ -89,6 +89,9 @@ fn title_words(title: &str) -> Vec<String> {
         .collect()
 }
 
+/// One way of naming a lesson: (its index in the course, the lesson) → named?
+type Tier<'a> = dyn Fn(usize, &Found) -> bool + 'a;
+
 /// A lesson by number (`3`), path (`x/y.md`), or name, case-insensitive: its file name
 /// (`03-mismatch-error`), its short name or a unique prefix of it (`mismatch`), or a word of
 /// its title or a unique prefix of one (`Devices`).
@@ -145,10 +148,10 @@ pub fn find(arg: &str) -> Result<Found, String> {
     let short = |f: &Found| short_name(&f.slug).to_lowercase();
     // From the most exact way of naming a lesson to the loosest; the first that names
     // exactly one lesson wins, and one that names several asks for more.
-    let tiers: [&dyn Fn(usize, &Found) -> bool; 4] = [
+    let tiers: [&Tier; 4] = [
         &|_, f| f.slug.to_lowercase() == want || short(f) == want,
         &|_, f| short(f).starts_with(&want),
-        &|k, _| titles[k].iter().any(|w| *w == want),
+        &|k, _| titles[k].contains(&want),
         &|k, _| titles[k].iter().any(|w| w.starts_with(&want)),
     ];
     for tier in tiers {
