@@ -315,6 +315,13 @@ fn a_finished_lesson_stays_finished_when_reopened_and_b_at_the_start_says_so() {
 fn lesson_by_name_then_no_name_resumes_there() {
     let data = tempfile::tempdir().unwrap();
     let course = "tests/data/lessons/course";
+    // Nothing taken yet: `cudalearn lesson` alone starts lesson 1.
+    let mut p = spawn_args(course, data.path(), &[], 100);
+    let first = wait(&mut p, AT_BLOCK);
+    assert!(first.contains("1/3 · python"), "{first}");
+    send(&mut p, "q");
+    assert_eq!(wait_exit(&mut p), 0);
+    // By its title, in capitals.
     let mut p = spawn_args(course, data.path(), &["STEPS"], 100);
     wait(&mut p, AT_BLOCK);
     send(&mut p, "\r");
