@@ -6,12 +6,16 @@ use std::io::Read;
 #[command(
     name = "cudalearn",
     version,
-    about = "Learn how PyTorch uses the GPU by doing it: a Python + PyTorch REPL and lesson runner",
-    long_about = "cudalearn runs a faithful subset of Python and PyTorch on its own tensor engine \
-                  and explains errors as it goes. Tensors run on the CPU, on an NVIDIA GPU when \
-                  there is one, or on a clearly labelled simulated GPU (--sim-gpu).\n\n\
-                  Start with `cudalearn repl`, or run a script with `cudalearn run FILE.py`. \
-                  `cudalearn info` tells what GPU was found, or why none."
+    about = "Learn how PyTorch uses the GPU by doing it: a course of runnable lessons and a Python + PyTorch prompt",
+    long_about = "cudalearn teaches how PyTorch uses a GPU by letting you do it: a course of \
+                  lessons that run and check every snippet, and a Python + PyTorch prompt that \
+                  runs a faithful subset of both on its own tensor engine and explains errors as \
+                  it goes. Tensors run on the CPU, on an NVIDIA GPU when there is one, or on a \
+                  clearly labelled simulated GPU (--sim-gpu).\n\n\
+                  Start with the course: `cudalearn lesson` opens lesson 1, and later resumes \
+                  where you stopped. `cudalearn lessons` lists the course, `cudalearn repl` is \
+                  the prompt, `cudalearn run FILE.py` runs a script, and `cudalearn info` tells \
+                  what GPU was found, or why none."
 )]
 struct Cli {
     /// Do not print cudalearn's `hint:` lines after errors.
@@ -42,7 +46,7 @@ enum DeviceChoice {
 enum Command {
     /// What hardware, driver and CUDA libraries were found (or why not), and the simulated GPU.
     Info,
-    /// Start the interactive Python prompt (the default).
+    /// Start the interactive Python prompt (also what `cudalearn` alone does).
     Repl(ReplArgs),
     /// Run a Python script (use `-` to read it from standard input); exits 1 on an uncaught error.
     Run {
@@ -51,7 +55,8 @@ enum Command {
     },
     /// List the lessons, with your progress in each.
     Lessons,
-    /// Step through a lesson (its number, name or a path to a .md file), or check it.
+    /// Take a lesson of the course, the main job: its number or name (`cudalearn lesson`
+    /// alone resumes where you stopped, or starts lesson 1); --check verifies one.
     Lesson(LessonArgs),
     /// Measure the engine: matmul, elementwise and per-op speed (CPU; the GPU when present).
     Bench {
@@ -63,8 +68,9 @@ enum Command {
 
 #[derive(clap::Args)]
 struct LessonArgs {
-    /// The lesson: its number (`3`), name (`devices`) or a path to a lesson file.
-    #[arg(required_unless_present = "check_all")]
+    /// The lesson: its number (`3`), its name or a unique start of it (`mismatch`), a word of
+    /// its title (`devices`), or a path to a lesson file. Without it, resumes where you
+    /// stopped (or starts lesson 1).
     lesson: Option<String>,
     /// Run every block and exercise without stopping, print the transcript, and exit 1 if
     /// anything differs from what the lesson expects.
@@ -158,12 +164,13 @@ fn main() {
             let device = cli.device.map(Into::into);
             cudalearn::run::with_big_stack(move || match (args.check_all, args.lesson) {
                 (true, _) => cudalearn::lesson::check_all(device),
-                (false, Some(arg)) => cudalearn::lesson::lesson(&arg, args.check, device, hints),
-                (false, None) => 2,
+                (false, arg) => {
+                    cudalearn::lesson::lesson(arg.as_deref(), args.check, device, hints)
+                }
             })
         }
         Command::Bench { cpu } => cudalearn::run::with_big_stack(move || {
-            println!("cudalearn bench (CPU engine; compare: torch-golden benches/pytorch_cpu.py)");
+            println!("cudalearn bench (CPU engine; with PyTorch installed, python3 benches/pytorch_cpu.py measures the same in PyTorch)");
             cudalearn::bench::print_rows(&cudalearn::bench::cpu_suite());
             if !cpu {
                 print!("{}", cudalearn::backend::cuda::bench::report());

@@ -382,3 +382,121 @@ fn asking_for_a_device_that_is_not_there_is_an_error() {
         assert!(stderr.contains("--device cuda"), "{stderr}");
     }
 }
+
+#[test]
+fn check_stops_a_block_that_runs_past_its_time_limit() {
+    // `timeout=1` in the info string (the default is 60 s); the time itself is not asserted.
+    let (code, stdout, stderr) = check("tests/data/lessons/limits/hangs.md", &[]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("✗ tests/data/lessons/limits/hangs.md:16: stopped after 1 s"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("timeout=N"), "{stdout}");
+    assert!(!stdout.contains("never reached"), "{stdout}");
+}
+
+#[test]
+fn check_all_reports_a_hanging_lesson_instead_of_hanging() {
+    let data = tempfile::tempdir().unwrap();
+    let out = Command::new(BIN)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["lesson", "--check-all", "--device", "cpu"])
+        .env("CUDALEARN_LESSONS", "tests/data/lessons/limits/course")
+        .env("CUDALEARN_DATA_DIR", data.path())
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("lessons/01-hangs.md:7: stopped after 1 s"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("0 of 1 lesson runs as expected"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn check_fails_when_a_wrong_answer_passes_the_check() {
+    let (code, stdout, _) = check("tests/data/lessons/limits/weak_check.md", &[]);
+    assert_eq!(code, 1, "{stdout}");
+    // n * n gives 4 for 2: the check lets it through, and --check says so.
+    assert!(
+        stdout.contains(
+            "  wrong answer 1:\n    def double(n):\n        return n * n\n  ✗ this wrong answer passes the check: the check must reject it"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("rejected, as it should be: double(2) should be 4"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn lessons_open_by_name_prefix_or_title_word_in_any_case() {
+    let run = |arg: &str| {
+        let out = Command::new(BIN)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(["lesson", arg, "--check", "--device", "cpu"])
+            .env("CUDALEARN_LESSONS", "lessons")
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let first = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .unwrap_or("")
+            .to_string();
+        (first, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    for (arg, file) in [
+        ("mismatch", "03-mismatch-error"),
+        ("Devices", "01-devices"),
+        ("MOVING-MODELS", "04-moving-models"),
+        ("precision", "07-mixed-precision"),
+        ("10", "10-two-gpus"),
+    ] {
+        let (first, err) = run(arg);
+        assert!(
+            first.contains(&format!("(lessons/{file}.md)")),
+            "{arg}: {first}{err}"
+        );
+    }
+    let (_, err) = run("mov");
+    assert!(
+        err.contains("'mov' could be more than one lesson: 2 (moving-tensors), 4 (moving-models)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn lessons_shows_short_names_and_wraps_at_80_columns() {
+    let data = tempfile::tempdir().unwrap();
+    let out = Command::new(BIN)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .arg("lessons")
+        .env("CUDALEARN_LESSONS", "lessons")
+        .env("CUDALEARN_DATA_DIR", data.path())
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("      mismatch-error · Cause the most famous"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("`cudalearn lesson` alone resumes"),
+        "{stdout}"
+    );
+    for l in stdout.lines() {
+        assert!(l.chars().count() <= 80, "wider than 80 columns: {l:?}");
+    }
+}

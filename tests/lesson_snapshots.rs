@@ -74,6 +74,19 @@ fn course_lessons() {
     });
 }
 
+/// What the runner itself prints in a transcript (prose, headers, verdicts, exercise
+/// reports) fits 80 columns; only what the lesson's code prints (indented) may be wider.
+#[test]
+fn runner_lines_fit_80_columns() {
+    insta::glob!("../lessons", "[0-9]*.md", |path| {
+        for l in transcript(path, Some(COURSE_DEVICE)).lines() {
+            if !l.starts_with("    ") {
+                assert!(l.chars().count() <= 80, "{}: {l:?}", path.display());
+            }
+        }
+    });
+}
+
 /// The runner's own fixtures, on the CPU.
 #[test]
 fn fixture_lessons() {

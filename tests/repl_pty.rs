@@ -110,6 +110,29 @@ fn tab_completes_names_and_attributes() {
 }
 
 #[test]
+fn tab_adds_a_paren_to_every_callable_attribute() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = spawn(dir.path());
+    enter(&mut p, "import torch");
+    // Natively implemented classes are callable too: `torch.dev` + Tab is `torch.device(`.
+    p.send(format!("d = torch.dev{TAB}")).unwrap();
+    p.expect("torch.device(")
+        .expect("torch.dev completed to torch.device(");
+    enter(&mut p, "'cpu')");
+    p.send(format!("with torch.no_gr{TAB}")).unwrap();
+    p.expect("torch.no_grad(")
+        .expect("torch.no_gr completed to torch.no_grad(");
+    p.send("):\r").unwrap();
+    p.expect("... ").unwrap();
+    p.send("    y = 6 * 7\r\r").unwrap();
+    prompt(&mut p);
+    let out = enter(&mut p, "y, d");
+    assert!(out.contains("(42, device(type='cpu'))"), "{out:?}");
+    p.send(CTRL_D).unwrap();
+    assert_eq!(wait_exit(&mut p), 0);
+}
+
+#[test]
 fn ctrl_c_interrupts_a_running_loop_and_keeps_variables() {
     let dir = tempfile::tempdir().unwrap();
     let mut p = spawn(dir.path());

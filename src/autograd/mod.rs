@@ -1,4 +1,4 @@
-//! Autograd (see DESIGN.md): ops record a `Node` per result when grad mode is on and an input
+//! Autograd (see ARCHITECTURE.md): ops record a `Node` per result when grad mode is on and an input
 //! requires grad (one flag check otherwise); `backward` walks the graph in PyTorch's order and
 //! accumulates into leaves' `.grad`.
 //!

@@ -365,6 +365,7 @@ pub fn install(i: &mut Interp) {
             Ok(Value::Bool(match &a.pos[0] {
                 Value::Func(_) | Value::Builtin(_) | Value::Method(_) | Value::Class(_) => true,
                 Value::Instance(i) => i.class.lookup(Sym::new("__call__")).is_some(),
+                Value::Native(n) => n.callable(),
                 _ => false,
             }))
         }),

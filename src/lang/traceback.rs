@@ -223,7 +223,7 @@ pub fn report(interp: &mut Interp, err: &PyErr, hints: bool) -> String {
 
 fn hint_for(interp: &Interp, err: &PyErr) -> Option<String> {
     if let Some(h) = &err.0.hint {
-        return Some(h.clone());
+        return Some(name_operands(interp, err, h));
     }
     match err.kind()? {
         ExcKind::NameError => {
@@ -241,6 +241,51 @@ fn hint_for(interp: &Interp, err: &PyErr) -> Option<String> {
         ExcKind::ZeroDivisionError => Some("check the divisor before dividing, or guard with `if d != 0:`.".into()),
         _ => None,
     }
+}
+
+/// The tensor engine's device-mismatch hint says `y = y.to(x.device)`; when the failing
+/// line is a binary operation between two names, say it with the learner's own names,
+/// moving the one on the CPU (when the names can be looked up) to the other's device.
+fn name_operands(interp: &Interp, err: &PyErr, hint: &str) -> String {
+    const GENERIC: &str = "y = y.to(x.device)";
+    if !hint.contains(GENERIC) {
+        return hint.to_string();
+    }
+    let named = (|| {
+        let e = err.0.tb.iter().find(|e| !e.src.prelude)?;
+        let Anchor::BinOp {
+            left_end,
+            right_start,
+        } = e.anchor
+        else {
+            return None;
+        };
+        let text = &e.src.text;
+        let left = text.get(e.span.start as usize..left_end as usize)?.trim();
+        let right = text.get(right_start as usize..e.span.end as usize)?.trim();
+        let simple = |s: &str| {
+            !s.is_empty()
+                && s.split('.').all(|p| {
+                    let mut cs = p.chars();
+                    matches!(cs.next(), Some(c) if c == '_' || c.is_alphabetic())
+                        && cs.all(|c| c == '_' || c.is_alphanumeric())
+                })
+        };
+        if !simple(left) || !simple(right) || left == right {
+            return None;
+        }
+        let on_cpu = |name: &str| -> Option<bool> {
+            let v = interp.get_global(super::symbol::Sym::lookup(name)?)?;
+            let t = super::modules::torch::convert::as_tensor(v)?;
+            Some(t.device() == crate::tensor::Device::Cpu)
+        };
+        let (moved, to) = match (on_cpu(left), on_cpu(right)) {
+            (Some(true), _) | (_, Some(false)) => (left, right),
+            _ => (right, left),
+        };
+        Some(hint.replace(GENERIC, &format!("{moved} = {moved}.to({to}.device)")))
+    })();
+    named.unwrap_or_else(|| hint.to_string())
 }
 
 /// How many characters of `text` start before byte `off` (robust to offsets inside a char).

@@ -547,6 +547,11 @@ pub trait Native: Any {
     fn attr_names(&self) -> Vec<Rc<str>> {
         Vec::new()
     }
+    /// Whether `call` does something (`callable()`, and Tab completion's `(`): true for every
+    /// native that implements `call`.
+    fn callable(&self) -> bool {
+        false
+    }
     fn call(&self, _this: &Value, _args: Args, _interp: &mut Interp) -> PyResult<Value> {
         Err(type_error(format!(
             "'{}' object is not callable",

@@ -4,6 +4,7 @@
 //! `stepper` the interactive mode, `progress` the saved place, `device` the device choice.
 pub mod check;
 pub mod device;
+pub mod keys;
 pub mod parse;
 pub mod progress;
 pub mod render;
@@ -70,7 +71,30 @@ pub fn course(dir: &Path) -> Vec<Found> {
     out
 }
 
-/// A lesson by number (`3`), slug (`devices` or `03-devices`) or path (`x/y.md`).
+/// The name a learner types for a lesson: its file name without the number (`devices`,
+/// `mismatch-error`).
+pub fn short_name(slug: &str) -> &str {
+    match slug.split_once('-') {
+        Some((n, rest)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => rest,
+        _ => slug,
+    }
+}
+
+/// The lowercase words of a title (`The device mismatch error` → the, device, ...).
+fn title_words(title: &str) -> Vec<String> {
+    title
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// One way of naming a lesson: (its index in the course, the lesson) → named?
+type Tier<'a> = dyn Fn(usize, &Found) -> bool + 'a;
+
+/// A lesson by number (`3`), path (`x/y.md`), or name, case-insensitive: its file name
+/// (`03-mismatch-error`), its short name or a unique prefix of it (`mismatch`), or a word of
+/// its title or a unique prefix of one (`Devices`).
 pub fn find(arg: &str) -> Result<Found, String> {
     if arg.ends_with(".md") || arg.contains('/') || arg.contains(std::path::MAIN_SEPARATOR) {
         let path = PathBuf::from(arg);
@@ -90,23 +114,107 @@ pub fn find(arg: &str) -> Result<Found, String> {
         });
     }
     let all = course(&lessons_dir());
-    let hit = match arg.parse::<u32>() {
-        Ok(n) => all.iter().find(|f| f.number == Some(n)),
-        Err(_) => all
-            .iter()
-            .find(|f| f.slug == arg || f.slug.split_once('-').is_some_and(|(_, rest)| rest == arg)),
-    };
-    match hit {
-        Some(f) => Ok(f.clone()),
-        None if all.is_empty() => Err(format!(
+    if all.is_empty() {
+        return Err(format!(
             "no lesson '{arg}': no lessons found in {} (set CUDALEARN_LESSONS to the course folder)",
             lessons_dir().display()
-        )),
-        None => Err(format!(
-            "no lesson '{arg}' (`cudalearn lessons` lists them: 1 to {})",
-            all.iter().filter_map(|f| f.number).max().unwrap_or(1)
-        )),
+        ));
     }
+    let want = arg.trim().to_lowercase();
+    let not_found = || {
+        format!(
+            "no lesson '{arg}' (`cudalearn lessons` lists them, with their names: 1 to {})",
+            all.iter().filter_map(|f| f.number).max().unwrap_or(1)
+        )
+    };
+    if let Ok(n) = want.parse::<u32>() {
+        return all
+            .iter()
+            .find(|f| f.number == Some(n))
+            .cloned()
+            .ok_or_else(not_found);
+    }
+    if want.is_empty() {
+        return Err(not_found());
+    }
+    let titles: Vec<Vec<String>> = all
+        .iter()
+        .map(|f| {
+            load(f)
+                .map(|l| title_words(&l.meta.title))
+                .unwrap_or_default()
+        })
+        .collect();
+    let short = |f: &Found| short_name(&f.slug).to_lowercase();
+    // From the most exact way of naming a lesson to the loosest; the first that names
+    // exactly one lesson wins, and one that names several asks for more.
+    let tiers: [&Tier; 4] = [
+        &|_, f| f.slug.to_lowercase() == want || short(f) == want,
+        &|_, f| short(f).starts_with(&want),
+        &|k, _| titles[k].contains(&want),
+        &|k, _| titles[k].iter().any(|w| w.starts_with(&want)),
+    ];
+    for tier in tiers {
+        let hits: Vec<&Found> = all
+            .iter()
+            .enumerate()
+            .filter(|(k, f)| tier(*k, f))
+            .map(|(_, f)| f)
+            .collect();
+        match hits.as_slice() {
+            [] => continue,
+            [one] => return Ok((*one).clone()),
+            many => {
+                let names: Vec<String> = many
+                    .iter()
+                    .map(|f| {
+                        let n = f.number.map(|n| format!("{n} ")).unwrap_or_default();
+                        format!("{n}({})", short_name(&f.slug))
+                    })
+                    .collect();
+                return Err(format!(
+                    "'{arg}' could be more than one lesson: {}; type more of the name, or the number",
+                    names.join(", ")
+                ));
+            }
+        }
+    }
+    Err(not_found())
+}
+
+/// What `cudalearn lesson` with no name opens: the lesson opened last, unless it is
+/// finished (then the one after it), else the first unfinished one, else lesson 1.
+pub fn resume_target() -> Option<Found> {
+    let all = course(&lessons_dir());
+    let progress = progress::Progress::load();
+    let done = |f: &Found| progress.get(&f.slug).is_some_and(|e| e.done);
+    if let Some(k) = progress
+        .last
+        .as_ref()
+        .and_then(|last| all.iter().position(|f| &f.slug == last))
+    {
+        if !done(&all[k]) {
+            return Some(all[k].clone());
+        }
+        if let Some(f) = all[k + 1..].iter().find(|f| !done(f)) {
+            return Some(f.clone());
+        }
+    }
+    all.iter().find(|f| !done(f)).or(all.first()).cloned()
+}
+
+/// The lesson after `found` in the course, with its title.
+fn next_lesson(found: &Found) -> Option<stepper::NextLesson> {
+    found.number?;
+    let all = course(&lessons_dir());
+    let k = all.iter().position(|f| f.slug == found.slug)?;
+    let next = all.get(k + 1)?;
+    let title = load(next).ok()?.meta.title;
+    Some(stepper::NextLesson {
+        arg: short_name(&next.slug).to_string(),
+        number: next.number,
+        title,
+    })
 }
 
 /// Reads and parses a lesson; the error is `file:line: message`.
@@ -171,13 +279,13 @@ pub fn list() -> i32 {
                 } else {
                     ""
                 };
-                rows.push((
-                    num,
-                    format!("{}{gpu}", l.meta.title),
-                    minutes,
-                    state,
-                    l.meta.summary,
-                ));
+                let name = short_name(&f.slug);
+                let about = if l.meta.summary.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{name} · {}", l.meta.summary)
+                };
+                rows.push((num, format!("{}{gpu}", l.meta.title), minutes, state, about));
             }
             Err(e) => rows.push((
                 num,
@@ -191,24 +299,54 @@ pub fn list() -> i32 {
     let wt = rows.iter().map(|r| r.1.chars().count()).max().unwrap_or(0);
     for (num, title, minutes, state, summary) in rows {
         let state = match state.as_str() {
-            "done" => look.paint(nu_ansi_term::Color::Green.normal(), "✓ done"),
+            "done" => "✓ done".to_string(),
             s => s.to_string(),
         };
-        println!("  {num:>2}. {title:<wt$}  {minutes:>6}  {state}");
+        let line = format!("  {num:>2}. {title:<wt$}  {minutes:>6}  {state}");
+        let line = render::wrapped(&line, look.width, "", "      ");
+        print!(
+            "{}",
+            line.replace(
+                "✓ done",
+                &look.paint(nu_ansi_term::Color::Green.normal(), "✓ done")
+            )
+        );
         if !summary.is_empty() {
-            println!(
-                "      {}",
-                look.paint(nu_ansi_term::Color::DarkGray.normal(), &summary)
+            let text = render::wrapped(&summary, look.width, "      ", "      ");
+            print!(
+                "{}",
+                look.paint(nu_ansi_term::Color::DarkGray.normal(), &text)
             );
         }
     }
-    println!("Open one with `cudalearn lesson 1` (a number or its name).");
+    print!(
+        "{}",
+        render::wrapped(
+            "Open one with `cudalearn lesson NAME` (its name, as above, or its number); \
+             `cudalearn lesson` alone resumes where you stopped.",
+            look.width,
+            "",
+            ""
+        )
+    );
     0
 }
 
-/// `cudalearn lesson ARG [--check] [--device D]`
-pub fn lesson(arg: &str, check_only: bool, device: Option<DeviceKind>, hints: bool) -> i32 {
-    let found = match find(arg) {
+/// `cudalearn lesson [ARG] [--check] [--device D]`; no ARG resumes.
+pub fn lesson(arg: Option<&str>, check_only: bool, device: Option<DeviceKind>, hints: bool) -> i32 {
+    let found = match arg {
+        Some(arg) => find(arg),
+        None if check_only => {
+            Err("--check needs a lesson: `cudalearn lesson 1 --check` (or --check-all)".into())
+        }
+        None => resume_target().ok_or_else(|| {
+            format!(
+                "no lessons found in {} (set CUDALEARN_LESSONS to the course folder)",
+                lessons_dir().display()
+            )
+        }),
+    };
+    let found = match found {
         Ok(f) => f,
         Err(e) => {
             eprintln!("cudalearn: {e}");
@@ -240,13 +378,21 @@ pub fn lesson(arg: &str, check_only: bool, device: Option<DeviceKind>, hints: bo
         let failed = run::check_lesson(&run, &mut std::io::stdout());
         return i32::from(failed > 0);
     }
+    let next = next_lesson(&found);
+    let short = if found.number.is_some() {
+        short_name(&found.slug).to_string()
+    } else {
+        found.shown.clone()
+    };
     stepper::Stepper {
         lesson: &lesson,
         slug: found.slug,
+        short,
         device,
         note,
         hints,
         look,
+        next,
     }
     .run()
 }

@@ -76,6 +76,8 @@ pub struct Block {
     pub line: usize,
     pub code: String,
     pub outputs: Vec<Expected>,
+    /// `timeout=N` seconds: how long `--check` lets it run (else `DEFAULT_TIMEOUT`).
+    pub timeout: Option<u64>,
 }
 
 /// A ```` ```python exercise ```` block with its check, hints and solution.
@@ -84,9 +86,17 @@ pub struct Exercise {
     pub line: usize,
     pub start: String,
     pub check: String,
+    /// Shown by `:clue`, one at a time (```` ```hint ```` blocks).
     pub hints: Vec<String>,
     pub solution: String,
+    /// Plausible wrong answers (```` ```wrong ````): `--check` verifies the check rejects each.
+    pub wrong: Vec<String>,
+    /// `timeout=N` seconds for `--check`, as for a block.
+    pub timeout: Option<u64>,
 }
+
+/// How long `--check` lets a block (or an exercise's runs) take before stopping it.
+pub const DEFAULT_TIMEOUT: u64 = 60;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Step {
@@ -127,12 +137,33 @@ const DISPLAY_KINDS: &[&str] = &["", "text", "sh", "bash", "shell", "console", "
 /// What an info string asks for.
 enum Kind {
     Display,
-    Run,
-    Exercise,
+    Run(Option<u64>),
+    Exercise(Option<u64>),
     Output(Variant, Option<f64>),
     Check,
     Hint,
     Solution,
+    Wrong,
+}
+
+/// `timeout=N` among a python fence's words (the others stay).
+fn take_timeout<'a>(info: &str, rest: &[&'a str]) -> Result<(Option<u64>, Vec<&'a str>), String> {
+    let mut timeout = None;
+    let mut others = Vec::new();
+    for w in rest {
+        match w.strip_prefix("timeout=") {
+            Some(t) => match t.parse::<u64>() {
+                Ok(v) if v > 0 => timeout = Some(v),
+                _ => {
+                    return Err(format!(
+                        "bad timeout '{t}' in ```{info} (whole seconds, e.g. timeout=120)"
+                    ))
+                }
+            },
+            None => others.push(*w),
+        }
+    }
+    Ok((timeout, others))
 }
 
 fn kind_of(info: &str) -> Result<Kind, String> {
@@ -146,14 +177,17 @@ fn kind_of(info: &str) -> Result<Kind, String> {
         }
     };
     match first {
-        "python" => match rest.as_slice() {
-            [] => Ok(Kind::Run),
-            ["norun"] => Ok(Kind::Display),
-            ["exercise"] => Ok(Kind::Exercise),
-            _ => Err(format!(
-                "unknown info string ```{info} (python blocks are ```python, ```python norun or ```python exercise)"
-            )),
-        },
+        "python" => {
+            let (timeout, words) = take_timeout(info, &rest)?;
+            match words.as_slice() {
+                [] => Ok(Kind::Run(timeout)),
+                ["norun"] => Ok(Kind::Display),
+                ["exercise"] => Ok(Kind::Exercise(timeout)),
+                _ => Err(format!(
+                    "unknown info string ```{info} (python blocks are ```python, ```python norun or ```python exercise, with timeout=N if they may run long)"
+                )),
+            }
+        }
         "output" => {
             let mut variant = Variant::Any;
             let mut tol = None;
@@ -183,9 +217,10 @@ fn kind_of(info: &str) -> Result<Kind, String> {
         "check" => only(Kind::Check, &rest),
         "hint" => only(Kind::Hint, &rest),
         "solution" => only(Kind::Solution, &rest),
+        "wrong" => only(Kind::Wrong, &rest),
         k if DISPLAY_KINDS.contains(&k) => Ok(Kind::Display),
         k => {
-            let close = ["python", "output", "check", "hint", "solution"]
+            let close = ["python", "output", "check", "hint", "solution", "wrong"]
                 .iter()
                 .find(|w| k.starts_with(&w[..2]) || w.starts_with(k));
             let also = match close {
@@ -193,7 +228,7 @@ fn kind_of(info: &str) -> Result<Kind, String> {
                 None => String::new(),
             };
             Err(format!(
-                "unknown info string ```{info} (python, python norun, python exercise, output, check, hint, solution, or text to only show it){also}"
+                "unknown info string ```{info} (python, python norun, python exercise, output, check, hint, solution, wrong, or text to only show it){also}"
             ))
         }
     }
@@ -490,16 +525,17 @@ fn body(text: &str, start: usize) -> Result<Vec<Section>, Fail> {
         let adjacent = text[last_end..f.range.start].trim().is_empty();
         match kind {
             Kind::Display => continue,
-            Kind::Run | Kind::Exercise => {
+            Kind::Run(timeout) | Kind::Exercise(timeout) => {
                 flush_block(&mut last_block, &mut sections, &mut block_prose);
                 finish(partial.take(), &mut sections)?;
                 let prose = text[cut..f.range.start].to_string();
-                if matches!(kind, Kind::Run) {
+                if matches!(kind, Kind::Run(_)) {
                     block_prose = prose;
                     last_block = Some(Block {
                         line,
                         code: f.content,
                         outputs: Vec::new(),
+                        timeout,
                     });
                 } else {
                     partial = Some(Partial {
@@ -510,6 +546,8 @@ fn body(text: &str, start: usize) -> Result<Vec<Section>, Fail> {
                             check: String::new(),
                             hints: Vec::new(),
                             solution: String::new(),
+                            wrong: Vec::new(),
+                            timeout,
                         },
                         has_check: false,
                         has_solution: false,
@@ -543,7 +581,7 @@ fn body(text: &str, start: usize) -> Result<Vec<Section>, Fail> {
                     text: f.content,
                 });
             }
-            Kind::Check | Kind::Hint | Kind::Solution => {
+            Kind::Check | Kind::Hint | Kind::Solution | Kind::Wrong => {
                 let name = f.info.trim().to_string();
                 let p = match (partial.as_mut(), adjacent) {
                     (Some(p), true) => p,
@@ -569,6 +607,7 @@ fn body(text: &str, start: usize) -> Result<Vec<Section>, Fail> {
                         p.ex.solution = f.content;
                         p.has_solution = true;
                     }
+                    Kind::Wrong => p.ex.wrong.push(f.content),
                     _ => p.ex.hints.push(f.content),
                 }
             }
@@ -636,6 +675,23 @@ mod tests {
         assert!(matches!(l.sections[0].step, Step::Exercise(_)));
         assert!(matches!(l.sections[1].step, Step::Block(_)));
         assert!(l.sections[1].prose.contains("then"));
+    }
+
+    #[test]
+    fn time_limits_and_wrong_answers() {
+        let l = ok("```python timeout=5\nx = 1\n```\n```python exercise timeout=9\ny = 0\n```\n```check\nassert y\n```\n```wrong\ny = False\n```\n```wrong\ny = []\n```\n```solution\ny = 1\n```\n");
+        let Step::Block(b) = &l.sections[0].step else {
+            panic!()
+        };
+        assert_eq!(b.timeout, Some(5));
+        let Step::Exercise(e) = &l.sections[1].step else {
+            panic!()
+        };
+        assert_eq!(e.timeout, Some(9));
+        assert_eq!(e.wrong, vec!["y = False\n", "y = []\n"]);
+        assert!(bad("```python timeout=soon\nx\n```\n").contains("l.md:5: bad timeout 'soon'"));
+        assert!(bad("```python timeout=0\nx\n```\n").contains("bad timeout '0'"));
+        assert!(bad("text\n\n```wrong\nx\n```\n").contains("must follow a ```python exercise"));
     }
 
     #[test]

@@ -23,7 +23,12 @@ pub struct Progress {
     pub path: Option<PathBuf>,
     /// By lesson slug (the file name without `.md`).
     pub lessons: BTreeMap<String, Entry>,
+    /// The lesson opened last: `cudalearn lesson` with no name resumes it.
+    pub last: Option<String>,
 }
+
+/// The line that records the lesson opened last.
+const LAST: &str = "@last\t";
 
 /// The data directory, made if needed; `None` when there is none (progress is then not kept).
 pub fn data_dir() -> Option<PathBuf> {
@@ -44,7 +49,7 @@ impl Progress {
         let path = dir.join(FILE);
         let mut p = Progress {
             path: Some(path.clone()),
-            lessons: BTreeMap::new(),
+            ..Progress::default()
         };
         let bytes = match std::fs::read(&path) {
             Ok(b) => b,
@@ -58,7 +63,10 @@ impl Progress {
             }
         };
         match parse(&bytes) {
-            Ok(lessons) => p.lessons = lessons,
+            Ok((lessons, last)) => {
+                p.lessons = lessons;
+                p.last = last;
+            }
             Err(why) => {
                 let bad = path.with_extension("txt.bad");
                 let kept = std::fs::rename(&path, &bad).is_ok();
@@ -83,6 +91,16 @@ impl Progress {
     /// Records and saves; a failure to save is reported, never fatal.
     pub fn set(&mut self, slug: &str, entry: Entry) {
         self.lessons.insert(slug.to_string(), entry);
+        self.save();
+    }
+
+    /// Records the lesson opened last, and saves.
+    pub fn set_last(&mut self, slug: &str) {
+        self.last = Some(slug.to_string());
+        self.save();
+    }
+
+    fn save(&mut self) {
         if let Some(path) = &self.path {
             if let Err(e) = write_atomic(path, &self.to_text()) {
                 eprintln!("cudalearn: cannot save progress to {}: {e}", path.display());
@@ -101,12 +119,18 @@ impl Progress {
                 u8::from(e.done)
             ));
         }
+        if let Some(last) = &self.last {
+            s.push_str(&format!("{LAST}{last}\n"));
+        }
         s
     }
 }
 
+/// The entries of a progress file and the lesson opened last.
+pub type Parsed = (BTreeMap<String, Entry>, Option<String>);
+
 /// Why a file is not a progress file we wrote, or its entries.
-pub fn parse(bytes: &[u8]) -> Result<BTreeMap<String, Entry>, String> {
+pub fn parse(bytes: &[u8]) -> Result<Parsed, String> {
     if bytes.len() > 1 << 20 {
         return Err("is too large to be a cudalearn progress file".into());
     }
@@ -116,8 +140,13 @@ pub fn parse(bytes: &[u8]) -> Result<BTreeMap<String, Entry>, String> {
         return Err("was not written by cudalearn (no progress header)".into());
     }
     let mut out = BTreeMap::new();
+    let mut last = None;
     for (n, line) in lines.enumerate() {
         if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        if let Some(slug) = line.strip_prefix(LAST) {
+            last = Some(slug.trim().to_string()).filter(|s| !s.is_empty());
             continue;
         }
         let f: Vec<&str> = line.split('\t').collect();
@@ -140,7 +169,7 @@ pub fn parse(bytes: &[u8]) -> Result<BTreeMap<String, Entry>, String> {
             _ => return Err(format!("is damaged (line {})", n + 2)),
         }
     }
-    Ok(out)
+    Ok((out, last))
 }
 
 /// Writes `text` to a temporary file beside `path`, then renames it over `path`.
@@ -174,8 +203,10 @@ mod tests {
                 done: false,
             },
         );
-        let back = parse(p.to_text().as_bytes()).unwrap();
+        p.last = Some("01-devices".into());
+        let (back, last) = parse(p.to_text().as_bytes()).unwrap();
         assert_eq!(back, p.lessons);
+        assert_eq!(last.as_deref(), Some("01-devices"));
         assert!(parse(b"{\"json\": 1}")
             .unwrap_err()
             .contains("not written by cudalearn"));

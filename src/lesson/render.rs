@@ -47,6 +47,79 @@ fn columns() -> Option<usize> {
     std::env::var("COLUMNS").ok()?.parse().ok()
 }
 
+/// Plain text wrapped at spaces to `width` columns: the first line starts with `first`, the
+/// others with `rest`. A word longer than a line stays whole on its own line; existing line
+/// breaks are kept. Every line the runner prints about itself goes through this.
+pub fn wrap(text: &str, width: usize, first: &str, rest: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for para in text.split('\n') {
+        let lead = if out.is_empty() { first } else { rest };
+        if lead.width() + para.width() <= width {
+            // It fits: kept as written (aligned columns stay aligned).
+            out.push(format!("{lead}{para}").trim_end().to_string());
+            continue;
+        }
+        let mut cur = if out.is_empty() { first } else { rest }.to_string();
+        let mut base = cur.width();
+        let mut cur_w = base;
+        for word in para.split(' ').filter(|w| !w.is_empty()) {
+            let ww = word.width();
+            if cur_w > base && cur_w + 1 + ww > width {
+                out.push(std::mem::take(&mut cur));
+                cur = rest.to_string();
+                base = cur.width();
+                cur_w = base;
+            }
+            if cur_w > base {
+                cur.push(' ');
+                cur_w += 1;
+            }
+            cur.push_str(word);
+            cur_w += ww;
+        }
+        out.push(cur.trim_end().to_string());
+    }
+    out
+}
+
+/// `wrap` joined into lines, each ending with a newline.
+pub fn wrapped(text: &str, width: usize, first: &str, rest: &str) -> String {
+    let mut s = wrap(text, width, first, rest).join("\n");
+    s.push('\n');
+    s
+}
+
+/// A code line split at spaces so no piece is wider than `width` with its prefix: the
+/// first piece keeps the line's own indentation, the others are indented 4 more (a word is
+/// never cut).
+pub fn wrap_code(line: &str, width: usize, prefix: &str) -> Vec<String> {
+    if prefix.width() + line.width() <= width {
+        return vec![line.to_string()];
+    }
+    let body = line.trim_start();
+    let indent = &line[..line.len() - body.len()];
+    let cont = format!("{indent}    ");
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = indent.to_string();
+    for word in body.split(' ') {
+        let room = width.saturating_sub(prefix.width());
+        let start = if out.is_empty() {
+            indent.len()
+        } else {
+            cont.len()
+        };
+        if cur.len() > start && cur.width() + 1 + word.width() > room {
+            out.push(std::mem::take(&mut cur));
+            cur = cont.clone();
+        } else if cur.len() > start {
+            cur.push(' ');
+        }
+        cur.push_str(word);
+    }
+    out.push(cur);
+    out
+}
+
 /// A word: styled pieces with no space between them.
 #[derive(Default)]
 struct Word {
@@ -613,6 +686,39 @@ mod tests {
             s,
             "• one\n• two\n  1. a\n\n│ Tip: move it first.\n\na │ bb\n──┼───\n1 │  2\n\nSee docs (https://x.org).\n"
         );
+    }
+
+    #[test]
+    fn runner_lines_wrap_at_word_boundaries() {
+        let lines = wrap(
+            "Keys at each block: Enter run · e edit · r REPL",
+            20,
+            "",
+            "  ",
+        );
+        assert_eq!(
+            lines,
+            ["Keys at each block:", "  Enter run · e edit", "  · r REPL"]
+        );
+        assert!(lines.iter().all(|l| l.width() <= 20));
+        assert_eq!(wrap("a\nb", 80, "> ", "  "), ["> a", "  b"]);
+        assert_eq!(
+            wrap("unbreakable_word_here x", 10, "", ""),
+            ["unbreakable_word_here", "x"]
+        );
+        let code = wrap_code(
+            "    total = compute_something(alpha, beta) + another_call(gamma)",
+            40,
+            "    ",
+        );
+        assert_eq!(
+            code,
+            [
+                "    total = compute_something(alpha,",
+                "        beta) + another_call(gamma)"
+            ]
+        );
+        assert_eq!(wrap_code("x = 1", 80, "    "), ["x = 1"]);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! terminal without NO_COLOR), and a count of what did not match. Also the pieces of display
 //! the interactive stepper shares.
 use super::check::{self, DeviceKind};
-use super::parse::{Block, Exercise, Lesson, Step};
+use super::parse::{Block, Exercise, Lesson, Step, DEFAULT_TIMEOUT};
 use super::render::{render, Look};
 use super::session::{Attempt, LessonSession, Ran};
 use nu_ansi_term::Color;
@@ -15,7 +15,8 @@ pub fn step_header(look: &Look, n: usize, total: usize, what: &str, line: usize)
     look.paint(Color::Cyan.bold(), &text)
 }
 
-/// Code indented by four spaces, highlighted when colour is on.
+/// Code indented by four spaces, highlighted when colour is on; a line too long for the
+/// width continues on the next, broken between words.
 pub fn code_lines(look: &Look, code: &str) -> String {
     let mut s = String::new();
     for l in code.trim_end_matches('\n').lines() {
@@ -23,13 +24,15 @@ pub fn code_lines(look: &Look, code: &str) -> String {
             s.push('\n');
             continue;
         }
-        s.push_str("    ");
-        if look.color {
-            s.push_str(&crate::repl::highlight::paint_line(l));
-        } else {
-            s.push_str(l);
+        for piece in super::render::wrap_code(l, look.width, "    ") {
+            s.push_str("    ");
+            if look.color {
+                s.push_str(&crate::repl::highlight::paint_line(&piece));
+            } else {
+                s.push_str(&piece);
+            }
+            s.push('\n');
         }
-        s.push('\n');
     }
     s
 }
@@ -55,6 +58,14 @@ fn is_pattern(want: &str) -> bool {
     want.contains("[..]") || want.lines().any(|l| l.trim() == "...")
 }
 
+/// Who reads a verdict: the learner taking the lesson, or its author running `--check`
+/// (who is told where the expected output is in the markdown).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reader {
+    Learner,
+    Author,
+}
+
 /// Whether a block's run matched; the lines that say so (✓, or ✗ and a diff).
 pub fn verdict(
     look: &Look,
@@ -62,9 +73,18 @@ pub fn verdict(
     block: &Block,
     ran: &Ran,
     device: DeviceKind,
+    reader: Reader,
 ) -> (bool, String) {
     let ok = |msg: &str| format!("  {}\n", look.paint(Color::Green.bold(), msg));
-    let bad = |msg: &str| format!("  {}\n", look.paint(Color::Red.bold(), msg));
+    let bad = |msg: &str| {
+        let lines = super::render::wrap(msg, look.width, "  ", "    ");
+        let mut s = String::new();
+        for l in lines {
+            s.push_str(&look.paint(Color::Red.bold(), &l));
+            s.push('\n');
+        }
+        s
+    };
     let got = ran.text();
     let (want, tol, place) = match check::pick(&block.outputs, device) {
         Some(e) => {
@@ -94,7 +114,10 @@ pub fn verdict(
     if check::matches(want, &got, tol) {
         return (true, ok("✓ as expected"));
     }
-    let mut s = bad(&format!("✗ expected ({place}) - but printed +:"));
+    let mut s = match reader {
+        Reader::Author => bad(&format!("✗ expected ({place}) - but printed +:")),
+        Reader::Learner => bad("✗ Your output differs from the lesson's (- expected, + yours):"),
+    };
     let diff = check::diff(want, &got, tol);
     for l in check::format_diff(&diff, "    ").lines() {
         let painted = if l.trim_start().starts_with("- ") {
@@ -164,7 +187,8 @@ pub fn check_lesson(run: &CheckRun, out: &mut dyn Write) -> usize {
         lesson.file,
         device.name()
     );
-    let _ = writeln!(out, "{}", look.paint(Color::White.bold(), &title));
+    let title = super::render::wrapped(&title, look.width, "", "  ");
+    let _ = write!(out, "{}", look.paint(Color::White.bold(), &title));
     if let Some(note) = &run.note {
         let _ = write!(out, "{}", render(&format!("> **Note:** {note}"), look));
     }
@@ -183,8 +207,14 @@ pub fn check_lesson(run: &CheckRun, out: &mut dyn Write) -> usize {
                     step_header(look, n, total, "python", b.line)
                 ));
                 s.push_str(&code_lines(look, &b.code));
-                let ran = session.run(&b.code);
-                let (ok, v) = verdict(look, &lesson.file, b, &ran, *device);
+                let limit = b.timeout.unwrap_or(DEFAULT_TIMEOUT);
+                let (ran, timed_out) = with_limit(limit, || session.run(&b.code));
+                if timed_out {
+                    s.push_str(&output_lines(look, &ran));
+                    let _ = write!(out, "{s}");
+                    return stopped(out, look, &lesson.file, b.line, limit, failed);
+                }
+                let (ok, v) = verdict(look, &lesson.file, b, &ran, *device, Reader::Author);
                 // A match against a pattern (`...`, `[..]`, tol=) shows the pattern: the
                 // transcript then reads the same on every run (timings, addresses) and can be
                 // snapshot-tested; anything else shows what the block really printed.
@@ -209,8 +239,14 @@ pub fn check_lesson(run: &CheckRun, out: &mut dyn Write) -> usize {
                     "\n{}\n",
                     step_header(look, n, total, "exercise", ex.line)
                 ));
-                let (ok, text) = check_exercise(look, &session, ex);
+                let limit = ex.timeout.unwrap_or(DEFAULT_TIMEOUT);
+                let ((ok, text), timed_out) =
+                    with_limit(limit, || check_exercise(look, &session, ex));
                 s.push_str(&text);
+                if timed_out {
+                    let _ = write!(out, "{s}");
+                    return stopped(out, look, &lesson.file, ex.line, limit, failed);
+                }
                 failed += usize::from(!ok);
             }
         }
@@ -245,44 +281,132 @@ pub fn check_lesson(run: &CheckRun, out: &mut dyn Write) -> usize {
     failed
 }
 
-/// The starting code must fail the check, the solution must pass it.
+/// Runs `f`, stopping it (as Ctrl-C would) when it takes longer than `limit` seconds; says
+/// whether it was stopped. A lesson check must end even when a block loops forever.
+fn with_limit<T>(limit: u64, f: impl FnOnce() -> T) -> (T, bool) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{mpsc, Arc};
+    let (done, wait) = mpsc::channel::<()>();
+    let fired = Arc::new(AtomicBool::new(false));
+    let flag = fired.clone();
+    let watchdog = std::thread::spawn(move || {
+        if let Err(mpsc::RecvTimeoutError::Timeout) =
+            wait.recv_timeout(std::time::Duration::from_secs(limit))
+        {
+            flag.store(true, Ordering::SeqCst);
+            crate::lang::interp::INTERRUPTED.store(true, Ordering::SeqCst);
+        }
+    });
+    let value = f();
+    let _ = done.send(());
+    let _ = watchdog.join();
+    let timed_out = fired.load(Ordering::SeqCst);
+    if timed_out {
+        crate::signals::clear();
+    }
+    (value, timed_out)
+}
+
+/// Reports a step stopped by its time limit (with its place in the markdown) and ends the
+/// check: the steps after it may need what it did not finish.
+fn stopped(
+    out: &mut dyn Write,
+    look: &Look,
+    file: &str,
+    line: usize,
+    limit: u64,
+    failed: usize,
+) -> usize {
+    let msg = format!(
+        "✗ {file}:{line}: stopped after {limit} s: this step ran longer than its time limit \
+         (if it needs longer, raise it with timeout=N in the fence's info string, e.g. \
+         ```python timeout=300); the rest of the lesson was not run."
+    );
+    let _ = write!(
+        out,
+        "{}",
+        look.paint(
+            Color::Red.bold(),
+            &super::render::wrapped(&msg, look.width, "  ", "    ")
+        )
+    );
+    let _ = writeln!(out);
+    let _ = out.flush();
+    failed + 1
+}
+
+/// A line of the exercise report, wrapped under a two-space indent, painted if `style`.
+fn note(look: &Look, style: Option<nu_ansi_term::Style>, text: &str) -> String {
+    let text = super::render::wrapped(text, look.width, "  ", "    ");
+    match style {
+        Some(st) => text
+            .lines()
+            .map(|l| format!("{}\n", look.paint(st, l)))
+            .collect(),
+        None => text,
+    }
+}
+
+/// The starting code must fail the check, each wrong answer too, and the solution must pass.
 fn check_exercise(look: &Look, session: &LessonSession, ex: &Exercise) -> (bool, String) {
+    let red = Some(Color::Red.bold());
     let mut s = code_lines(look, &ex.start);
     let mut ok = true;
     let start = session.attempt(&ex.start, &ex.check);
     s.push_str(&attempt_lines(look, &start));
     if start.passed {
         ok = false;
-        s.push_str(&format!(
-            "  {}\n",
-            look.paint(
-                Color::Red.bold(),
-                "✗ the starting code already passes the check: there is nothing to do"
-            )
+        s.push_str(&note(
+            look,
+            red,
+            "✗ the starting code already passes the check: there is nothing to do",
         ));
     } else {
-        s.push_str(&format!(
-            "  the starting code fails the check, as it should: {}\n",
-            start.message()
+        s.push_str(&note(
+            look,
+            None,
+            &format!(
+                "the starting code fails the check, as it should: {}",
+                start.message()
+            ),
         ));
+    }
+    for (k, wrong) in ex.wrong.iter().enumerate() {
+        s.push_str(&format!("  wrong answer {}:\n", k + 1));
+        s.push_str(&code_lines(look, wrong));
+        let a = session.attempt(wrong, &ex.check);
+        s.push_str(&attempt_lines(look, &a));
+        if a.passed {
+            ok = false;
+            s.push_str(&note(
+                look,
+                red,
+                "✗ this wrong answer passes the check: the check must reject it",
+            ));
+        } else {
+            s.push_str(&note(
+                look,
+                None,
+                &format!("rejected, as it should be: {}", a.message()),
+            ));
+        }
     }
     s.push_str("  solution:\n");
     s.push_str(&code_lines(look, &ex.solution));
     let sol = session.attempt(&ex.solution, &ex.check);
     s.push_str(&attempt_lines(look, &sol));
     if sol.passed {
-        s.push_str(&format!(
-            "  {}\n",
-            look.paint(Color::Green.bold(), "✓ the solution passes the check")
+        s.push_str(&note(
+            look,
+            Some(Color::Green.bold()),
+            "✓ the solution passes the check",
         ));
     } else {
         ok = false;
-        s.push_str(&format!(
-            "  {}\n",
-            look.paint(
-                Color::Red.bold(),
-                &format!("✗ the solution fails the check: {}", sol.message())
-            )
+        s.push_str(&note(
+            look,
+            red,
+            &format!("✗ the solution fails the check: {}", sol.message()),
         ));
     }
     (ok, s)

@@ -18,7 +18,14 @@ pub struct Ran {
     pub hint: Option<String>,
     /// The source line the exception came from (for a bare failing `assert`).
     pub failed_line: Option<String>,
+    /// The exception was raised inside code the learner typed (a function they defined and
+    /// the check called), not in the check itself.
+    pub in_your_code: bool,
 }
+
+/// The file name of code the learner typed at an exercise, so an exception raised in a
+/// function they wrote can be told from one raised by the check.
+pub const YOUR_CODE: &str = "<your code>";
 
 impl Ran {
     /// Stdout, then the exception line: what expected outputs are matched against.
@@ -54,6 +61,7 @@ impl Attempt {
         };
         match &check.error {
             None => String::new(),
+            Some(e) if check.in_your_code => format!("your code raised {e}"),
             Some(e) if e == "AssertionError" => match &check.failed_line {
                 Some(l) => format!("the check failed: {l}"),
                 None => "the check failed".into(),
@@ -65,9 +73,12 @@ impl Attempt {
         }
     }
 
-    /// The hint for an exception the learner's code raised.
+    /// The hint for an exception the learner's code raised (directly, or called by the check).
     pub fn hint(&self) -> Option<&str> {
-        self.code.hint.as_deref()
+        match &self.check {
+            Some(c) if c.in_your_code => c.hint.as_deref(),
+            _ => self.code.hint.as_deref(),
+        }
     }
 }
 
@@ -90,6 +101,12 @@ impl LessonSession {
 
     /// Runs code as a script would (no echo of expression values), capturing what it prints.
     pub fn run(&self, code: &str) -> Ran {
+        self.run_as("<lesson>", code, false)
+    }
+
+    /// Runs code under a file name; with `echo`, expression values are printed as at the
+    /// REPL's prompt.
+    pub fn run_as(&self, name: &str, code: &str, echo: bool) -> Ran {
         crate::signals::clear();
         let Ok(mut interp) = self.interp.try_borrow_mut() else {
             return Ran {
@@ -98,8 +115,8 @@ impl LessonSession {
             };
         };
         interp.out = Output::Capture(String::new());
-        let src = Source::new("<lesson>", code);
-        let result = catch_unwind(AssertUnwindSafe(|| interp.run(src, false)));
+        let src = Source::new(name, code);
+        let result = catch_unwind(AssertUnwindSafe(|| interp.run(src, echo)));
         let stdout = match std::mem::replace(&mut interp.out, Output::Capture(String::new())) {
             Output::Capture(s) => s,
             Output::Stdout(_) => String::new(),
@@ -124,7 +141,7 @@ impl LessonSession {
 
     /// Runs the learner's code, then (if it raised nothing) the check.
     pub fn attempt(&self, code: &str, check: &str) -> Attempt {
-        let code = self.run(code);
+        let code = self.run_as(YOUR_CODE, code, false);
         if code.error.is_some() {
             return Attempt {
                 code,
@@ -152,6 +169,8 @@ fn describe(interp: &mut Interp, err: &PyErr, ran: &mut Ran) {
     if !hint.is_empty() {
         ran.hint = Some(hint.join("\n"));
     }
+    // The learner's code was running when it was raised (it may have called lesson code).
+    ran.in_your_code = err.0.tb.iter().any(|e| e.src.name == YOUR_CODE);
     if err.is(ExcKind::AssertionError) {
         if let Some(tb) = err.0.tb.first() {
             let (_, start) = tb.src.line_of(tb.span.start);

@@ -116,11 +116,14 @@ fn hidden(name: &str, partial: &str) -> bool {
     }
 }
 
+/// What Python's `callable()` says (rlcompleter adds `(` to exactly these).
 fn callable(v: &Value) -> bool {
-    matches!(
-        v,
-        Value::Func(_) | Value::Builtin(_) | Value::Method(_) | Value::Class(_)
-    )
+    match v {
+        Value::Func(_) | Value::Builtin(_) | Value::Method(_) | Value::Class(_) => true,
+        Value::Instance(i) => i.class.lookup(Sym::new("__call__")).is_some(),
+        Value::Native(n) => n.callable() || is_native_callable(v),
+        _ => false,
+    }
 }
 
 /// Keywords, globals and builtins starting with `partial`; callables get `(`.
@@ -203,8 +206,7 @@ fn attributes(interp: &mut Interp, obj: &Value, partial: &str) -> Vec<String> {
         }
         let is_callable = match obj {
             Value::Instance(_) | Value::Class(_) | Value::Module(_) | Value::Native(_) => {
-                peek_attr(interp, obj, &name)
-                    .is_some_and(|v| callable(&v) || is_native_callable(&v))
+                peek_attr(interp, obj, &name).is_some_and(|v| callable(&v))
             }
             // Builtin values list their methods only.
             _ => crate::lang::methods::method_names(obj).contains(&&*name),

@@ -58,6 +58,10 @@ impl Session {
         if let Some(flow) = self.exit_word(text) {
             return flow;
         }
+        if let Some(msg) = magic(text) {
+            eprintln!("{msg}");
+            return Flow::Continue;
+        }
         crate::signals::clear();
         let src = Source::new("<stdin>", text);
         let Ok(mut interp) = self.interp.try_borrow_mut() else {
@@ -119,4 +123,29 @@ fn exit_code(interp: &mut Interp, err: &PyErr) -> i32 {
             1
         }
     }
+}
+
+/// IPython's `%` magics are not Python: point to cudalearn's own command instead of a
+/// SyntaxError.
+fn magic(text: &str) -> Option<String> {
+    let t = text.trim_start();
+    let word = t.strip_prefix('%')?;
+    let word = word.trim_start_matches('%');
+    let name: String = word.chars().take_while(|c| c.is_alphanumeric()).collect();
+    let rest = word[name.len()..].trim();
+    Some(match name.as_str() {
+        "timeit" | "time" => {
+            let example = if rest.is_empty() {
+                "sum(range(10**6))"
+            } else {
+                rest
+            };
+            format!(
+                "%{name} is an IPython command, not Python; here `:time STATEMENT` times a statement: :time {example}"
+            )
+        }
+        _ => format!(
+            "%{name} is an IPython command, not Python; :help lists cudalearn's own commands"
+        ),
+    })
 }

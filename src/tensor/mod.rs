@@ -1,4 +1,4 @@
-//! The tensor engine (see DESIGN.md, "The engine").
+//! The tensor engine (see ARCHITECTURE.md).
 //!
 //! A `Tensor` is a cheap handle (`Rc`) to one tensor object: shared storage plus a view
 //! (shape, strides, offset), its dtype and device, and room for autograd. Cloning the handle is

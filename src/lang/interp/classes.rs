@@ -709,6 +709,9 @@ struct UnboundMethod {
 }
 
 impl Native for UnboundMethod {
+    fn callable(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> &str {
         "method_descriptor"
     }

@@ -57,6 +57,9 @@ pub fn device_type(v: &Value) -> PyResult<AmpDevice> {
 pub struct AutocastType(pub Flavor);
 
 impl Native for AutocastType {
+    fn callable(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> &str {
         "type"
     }
@@ -253,6 +256,9 @@ fn is_callable(v: &Value) -> bool {
 }
 
 impl Native for Autocast {
+    fn callable(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> &str {
         "autocast"
     }
@@ -331,6 +337,9 @@ pub struct Decorated {
 }
 
 impl Native for Decorated {
+    fn callable(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> &str {
         "function"
     }

@@ -149,6 +149,9 @@ impl GradMode {
 }
 
 impl Native for GradMode {
+    fn callable(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> &str {
         self.class
     }
@@ -198,6 +201,9 @@ struct Decorated {
 }
 
 impl Native for Decorated {
+    fn callable(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> &str {
         "function"
     }
@@ -232,6 +238,9 @@ impl Native for Decorated {
 struct ModeClass(&'static str);
 
 impl Native for ModeClass {
+    fn callable(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> &str {
         "type"
     }
@@ -306,6 +315,9 @@ struct SetGradEnabled {
 }
 
 impl Native for SetGradEnabled {
+    fn callable(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> &str {
         "set_grad_enabled"
     }

@@ -116,9 +116,13 @@ fn module(oom: Value) -> Value {
         }),
         ("memory_summary", |i, _, a| {
             if !gpu::is_available() {
+                // PyTorch's own error (its statistics are empty without a GPU), explained.
                 return Err(PyErr::with_args(
                     ExcKind::KeyError,
                     vec![Value::str("allocated_bytes.all.current")],
+                )
+                .hint(
+                    "memory_summary() reports GPU memory, and there is no GPU here, so PyTorch finds no statistics to print (that is the KeyError). Check torch.cuda.is_available() first, or start cudalearn with --sim-gpu for a simulated GPU.",
                 ));
             }
             let d = device_index(arg0(&a, "device").as_ref())?;

@@ -13,6 +13,7 @@ pub mod objects;
 pub mod optim;
 pub mod size;
 pub mod tensor;
+pub mod tensor_dir;
 
 use super::make_module;
 use crate::lang::error::{type_error, PyResult};
@@ -32,6 +33,9 @@ struct TorchType {
 }
 
 impl Native for TorchType {
+    fn callable(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> &str {
         "type"
     }

@@ -168,6 +168,9 @@ fn int_of(v: &Value) -> PyResult<i64> {
 pub struct ParameterType;
 
 impl Native for ParameterType {
+    fn callable(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> &str {
         "type"
     }

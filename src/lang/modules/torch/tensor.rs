@@ -245,8 +245,12 @@ impl Native for PyTensor {
         }
     }
     fn attr_names(&self) -> Vec<Rc<str>> {
+        // Special names: PyTorch's list, not whatever the engine implements (`__imatmul__`
+        // works but PyTorch does not list it).
+        let special = |n: &&&str| n.starts_with("__") && n.ends_with("__");
         super::methods::METHOD_NAMES
             .iter()
+            .filter(|n| !special(n))
             .chain(
                 [
                     "shape",
@@ -265,6 +269,7 @@ impl Native for PyTensor {
                 ]
                 .iter(),
             )
+            .chain(super::tensor_dir::TENSOR_DUNDERS.iter())
             .map(|s| Rc::from(*s))
             .collect()
     }

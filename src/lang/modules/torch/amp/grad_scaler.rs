@@ -498,6 +498,9 @@ pub fn scaler_type(f: Flavor) -> Value {
 }
 
 impl Native for GradScalerType {
+    fn callable(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> &str {
         "type"
     }
