@@ -149,9 +149,7 @@ impl Kernels {
         cfg: cudarc::driver::LaunchConfig,
         params: &mut [*mut std::ffi::c_void],
     ) -> Result<(), String> {
-        self.ctx
-            .bind_to_thread()
-            .map_err(super::driver::describe)?;
+        self.ctx.bind_to_thread().map_err(super::driver::describe)?;
         let f = {
             let mut g = self.functions.lock().unwrap_or_else(|e| e.into_inner());
             match g.get(name) {
