@@ -43,7 +43,7 @@ impl Interp {
             }
             Value::Class(c) => self.instantiate(c, args),
             Value::Instance(i) => {
-                let Some(call) = i.class.lookup(Sym::new("__call__")) else {
+                let Some(call) = i.class.lookup(crate::lang::symbol::dunder::CALL) else {
                     return Err(type_error(format!(
                         "'{}' object is not callable",
                         i.class.name
@@ -118,23 +118,87 @@ impl Interp {
         args: Args,
     ) -> PyResult<Value> {
         self.tick()?;
+        let nslots = func.def.info.local_names.len();
+        let slots = if func.simple && args.kw.is_empty() {
+            let mut slots = Vec::with_capacity(nslots);
+            slots.extend(this.map(Some));
+            slots.extend(args.pos.into_iter().map(Some));
+            match self.fill_simple(func, slots) {
+                Ok(slots) => slots,
+                // Too many or missing arguments: bind again for Python's message.
+                Err(given) => {
+                    let pos = given.into_iter().flatten().collect();
+                    let mut slots = vec![None; nslots];
+                    self.bind_args(func, None, Args::new(pos), &mut slots)?;
+                    slots
+                }
+            }
+        } else {
+            let mut slots = vec![None; nslots];
+            self.bind_args(func, this, args, &mut slots)?;
+            slots
+        };
+        self.run_function(func, slots)
+    }
+
+    /// Calls a `simple` function with its positional arguments already in slot order.
+    pub(crate) fn call_slots(
+        &mut self,
+        func: &Rc<Function>,
+        given: Vec<Option<Value>>,
+    ) -> PyResult<Value> {
+        self.tick()?;
+        match self.fill_simple(func, given) {
+            Ok(slots) => self.run_function(func, slots),
+            Err(given) => {
+                let pos = given.into_iter().flatten().collect();
+                let mut slots = vec![None; func.def.info.local_names.len()];
+                self.bind_args(func, None, Args::new(pos), &mut slots)?;
+                self.run_function(func, slots)
+            }
+        }
+    }
+
+    /// Completes the slots of a `simple` function given its leading positional arguments:
+    /// defaults, then empty locals. Gives the arguments back when they do not fit.
+    pub(crate) fn fill_simple(
+        &self,
+        func: &Function,
+        mut slots: Vec<Option<Value>>,
+    ) -> Result<Vec<Option<Value>>, Vec<Option<Value>>> {
+        let nparams = func.def.params.len();
+        let given = slots.len();
+        if given > nparams || func.defaults[given..].iter().any(|d| d.is_none()) {
+            return Err(slots);
+        }
+        slots.extend(func.defaults[given..].iter().cloned());
+        slots.resize(func.def.info.local_names.len(), None);
+        Ok(slots)
+    }
+
+    /// Runs a function's body in a new frame whose parameters are already bound.
+    pub(crate) fn run_function(
+        &mut self,
+        func: &Rc<Function>,
+        mut slots: Vec<Option<Value>>,
+    ) -> PyResult<Value> {
         let def = &func.def;
         let info = &def.info;
-        let mut slots: Vec<Option<Value>> = vec![None; info.local_names.len()];
-        self.bind_args(func, this, args, &mut slots)?;
-        let nlocals = info.local_names.len() - info.freevars.len();
-        for &c in &info.cellvars {
-            let cur = slots[c as usize].take();
-            slots[c as usize] = Some(Value::Cell(Rc::new(RefCell::new(cur))));
-        }
-        for (i, cell) in func.closure.iter().enumerate() {
-            slots[nlocals + i] = Some(Value::Cell(cell.clone()));
+        if !info.cellvars.is_empty() || !func.closure.is_empty() {
+            let nlocals = info.local_names.len() - info.freevars.len();
+            for &c in &info.cellvars {
+                let cur = slots[c as usize].take();
+                slots[c as usize] = Some(Value::Cell(Rc::new(RefCell::new(cur))));
+            }
+            for (i, cell) in func.closure.iter().enumerate() {
+                slots[nlocals + i] = Some(Value::Cell(cell.clone()));
+            }
         }
         let mut frame = Frame {
             slots,
             class_ns: None,
             func: Some(func.clone()),
-            name: def.name.as_str(),
+            name: func.name.clone(),
             src: func.src.clone(),
         };
         self.depth += 1;
@@ -177,10 +241,10 @@ impl Interp {
         let def = &func.def;
         let params = &def.params;
         let name = &func.qualname;
-        let mut pos = args.pos;
-        if let Some(t) = this {
-            pos.insert(0, t);
-        }
+        let pos = match this {
+            Some(t) => std::iter::once(t).chain(args.pos).collect(),
+            None => args.pos,
+        };
         let positional: Vec<usize> = params
             .iter()
             .enumerate()

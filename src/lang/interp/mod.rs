@@ -324,7 +324,7 @@ impl Interp {
                 class: self.class_for(*kind),
                 dict: RefCell::new({
                     let mut m = AttrMap::default();
-                    m.insert(Sym::new("args"), Value::tuple(args.clone()));
+                    m.insert(crate::lang::symbol::dunder::ARGS, Value::tuple(args.clone()));
                     m
                 }),
             })),

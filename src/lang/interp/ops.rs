@@ -483,7 +483,7 @@ impl Interp {
             Value::Set(s) => !s.borrow().is_empty(),
             Value::Range(r) => !r.is_empty(),
             Value::Instance(i) => {
-                if let Some(m) = i.class.lookup(Sym::new("__bool__")) {
+                if let Some(m) = i.class.lookup(crate::lang::symbol::dunder::BOOL) {
                     let r = self.call_bound(&m, v.clone(), Args::default())?;
                     return match r {
                         Value::Bool(b) => Ok(b),
@@ -493,7 +493,7 @@ impl Interp {
                         ))),
                     };
                 }
-                if let Some(m) = i.class.lookup(Sym::new("__len__")) {
+                if let Some(m) = i.class.lookup(crate::lang::symbol::dunder::LEN) {
                     let r = self.call_bound(&m, v.clone(), Args::default())?;
                     return Ok(r.as_int().unwrap_or(1) != 0);
                 }
@@ -622,14 +622,14 @@ impl Interp {
                 } else {
                     (b, a)
                 };
-                if let Some(m) = i.class.lookup(Sym::new("__eq__")) {
+                if let Some(m) = i.class.lookup(crate::lang::symbol::dunder::EQ) {
                     let r = self.call_bound(&m, this.clone(), Args::new(vec![other.clone()]))?;
                     if !matches!(r, Value::NotImplemented) {
                         return self.truthy(&r);
                     }
                 }
                 if let (Value::Instance(_), Value::Instance(j)) = (a, b) {
-                    if let Some(m) = j.class.lookup(Sym::new("__eq__")) {
+                    if let Some(m) = j.class.lookup(crate::lang::symbol::dunder::EQ) {
                         let r = self.call_bound(&m, b.clone(), Args::new(vec![a.clone()]))?;
                         if !matches!(r, Value::NotImplemented) {
                             return self.truthy(&r);
@@ -806,10 +806,10 @@ impl Interp {
                 }
                 Ok(false)
             }
-            Value::Instance(i) if i.class.lookup(Sym::new("__contains__")).is_some() => {
+            Value::Instance(i) if i.class.lookup(crate::lang::symbol::dunder::CONTAINS).is_some() => {
                 let m = i
                     .class
-                    .lookup(Sym::new("__contains__"))
+                    .lookup(crate::lang::symbol::dunder::CONTAINS)
                     .unwrap_or(Value::None);
                 let r = self.call_bound(&m, container.clone(), Args::new(vec![item.clone()]))?;
                 self.truthy(&r)
@@ -933,7 +933,7 @@ impl Interp {
                 }
             }
             Value::Instance(i) => {
-                if let Some(m) = i.class.lookup(Sym::new("__repr__")) {
+                if let Some(m) = i.class.lookup(crate::lang::symbol::dunder::REPR) {
                     let r = self.call_bound(&m, v.clone(), Args::default())?;
                     return match r {
                         Value::Str(s) => Ok(s.to_string()),
@@ -992,7 +992,7 @@ impl Interp {
         match v {
             Value::Str(s) => Ok(s.to_string()),
             Value::Instance(i) => {
-                if let Some(m) = i.class.lookup(Sym::new("__str__")) {
+                if let Some(m) = i.class.lookup(crate::lang::symbol::dunder::STR) {
                     let r = self.call_bound(&m, v.clone(), Args::default())?;
                     return match r {
                         Value::Str(s) => Ok(s.to_string()),
@@ -1015,7 +1015,7 @@ impl Interp {
     /// `str(e)` of an exception: its single argument, a tuple repr of several, or nothing.
     pub fn exc_message(&mut self, exc: &crate::lang::error::Exc) -> PyResult<String> {
         if let crate::lang::error::Exc::Object(v @ Value::Instance(i)) = exc {
-            if i.class.lookup(Sym::new("__str__")).is_some() {
+            if i.class.lookup(crate::lang::symbol::dunder::STR).is_some() {
                 return self.to_str(v);
             }
         }
@@ -1039,16 +1039,16 @@ impl Interp {
             Value::Bool(b) => format::bool_format(*b, spec),
             Value::Float(f) => format::float_format(*f, spec),
             Value::Str(s) => format::str_format(s, spec),
-            Value::Instance(i) if i.class.lookup(Sym::new("__format__")).is_some() => {
+            Value::Instance(i) if i.class.lookup(crate::lang::symbol::dunder::FORMAT).is_some() => {
                 let m = i
                     .class
-                    .lookup(Sym::new("__format__"))
+                    .lookup(crate::lang::symbol::dunder::FORMAT)
                     .unwrap_or(Value::None);
                 let r = self.call_bound(&m, v.clone(), Args::new(vec![Value::str(spec)]))?;
                 return self.to_str(&r);
             }
             Value::Native(n) => {
-                if let Some(m) = n.clone().get_attr(v, Sym::new("__format__"), self)? {
+                if let Some(m) = n.clone().get_attr(v, crate::lang::symbol::dunder::FORMAT, self)? {
                     let r = self.call(&m, Args::new(vec![Value::str(spec)]))?;
                     return self.to_str(&r);
                 }
@@ -1213,10 +1213,10 @@ impl Interp {
             },
             Value::Iter(_) => return Ok(v.clone()),
             Value::Instance(i) => {
-                if let Some(m) = i.class.lookup(Sym::new("__iter__")) {
+                if let Some(m) = i.class.lookup(crate::lang::symbol::dunder::ITER) {
                     return self.call_bound(&m, v.clone(), Args::default());
                 }
-                if i.class.lookup(Sym::new("__getitem__")).is_some() {
+                if i.class.lookup(crate::lang::symbol::dunder::GETITEM).is_some() {
                     // The old sequence protocol: index from 0 until IndexError.
                     let mut items = Vec::new();
                     for k in 0.. {
@@ -1349,7 +1349,7 @@ impl Interp {
                     }
                 }
             }
-            Value::Instance(i) => match i.class.lookup(Sym::new("__next__")) {
+            Value::Instance(i) => match i.class.lookup(crate::lang::symbol::dunder::NEXT) {
                 Some(m) => match self.call_bound(&m, it.clone(), Args::default()) {
                     Ok(v) => Ok(Some(v)),
                     Err(e) if e.is(ExcKind::StopIteration) => Ok(None),
@@ -1411,7 +1411,7 @@ impl Interp {
             Value::Dict(d) => d.borrow().len(),
             Value::Set(s) => s.borrow().len(),
             Value::Range(r) => r.len().max(0) as usize,
-            Value::Instance(i) => match i.class.lookup(Sym::new("__len__")) {
+            Value::Instance(i) => match i.class.lookup(crate::lang::symbol::dunder::LEN) {
                 Some(m) => {
                     let r = self.call_bound(&m, v.clone(), Args::default())?;
                     match r.as_int() {
@@ -1455,8 +1455,8 @@ impl Interp {
     pub(crate) fn ctx_enter(&mut self, ctx: &Value) -> PyResult<Value> {
         match ctx {
             Value::Instance(i) => {
-                let enter = i.class.lookup(Sym::new("__enter__"));
-                let exit = i.class.lookup(Sym::new("__exit__"));
+                let enter = i.class.lookup(crate::lang::symbol::dunder::ENTER);
+                let exit = i.class.lookup(crate::lang::symbol::dunder::EXIT);
                 match (enter, exit) {
                     (Some(e), Some(_)) => self.call_bound(&e, ctx.clone(), Args::default()),
                     (None, _) => Err(type_error(format!(
@@ -1487,7 +1487,7 @@ impl Interp {
     pub(crate) fn ctx_exit(&mut self, ctx: &Value, err: Option<&PyErr>) -> PyResult<bool> {
         match ctx {
             Value::Instance(i) => {
-                let Some(exit) = i.class.lookup(Sym::new("__exit__")) else {
+                let Some(exit) = i.class.lookup(crate::lang::symbol::dunder::EXIT) else {
                     return Ok(false);
                 };
                 let args = match err {

@@ -35,7 +35,44 @@ impl Interp {
             .map_err(|err| self.finish_stmt_error(err, s, f))
     }
 
+    /// The common statements; the rest is in `exec_rest` (small frames for deep recursion).
     fn exec_inner(&mut self, s: &Stmt, f: &mut Frame) -> PyResult<Flow> {
+        match &s.kind {
+            StmtKind::Expr(e) => {
+                self.eval(e, f)?;
+            }
+            StmtKind::Assign(targets, value) if targets.len() == 1 => {
+                let v = self.eval(value, f)?;
+                self.assign(&targets[0], v, f)?;
+            }
+            StmtKind::AugAssign(target, op, value) => self.aug_assign(target, *op, value, f, s)?,
+            StmtKind::If(test, body, orelse) => {
+                let c = self.eval(test, f)?;
+                let t = match c {
+                    Value::Bool(b) => b,
+                    _ => self
+                        .truthy(&c)
+                        .map_err(|e| self.at(e, f, test.span, Anchor::None))?,
+                };
+                return self.exec_block(if t { body } else { orelse }, f);
+            }
+            StmtKind::Return(v) => {
+                let v = match v {
+                    Some(e) => self.eval(e, f)?,
+                    None => Value::None,
+                };
+                return Ok(Flow::Return(v));
+            }
+            StmtKind::For(target, iter, body, orelse) => {
+                return self.exec_for(target, iter, body, orelse, f)
+            }
+            _ => return self.exec_rest(s, f),
+        }
+        Ok(Flow::Normal)
+    }
+
+    #[inline(never)]
+    fn exec_rest(&mut self, s: &Stmt, f: &mut Frame) -> PyResult<Flow> {
         match &s.kind {
             StmtKind::Expr(e) => {
                 self.eval(e, f)?;
@@ -649,6 +686,8 @@ impl Interp {
         Ok(Value::Func(Rc::new(Function {
             def: def.clone(),
             qualname,
+            name: def.name.as_str(),
+            simple: def.params.iter().all(|p| p.kind == ParamKind::Normal),
             defaults,
             closure,
             src: f.src.clone(),
