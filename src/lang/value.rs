@@ -44,6 +44,9 @@ pub enum Value {
     Native(Rc<dyn Native>),
     /// A captured variable's box; lives only in frame slots, never seen by programs.
     Cell(Cell),
+    /// A string being built by `s += t` in a local slot: appended in place (as CPython
+    /// resizes in place), read back as a `Str`. Lives only in frame slots.
+    StrBuf(Box<String>),
 }
 
 impl fmt::Debug for Value {
@@ -114,6 +117,7 @@ impl Value {
             Value::Iter(it) => it.borrow().type_name(),
             Value::Native(n) => return Rc::from(n.type_name()),
             Value::Cell(_) => "cell",
+            Value::StrBuf(_) => "str",
         };
         Rc::from(s)
     }
@@ -136,6 +140,7 @@ impl Value {
             Value::Iter(x) => Rc::as_ptr(x) as usize,
             Value::Native(x) => x.identity().unwrap_or(Rc::as_ptr(x) as *const u8 as usize),
             Value::Cell(x) => Rc::as_ptr(x) as usize,
+            Value::StrBuf(b) => b.as_ptr() as usize,
             // Immutable singletons and small values: identity follows the value.
             Value::None => 1,
             Value::Ellipsis => 2,
@@ -659,10 +664,12 @@ pub trait Native: Any {
 pub fn exc_args(exc: &Exc) -> Vec<Value> {
     match exc {
         Exc::Builtin(_, args) => args.clone(),
-        Exc::Object(Value::Instance(i)) => match i.dict.borrow().get(&crate::lang::symbol::dunder::ARGS) {
-            Some(Value::Tuple(t)) => t.as_ref().clone(),
-            _ => Vec::new(),
-        },
+        Exc::Object(Value::Instance(i)) => {
+            match i.dict.borrow().get(&crate::lang::symbol::dunder::ARGS) {
+                Some(Value::Tuple(t)) => t.as_ref().clone(),
+                _ => Vec::new(),
+            }
+        }
         Exc::Object(_) => Vec::new(),
     }
 }

@@ -27,6 +27,7 @@ impl Interp {
         match f {
             Value::Func(func) => self.call_function(func, None, args),
             Value::Builtin(b) => {
+                self.check_interrupt()?;
                 let this = b.this.clone().unwrap_or(Value::None);
                 (b.f)(self, &this, args)
             }
@@ -51,7 +52,10 @@ impl Interp {
                 };
                 self.call_bound(&call, f.clone(), args)
             }
-            Value::Native(n) => n.clone().call(f, args, self),
+            Value::Native(n) => {
+                self.check_interrupt()?;
+                n.clone().call(f, args, self)
+            }
             other => Err(type_error(format!(
                 "'{}' object is not callable",
                 other.type_name()
@@ -89,10 +93,22 @@ impl Interp {
             | Value::Set(_)
             | Value::Tuple(_)
             | Value::Int(_)
-            | Value::Float(_) => match crate::lang::builtins::method(obj, &name.as_str()) {
-                Some((f, n)) => Ok(Looked::Native(f, obj.clone(), n)),
-                None => Ok(Looked::Value(self.get_attr(obj, name)?)),
-            },
+            | Value::Float(_) => {
+                // Cached by type and name: finding a builtin method matches its name's text.
+                let key = (std::mem::discriminant(obj), name);
+                let found = match self.method_cache.get(&key) {
+                    Some(m) => *m,
+                    None => {
+                        let m = crate::lang::builtins::method(obj, &name.as_str());
+                        self.method_cache.insert(key, m);
+                        m
+                    }
+                };
+                match found {
+                    Some((f, n)) => Ok(Looked::Native(f, obj.clone(), n)),
+                    None => Ok(Looked::Value(self.get_attr(obj, name)?)),
+                }
+            }
             _ => Ok(Looked::Value(self.get_attr(obj, name)?)),
         }
     }
@@ -100,7 +116,10 @@ impl Interp {
     pub fn call_looked_up(&mut self, m: Looked, args: Args) -> PyResult<Value> {
         match m {
             Looked::Func(f, this) => self.call_function(&f, Some(this), args),
-            Looked::Native(f, this, _) => f(self, &this, args),
+            Looked::Native(f, this, _) => {
+                self.check_interrupt()?;
+                f(self, &this, args)
+            }
             Looked::Value(v) => self.call(&v, args),
         }
     }
@@ -360,6 +379,7 @@ impl Interp {
             })?;
         let this = match f.slots.first() {
             Some(Some(Value::Cell(c))) => c.borrow().clone(),
+            Some(Some(Value::StrBuf(b))) => Some(Value::from(b.as_str())),
             Some(Some(v)) => Some(v.clone()),
             _ => None,
         }

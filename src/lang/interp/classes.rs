@@ -316,9 +316,10 @@ impl Interp {
             dict: RefCell::new(AttrMap::default()),
         });
         if is_exc {
-            inst.dict
-                .borrow_mut()
-                .insert(crate::lang::symbol::dunder::ARGS, Value::tuple(args.pos.clone()));
+            inst.dict.borrow_mut().insert(
+                crate::lang::symbol::dunder::ARGS,
+                Value::tuple(args.pos.clone()),
+            );
         }
         let this = Value::Instance(inst);
         match c.lookup(crate::lang::symbol::dunder::INIT) {

@@ -24,7 +24,7 @@ impl Interp {
             ExprKind::Name(n) => {
                 if let Scope::Local(slot) = n.scope {
                     match f.slots.get(slot as usize) {
-                        Some(Some(Value::Cell(_))) | Some(None) | None => {}
+                        Some(Some(Value::Cell(_) | Value::StrBuf(_))) | Some(None) | None => {}
                         Some(Some(v)) => return Ok(v.clone()),
                     }
                 }
@@ -250,6 +250,7 @@ impl Interp {
                     Some(v) => Ok(v.clone()),
                     None => Err(self.unbound_error(n.sym, f, slot)),
                 },
+                Some(Some(Value::StrBuf(b))) => Ok(Value::from(b.as_str())),
                 Some(Some(v)) => Ok(v.clone()),
                 _ => Err(self.unbound_error(n.sym, f, slot)),
             },
@@ -622,10 +623,13 @@ impl Interp {
 
 /// Inserts keeping the first key object, as Python does (`{1: 'a', 1.0: 'b'}` is `{1: 'b'}`).
 pub fn dict_insert(map: &mut DictMap, key: Key, value: Value) {
-    if let Some(v) = map.get_mut(&key) {
-        *v = value;
-    } else {
-        map.insert(key, value);
+    match map.entry(key) {
+        indexmap::map::Entry::Occupied(mut o) => {
+            o.insert(value);
+        }
+        indexmap::map::Entry::Vacant(v) => {
+            v.insert(value);
+        }
     }
 }
 

@@ -349,6 +349,10 @@ impl Interp {
     }
 
     fn dunder_binary(&mut self, op: BinOp, a: &Value, b: &Value) -> PyResult<Option<Value>> {
+        if matches!(a, Value::Native(_)) || matches!(b, Value::Native(_)) {
+            // Engine ops (a chain of big matmuls in one statement) can be interrupted.
+            self.check_interrupt()?;
+        }
         let (name, rname, _) = op.dunders();
         if let Value::Native(n) = a {
             if let Some(v) = n.clone().binary(a, op, b, false, self)? {
@@ -806,7 +810,11 @@ impl Interp {
                 }
                 Ok(false)
             }
-            Value::Instance(i) if i.class.lookup(crate::lang::symbol::dunder::CONTAINS).is_some() => {
+            Value::Instance(i)
+                if i.class
+                    .lookup(crate::lang::symbol::dunder::CONTAINS)
+                    .is_some() =>
+            {
                 let m = i
                     .class
                     .lookup(crate::lang::symbol::dunder::CONTAINS)
@@ -963,6 +971,7 @@ impl Interp {
             Value::Iter(it) => format!("<{} object at {:#x}>", it.borrow().type_name(), v.ptr_id()),
             Value::Native(n) => n.clone().repr(self)?,
             Value::Cell(_) => "<cell>".into(),
+            Value::StrBuf(b) => format::str_repr(b),
         })
     }
 
@@ -1039,7 +1048,11 @@ impl Interp {
             Value::Bool(b) => format::bool_format(*b, spec),
             Value::Float(f) => format::float_format(*f, spec),
             Value::Str(s) => format::str_format(s, spec),
-            Value::Instance(i) if i.class.lookup(crate::lang::symbol::dunder::FORMAT).is_some() => {
+            Value::Instance(i)
+                if i.class
+                    .lookup(crate::lang::symbol::dunder::FORMAT)
+                    .is_some() =>
+            {
                 let m = i
                     .class
                     .lookup(crate::lang::symbol::dunder::FORMAT)
@@ -1048,7 +1061,10 @@ impl Interp {
                 return self.to_str(&r);
             }
             Value::Native(n) => {
-                if let Some(m) = n.clone().get_attr(v, crate::lang::symbol::dunder::FORMAT, self)? {
+                if let Some(m) = n
+                    .clone()
+                    .get_attr(v, crate::lang::symbol::dunder::FORMAT, self)?
+                {
                     let r = self.call(&m, Args::new(vec![Value::str(spec)]))?;
                     return self.to_str(&r);
                 }
@@ -1216,7 +1232,10 @@ impl Interp {
                 if let Some(m) = i.class.lookup(crate::lang::symbol::dunder::ITER) {
                     return self.call_bound(&m, v.clone(), Args::default());
                 }
-                if i.class.lookup(crate::lang::symbol::dunder::GETITEM).is_some() {
+                if i.class
+                    .lookup(crate::lang::symbol::dunder::GETITEM)
+                    .is_some()
+                {
                     // The old sequence protocol: index from 0 until IndexError.
                     let mut items = Vec::new();
                     for k in 0.. {

@@ -374,6 +374,45 @@ impl Interp {
         s: &Stmt,
     ) -> PyResult<()> {
         match &target.kind {
+            ExprKind::Name(
+                n @ Name {
+                    scope: Scope::Local(slot),
+                    ..
+                },
+            ) if op == BinOp::Add
+                && matches!(
+                    f.slots.get(*slot as usize),
+                    Some(Some(Value::Str(_) | Value::StrBuf(_)))
+                ) =>
+            {
+                // `s += t` on a local string appends in place: linear, as in CPython.
+                let rhs = self.eval(value, f)?;
+                let len = match &f.slots[*slot as usize] {
+                    Some(Value::Str(c)) => c.len(),
+                    Some(Value::StrBuf(b)) => b.len(),
+                    _ => 0,
+                };
+                let fits = |t: &str| len + t.len() <= crate::lang::methods::MAX_STR as usize;
+                let (Value::Str(t), true) = (&rhs, matches!(&rhs, Value::Str(t) if fits(t))) else {
+                    let cur = self.load_name(n, f)?;
+                    let r = self
+                        .inplace(op, &cur, &rhs)
+                        .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
+                    self.store_name(n, r, f);
+                    return Ok(());
+                };
+                let slot = &mut f.slots[*slot as usize];
+                match slot {
+                    Some(Value::StrBuf(b)) => b.push_str(t),
+                    Some(Value::Str(cur)) => {
+                        let mut b = String::with_capacity(2 * (cur.len() + t.len()));
+                        b.push_str(cur);
+                        b.push_str(t);
+                        *slot = Some(Value::StrBuf(Box::new(b)));
+                    }
+                    _ => {}
+                }
+            }
             ExprKind::Name(n) => {
                 let cur = self
                     .load_name(n, f)
