@@ -106,11 +106,11 @@ pub struct Interp {
     /// shows each once per location).
     pub warned: rustc_hash::FxHashSet<String>,
     /// Methods of builtin types by the value's variant and the name.
-    pub method_cache: rustc_hash::FxHashMap<
-        (std::mem::Discriminant<Value>, Sym),
-        Option<(NativeFn, &'static str)>,
-    >,
+    pub method_cache: rustc_hash::FxHashMap<(std::mem::Discriminant<Value>, Sym), FoundMethod>,
 }
+
+/// A builtin type's method as `builtins::method` finds it (or its absence).
+pub type FoundMethod = Option<(NativeFn, &'static str)>;
 
 impl Interp {
     pub fn new() -> Interp {
