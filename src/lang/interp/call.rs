@@ -139,7 +139,7 @@ impl Interp {
         self.tick()?;
         let nslots = func.def.info.local_names.len();
         let slots = if func.simple && args.kw.is_empty() {
-            let mut slots = Vec::with_capacity(nslots);
+            let mut slots = self.new_slots(nslots);
             slots.extend(this.map(Some));
             slots.extend(args.pos.into_iter().map(Some));
             match self.fill_simple(func, slots) {
@@ -158,6 +158,25 @@ impl Interp {
             slots
         };
         self.run_function(func, slots)
+    }
+
+    /// An empty slot vector for a frame, reused from a finished call when there is one
+    /// (saves an allocation and a free per call).
+    pub(crate) fn new_slots(&mut self, cap: usize) -> Vec<Option<Value>> {
+        match self.slot_pool.pop() {
+            Some(mut v) => {
+                v.reserve(cap);
+                v
+            }
+            None => Vec::with_capacity(cap),
+        }
+    }
+
+    fn free_slots(&mut self, mut slots: Vec<Option<Value>>) {
+        slots.clear();
+        if self.slot_pool.len() < 64 && slots.capacity() <= 256 {
+            self.slot_pool.push(slots);
+        }
     }
 
     /// Calls a `simple` function with its positional arguments already in slot order.
@@ -239,6 +258,7 @@ impl Interp {
             r
         };
         self.depth -= 1;
+        self.free_slots(std::mem::take(&mut frame.slots));
         match r {
             Ok(Flow::Return(v)) => Ok(v),
             Ok(_) => Ok(Value::None),
@@ -264,31 +284,31 @@ impl Interp {
             Some(t) => std::iter::once(t).chain(args.pos).collect(),
             None => args.pos,
         };
-        let positional: Vec<usize> = params
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.kind == ParamKind::Normal)
-            .map(|(i, _)| i)
-            .collect();
+        // Parameter positions of the plain parameters, in order (no Vec per call).
+        let positional = || {
+            params
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.kind == ParamKind::Normal)
+                .map(|(i, _)| i)
+        };
+        let npositional = positional().count();
         let varargs = params.iter().position(|p| p.kind == ParamKind::VarArgs);
         let varkw = params.iter().position(|p| p.kind == ParamKind::VarKw);
         let npos = pos.len();
-        if npos > positional.len() && varargs.is_none() {
-            let with_default = positional
-                .iter()
-                .filter(|&&i| func.defaults[i].is_some())
-                .count();
+        if npos > npositional && varargs.is_none() {
+            let with_default = positional().filter(|&i| func.defaults[i].is_some()).count();
             let takes = if with_default > 0 {
                 format!(
                     "from {} to {} positional arguments",
-                    positional.len() - with_default,
-                    positional.len()
+                    npositional - with_default,
+                    npositional
                 )
             } else {
                 format!(
                     "{} positional argument{}",
-                    positional.len(),
-                    if positional.len() == 1 { "" } else { "s" }
+                    npositional,
+                    if npositional == 1 { "" } else { "s" }
                 )
             };
             let given_kw = args.kw.len();
@@ -304,11 +324,11 @@ impl Interp {
             return Err(type_error(msg));
         }
         let mut extra = Vec::new();
-        for (k, v) in pos.into_iter().enumerate() {
-            if k < positional.len() {
-                slots[positional[k]] = Some(v);
-            } else {
-                extra.push(v);
+        let mut targets = positional();
+        for v in pos {
+            match targets.next() {
+                Some(i) => slots[i] = Some(v),
+                None => extra.push(v),
             }
         }
         if let Some(i) = varargs {

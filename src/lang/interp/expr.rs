@@ -324,7 +324,7 @@ impl Interp {
             if plain {
                 // Arguments go straight into the frame's slots after `self` when the method
                 // is a Python function (no `Args`, no shifting).
-                let mut slots = Vec::with_capacity((args.len() + 1).max(8));
+                let mut slots = self.new_slots((args.len() + 1).max(8));
                 slots.push(None);
                 for a in args {
                     if let Arg::Pos(x) = a {
@@ -357,7 +357,7 @@ impl Interp {
         let fv = self.eval(func, f)?;
         if let (true, Value::Func(func)) = (plain, &fv) {
             if func.simple {
-                let mut slots = Vec::with_capacity(func.def.info.local_names.len());
+                let mut slots = self.new_slots(func.def.info.local_names.len());
                 for a in args {
                     if let Arg::Pos(x) = a {
                         slots.push(Some(self.eval(x, f)?));

@@ -107,6 +107,8 @@ pub struct Interp {
     pub warned: rustc_hash::FxHashSet<String>,
     /// Methods of builtin types by the value's variant and the name.
     pub method_cache: rustc_hash::FxHashMap<(std::mem::Discriminant<Value>, Sym), FoundMethod>,
+    /// Slot vectors of finished calls, for the next calls' frames.
+    pub(crate) slot_pool: Vec<Vec<Option<Value>>>,
 }
 
 /// A builtin type's method as `builtins::method` finds it (or its absence).
@@ -135,6 +137,7 @@ impl Interp {
             stmt_offset: 0,
             warned: Default::default(),
             method_cache: Default::default(),
+            slot_pool: Vec::new(),
         };
         super::builtins::install(&mut it);
         // autocast's state is per thread, as in PyTorch; a new session starts it afresh
