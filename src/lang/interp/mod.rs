@@ -3,6 +3,7 @@ mod call;
 mod classes;
 pub(crate) mod expr;
 mod index;
+mod iter;
 mod ops;
 mod stmt;
 
