@@ -114,3 +114,55 @@ pub fn print_rows(rows: &[Row]) {
         println!("{:<42} {:>10.2} {}", r.name, r.value, r.unit);
     }
 }
+
+/// The interpreter benchmarks (`benches/lang/*.py`, each defining `main()`); the same files
+/// run under `python3` with `benches/lang_side_by_side.sh`.
+pub const LANG_SCRIPTS: &[(&str, &str)] = &[
+    ("fib", include_str!("../benches/lang/fib.py")),
+    ("calls", include_str!("../benches/lang/calls.py")),
+    ("methods", include_str!("../benches/lang/methods.py")),
+    ("attrs", include_str!("../benches/lang/attrs.py")),
+    ("closures", include_str!("../benches/lang/closures.py")),
+    ("dicts", include_str!("../benches/lang/dicts.py")),
+    ("listcomp", include_str!("../benches/lang/listcomp.py")),
+    ("loops", include_str!("../benches/lang/loops.py")),
+    ("strbuild", include_str!("../benches/lang/strbuild.py")),
+    ("strformat", include_str!("../benches/lang/strformat.py")),
+    ("exceptions", include_str!("../benches/lang/exceptions.py")),
+    ("nbody", include_str!("../benches/lang/nbody.py")),
+    ("richards", include_str!("../benches/lang/richards.py")),
+    (
+        "spectral_norm",
+        include_str!("../benches/lang/spectral_norm.py"),
+    ),
+    ("fannkuch", include_str!("../benches/lang/fannkuch.py")),
+    (
+        "module_call",
+        include_str!("../benches/lang/module_call.py"),
+    ),
+];
+
+/// `cudalearn bench --lang`: the median time of `main()` of each script, in milliseconds.
+pub fn lang_suite() -> Vec<Row> {
+    LANG_SCRIPTS
+        .iter()
+        .map(|(name, text)| {
+            let mut interp = Interp::new();
+            interp.out = Output::Capture(String::new());
+            let defined = interp.run(Source::new(format!("{name}.py"), *text), false);
+            let call = Source::new("<bench>", "main()\n");
+            let t = median_time(5, || {
+                let _ = interp.run(call.clone(), false);
+            });
+            Row {
+                name: if defined.is_ok() {
+                    (*name).to_string()
+                } else {
+                    format!("{name} (failed)")
+                },
+                value: t.as_secs_f64() * 1e3,
+                unit: "ms",
+            }
+        })
+        .collect()
+}

@@ -63,6 +63,9 @@ enum Command {
         /// Only the CPU measurements.
         #[arg(long)]
         cpu: bool,
+        /// The interpreter instead: benches/lang/*.py (compare: benches/lang_side_by_side.sh).
+        #[arg(long)]
+        lang: bool,
     },
 }
 
@@ -169,7 +172,14 @@ fn main() {
                 }
             })
         }
-        Command::Bench { cpu } => cudalearn::run::with_big_stack(move || {
+        Command::Bench { lang: true, .. } => {
+            cudalearn::run::with_big_stack(|| {
+                println!("cudalearn bench --lang (median of main(); python3: benches/lang_side_by_side.sh)");
+                cudalearn::bench::print_rows(&cudalearn::bench::lang_suite());
+                0
+            })
+        }
+        Command::Bench { cpu, .. } => cudalearn::run::with_big_stack(move || {
             println!("cudalearn bench (CPU engine; with PyTorch installed, python3 benches/pytorch_cpu.py measures the same in PyTorch)");
             cudalearn::bench::print_rows(&cudalearn::bench::cpu_suite());
             if !cpu {

@@ -1,5 +1,6 @@
 //! Ctrl-C: while a program runs it sets a flag that the interpreter turns into
-//! KeyboardInterrupt at the next loop iteration or call.
+//! KeyboardInterrupt at the next loop iteration, call, or engine op (an operator or a call of
+//! a native), so one long statement of matmuls stops too.
 use crate::lang::interp::INTERRUPTED;
 use std::sync::atomic::Ordering;
 use std::sync::Once;

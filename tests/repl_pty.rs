@@ -166,6 +166,50 @@ fn ctrl_c_interrupts_a_running_loop_and_keeps_variables() {
 }
 
 #[test]
+fn ctrl_c_interrupts_one_long_statement_of_matmuls() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = spawn(dir.path());
+    enter(&mut p, "import torch");
+    enter(&mut p, "x = torch.ones(1000, 1000) / 1000");
+    // One statement, no loop and no Python call: hundreds of big matmuls (tens of seconds).
+    let chain = format!("y = x{}", " @ x".repeat(400));
+    p.send(format!("{chain}\r")).unwrap();
+    std::thread::sleep(Duration::from_millis(800));
+    let start = Instant::now();
+    p.set_expect_timeout(Some(Duration::from_secs(2)));
+    loop {
+        p.send(CTRL_C).unwrap();
+        if p.expect("KeyboardInterrupt").is_ok() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "Ctrl-C did not stop the statement between engine ops"
+        );
+    }
+    p.set_expect_timeout(Some(TIMEOUT));
+    prompt(&mut p);
+    let out = enter(&mut p, "6 * 7");
+    assert!(out.contains("42"), "{out:?}");
+    p.send(CTRL_D).unwrap();
+    assert_eq!(wait_exit(&mut p), 0);
+}
+
+#[test]
+fn a_block_header_without_its_colon_is_a_syntax_error_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = spawn(dir.path());
+    // As in Python 3.11: no `...` continuation, the error right away.
+    let out = enter(&mut p, "for i in range(3) print(i)");
+    assert!(out.contains("SyntaxError: expected ':'"), "{out:?}");
+    assert!(!out.contains("... "), "{out:?}");
+    let out = enter(&mut p, "6 * 7");
+    assert!(out.contains("42"), "{out:?}");
+    p.send(CTRL_D).unwrap();
+    assert_eq!(wait_exit(&mut p), 0);
+}
+
+#[test]
 fn history_recalls_with_up_arrow_and_survives_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let mut p = spawn(dir.path());

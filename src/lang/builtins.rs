@@ -888,6 +888,7 @@ pub fn type_of(i: &Interp, v: &Value) -> Value {
                 mro: RefCell::new(vec![i.types.object.clone()]),
                 dict: RefCell::new(AttrMap::default()),
                 builtin: None,
+                cache: Default::default(),
             }));
         }
     };

@@ -5,7 +5,7 @@ use super::error::{type_error, Exc, ExcKind, PyResult, Source};
 use super::interp::Interp;
 use super::symbol::Sym;
 use indexmap::{IndexMap, IndexSet};
-use rustc_hash::FxBuildHasher;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::any::Any;
 use std::cell::RefCell;
 use std::fmt;
@@ -44,6 +44,9 @@ pub enum Value {
     Native(Rc<dyn Native>),
     /// A captured variable's box; lives only in frame slots, never seen by programs.
     Cell(Cell),
+    /// A string being built by `s += t` in a local slot: appended in place (as CPython
+    /// resizes in place), read back as a `Str`. Lives only in frame slots.
+    StrBuf(Box<String>),
 }
 
 impl fmt::Debug for Value {
@@ -114,6 +117,7 @@ impl Value {
             Value::Iter(it) => it.borrow().type_name(),
             Value::Native(n) => return Rc::from(n.type_name()),
             Value::Cell(_) => "cell",
+            Value::StrBuf(_) => "str",
         };
         Rc::from(s)
     }
@@ -136,6 +140,7 @@ impl Value {
             Value::Iter(x) => Rc::as_ptr(x) as usize,
             Value::Native(x) => x.identity().unwrap_or(Rc::as_ptr(x) as *const u8 as usize),
             Value::Cell(x) => Rc::as_ptr(x) as usize,
+            Value::StrBuf(b) => b.as_ptr() as usize,
             // Immutable singletons and small values: identity follows the value.
             Value::None => 1,
             Value::Ellipsis => 2,
@@ -361,6 +366,11 @@ pub struct Builtin {
 pub struct Function {
     pub def: Rc<FuncDef>,
     pub qualname: Rc<str>,
+    /// The short name, for the frames of its calls (kept here: interning it per call costs).
+    pub name: Rc<str>,
+    /// Every parameter is a plain positional one: calls with positional arguments only bind
+    /// them straight into the frame's slots.
+    pub simple: bool,
     /// Default values of the parameters that have one, by parameter index.
     pub defaults: Vec<Option<Value>>,
     pub closure: Vec<Cell>,
@@ -393,6 +403,21 @@ pub struct Class {
     pub dict: RefCell<AttrMap>,
     /// For the classes of builtin exceptions and types.
     pub builtin: Option<BuiltinClass>,
+    /// `lookup` results (found or not) along the MRO, valid while `class_epoch()` is the
+    /// epoch stored with them. Writers of a class dict call `class_changed()`.
+    pub cache: RefCell<(u64, FxHashMap<Sym, Option<Value>>)>,
+}
+
+/// Bumped whenever any class's namespace changes, which empties every lookup cache (a
+/// change to a base class changes what its subclasses find).
+static CLASS_EPOCH: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+pub fn class_changed() {
+    CLASS_EPOCH.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn class_epoch() -> u64 {
+    CLASS_EPOCH.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -429,6 +454,26 @@ impl Class {
     }
 
     pub fn lookup(&self, name: Sym) -> Option<Value> {
+        let epoch = class_epoch();
+        if let Ok(c) = self.cache.try_borrow() {
+            if c.0 == epoch {
+                if let Some(v) = c.1.get(&name) {
+                    return v.clone();
+                }
+            }
+        }
+        let v = self.lookup_uncached(name);
+        if let Ok(mut c) = self.cache.try_borrow_mut() {
+            if c.0 != epoch {
+                c.1.clear();
+                c.0 = epoch;
+            }
+            c.1.insert(name, v.clone());
+        }
+        v
+    }
+
+    fn lookup_uncached(&self, name: Sym) -> Option<Value> {
         if let Some(v) = self.dict.borrow().get(&name) {
             return Some(v.clone());
         }
@@ -624,10 +669,12 @@ pub trait Native: Any {
 pub fn exc_args(exc: &Exc) -> Vec<Value> {
     match exc {
         Exc::Builtin(_, args) => args.clone(),
-        Exc::Object(Value::Instance(i)) => match i.dict.borrow().get(&Sym::new("args")) {
-            Some(Value::Tuple(t)) => t.as_ref().clone(),
-            _ => Vec::new(),
-        },
+        Exc::Object(Value::Instance(i)) => {
+            match i.dict.borrow().get(&crate::lang::symbol::dunder::ARGS) {
+                Some(Value::Tuple(t)) => t.as_ref().clone(),
+                _ => Vec::new(),
+            }
+        }
         Exc::Object(_) => Vec::new(),
     }
 }

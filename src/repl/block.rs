@@ -30,6 +30,16 @@ pub fn incomplete(src: &str) -> bool {
     }
 }
 
+/// A compound statement's first line that no body can complete (`for i in range(3) print(i)`,
+/// `def f()`): Python reports the SyntaxError at once rather than reading a body. A decorator
+/// line alone is not one (its `def` follows).
+fn bad_header(src: &str) -> bool {
+    if src.trim_start().starts_with('@') || incomplete(src) {
+        return false;
+    }
+    matches!(parse_module(src), Err(e) if !e.msg.starts_with("expected an indented block"))
+}
+
 const COMPOUND: &[&str] = &[
     "def", "class", "if", "for", "while", "try", "with", "async", "match",
 ];
@@ -114,7 +124,7 @@ impl Collector {
                 return Vec::new();
             }
             self.lines.push(line.to_string());
-            self.block = starts_block(line);
+            self.block = starts_block(line) && !bad_header(&self.text());
             if self.block || incomplete(&self.text()) {
                 return Vec::new();
             }
@@ -217,6 +227,23 @@ mod tests {
         assert_eq!(got.len(), 1);
         let got = feed(&["def f():", "# note", "    pass", ""]);
         assert_eq!(got.len(), 1);
+    }
+
+    #[test]
+    fn a_header_without_its_colon_fails_at_once() {
+        let mut c = Collector::default();
+        assert_eq!(
+            c.push("for i in range(3) print(i)"),
+            vec!["for i in range(3) print(i)\n"]
+        );
+        assert_eq!(c.push("def f()").len(), 1);
+        assert_eq!(c.push("if x").len(), 1);
+        // Still waiting for a body: a good header, a one-line body, a decorator.
+        assert!(c.push("for i in range(3):").is_empty());
+        c.clear();
+        assert!(c.push("if x: print(1)").is_empty());
+        assert_eq!(c.push("").len(), 1);
+        assert!(c.push("@dec").is_empty());
     }
 
     #[test]

@@ -27,6 +27,7 @@ impl Interp {
         match f {
             Value::Func(func) => self.call_function(func, None, args),
             Value::Builtin(b) => {
+                self.check_interrupt()?;
                 let this = b.this.clone().unwrap_or(Value::None);
                 (b.f)(self, &this, args)
             }
@@ -43,7 +44,7 @@ impl Interp {
             }
             Value::Class(c) => self.instantiate(c, args),
             Value::Instance(i) => {
-                let Some(call) = i.class.lookup(Sym::new("__call__")) else {
+                let Some(call) = i.class.lookup(crate::lang::symbol::dunder::CALL) else {
                     return Err(type_error(format!(
                         "'{}' object is not callable",
                         i.class.name
@@ -51,7 +52,10 @@ impl Interp {
                 };
                 self.call_bound(&call, f.clone(), args)
             }
-            Value::Native(n) => n.clone().call(f, args, self),
+            Value::Native(n) => {
+                self.check_interrupt()?;
+                n.clone().call(f, args, self)
+            }
             other => Err(type_error(format!(
                 "'{}' object is not callable",
                 other.type_name()
@@ -89,10 +93,22 @@ impl Interp {
             | Value::Set(_)
             | Value::Tuple(_)
             | Value::Int(_)
-            | Value::Float(_) => match crate::lang::builtins::method(obj, &name.as_str()) {
-                Some((f, n)) => Ok(Looked::Native(f, obj.clone(), n)),
-                None => Ok(Looked::Value(self.get_attr(obj, name)?)),
-            },
+            | Value::Float(_) => {
+                // Cached by type and name: finding a builtin method matches its name's text.
+                let key = (std::mem::discriminant(obj), name);
+                let found = match self.method_cache.get(&key) {
+                    Some(m) => *m,
+                    None => {
+                        let m = crate::lang::builtins::method(obj, &name.as_str());
+                        self.method_cache.insert(key, m);
+                        m
+                    }
+                };
+                match found {
+                    Some((f, n)) => Ok(Looked::Native(f, obj.clone(), n)),
+                    None => Ok(Looked::Value(self.get_attr(obj, name)?)),
+                }
+            }
             _ => Ok(Looked::Value(self.get_attr(obj, name)?)),
         }
     }
@@ -100,7 +116,10 @@ impl Interp {
     pub fn call_looked_up(&mut self, m: Looked, args: Args) -> PyResult<Value> {
         match m {
             Looked::Func(f, this) => self.call_function(&f, Some(this), args),
-            Looked::Native(f, this, _) => f(self, &this, args),
+            Looked::Native(f, this, _) => {
+                self.check_interrupt()?;
+                f(self, &this, args)
+            }
             Looked::Value(v) => self.call(&v, args),
         }
     }
@@ -118,23 +137,106 @@ impl Interp {
         args: Args,
     ) -> PyResult<Value> {
         self.tick()?;
+        let nslots = func.def.info.local_names.len();
+        let slots = if func.simple && args.kw.is_empty() {
+            let mut slots = self.new_slots(nslots);
+            slots.extend(this.map(Some));
+            slots.extend(args.pos.into_iter().map(Some));
+            match self.fill_simple(func, slots) {
+                Ok(slots) => slots,
+                // Too many or missing arguments: bind again for Python's message.
+                Err(given) => {
+                    let pos = given.into_iter().flatten().collect();
+                    let mut slots = vec![None; nslots];
+                    self.bind_args(func, None, Args::new(pos), &mut slots)?;
+                    slots
+                }
+            }
+        } else {
+            let mut slots = vec![None; nslots];
+            self.bind_args(func, this, args, &mut slots)?;
+            slots
+        };
+        self.run_function(func, slots)
+    }
+
+    /// An empty slot vector for a frame, reused from a finished call when there is one
+    /// (saves an allocation and a free per call).
+    pub(crate) fn new_slots(&mut self, cap: usize) -> Vec<Option<Value>> {
+        match self.slot_pool.pop() {
+            Some(mut v) => {
+                v.reserve(cap);
+                v
+            }
+            None => Vec::with_capacity(cap),
+        }
+    }
+
+    fn free_slots(&mut self, mut slots: Vec<Option<Value>>) {
+        slots.clear();
+        if self.slot_pool.len() < 64 && slots.capacity() <= 256 {
+            self.slot_pool.push(slots);
+        }
+    }
+
+    /// Calls a `simple` function with its positional arguments already in slot order.
+    pub(crate) fn call_slots(
+        &mut self,
+        func: &Rc<Function>,
+        given: Vec<Option<Value>>,
+    ) -> PyResult<Value> {
+        self.tick()?;
+        match self.fill_simple(func, given) {
+            Ok(slots) => self.run_function(func, slots),
+            Err(given) => {
+                let pos = given.into_iter().flatten().collect();
+                let mut slots = vec![None; func.def.info.local_names.len()];
+                self.bind_args(func, None, Args::new(pos), &mut slots)?;
+                self.run_function(func, slots)
+            }
+        }
+    }
+
+    /// Completes the slots of a `simple` function given its leading positional arguments:
+    /// defaults, then empty locals. Gives the arguments back when they do not fit.
+    pub(crate) fn fill_simple(
+        &self,
+        func: &Function,
+        mut slots: Vec<Option<Value>>,
+    ) -> Result<Vec<Option<Value>>, Vec<Option<Value>>> {
+        let nparams = func.def.params.len();
+        let given = slots.len();
+        if given > nparams || func.defaults[given..].iter().any(|d| d.is_none()) {
+            return Err(slots);
+        }
+        slots.extend(func.defaults[given..].iter().cloned());
+        slots.resize(func.def.info.local_names.len(), None);
+        Ok(slots)
+    }
+
+    /// Runs a function's body in a new frame whose parameters are already bound.
+    pub(crate) fn run_function(
+        &mut self,
+        func: &Rc<Function>,
+        mut slots: Vec<Option<Value>>,
+    ) -> PyResult<Value> {
         let def = &func.def;
         let info = &def.info;
-        let mut slots: Vec<Option<Value>> = vec![None; info.local_names.len()];
-        self.bind_args(func, this, args, &mut slots)?;
-        let nlocals = info.local_names.len() - info.freevars.len();
-        for &c in &info.cellvars {
-            let cur = slots[c as usize].take();
-            slots[c as usize] = Some(Value::Cell(Rc::new(RefCell::new(cur))));
-        }
-        for (i, cell) in func.closure.iter().enumerate() {
-            slots[nlocals + i] = Some(Value::Cell(cell.clone()));
+        if !info.cellvars.is_empty() || !func.closure.is_empty() {
+            let nlocals = info.local_names.len() - info.freevars.len();
+            for &c in &info.cellvars {
+                let cur = slots[c as usize].take();
+                slots[c as usize] = Some(Value::Cell(Rc::new(RefCell::new(cur))));
+            }
+            for (i, cell) in func.closure.iter().enumerate() {
+                slots[nlocals + i] = Some(Value::Cell(cell.clone()));
+            }
         }
         let mut frame = Frame {
             slots,
             class_ns: None,
             func: Some(func.clone()),
-            name: def.name.as_str(),
+            name: func.name.clone(),
             src: func.src.clone(),
         };
         self.depth += 1;
@@ -156,6 +258,7 @@ impl Interp {
             r
         };
         self.depth -= 1;
+        self.free_slots(std::mem::take(&mut frame.slots));
         match r {
             Ok(Flow::Return(v)) => Ok(v),
             Ok(_) => Ok(Value::None),
@@ -177,35 +280,35 @@ impl Interp {
         let def = &func.def;
         let params = &def.params;
         let name = &func.qualname;
-        let mut pos = args.pos;
-        if let Some(t) = this {
-            pos.insert(0, t);
-        }
-        let positional: Vec<usize> = params
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.kind == ParamKind::Normal)
-            .map(|(i, _)| i)
-            .collect();
+        let pos = match this {
+            Some(t) => std::iter::once(t).chain(args.pos).collect(),
+            None => args.pos,
+        };
+        // Parameter positions of the plain parameters, in order (no Vec per call).
+        let positional = || {
+            params
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.kind == ParamKind::Normal)
+                .map(|(i, _)| i)
+        };
+        let npositional = positional().count();
         let varargs = params.iter().position(|p| p.kind == ParamKind::VarArgs);
         let varkw = params.iter().position(|p| p.kind == ParamKind::VarKw);
         let npos = pos.len();
-        if npos > positional.len() && varargs.is_none() {
-            let with_default = positional
-                .iter()
-                .filter(|&&i| func.defaults[i].is_some())
-                .count();
+        if npos > npositional && varargs.is_none() {
+            let with_default = positional().filter(|&i| func.defaults[i].is_some()).count();
             let takes = if with_default > 0 {
                 format!(
                     "from {} to {} positional arguments",
-                    positional.len() - with_default,
-                    positional.len()
+                    npositional - with_default,
+                    npositional
                 )
             } else {
                 format!(
                     "{} positional argument{}",
-                    positional.len(),
-                    if positional.len() == 1 { "" } else { "s" }
+                    npositional,
+                    if npositional == 1 { "" } else { "s" }
                 )
             };
             let given_kw = args.kw.len();
@@ -221,11 +324,11 @@ impl Interp {
             return Err(type_error(msg));
         }
         let mut extra = Vec::new();
-        for (k, v) in pos.into_iter().enumerate() {
-            if k < positional.len() {
-                slots[positional[k]] = Some(v);
-            } else {
-                extra.push(v);
+        let mut targets = positional();
+        for v in pos {
+            match targets.next() {
+                Some(i) => slots[i] = Some(v),
+                None => extra.push(v),
             }
         }
         if let Some(i) = varargs {
@@ -296,6 +399,7 @@ impl Interp {
             })?;
         let this = match f.slots.first() {
             Some(Some(Value::Cell(c))) => c.borrow().clone(),
+            Some(Some(Value::StrBuf(b))) => Some(Value::from(b.as_str())),
             Some(Some(v)) => Some(v.clone()),
             _ => None,
         }

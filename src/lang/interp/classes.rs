@@ -22,6 +22,7 @@ fn new_class(
         mro: RefCell::new(Vec::new()),
         dict: RefCell::new(AttrMap::default()),
         builtin,
+        cache: Default::default(),
     });
     let mro = c3_mro(&c, &bases).unwrap_or_else(|| {
         let mut m = vec![c.clone()];
@@ -202,7 +203,7 @@ fn base_init(_i: &mut Interp, this: &Value, args: Args) -> PyResult<Value> {
         if inst.class.exc_kind().is_some() {
             inst.dict
                 .borrow_mut()
-                .insert(Sym::new("args"), Value::tuple(args.pos));
+                .insert(crate::lang::symbol::dunder::ARGS, Value::tuple(args.pos));
         } else if !args.pos.is_empty() || !args.kw.is_empty() {
             return Err(type_error(
                 "object.__init__() takes exactly one argument (the instance to initialize)",
@@ -293,6 +294,7 @@ impl Interp {
             }
         }
         *class.dict.borrow_mut() = dict;
+        class_changed();
         let mut v = Value::Class(class);
         for d in def.decorators.iter().rev() {
             let dv = self.eval(d, f)?;
@@ -314,12 +316,13 @@ impl Interp {
             dict: RefCell::new(AttrMap::default()),
         });
         if is_exc {
-            inst.dict
-                .borrow_mut()
-                .insert(Sym::new("args"), Value::tuple(args.pos.clone()));
+            inst.dict.borrow_mut().insert(
+                crate::lang::symbol::dunder::ARGS,
+                Value::tuple(args.pos.clone()),
+            );
         }
         let this = Value::Instance(inst);
-        match c.lookup(Sym::new("__init__")) {
+        match c.lookup(crate::lang::symbol::dunder::INIT) {
             Some(init) => {
                 let r = self.call_bound(&init, this.clone(), args)?;
                 if !matches!(r, Value::None) {
@@ -379,7 +382,7 @@ impl Interp {
                     }
                     _ => {}
                 }
-                if let Some(getattr) = i.class.lookup(Sym::new("__getattr__")) {
+                if let Some(getattr) = i.class.lookup(crate::lang::symbol::dunder::GETATTR) {
                     return self.call_bound(
                         &getattr,
                         obj.clone(),
@@ -519,7 +522,7 @@ impl Interp {
     pub fn set_attr(&mut self, obj: &Value, name: Sym, v: Value) -> PyResult<()> {
         match obj {
             Value::Instance(i) => {
-                if let Some(setattr) = i.class.lookup(Sym::new("__setattr__")) {
+                if let Some(setattr) = i.class.lookup(crate::lang::symbol::dunder::SETATTR) {
                     self.call_bound(
                         &setattr,
                         obj.clone(),
@@ -532,6 +535,7 @@ impl Interp {
             }
             Value::Class(c) if c.builtin.is_none() => {
                 c.dict.borrow_mut().insert(name, v);
+                class_changed();
                 Ok(())
             }
             Value::Class(c) => Err(type_error(format!(
@@ -574,7 +578,7 @@ impl Interp {
 
     pub fn del_attr(&mut self, obj: &Value, name: Sym) -> PyResult<()> {
         if let Value::Instance(i) = obj {
-            if let Some(delattr) = i.class.lookup(Sym::new("__delattr__")) {
+            if let Some(delattr) = i.class.lookup(crate::lang::symbol::dunder::DELATTR) {
                 self.call_bound(
                     &delattr,
                     obj.clone(),
@@ -586,6 +590,7 @@ impl Interp {
         let removed = match obj {
             Value::Instance(i) => i.dict.borrow_mut().shift_remove(&name).is_some(),
             Value::Class(c) if c.builtin.is_none() => {
+                class_changed();
                 c.dict.borrow_mut().shift_remove(&name).is_some()
             }
             Value::Module(m) => m.attrs.borrow_mut().shift_remove(&name).is_some(),

@@ -1,4 +1,5 @@
 //! Expression evaluation.
+use super::call::Looked;
 use super::{Frame, Interp};
 use crate::lang::ast::*;
 use crate::lang::error::{Anchor, ExcKind, PyErr, PyResult};
@@ -10,11 +11,71 @@ use std::rc::Rc;
 
 impl Interp {
     /// Records the failing expression as the current frame's traceback entry.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn at(&self, err: PyErr, frame: &Frame, span: Span, anchor: Anchor) -> PyErr {
         err.locate(&frame.src, span, anchor, &frame.name)
     }
 
+    /// The common expressions, kept small so the recursion's stack frames stay small; the
+    /// rest is in `eval_rest`.
     pub fn eval(&mut self, e: &Expr, f: &mut Frame) -> PyResult<Value> {
+        match &e.kind {
+            ExprKind::Name(n) => {
+                if let Scope::Local(slot) = n.scope {
+                    match f.slots.get(slot as usize) {
+                        Some(Some(Value::Cell(_) | Value::StrBuf(_))) | Some(None) | None => {}
+                        Some(Some(v)) => return Ok(v.clone()),
+                    }
+                }
+                self.load_name(n, f)
+                    .map_err(|err| self.at(err, f, e.span, Anchor::None))
+            }
+            ExprKind::Int(i) => Ok(Value::Int(*i)),
+            ExprKind::Binary(op, a, b) => {
+                let x = self.eval(a, f)?;
+                let y = self.eval(b, f)?;
+                self.binary(*op, &x, &y).map_err(|err| {
+                    let anchor = Anchor::BinOp {
+                        left_end: a.span.end,
+                        right_start: b.span.start,
+                    };
+                    self.at(err, f, e.span, anchor)
+                })
+            }
+            ExprKind::Call(func, args) => self.eval_call(e, func, args, f),
+            ExprKind::Attr(obj, name) => {
+                let o = self.eval(obj, f)?;
+                self.get_attr(&o, *name)
+                    .map_err(|err| self.at(err, f, e.span, Anchor::None))
+            }
+            ExprKind::Compare(first, rest) if rest.len() == 1 => {
+                let left = self.eval(first, f)?;
+                let (op, re) = &rest[0];
+                let right = self.eval(re, f)?;
+                if let (Value::Int(x), Value::Int(y)) = (&left, &right) {
+                    let r = match op {
+                        CmpOp::Eq => Some(x == y),
+                        CmpOp::Ne => Some(x != y),
+                        CmpOp::Lt => Some(x < y),
+                        CmpOp::Le => Some(x <= y),
+                        CmpOp::Gt => Some(x > y),
+                        CmpOp::Ge => Some(x >= y),
+                        _ => None,
+                    };
+                    if let Some(r) = r {
+                        return Ok(Value::Bool(r));
+                    }
+                }
+                self.compare(*op, &left, &right)
+                    .map_err(|err| self.at(err, f, e.span, Anchor::None))
+            }
+            _ => self.eval_rest(e, f),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_rest(&mut self, e: &Expr, f: &mut Frame) -> PyResult<Value> {
         Ok(match &e.kind {
             ExprKind::Name(n) => {
                 return self
@@ -189,6 +250,7 @@ impl Interp {
                     Some(v) => Ok(v.clone()),
                     None => Err(self.unbound_error(n.sym, f, slot)),
                 },
+                Some(Some(Value::StrBuf(b))) => Ok(Value::from(b.as_str())),
                 Some(Some(v)) => Ok(v.clone()),
                 _ => Err(self.unbound_error(n.sym, f, slot)),
             },
@@ -256,8 +318,34 @@ impl Interp {
 
     fn eval_call(&mut self, e: &Expr, func: &Expr, args: &[Arg], f: &mut Frame) -> PyResult<Value> {
         // `obj.method(...)`: look the method up without building a bound-method object.
+        let plain = args.iter().all(|a| matches!(a, Arg::Pos(_)));
         if let ExprKind::Attr(obj, name) = &func.kind {
             let o = self.eval(obj, f)?;
+            if plain {
+                // Arguments go straight into the frame's slots after `self` when the method
+                // is a Python function (no `Args`, no shifting).
+                let mut slots = self.new_slots((args.len() + 1).max(8));
+                slots.push(None);
+                for a in args {
+                    if let Arg::Pos(x) = a {
+                        slots.push(Some(self.eval(x, f)?));
+                    }
+                }
+                let method = self
+                    .lookup_method(&o, *name)
+                    .map_err(|err| self.at(err, f, func.span, Anchor::None))?;
+                let r = match method {
+                    Looked::Func(func, this) if func.simple => {
+                        slots[0] = Some(this);
+                        self.call_slots(&func, slots)
+                    }
+                    m => {
+                        let a = Args::new(slots.into_iter().skip(1).flatten().collect());
+                        self.call_looked_up(m, a)
+                    }
+                };
+                return r.map_err(|err| self.at(err, f, e.span, Anchor::None));
+            }
             let a = self.eval_args(args, f, e.span)?;
             let method = self
                 .lookup_method(&o, *name)
@@ -267,6 +355,19 @@ impl Interp {
                 .map_err(|err| self.at(err, f, e.span, Anchor::None));
         }
         let fv = self.eval(func, f)?;
+        if let (true, Value::Func(func)) = (plain, &fv) {
+            if func.simple {
+                let mut slots = self.new_slots(func.def.info.local_names.len());
+                for a in args {
+                    if let Arg::Pos(x) = a {
+                        slots.push(Some(self.eval(x, f)?));
+                    }
+                }
+                return self
+                    .call_slots(func, slots)
+                    .map_err(|err| self.at(err, f, e.span, Anchor::None));
+            }
+        }
         let a = self.eval_args_for(args, f, e.span, Some(&fv))?;
         if let Value::Builtin(b) = &fv {
             if b.name == "super" && a.pos.is_empty() {
@@ -522,10 +623,13 @@ impl Interp {
 
 /// Inserts keeping the first key object, as Python does (`{1: 'a', 1.0: 'b'}` is `{1: 'b'}`).
 pub fn dict_insert(map: &mut DictMap, key: Key, value: Value) {
-    if let Some(v) = map.get_mut(&key) {
-        *v = value;
-    } else {
-        map.insert(key, value);
+    match map.entry(key) {
+        indexmap::map::Entry::Occupied(mut o) => {
+            o.insert(value);
+        }
+        indexmap::map::Entry::Vacant(v) => {
+            v.insert(value);
+        }
     }
 }
 

@@ -2,7 +2,6 @@
 use super::Interp;
 use crate::lang::builtins::{norm_index, to_index};
 use crate::lang::error::{type_error, value_error, ExcKind, PyErr, PyResult};
-use crate::lang::symbol::Sym;
 use crate::lang::value::*;
 use std::rc::Rc;
 
@@ -126,7 +125,7 @@ impl Interp {
                 }
                 Err(PyErr::with_args(ExcKind::KeyError, vec![idx.clone()]))
             }
-            Value::Instance(i) => match i.class.lookup(Sym::new("__getitem__")) {
+            Value::Instance(i) => match i.class.lookup(crate::lang::symbol::dunder::GETITEM) {
                 Some(m) => self.call_bound(&m, obj.clone(), Args::new(vec![idx.clone()])),
                 None => Err(type_error(format!(
                     "'{}' object is not subscriptable",
@@ -184,7 +183,7 @@ impl Interp {
                 super::expr::dict_insert(&mut d.borrow_mut(), k, v);
                 Ok(())
             }
-            Value::Instance(i) => match i.class.lookup(Sym::new("__setitem__")) {
+            Value::Instance(i) => match i.class.lookup(crate::lang::symbol::dunder::SETITEM) {
                 Some(m) => self
                     .call_bound(&m, obj.clone(), Args::new(vec![idx.clone(), v]))
                     .map(|_| ()),
@@ -232,7 +231,7 @@ impl Interp {
                 }
                 Ok(())
             }
-            Value::Instance(i) => match i.class.lookup(Sym::new("__delitem__")) {
+            Value::Instance(i) => match i.class.lookup(crate::lang::symbol::dunder::DELITEM) {
                 Some(m) => self
                     .call_bound(&m, obj.clone(), Args::new(vec![idx.clone()]))
                     .map(|_| ()),

@@ -3,6 +3,7 @@ mod call;
 mod classes;
 pub(crate) mod expr;
 mod index;
+mod iter;
 mod ops;
 mod stmt;
 
@@ -18,7 +19,7 @@ use std::io::Write;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Set by the Ctrl-C handler; checked at loop iterations and calls.
+/// Set by the Ctrl-C handler; checked at loop iterations, calls and operators on natives.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Python's default recursion limit.
@@ -105,7 +106,14 @@ pub struct Interp {
     /// Warnings already shown, by `file:line:category:message` (Python's default filter
     /// shows each once per location).
     pub warned: rustc_hash::FxHashSet<String>,
+    /// Methods of builtin types by the value's variant and the name.
+    pub method_cache: rustc_hash::FxHashMap<(std::mem::Discriminant<Value>, Sym), FoundMethod>,
+    /// Slot vectors of finished calls, for the next calls' frames.
+    pub(crate) slot_pool: Vec<Vec<Option<Value>>>,
 }
+
+/// A builtin type's method as `builtins::method` finds it (or its absence).
+pub type FoundMethod = Option<(NativeFn, &'static str)>;
 
 impl Interp {
     pub fn new() -> Interp {
@@ -129,6 +137,8 @@ impl Interp {
             stmt_src: None,
             stmt_offset: 0,
             warned: Default::default(),
+            method_cache: Default::default(),
+            slot_pool: Vec::new(),
         };
         super::builtins::install(&mut it);
         // autocast's state is per thread, as in PyTorch; a new session starts it afresh
@@ -300,13 +310,21 @@ impl Interp {
         eprint!("{s}");
     }
 
-    /// Counts a step; raises KeyboardInterrupt after Ctrl-C and stops runaway fuzz inputs.
+    /// KeyboardInterrupt after Ctrl-C. Also checked before each call of a builtin or native
+    /// and each operator on a native object, so one long statement of engine ops stops too.
     #[inline]
-    pub fn tick(&mut self) -> PyResult<()> {
+    pub fn check_interrupt(&mut self) -> PyResult<()> {
         if INTERRUPTED.load(Ordering::Relaxed) {
             INTERRUPTED.store(false, Ordering::Relaxed);
             return Err(PyErr::with_args(ExcKind::KeyboardInterrupt, Vec::new()));
         }
+        Ok(())
+    }
+
+    /// Counts a step; raises KeyboardInterrupt after Ctrl-C and stops runaway fuzz inputs.
+    #[inline]
+    pub fn tick(&mut self) -> PyResult<()> {
+        self.check_interrupt()?;
         if let Some(limit) = self.step_limit {
             self.steps += 1;
             if self.steps > limit {
@@ -324,7 +342,10 @@ impl Interp {
                 class: self.class_for(*kind),
                 dict: RefCell::new({
                     let mut m = AttrMap::default();
-                    m.insert(Sym::new("args"), Value::tuple(args.clone()));
+                    m.insert(
+                        crate::lang::symbol::dunder::ARGS,
+                        Value::tuple(args.clone()),
+                    );
                     m
                 }),
             })),

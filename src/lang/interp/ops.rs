@@ -349,6 +349,10 @@ impl Interp {
     }
 
     fn dunder_binary(&mut self, op: BinOp, a: &Value, b: &Value) -> PyResult<Option<Value>> {
+        if matches!(a, Value::Native(_)) || matches!(b, Value::Native(_)) {
+            // Engine ops (a chain of big matmuls in one statement) can be interrupted.
+            self.check_interrupt()?;
+        }
         let (name, rname, _) = op.dunders();
         if let Value::Native(n) = a {
             if let Some(v) = n.clone().binary(a, op, b, false, self)? {
@@ -483,7 +487,7 @@ impl Interp {
             Value::Set(s) => !s.borrow().is_empty(),
             Value::Range(r) => !r.is_empty(),
             Value::Instance(i) => {
-                if let Some(m) = i.class.lookup(Sym::new("__bool__")) {
+                if let Some(m) = i.class.lookup(crate::lang::symbol::dunder::BOOL) {
                     let r = self.call_bound(&m, v.clone(), Args::default())?;
                     return match r {
                         Value::Bool(b) => Ok(b),
@@ -493,7 +497,7 @@ impl Interp {
                         ))),
                     };
                 }
-                if let Some(m) = i.class.lookup(Sym::new("__len__")) {
+                if let Some(m) = i.class.lookup(crate::lang::symbol::dunder::LEN) {
                     let r = self.call_bound(&m, v.clone(), Args::default())?;
                     return Ok(r.as_int().unwrap_or(1) != 0);
                 }
@@ -622,14 +626,14 @@ impl Interp {
                 } else {
                     (b, a)
                 };
-                if let Some(m) = i.class.lookup(Sym::new("__eq__")) {
+                if let Some(m) = i.class.lookup(crate::lang::symbol::dunder::EQ) {
                     let r = self.call_bound(&m, this.clone(), Args::new(vec![other.clone()]))?;
                     if !matches!(r, Value::NotImplemented) {
                         return self.truthy(&r);
                     }
                 }
                 if let (Value::Instance(_), Value::Instance(j)) = (a, b) {
-                    if let Some(m) = j.class.lookup(Sym::new("__eq__")) {
+                    if let Some(m) = j.class.lookup(crate::lang::symbol::dunder::EQ) {
                         let r = self.call_bound(&m, b.clone(), Args::new(vec![a.clone()]))?;
                         if !matches!(r, Value::NotImplemented) {
                             return self.truthy(&r);
@@ -806,10 +810,14 @@ impl Interp {
                 }
                 Ok(false)
             }
-            Value::Instance(i) if i.class.lookup(Sym::new("__contains__")).is_some() => {
+            Value::Instance(i)
+                if i.class
+                    .lookup(crate::lang::symbol::dunder::CONTAINS)
+                    .is_some() =>
+            {
                 let m = i
                     .class
-                    .lookup(Sym::new("__contains__"))
+                    .lookup(crate::lang::symbol::dunder::CONTAINS)
                     .unwrap_or(Value::None);
                 let r = self.call_bound(&m, container.clone(), Args::new(vec![item.clone()]))?;
                 self.truthy(&r)
@@ -933,7 +941,7 @@ impl Interp {
                 }
             }
             Value::Instance(i) => {
-                if let Some(m) = i.class.lookup(Sym::new("__repr__")) {
+                if let Some(m) = i.class.lookup(crate::lang::symbol::dunder::REPR) {
                     let r = self.call_bound(&m, v.clone(), Args::default())?;
                     return match r {
                         Value::Str(s) => Ok(s.to_string()),
@@ -963,6 +971,7 @@ impl Interp {
             Value::Iter(it) => format!("<{} object at {:#x}>", it.borrow().type_name(), v.ptr_id()),
             Value::Native(n) => n.clone().repr(self)?,
             Value::Cell(_) => "<cell>".into(),
+            Value::StrBuf(b) => format::str_repr(b),
         })
     }
 
@@ -992,7 +1001,7 @@ impl Interp {
         match v {
             Value::Str(s) => Ok(s.to_string()),
             Value::Instance(i) => {
-                if let Some(m) = i.class.lookup(Sym::new("__str__")) {
+                if let Some(m) = i.class.lookup(crate::lang::symbol::dunder::STR) {
                     let r = self.call_bound(&m, v.clone(), Args::default())?;
                     return match r {
                         Value::Str(s) => Ok(s.to_string()),
@@ -1015,7 +1024,7 @@ impl Interp {
     /// `str(e)` of an exception: its single argument, a tuple repr of several, or nothing.
     pub fn exc_message(&mut self, exc: &crate::lang::error::Exc) -> PyResult<String> {
         if let crate::lang::error::Exc::Object(v @ Value::Instance(i)) = exc {
-            if i.class.lookup(Sym::new("__str__")).is_some() {
+            if i.class.lookup(crate::lang::symbol::dunder::STR).is_some() {
                 return self.to_str(v);
             }
         }
@@ -1039,16 +1048,23 @@ impl Interp {
             Value::Bool(b) => format::bool_format(*b, spec),
             Value::Float(f) => format::float_format(*f, spec),
             Value::Str(s) => format::str_format(s, spec),
-            Value::Instance(i) if i.class.lookup(Sym::new("__format__")).is_some() => {
+            Value::Instance(i)
+                if i.class
+                    .lookup(crate::lang::symbol::dunder::FORMAT)
+                    .is_some() =>
+            {
                 let m = i
                     .class
-                    .lookup(Sym::new("__format__"))
+                    .lookup(crate::lang::symbol::dunder::FORMAT)
                     .unwrap_or(Value::None);
                 let r = self.call_bound(&m, v.clone(), Args::new(vec![Value::str(spec)]))?;
                 return self.to_str(&r);
             }
             Value::Native(n) => {
-                if let Some(m) = n.clone().get_attr(v, Sym::new("__format__"), self)? {
+                if let Some(m) = n
+                    .clone()
+                    .get_attr(v, crate::lang::symbol::dunder::FORMAT, self)?
+                {
                     let r = self.call(&m, Args::new(vec![Value::str(spec)]))?;
                     return self.to_str(&r);
                 }
@@ -1181,228 +1197,6 @@ impl Interp {
         Ok(out)
     }
 
-    // ------------------------------------------------------------------ iteration
-
-    pub fn get_iter(&mut self, v: &Value) -> PyResult<Value> {
-        let it = match v {
-            Value::List(l) => Iter::List {
-                list: l.clone(),
-                pos: 0,
-            },
-            Value::Tuple(t) => Iter::Seq {
-                items: t.clone(),
-                pos: 0,
-            },
-            Value::Str(s) => Iter::Str {
-                s: s.clone(),
-                pos: 0,
-            },
-            Value::Range(r) => Iter::Range {
-                next: r.start,
-                left: r.len(),
-                step: r.step,
-            },
-            Value::Dict(d) => Iter::DictKeys {
-                dict: d.clone(),
-                pos: 0,
-                len: d.borrow().len(),
-            },
-            Value::Set(s) => Iter::Seq {
-                items: Rc::new(set_order(&s.borrow())),
-                pos: 0,
-            },
-            Value::Iter(_) => return Ok(v.clone()),
-            Value::Instance(i) => {
-                if let Some(m) = i.class.lookup(Sym::new("__iter__")) {
-                    return self.call_bound(&m, v.clone(), Args::default());
-                }
-                if i.class.lookup(Sym::new("__getitem__")).is_some() {
-                    // The old sequence protocol: index from 0 until IndexError.
-                    let mut items = Vec::new();
-                    for k in 0.. {
-                        match self.get_item(v, &Value::Int(k)) {
-                            Ok(x) => items.push(x),
-                            Err(e) if e.is(ExcKind::IndexError) => break,
-                            Err(e) => return Err(e),
-                        }
-                        if k > 1 << 24 {
-                            break;
-                        }
-                    }
-                    Iter::Seq {
-                        items: Rc::new(items),
-                        pos: 0,
-                    }
-                } else {
-                    return Err(type_error(format!(
-                        "'{}' object is not iterable",
-                        i.class.name
-                    )));
-                }
-            }
-            Value::Native(n) => match n.clone().iter(v, self)? {
-                Some(it) => return Ok(it),
-                None => {
-                    return Err(type_error(format!(
-                        "'{}' object is not iterable",
-                        v.type_name()
-                    )))
-                }
-            },
-            other => {
-                return Err(type_error(format!(
-                    "'{}' object is not iterable",
-                    other.type_name()
-                )))
-            }
-        };
-        Ok(Value::Iter(Rc::new(RefCell::new(it))))
-    }
-
-    /// The next item of an iterator, `None` when exhausted.
-    pub fn next(&mut self, it: &Value) -> PyResult<Option<Value>> {
-        // Every builtin that consumes an iterator passes here: Ctrl-C and the step limit work.
-        self.tick()?;
-        match it {
-            Value::Iter(cell) => {
-                let mut st = cell.borrow_mut();
-                match &mut *st {
-                    Iter::Seq { items, pos } | Iter::Reversed { items, pos } => {
-                        let r = items.get(*pos).cloned();
-                        *pos += 1;
-                        Ok(r)
-                    }
-                    Iter::List { list, pos } => {
-                        let r = list.borrow().get(*pos).cloned();
-                        *pos += 1;
-                        Ok(r)
-                    }
-                    Iter::Range { next, left, step } => {
-                        if *left <= 0 {
-                            return Ok(None);
-                        }
-                        let r = *next;
-                        *next = next.wrapping_add(*step);
-                        *left -= 1;
-                        Ok(Some(Value::Int(r)))
-                    }
-                    Iter::Str { s, pos } => match s[*pos..].chars().next() {
-                        Some(c) => {
-                            *pos += c.len_utf8();
-                            Ok(Some(Value::from(c.to_string())))
-                        }
-                        None => Ok(None),
-                    },
-                    Iter::DictKeys { dict, pos, len } => {
-                        let d = dict.borrow();
-                        if d.len() != *len {
-                            *len = d.len();
-                            return Err(PyErr::new(
-                                ExcKind::RuntimeError,
-                                "dictionary changed size during iteration",
-                            ));
-                        }
-                        let r = d.get_index(*pos).map(|(k, _)| k.0.clone());
-                        *pos += 1;
-                        Ok(r)
-                    }
-                    Iter::Enumerate { inner, count } => {
-                        let inner = inner.clone();
-                        let c = *count;
-                        *count += 1;
-                        drop(st);
-                        Ok(self
-                            .next(&inner)?
-                            .map(|v| Value::tuple(vec![Value::Int(c), v])))
-                    }
-                    Iter::Zip { inners } => {
-                        let inners = inners.clone();
-                        drop(st);
-                        let mut out = Vec::with_capacity(inners.len());
-                        for i in &inners {
-                            match self.next(i)? {
-                                Some(v) => out.push(v),
-                                None => return Ok(None),
-                            }
-                        }
-                        if inners.is_empty() {
-                            return Ok(None);
-                        }
-                        Ok(Some(Value::tuple(out)))
-                    }
-                    Iter::Native(_) => {
-                        // Taken out while it runs: its code may touch this iterator again.
-                        let mut taken = std::mem::replace(
-                            &mut *st,
-                            Iter::Seq {
-                                items: Rc::new(Vec::new()),
-                                pos: 0,
-                            },
-                        );
-                        drop(st);
-                        let r = match &mut taken {
-                            Iter::Native(n) => n.next(self),
-                            _ => Ok(None),
-                        };
-                        *cell.borrow_mut() = taken;
-                        r
-                    }
-                }
-            }
-            Value::Instance(i) => match i.class.lookup(Sym::new("__next__")) {
-                Some(m) => match self.call_bound(&m, it.clone(), Args::default()) {
-                    Ok(v) => Ok(Some(v)),
-                    Err(e) if e.is(ExcKind::StopIteration) => Ok(None),
-                    Err(e) => Err(e),
-                },
-                None => Err(type_error(format!(
-                    "'{}' object is not an iterator",
-                    i.class.name
-                ))),
-            },
-            other => Err(type_error(format!(
-                "'{}' object is not an iterator",
-                other.type_name()
-            ))),
-        }
-    }
-
-    /// All items of an iterable.
-    pub fn collect(&mut self, v: &Value) -> PyResult<Vec<Value>> {
-        match v {
-            Value::List(l) => return Ok(l.borrow().clone()),
-            Value::Tuple(t) => return Ok(t.as_ref().clone()),
-            Value::Range(r) if r.len() > MAX_ITEMS as i64 => {
-                return Err(PyErr::new(ExcKind::MemoryError, ""))
-            }
-            _ => {}
-        }
-        let it = self.get_iter(v)?;
-        let mut out = Vec::new();
-        while let Some(x) = self.next(&it)? {
-            out.push(x);
-            if out.len() > MAX_ITEMS {
-                return Err(PyErr::new(ExcKind::MemoryError, ""));
-            }
-        }
-        Ok(out)
-    }
-
-    /// Key/value pairs of a mapping (for `**kwargs` and `dict(...)`).
-    pub fn mapping_items(&mut self, v: &Value) -> PyResult<Vec<(Key, Value)>> {
-        match v {
-            Value::Dict(d) => Ok(d
-                .borrow()
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect()),
-            other => Err(type_error(format!(
-                "'{}' object is not a mapping",
-                other.type_name()
-            ))),
-        }
-    }
-
     pub fn len(&mut self, v: &Value) -> PyResult<usize> {
         Ok(match v {
             Value::Str(s) => s.chars().count(),
@@ -1411,7 +1205,7 @@ impl Interp {
             Value::Dict(d) => d.borrow().len(),
             Value::Set(s) => s.borrow().len(),
             Value::Range(r) => r.len().max(0) as usize,
-            Value::Instance(i) => match i.class.lookup(Sym::new("__len__")) {
+            Value::Instance(i) => match i.class.lookup(crate::lang::symbol::dunder::LEN) {
                 Some(m) => {
                     let r = self.call_bound(&m, v.clone(), Args::default())?;
                     match r.as_int() {
@@ -1455,8 +1249,8 @@ impl Interp {
     pub(crate) fn ctx_enter(&mut self, ctx: &Value) -> PyResult<Value> {
         match ctx {
             Value::Instance(i) => {
-                let enter = i.class.lookup(Sym::new("__enter__"));
-                let exit = i.class.lookup(Sym::new("__exit__"));
+                let enter = i.class.lookup(crate::lang::symbol::dunder::ENTER);
+                let exit = i.class.lookup(crate::lang::symbol::dunder::EXIT);
                 match (enter, exit) {
                     (Some(e), Some(_)) => self.call_bound(&e, ctx.clone(), Args::default()),
                     (None, _) => Err(type_error(format!(
@@ -1487,7 +1281,7 @@ impl Interp {
     pub(crate) fn ctx_exit(&mut self, ctx: &Value, err: Option<&PyErr>) -> PyResult<bool> {
         match ctx {
             Value::Instance(i) => {
-                let Some(exit) = i.class.lookup(Sym::new("__exit__")) else {
+                let Some(exit) = i.class.lookup(crate::lang::symbol::dunder::EXIT) else {
                     return Ok(false);
                 };
                 let args = match err {

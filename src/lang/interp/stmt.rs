@@ -35,7 +35,44 @@ impl Interp {
             .map_err(|err| self.finish_stmt_error(err, s, f))
     }
 
+    /// The common statements; the rest is in `exec_rest` (small frames for deep recursion).
     fn exec_inner(&mut self, s: &Stmt, f: &mut Frame) -> PyResult<Flow> {
+        match &s.kind {
+            StmtKind::Expr(e) => {
+                self.eval(e, f)?;
+            }
+            StmtKind::Assign(targets, value) if targets.len() == 1 => {
+                let v = self.eval(value, f)?;
+                self.assign(&targets[0], v, f)?;
+            }
+            StmtKind::AugAssign(target, op, value) => self.aug_assign(target, *op, value, f, s)?,
+            StmtKind::If(test, body, orelse) => {
+                let c = self.eval(test, f)?;
+                let t = match c {
+                    Value::Bool(b) => b,
+                    _ => self
+                        .truthy(&c)
+                        .map_err(|e| self.at(e, f, test.span, Anchor::None))?,
+                };
+                return self.exec_block(if t { body } else { orelse }, f);
+            }
+            StmtKind::Return(v) => {
+                let v = match v {
+                    Some(e) => self.eval(e, f)?,
+                    None => Value::None,
+                };
+                return Ok(Flow::Return(v));
+            }
+            StmtKind::For(target, iter, body, orelse) => {
+                return self.exec_for(target, iter, body, orelse, f)
+            }
+            _ => return self.exec_rest(s, f),
+        }
+        Ok(Flow::Normal)
+    }
+
+    #[inline(never)]
+    fn exec_rest(&mut self, s: &Stmt, f: &mut Frame) -> PyResult<Flow> {
         match &s.kind {
             StmtKind::Expr(e) => {
                 self.eval(e, f)?;
@@ -337,6 +374,45 @@ impl Interp {
         s: &Stmt,
     ) -> PyResult<()> {
         match &target.kind {
+            ExprKind::Name(
+                n @ Name {
+                    scope: Scope::Local(slot),
+                    ..
+                },
+            ) if op == BinOp::Add
+                && matches!(
+                    f.slots.get(*slot as usize),
+                    Some(Some(Value::Str(_) | Value::StrBuf(_)))
+                ) =>
+            {
+                // `s += t` on a local string appends in place: linear, as in CPython.
+                let rhs = self.eval(value, f)?;
+                let len = match &f.slots[*slot as usize] {
+                    Some(Value::Str(c)) => c.len(),
+                    Some(Value::StrBuf(b)) => b.len(),
+                    _ => 0,
+                };
+                let fits = |t: &str| len + t.len() <= crate::lang::methods::MAX_STR as usize;
+                let (Value::Str(t), true) = (&rhs, matches!(&rhs, Value::Str(t) if fits(t))) else {
+                    let cur = self.load_name(n, f)?;
+                    let r = self
+                        .inplace(op, &cur, &rhs)
+                        .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
+                    self.store_name(n, r, f);
+                    return Ok(());
+                };
+                let slot = &mut f.slots[*slot as usize];
+                match slot {
+                    Some(Value::StrBuf(b)) => b.push_str(t),
+                    Some(Value::Str(cur)) => {
+                        let mut b = String::with_capacity(2 * (cur.len() + t.len()));
+                        b.push_str(cur);
+                        b.push_str(t);
+                        *slot = Some(Value::StrBuf(Box::new(b)));
+                    }
+                    _ => {}
+                }
+            }
             ExprKind::Name(n) => {
                 let cur = self
                     .load_name(n, f)
@@ -649,6 +725,8 @@ impl Interp {
         Ok(Value::Func(Rc::new(Function {
             def: def.clone(),
             qualname,
+            name: def.name.as_str(),
+            simple: def.params.iter().all(|p| p.kind == ParamKind::Normal),
             defaults,
             closure,
             src: f.src.clone(),

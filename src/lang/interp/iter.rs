@@ -1,0 +1,232 @@
+//! Iteration: iterators over values, `next`, and collecting an iterable or a mapping.
+use super::ops::MAX_ITEMS;
+use super::Interp;
+use crate::lang::error::{type_error, ExcKind, PyErr, PyResult};
+use crate::lang::value::*;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+impl Interp {
+    pub fn get_iter(&mut self, v: &Value) -> PyResult<Value> {
+        let it = match v {
+            Value::List(l) => Iter::List {
+                list: l.clone(),
+                pos: 0,
+            },
+            Value::Tuple(t) => Iter::Seq {
+                items: t.clone(),
+                pos: 0,
+            },
+            Value::Str(s) => Iter::Str {
+                s: s.clone(),
+                pos: 0,
+            },
+            Value::Range(r) => Iter::Range {
+                next: r.start,
+                left: r.len(),
+                step: r.step,
+            },
+            Value::Dict(d) => Iter::DictKeys {
+                dict: d.clone(),
+                pos: 0,
+                len: d.borrow().len(),
+            },
+            Value::Set(s) => Iter::Seq {
+                items: Rc::new(set_order(&s.borrow())),
+                pos: 0,
+            },
+            Value::Iter(_) => return Ok(v.clone()),
+            Value::Instance(i) => {
+                if let Some(m) = i.class.lookup(crate::lang::symbol::dunder::ITER) {
+                    return self.call_bound(&m, v.clone(), Args::default());
+                }
+                if i.class
+                    .lookup(crate::lang::symbol::dunder::GETITEM)
+                    .is_some()
+                {
+                    // The old sequence protocol: index from 0 until IndexError.
+                    let mut items = Vec::new();
+                    for k in 0.. {
+                        match self.get_item(v, &Value::Int(k)) {
+                            Ok(x) => items.push(x),
+                            Err(e) if e.is(ExcKind::IndexError) => break,
+                            Err(e) => return Err(e),
+                        }
+                        if k > 1 << 24 {
+                            break;
+                        }
+                    }
+                    Iter::Seq {
+                        items: Rc::new(items),
+                        pos: 0,
+                    }
+                } else {
+                    return Err(type_error(format!(
+                        "'{}' object is not iterable",
+                        i.class.name
+                    )));
+                }
+            }
+            Value::Native(n) => match n.clone().iter(v, self)? {
+                Some(it) => return Ok(it),
+                None => {
+                    return Err(type_error(format!(
+                        "'{}' object is not iterable",
+                        v.type_name()
+                    )))
+                }
+            },
+            other => {
+                return Err(type_error(format!(
+                    "'{}' object is not iterable",
+                    other.type_name()
+                )))
+            }
+        };
+        Ok(Value::Iter(Rc::new(RefCell::new(it))))
+    }
+
+    /// The next item of an iterator, `None` when exhausted.
+    pub fn next(&mut self, it: &Value) -> PyResult<Option<Value>> {
+        // Every builtin that consumes an iterator passes here: Ctrl-C and the step limit work.
+        self.tick()?;
+        match it {
+            Value::Iter(cell) => {
+                let mut st = cell.borrow_mut();
+                match &mut *st {
+                    Iter::Seq { items, pos } | Iter::Reversed { items, pos } => {
+                        let r = items.get(*pos).cloned();
+                        *pos += 1;
+                        Ok(r)
+                    }
+                    Iter::List { list, pos } => {
+                        let r = list.borrow().get(*pos).cloned();
+                        *pos += 1;
+                        Ok(r)
+                    }
+                    Iter::Range { next, left, step } => {
+                        if *left <= 0 {
+                            return Ok(None);
+                        }
+                        let r = *next;
+                        *next = next.wrapping_add(*step);
+                        *left -= 1;
+                        Ok(Some(Value::Int(r)))
+                    }
+                    Iter::Str { s, pos } => match s[*pos..].chars().next() {
+                        Some(c) => {
+                            *pos += c.len_utf8();
+                            Ok(Some(Value::from(c.to_string())))
+                        }
+                        None => Ok(None),
+                    },
+                    Iter::DictKeys { dict, pos, len } => {
+                        let d = dict.borrow();
+                        if d.len() != *len {
+                            *len = d.len();
+                            return Err(PyErr::new(
+                                ExcKind::RuntimeError,
+                                "dictionary changed size during iteration",
+                            ));
+                        }
+                        let r = d.get_index(*pos).map(|(k, _)| k.0.clone());
+                        *pos += 1;
+                        Ok(r)
+                    }
+                    Iter::Enumerate { inner, count } => {
+                        let inner = inner.clone();
+                        let c = *count;
+                        *count += 1;
+                        drop(st);
+                        Ok(self
+                            .next(&inner)?
+                            .map(|v| Value::tuple(vec![Value::Int(c), v])))
+                    }
+                    Iter::Zip { inners } => {
+                        let inners = inners.clone();
+                        drop(st);
+                        let mut out = Vec::with_capacity(inners.len());
+                        for i in &inners {
+                            match self.next(i)? {
+                                Some(v) => out.push(v),
+                                None => return Ok(None),
+                            }
+                        }
+                        if inners.is_empty() {
+                            return Ok(None);
+                        }
+                        Ok(Some(Value::tuple(out)))
+                    }
+                    Iter::Native(_) => {
+                        // Taken out while it runs: its code may touch this iterator again.
+                        let mut taken = std::mem::replace(
+                            &mut *st,
+                            Iter::Seq {
+                                items: Rc::new(Vec::new()),
+                                pos: 0,
+                            },
+                        );
+                        drop(st);
+                        let r = match &mut taken {
+                            Iter::Native(n) => n.next(self),
+                            _ => Ok(None),
+                        };
+                        *cell.borrow_mut() = taken;
+                        r
+                    }
+                }
+            }
+            Value::Instance(i) => match i.class.lookup(crate::lang::symbol::dunder::NEXT) {
+                Some(m) => match self.call_bound(&m, it.clone(), Args::default()) {
+                    Ok(v) => Ok(Some(v)),
+                    Err(e) if e.is(ExcKind::StopIteration) => Ok(None),
+                    Err(e) => Err(e),
+                },
+                None => Err(type_error(format!(
+                    "'{}' object is not an iterator",
+                    i.class.name
+                ))),
+            },
+            other => Err(type_error(format!(
+                "'{}' object is not an iterator",
+                other.type_name()
+            ))),
+        }
+    }
+
+    /// All items of an iterable.
+    pub fn collect(&mut self, v: &Value) -> PyResult<Vec<Value>> {
+        match v {
+            Value::List(l) => return Ok(l.borrow().clone()),
+            Value::Tuple(t) => return Ok(t.as_ref().clone()),
+            Value::Range(r) if r.len() > MAX_ITEMS as i64 => {
+                return Err(PyErr::new(ExcKind::MemoryError, ""))
+            }
+            _ => {}
+        }
+        let it = self.get_iter(v)?;
+        let mut out = Vec::new();
+        while let Some(x) = self.next(&it)? {
+            out.push(x);
+            if out.len() > MAX_ITEMS {
+                return Err(PyErr::new(ExcKind::MemoryError, ""));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Key/value pairs of a mapping (for `**kwargs` and `dict(...)`).
+    pub fn mapping_items(&mut self, v: &Value) -> PyResult<Vec<(Key, Value)>> {
+        match v {
+            Value::Dict(d) => Ok(d
+                .borrow()
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect()),
+            other => Err(type_error(format!(
+                "'{}' object is not a mapping",
+                other.type_name()
+            ))),
+        }
+    }
+}
