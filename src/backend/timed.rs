@@ -1,0 +1,299 @@
+//! The one place simulated-GPU ops (and, while a profiler listens, CPU ops) are costed: a
+//! `Backend` that runs the CPU kernels and then tells the model what each op was — its name,
+//! device, FLOPs and bytes, estimated from shapes and dtypes.
+use super::cpu::CPU;
+use super::sim_model::{self, Work};
+use super::{profile_log, Backend};
+use crate::tensor::ops::binary::BinaryOp;
+use crate::tensor::ops::reduce::ReduceOp;
+use crate::tensor::ops::unary::UnaryOp;
+use crate::tensor::storage::{Buffer, Storage};
+use crate::tensor::{DType, Device, Result, Scalar, Tensor};
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::Instant;
+
+/// `sim`: the simulated GPU (modelled times); else the CPU under a profiler (measured times).
+pub struct Timed {
+    sim: bool,
+}
+
+pub static SIM: Timed = Timed { sim: true };
+pub static CPU_PROFILED: Timed = Timed { sim: false };
+
+thread_local! {
+    /// Set by `to_device` for the upload that follows: the source is pinned host memory.
+    static PINNED_SOURCE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The next host→device upload copies from pinned memory.
+pub fn next_upload_pinned(pinned: bool) {
+    PINNED_SOURCE.with(|p| p.set(pinned));
+}
+
+fn bytes(t: &Tensor) -> f64 {
+    (t.numel() * t.dtype().size()) as f64
+}
+
+fn stream(flops: f64, bytes: f64, dtype: DType) -> Work {
+    Work::Stream {
+        flops,
+        bytes,
+        dtype,
+    }
+}
+
+fn device_index(d: Device) -> u32 {
+    match d {
+        Device::Cuda(i) => i,
+        Device::Cpu => 0,
+    }
+}
+
+impl Timed {
+    /// Run `f` on the CPU kernels, then account for it as the kernel `name` doing `work`.
+    fn kernel<T>(
+        &self,
+        name: &[&'static str],
+        device: Device,
+        work: impl FnOnce(&T) -> Work,
+        f: impl FnOnce() -> Result<T>,
+    ) -> Result<T> {
+        let t0 = Instant::now();
+        let out = f()?;
+        let real = t0.elapsed().as_secs_f64();
+        let w = work(&out);
+        if self.sim {
+            sim_model::with(|t| t.kernel(name, device_index(device), w));
+            profile_log::add_real(real);
+        } else if profile_log::active() {
+            profile_log::push_cpu(&name.concat(), w.bytes(), real);
+        }
+        Ok(out)
+    }
+}
+
+impl Backend for Timed {
+    fn zeros(&self, dtype: DType, numel: usize, device: Device) -> Result<Rc<Storage>> {
+        let b = (numel * dtype.size()) as f64;
+        self.kernel(
+            &["aten::zero_"],
+            device,
+            |_| stream(0.0, b, dtype),
+            || CPU.zeros(dtype, numel, device),
+        )
+    }
+    fn upload(&self, buf: Buffer, device: Device) -> Result<Rc<Storage>> {
+        let pinned = PINNED_SOURCE.with(|p| p.replace(false));
+        let b = (buf.len() * buf.dtype().size()) as f64;
+        let t0 = Instant::now();
+        let out = CPU.upload(buf, device)?;
+        if self.sim && device != Device::Cpu {
+            sim_model::with(|t| t.copy(device_index(device), b, true, pinned));
+            profile_log::add_real(t0.elapsed().as_secs_f64());
+        }
+        Ok(out)
+    }
+    fn to_host(&self, t: &Tensor) -> Result<Buffer> {
+        let t0 = Instant::now();
+        let out = CPU.to_host(t)?;
+        if self.sim && t.device() != Device::Cpu {
+            let b = bytes(t);
+            sim_model::with(|m| m.copy(device_index(t.device()), b, false, false));
+            profile_log::add_real(t0.elapsed().as_secs_f64());
+        }
+        Ok(out)
+    }
+    fn copy(&self, dst: &Tensor, src: &Tensor) -> Result<()> {
+        let w = stream(0.0, bytes(dst) + bytes(src), dst.dtype());
+        self.kernel(&["aten::copy_"], dst.device(), |_| w, || CPU.copy(dst, src))
+    }
+    fn fill(&self, dst: &Tensor, v: Scalar) -> Result<()> {
+        let w = stream(0.0, bytes(dst), dst.dtype());
+        self.kernel(&["aten::fill_"], dst.device(), |_| w, || CPU.fill(dst, v))
+    }
+    fn cast(&self, src: &Tensor, dtype: DType) -> Result<Tensor> {
+        let w = stream(0.0, bytes(src) + (src.numel() * dtype.size()) as f64, dtype);
+        self.kernel(
+            &["aten::_to_copy"],
+            src.device(),
+            |_| w,
+            || CPU.cast(src, dtype),
+        )
+    }
+    fn contiguous_copy(&self, src: &Tensor) -> Result<Tensor> {
+        let w = stream(0.0, 2.0 * bytes(src), src.dtype());
+        self.kernel(
+            &["aten::clone"],
+            src.device(),
+            |_| w,
+            || CPU.contiguous_copy(src),
+        )
+    }
+    fn unary(&self, op: UnaryOp, x: &Tensor) -> Result<Tensor> {
+        let name = ["aten::", op.name()];
+        let (n, dt, bx) = (x.numel() as f64, x.dtype(), bytes(x));
+        self.kernel(
+            &name,
+            x.device(),
+            |o: &Tensor| stream(n, bx + bytes(o), dt),
+            || CPU.unary(op, x),
+        )
+    }
+    fn binary(&self, op: BinaryOp, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
+        let name = ["aten::", op.name()];
+        let (ab, dt) = (bytes(a) + bytes(b), a.dtype());
+        self.kernel(
+            &name,
+            a.device(),
+            |o: &Tensor| stream(o.numel() as f64, ab + bytes(o), dt),
+            || CPU.binary(op, a, b, shape),
+        )
+    }
+    fn binary_scalar(&self, op: BinaryOp, a: &Tensor, s: Scalar, reversed: bool) -> Result<Tensor> {
+        let name = ["aten::", op.name()];
+        let (ab, dt) = (bytes(a), a.dtype());
+        self.kernel(
+            &name,
+            a.device(),
+            |o: &Tensor| stream(o.numel() as f64, ab + bytes(o), dt),
+            || CPU.binary_scalar(op, a, s, reversed),
+        )
+    }
+    fn binary_inplace(&self, op: BinaryOp, dst: &Tensor, src: &Tensor) -> Result<()> {
+        let name = ["aten::", op.name(), "_"];
+        let w = stream(
+            dst.numel() as f64,
+            2.0 * bytes(dst) + bytes(src),
+            dst.dtype(),
+        );
+        self.kernel(
+            &name,
+            dst.device(),
+            |_| w,
+            || CPU.binary_inplace(op, dst, src),
+        )
+    }
+    fn binary_scalar_inplace(&self, op: BinaryOp, dst: &Tensor, s: Scalar) -> Result<()> {
+        let name = ["aten::", op.name(), "_"];
+        let w = stream(dst.numel() as f64, 2.0 * bytes(dst), dst.dtype());
+        self.kernel(
+            &name,
+            dst.device(),
+            |_| w,
+            || CPU.binary_scalar_inplace(op, dst, s),
+        )
+    }
+    fn where_(&self, cond: &Tensor, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
+        let ib = bytes(cond) + bytes(a) + bytes(b);
+        let dt = a.dtype();
+        self.kernel(
+            &["aten::where"],
+            a.device(),
+            |o: &Tensor| stream(o.numel() as f64, ib + bytes(o), dt),
+            || CPU.where_(cond, a, b, shape),
+        )
+    }
+    fn reduce(
+        &self,
+        op: ReduceOp,
+        x: &Tensor,
+        dims: &[usize],
+        keepdim: bool,
+        out: DType,
+    ) -> Result<Tensor> {
+        let name = [
+            "aten::",
+            match op {
+                ReduceOp::Sum => "sum",
+                ReduceOp::Prod => "prod",
+                ReduceOp::Max => "amax",
+                ReduceOp::Min => "amin",
+                ReduceOp::All => "all",
+                ReduceOp::Any => "any",
+            },
+        ];
+        let (n, bx, dt) = (x.numel() as f64, bytes(x), x.dtype());
+        self.kernel(
+            &name,
+            x.device(),
+            |o: &Tensor| stream(n, bx + bytes(o), dt),
+            || CPU.reduce(op, x, dims, keepdim, out),
+        )
+    }
+    fn arg_reduce(
+        &self,
+        max: bool,
+        x: &Tensor,
+        dim: Option<usize>,
+        keepdim: bool,
+    ) -> Result<(Tensor, Tensor)> {
+        let (n, bx, dt) = (x.numel() as f64, bytes(x), x.dtype());
+        self.kernel(
+            &[if max { "aten::max" } else { "aten::min" }],
+            x.device(),
+            |o: &(Tensor, Tensor)| stream(n, bx + bytes(&o.0) + bytes(&o.1), dt),
+            || CPU.arg_reduce(max, x, dim, keepdim),
+        )
+    }
+    fn softmax(&self, x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
+        // max, exp-sum and normalise passes: about five operations per element
+        let (n, bx, dt) = (x.numel() as f64, bytes(x), x.dtype());
+        self.kernel(
+            &[if log {
+                "aten::_log_softmax"
+            } else {
+                "aten::_softmax"
+            }],
+            x.device(),
+            |_| stream(5.0 * n, 2.0 * bx, dt),
+            || CPU.softmax(x, dim, log),
+        )
+    }
+    fn bmm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+        let (sa, sb) = (a.shape(), b.shape());
+        let w = Work::Matmul {
+            batch: sa.first().copied().unwrap_or(1),
+            m: sa.get(1).copied().unwrap_or(1),
+            k: sa.get(2).copied().unwrap_or(1),
+            n: sb.get(2).copied().unwrap_or(1),
+            dtype: a.dtype(),
+        };
+        let name = if sa.first() == Some(&1) {
+            "aten::mm"
+        } else {
+            "aten::bmm"
+        };
+        self.kernel(&[name], a.device(), |_| w, || CPU.bmm(a, b))
+    }
+    fn gather(
+        &self,
+        src: &Tensor,
+        bases: &[usize],
+        shape: &[usize],
+        strides: &[usize],
+    ) -> Result<Tensor> {
+        self.kernel(
+            &["aten::index"],
+            src.device(),
+            |o: &Tensor| stream(0.0, 2.0 * bytes(o), o.dtype()),
+            || CPU.gather(src, bases, shape, strides),
+        )
+    }
+    fn scatter(
+        &self,
+        dst: &Tensor,
+        bases: &[usize],
+        shape: &[usize],
+        strides: &[usize],
+        values: &Tensor,
+    ) -> Result<()> {
+        let w = stream(0.0, 2.0 * bytes(values), values.dtype());
+        self.kernel(
+            &["aten::index_put_"],
+            dst.device(),
+            |_| w,
+            || CPU.scatter(dst, bases, shape, strides, values),
+        )
+    }
+}
