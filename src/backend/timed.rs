@@ -24,6 +24,26 @@ pub static CPU_PROFILED: Timed = Timed { sim: false };
 thread_local! {
     /// Set by `to_device` for the upload that follows: the source is pinned host memory.
     static PINNED_SOURCE: Cell<bool> = const { Cell::new(false) };
+    /// Inside an op being costed: the CPU kernels may call tensor ops of their own (a float16
+    /// matmul computes through float32), which are part of that op, not ops of the program.
+    static IN_OP: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Marks this thread as inside a costed op until dropped (also when a kernel panics).
+struct OpGuard;
+
+impl OpGuard {
+    /// `None` when already inside one: then the work is part of that op.
+    fn enter() -> Option<OpGuard> {
+        // (`then`, not `then_some`: a guard made and dropped here would clear the flag)
+        (!IN_OP.with(|c| c.replace(true))).then(|| OpGuard)
+    }
+}
+
+impl Drop for OpGuard {
+    fn drop(&mut self) {
+        IN_OP.with(|c| c.set(false));
+    }
 }
 
 /// The next host→device upload copies from pinned memory.
@@ -59,6 +79,9 @@ impl Timed {
         work: impl FnOnce(&T) -> Work,
         f: impl FnOnce() -> Result<T>,
     ) -> Result<T> {
+        let Some(_guard) = OpGuard::enter() else {
+            return f();
+        };
         let t0 = Instant::now();
         let out = f()?;
         let real = t0.elapsed().as_secs_f64();
@@ -86,6 +109,9 @@ impl Backend for Timed {
     fn upload(&self, buf: Buffer, device: Device) -> Result<Rc<Storage>> {
         let pinned = PINNED_SOURCE.with(|p| p.replace(false));
         let b = (buf.len() * buf.dtype().size()) as f64;
+        let Some(_guard) = OpGuard::enter() else {
+            return CPU.upload(buf, device);
+        };
         let t0 = Instant::now();
         let out = CPU.upload(buf, device)?;
         if self.sim && device != Device::Cpu {
@@ -95,6 +121,9 @@ impl Backend for Timed {
         Ok(out)
     }
     fn to_host(&self, t: &Tensor) -> Result<Buffer> {
+        let Some(_guard) = OpGuard::enter() else {
+            return CPU.to_host(t);
+        };
         let t0 = Instant::now();
         let out = CPU.to_host(t)?;
         if self.sim && t.device() != Device::Cpu {
