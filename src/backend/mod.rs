@@ -99,11 +99,12 @@ pub trait Backend {
 }
 
 /// The backend serving `device`: the simulated GPU's ops go through `timed::SIM`, which costs
-/// each one on the modelled clock; CPU ops are timed only while a profiler listens.
+/// each one on the modelled clock; CPU and CUDA ops are timed only while a profiler listens.
 #[inline]
 pub fn for_device(device: Device) -> &'static dyn Backend {
     match device {
         Device::Cuda(_) => match gpu::kind() {
+            gpu::GpuKind::Cuda if profile_log::active() => &timed::CUDA_PROFILED,
             gpu::GpuKind::Cuda => &cuda::backend::CUDA,
             gpu::GpuKind::Simulated => &timed::SIM,
             gpu::GpuKind::None => &cpu::CPU,

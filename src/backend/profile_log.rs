@@ -168,19 +168,21 @@ pub fn add_real(real_s: f64) {
     })
 }
 
-/// An op on the CPU, with its measured time.
-pub fn push_cpu(name: &str, bytes: f64, real_s: f64) {
+/// A measured op: on the CPU (`device` None), or on a real card, synchronised, so its time is
+/// also the device's.
+pub fn push_measured(name: &str, device: Option<u32>, step: Step, bytes: f64, real_s: f64) {
+    let device_s = if device.is_some() { real_s } else { 0.0 };
     push(
         Entry {
             name: name.to_string(),
-            device: None,
-            step: Step::Kernel,
+            device,
+            step,
             is_range: false,
             bytes,
             self_host_s: real_s,
             total_host_s: real_s,
-            self_device_s: 0.0,
-            total_device_s: 0.0,
+            self_device_s: device_s,
+            total_device_s: device_s,
         },
         real_s,
     );

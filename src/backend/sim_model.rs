@@ -342,15 +342,10 @@ impl Timeline {
     /// A blocking `cudaMemcpy`: it starts when both sides are ready and the host waits for it
     /// (device→host copies are sync points).
     pub fn copy(&mut self, d: u32, bytes: f64, to_device: bool, pinned: bool) {
-        // PyTorch's profiler names for the copies
-        let (name, step) = if to_device && pinned {
-            ("Memcpy HtoD (Pinned -> Device)", Step::HostToDevice)
-        } else if to_device {
-            ("Memcpy HtoD (Pageable -> Device)", Step::HostToDevice)
-        } else {
+        if !to_device {
             self.synchronize("cudaStreamSynchronize", d);
-            ("Memcpy DtoH (Device -> Pageable)", Step::DeviceToHost)
-        };
+        }
+        let (name, step) = copy_name(to_device, pinned);
         let cost = self.profile.copy_seconds(bytes, pinned);
         self.host += HOST_DISPATCH_S;
         let start = self.device(d).max(self.host);
@@ -374,6 +369,17 @@ impl Timeline {
 fn push(name: &[&str], d: u32, step: Step, bytes: f64, host_s: f64, device_s: f64) {
     if super::profile_log::active() {
         super::profile_log::push_modelled(&name.concat(), d, step, bytes, host_s, device_s);
+    }
+}
+
+/// PyTorch's profiler names for a copy.
+pub fn copy_name(to_device: bool, pinned: bool) -> (&'static str, Step) {
+    if to_device && pinned {
+        ("Memcpy HtoD (Pinned -> Device)", Step::HostToDevice)
+    } else if to_device {
+        ("Memcpy HtoD (Pageable -> Device)", Step::HostToDevice)
+    } else {
+        ("Memcpy DtoH (Device -> Pageable)", Step::DeviceToHost)
     }
 }
 

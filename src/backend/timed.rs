@@ -1,8 +1,8 @@
-//! The one place simulated-GPU ops (and, while a profiler listens, CPU ops) are costed: a
-//! `Backend` that runs the CPU kernels and then tells the model what each op was — its name,
-//! device, FLOPs and bytes, estimated from shapes and dtypes.
+//! The one place simulated-GPU ops are costed (and, while a profiler listens, CPU and CUDA ops
+//! timed): a `Backend` that runs the real kernels and then tells the model what each op was —
+//! its name, device, FLOPs and bytes, estimated from shapes and dtypes.
 use super::cpu::CPU;
-use super::sim_model::{self, Work};
+use super::sim_model::{self, Step, Work};
 use super::{profile_log, Backend};
 use crate::tensor::ops::binary::BinaryOp;
 use crate::tensor::ops::reduce::ReduceOp;
@@ -13,13 +13,34 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::time::Instant;
 
-/// `sim`: the simulated GPU (modelled times); else the CPU under a profiler (measured times).
-pub struct Timed {
-    sim: bool,
+#[derive(PartialEq)]
+enum Mode {
+    /// The simulated GPU: CPU kernels, modelled times.
+    Sim,
+    /// The CPU under a profiler: measured host times.
+    Cpu,
+    /// A real card under a profiler: each op is followed by a synchronisation, so its measured
+    /// time is the device's (the profiler's cost: the queue never runs ahead).
+    Cuda,
 }
 
-pub static SIM: Timed = Timed { sim: true };
-pub static CPU_PROFILED: Timed = Timed { sim: false };
+pub struct Timed {
+    mode: Mode,
+    inner: &'static (dyn Backend + Sync),
+}
+
+pub static SIM: Timed = Timed {
+    mode: Mode::Sim,
+    inner: &CPU,
+};
+pub static CPU_PROFILED: Timed = Timed {
+    mode: Mode::Cpu,
+    inner: &CPU,
+};
+pub static CUDA_PROFILED: Timed = Timed {
+    mode: Mode::Cuda,
+    inner: &super::cuda::backend::CUDA,
+};
 
 thread_local! {
     /// Set by `to_device` for the upload that follows: the source is pinned host memory.
@@ -84,15 +105,52 @@ impl Timed {
         };
         let t0 = Instant::now();
         let out = f()?;
+        if self.mode == Mode::Cuda {
+            super::gpu::synchronize(device_index(device))?;
+        }
         let real = t0.elapsed().as_secs_f64();
         let w = work(&out);
-        if self.sim {
-            sim_model::with(|t| t.kernel(name, device_index(device), w));
-            profile_log::add_real(real);
-        } else if profile_log::active() {
-            profile_log::push_cpu(&name.concat(), w.bytes(), real);
+        match self.mode {
+            Mode::Sim => {
+                sim_model::with(|t| t.kernel(name, device_index(device), w));
+                profile_log::add_real(real);
+            }
+            Mode::Cpu => {
+                profile_log::push_measured(&name.concat(), None, Step::Kernel, w.bytes(), real)
+            }
+            Mode::Cuda => {
+                let d = Some(device_index(device));
+                profile_log::push_measured(&name.concat(), d, Step::Kernel, w.bytes(), real)
+            }
         }
         Ok(out)
+    }
+}
+
+impl Timed {
+    /// Account for a host↔device copy that started at `t0`.
+    fn copied(
+        &self,
+        device: Device,
+        b: f64,
+        to_device: bool,
+        pinned: bool,
+        t0: Instant,
+    ) -> Result<()> {
+        let d = device_index(device);
+        match self.mode {
+            Mode::Sim => {
+                sim_model::with(|t| t.copy(d, b, to_device, pinned));
+                profile_log::add_real(t0.elapsed().as_secs_f64());
+            }
+            Mode::Cuda => {
+                super::gpu::synchronize(d)?;
+                let (name, step) = sim_model::copy_name(to_device, pinned);
+                profile_log::push_measured(name, Some(d), step, b, t0.elapsed().as_secs_f64());
+            }
+            Mode::Cpu => {}
+        }
+        Ok(())
     }
 }
 
@@ -103,43 +161,50 @@ impl Backend for Timed {
             &["aten::zero_"],
             device,
             |_| stream(0.0, b, dtype),
-            || CPU.zeros(dtype, numel, device),
+            || self.inner.zeros(dtype, numel, device),
         )
     }
     fn upload(&self, buf: Buffer, device: Device) -> Result<Rc<Storage>> {
         let pinned = PINNED_SOURCE.with(|p| p.replace(false));
         let b = (buf.len() * buf.dtype().size()) as f64;
         let Some(_guard) = OpGuard::enter() else {
-            return CPU.upload(buf, device);
+            return self.inner.upload(buf, device);
         };
         let t0 = Instant::now();
-        let out = CPU.upload(buf, device)?;
-        if self.sim && device != Device::Cpu {
-            sim_model::with(|t| t.copy(device_index(device), b, true, pinned));
-            profile_log::add_real(t0.elapsed().as_secs_f64());
+        let out = self.inner.upload(buf, device)?;
+        if device != Device::Cpu {
+            self.copied(device, b, true, pinned, t0)?;
         }
         Ok(out)
     }
     fn to_host(&self, t: &Tensor) -> Result<Buffer> {
         let Some(_guard) = OpGuard::enter() else {
-            return CPU.to_host(t);
+            return self.inner.to_host(t);
         };
         let t0 = Instant::now();
-        let out = CPU.to_host(t)?;
-        if self.sim && t.device() != Device::Cpu {
-            let b = bytes(t);
-            sim_model::with(|m| m.copy(device_index(t.device()), b, false, false));
-            profile_log::add_real(t0.elapsed().as_secs_f64());
+        let out = self.inner.to_host(t)?;
+        if t.device() != Device::Cpu {
+            self.copied(t.device(), bytes(t), false, false, t0)?;
         }
         Ok(out)
     }
     fn copy(&self, dst: &Tensor, src: &Tensor) -> Result<()> {
         let w = stream(0.0, bytes(dst) + bytes(src), dst.dtype());
-        self.kernel(&["aten::copy_"], dst.device(), |_| w, || CPU.copy(dst, src))
+        self.kernel(
+            &["aten::copy_"],
+            dst.device(),
+            |_| w,
+            || self.inner.copy(dst, src),
+        )
     }
     fn fill(&self, dst: &Tensor, v: Scalar) -> Result<()> {
         let w = stream(0.0, bytes(dst), dst.dtype());
-        self.kernel(&["aten::fill_"], dst.device(), |_| w, || CPU.fill(dst, v))
+        self.kernel(
+            &["aten::fill_"],
+            dst.device(),
+            |_| w,
+            || self.inner.fill(dst, v),
+        )
     }
     fn cast(&self, src: &Tensor, dtype: DType) -> Result<Tensor> {
         let w = stream(0.0, bytes(src) + (src.numel() * dtype.size()) as f64, dtype);
@@ -147,7 +212,7 @@ impl Backend for Timed {
             &["aten::_to_copy"],
             src.device(),
             |_| w,
-            || CPU.cast(src, dtype),
+            || self.inner.cast(src, dtype),
         )
     }
     fn contiguous_copy(&self, src: &Tensor) -> Result<Tensor> {
@@ -156,7 +221,7 @@ impl Backend for Timed {
             &["aten::clone"],
             src.device(),
             |_| w,
-            || CPU.contiguous_copy(src),
+            || self.inner.contiguous_copy(src),
         )
     }
     fn unary(&self, op: UnaryOp, x: &Tensor) -> Result<Tensor> {
@@ -166,7 +231,7 @@ impl Backend for Timed {
             &name,
             x.device(),
             |o: &Tensor| stream(n, bx + bytes(o), dt),
-            || CPU.unary(op, x),
+            || self.inner.unary(op, x),
         )
     }
     fn binary(&self, op: BinaryOp, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
@@ -176,7 +241,7 @@ impl Backend for Timed {
             &name,
             a.device(),
             |o: &Tensor| stream(o.numel() as f64, ab + bytes(o), dt),
-            || CPU.binary(op, a, b, shape),
+            || self.inner.binary(op, a, b, shape),
         )
     }
     fn binary_scalar(&self, op: BinaryOp, a: &Tensor, s: Scalar, reversed: bool) -> Result<Tensor> {
@@ -186,7 +251,7 @@ impl Backend for Timed {
             &name,
             a.device(),
             |o: &Tensor| stream(o.numel() as f64, ab + bytes(o), dt),
-            || CPU.binary_scalar(op, a, s, reversed),
+            || self.inner.binary_scalar(op, a, s, reversed),
         )
     }
     fn binary_inplace(&self, op: BinaryOp, dst: &Tensor, src: &Tensor) -> Result<()> {
@@ -200,7 +265,7 @@ impl Backend for Timed {
             &name,
             dst.device(),
             |_| w,
-            || CPU.binary_inplace(op, dst, src),
+            || self.inner.binary_inplace(op, dst, src),
         )
     }
     fn binary_scalar_inplace(&self, op: BinaryOp, dst: &Tensor, s: Scalar) -> Result<()> {
@@ -210,7 +275,7 @@ impl Backend for Timed {
             &name,
             dst.device(),
             |_| w,
-            || CPU.binary_scalar_inplace(op, dst, s),
+            || self.inner.binary_scalar_inplace(op, dst, s),
         )
     }
     fn where_(&self, cond: &Tensor, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
@@ -220,7 +285,7 @@ impl Backend for Timed {
             &["aten::where"],
             a.device(),
             |o: &Tensor| stream(o.numel() as f64, ib + bytes(o), dt),
-            || CPU.where_(cond, a, b, shape),
+            || self.inner.where_(cond, a, b, shape),
         )
     }
     fn reduce(
@@ -247,7 +312,7 @@ impl Backend for Timed {
             &name,
             x.device(),
             |o: &Tensor| stream(n, bx + bytes(o), dt),
-            || CPU.reduce(op, x, dims, keepdim, out),
+            || self.inner.reduce(op, x, dims, keepdim, out),
         )
     }
     fn arg_reduce(
@@ -262,7 +327,7 @@ impl Backend for Timed {
             &[if max { "aten::max" } else { "aten::min" }],
             x.device(),
             |o: &(Tensor, Tensor)| stream(n, bx + bytes(&o.0) + bytes(&o.1), dt),
-            || CPU.arg_reduce(max, x, dim, keepdim),
+            || self.inner.arg_reduce(max, x, dim, keepdim),
         )
     }
     fn softmax(&self, x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
@@ -276,7 +341,7 @@ impl Backend for Timed {
             }],
             x.device(),
             |_| stream(5.0 * n, 2.0 * bx, dt),
-            || CPU.softmax(x, dim, log),
+            || self.inner.softmax(x, dim, log),
         )
     }
     fn bmm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
@@ -293,7 +358,7 @@ impl Backend for Timed {
         } else {
             "aten::bmm"
         };
-        self.kernel(&[name], a.device(), |_| w, || CPU.bmm(a, b))
+        self.kernel(&[name], a.device(), |_| w, || self.inner.bmm(a, b))
     }
     fn gather(
         &self,
@@ -306,7 +371,7 @@ impl Backend for Timed {
             &["aten::index"],
             src.device(),
             |o: &Tensor| stream(0.0, 2.0 * bytes(o), o.dtype()),
-            || CPU.gather(src, bases, shape, strides),
+            || self.inner.gather(src, bases, shape, strides),
         )
     }
     fn scatter(
@@ -322,7 +387,7 @@ impl Backend for Timed {
             &["aten::index_put_"],
             dst.device(),
             |_| w,
-            || CPU.scatter(dst, bases, shape, strides, values),
+            || self.inner.scatter(dst, bases, shape, strides, values),
         )
     }
 }

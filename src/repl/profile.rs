@@ -38,9 +38,13 @@ struct Row {
 pub fn report(entries: &[Entry]) -> String {
     let mut rows: Vec<Row> = Vec::new();
     let mut modelled = false;
+    let mut measured_gpu = false;
     for e in entries.iter().filter(|e| !e.is_range) {
+        measured_gpu |=
+            e.device.is_some() && crate::backend::gpu::kind() == crate::backend::gpu::GpuKind::Cuda;
         let device = e.device.map_or("cpu".to_string(), |d| format!("cuda:{d}"));
-        modelled |= e.device.is_some();
+        modelled |= e.device.is_some()
+            && crate::backend::gpu::kind() == crate::backend::gpu::GpuKind::Simulated;
         let i = match rows
             .iter()
             .position(|r| r.name == e.name && r.device == device)
@@ -126,6 +130,9 @@ pub fn report(entries: &[Entry]) -> String {
         time(sum(|r| r.host_s)),
         time(sum(|r| r.device_s)),
     );
+    if measured_gpu {
+        s += "GPU times are measured, with a synchronisation after each op (so the queue never runs ahead).\n";
+    }
     if modelled {
         s += &format!(
             "GPU times are MODELLED for a simulated {} (host: launch cost and waits; device: kernels and copies); CPU times are measured.\n",

@@ -246,7 +246,9 @@ pub fn averages(entries: &[Entry], cuda: bool) -> Averages {
         if cuda {
             r.self_device += e.self_device_s * 1e6;
             r.device_total += e.total_device_s * 1e6;
-            modelled |= e.device.is_some() && e.total_device_s > 0.0;
+            modelled |= e.device.is_some()
+                && e.total_device_s > 0.0
+                && crate::backend::gpu::kind() == crate::backend::gpu::GpuKind::Simulated;
         }
     }
     Averages {
