@@ -23,8 +23,8 @@ struct Cli {
     /// Memory of each simulated GPU, e.g. 8GiB (default 16GiB).
     #[arg(long, global = true, value_name = "SIZE")]
     sim_gpu_memory: Option<String>,
-    /// The card the simulated GPU's modelled clock imitates: t4, a100 (default), h100, rtx4090.
-    /// Also CUDALEARN_SIM_GPU_MODEL.
+    /// The card the simulated GPU's modelled clock imitates: t4, a100 (default), h100, rtx4090
+    /// (implies --sim-gpu). Also CUDALEARN_SIM_GPU_MODEL.
     #[arg(long, global = true, value_name = "MODEL")]
     sim_gpu_model: Option<String>,
     /// Where `cuda` tensors go: a real GPU (cuda), the simulated one (sim), or nowhere (cpu).
@@ -132,7 +132,8 @@ fn choose_device(cli: &Cli) -> Result<(), String> {
         (Some(DeviceChoice::Sim), n) => sim::enable(n.unwrap_or(1), capacity),
         (None, Some(n)) => sim::enable(n, capacity),
         (None, None) => {
-            if capacity.is_some() {
+            // choosing the simulated GPU's memory or card asks for the simulated GPU
+            if capacity.is_some() || cli.sim_gpu_model.is_some() {
                 sim::enable(sim::env_request().unwrap_or(1), capacity);
             }
         }

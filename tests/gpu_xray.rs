@@ -278,7 +278,10 @@ fn repl_profile_shows_copies_syncs_and_kernels() {
 fn bench_prints_modelled_figures() {
     let (out, err, code) = cudalearn(&["--sim-gpu-model", "t4", "--sim-gpu", "bench"], "", &[]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("MODELLED figures for an Tesla T4"), "{out}");
+    assert!(
+        out.contains("MODELLED figures imitating the Tesla T4"),
+        "{out}"
+    );
     let tf = out
         .lines()
         .find(|l| l.starts_with("matmul f16 4096³ (modelled)"))

@@ -53,7 +53,7 @@ pub fn rows() -> Vec<Row> {
 pub fn report() -> String {
     let p = sim_model::chosen();
     let mut s = format!(
-        "GPU: {} — MODELLED figures for an {} ({:.0} GB/s, {} TFLOP/s fp32, {} TFLOP/s fp16 tensor cores, PCIe {}), not measurements\n",
+        "GPU: {} — MODELLED figures imitating the {} ({:.0} GB/s, {} TFLOP/s fp32, {} TFLOP/s fp16 tensor cores, PCIe {}), not measurements\n",
         super::sim::name(),
         p.name,
         p.bandwidth_gbs,

@@ -3,6 +3,7 @@
 //! (modelled on the simulated GPU) — the hidden costs of small transfers, `.item()` in a loop
 //! and tiny kernels.
 use super::session::{Flow, Session};
+use crate::backend::gpu::GpuKind;
 use crate::backend::profile_log::{self, Entry};
 use crate::backend::sim_model::Step;
 
@@ -15,7 +16,7 @@ pub fn run(session: &Session, stmt: &str) -> Flow {
     let flow = session.run_code(&format!("{stmt}\n"), true);
     let entries = profile_log::stop();
     if flow == Flow::Continue {
-        print!("{}", report(&entries));
+        print!("{}", report(&entries, crate::backend::gpu::kind()));
     }
     flow
 }
@@ -34,8 +35,8 @@ struct Row {
     device_s: f64,
 }
 
-/// The per-op table and its totals.
-pub fn report(entries: &[Entry]) -> String {
+/// The per-op table and its totals; `gpu` says whether GPU times were modelled or measured.
+pub fn report(entries: &[Entry], gpu: GpuKind) -> String {
     let mut rows: Vec<Row> = Vec::new();
     let mut modelled = false;
     let mut measured_gpu = false;
@@ -43,8 +44,7 @@ pub fn report(entries: &[Entry]) -> String {
         measured_gpu |=
             e.device.is_some() && crate::backend::gpu::kind() == crate::backend::gpu::GpuKind::Cuda;
         let device = e.device.map_or("cpu".to_string(), |d| format!("cuda:{d}"));
-        modelled |= e.device.is_some()
-            && crate::backend::gpu::kind() == crate::backend::gpu::GpuKind::Simulated;
+        modelled |= e.device.is_some() && gpu == GpuKind::Simulated;
         let i = match rows
             .iter()
             .position(|r| r.name == e.name && r.device == device)
