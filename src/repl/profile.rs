@@ -184,7 +184,7 @@ mod tests {
 
     #[test]
     fn rows_count_kernels_copies_and_syncs() {
-        let r = report(&[
+        let entries = [
             e("aten::add", Step::Kernel, 12.0, 7e-6, 3e-6),
             e("aten::add", Step::Kernel, 12.0, 7e-6, 3e-6),
             e("cudaStreamSynchronize", Step::Sync, 0.0, 1e-6, 0.0),
@@ -195,7 +195,8 @@ mod tests {
                 17e-6,
                 10e-6,
             ),
-        ]);
+        ];
+        let r = report(&entries, GpuKind::Simulated);
         let lines: Vec<&str> = r.lines().collect();
         assert!(lines[1].starts_with("aten::add ") && lines[1].contains("cuda:0"));
         assert!(lines[1].contains("24 B") && lines[1].contains("14.0 us"));
