@@ -339,9 +339,10 @@ impl Timeline {
         push(&[name], 0, Step::Sync, 0.0, wait, 0.0);
     }
 
-    /// A blocking `cudaMemcpy`: it starts when both sides are ready and the host waits for it
-    /// (device→host copies are sync points).
-    pub fn copy(&mut self, d: u32, bytes: f64, to_device: bool, pinned: bool) {
+    /// A `cudaMemcpy`: it starts when both sides are ready. The host waits for it (device→host
+    /// copies are sync points), except for a non-blocking copy from pinned memory, which only
+    /// queues.
+    pub fn copy(&mut self, d: u32, bytes: f64, to_device: bool, pinned: bool, non_blocking: bool) {
         if !to_device {
             self.synchronize("cudaStreamSynchronize", d);
         }
@@ -351,8 +352,13 @@ impl Timeline {
         let start = self.device(d).max(self.host);
         let end = start + cost;
         *self.device(d) = end;
-        let waited = end - self.host;
-        self.host = end;
+        let waited = if non_blocking && pinned && to_device {
+            0.0
+        } else {
+            let w = end - self.host;
+            self.host = end;
+            w
+        };
         push(&[name], d, step, bytes, HOST_DISPATCH_S + waited, cost);
     }
 

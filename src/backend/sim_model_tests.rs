@@ -187,9 +187,22 @@ fn the_device_runs_behind_the_host() {
     let e1 = t.event(0);
     // the kernel, after the host's launch of it
     assert!(((e1 - e0) - a.kernel_seconds(&big) - HOST_DISPATCH_S).abs() < 1e-9);
-    t.copy(0, 4.0, false, false);
+    t.copy(0, 4.0, false, false, false);
     assert!(t.host >= t.devices[0]);
     let r = crate::backend::profile_log::stop();
     let steps: Vec<Step> = r.iter().map(|r| r.step).collect();
     assert_eq!(steps, [Step::Kernel, Step::Sync, Step::DeviceToHost]);
+}
+
+#[test]
+fn non_blocking_pinned_copies_only_queue() {
+    let a = card("a100");
+    let mut t = Timeline::new(a, 1);
+    t.copy(0, 64e6, true, true, true);
+    assert!((t.host - HOST_DISPATCH_S).abs() < 1e-12);
+    assert!(t.devices[0] > 2e-3);
+    // from pageable memory the driver must stage it: the host waits even when asked not to
+    let mut t = Timeline::new(a, 1);
+    t.copy(0, 64e6, true, false, true);
+    assert_eq!(t.host, t.devices[0]);
 }

@@ -45,6 +45,8 @@ pub static CUDA_PROFILED: Timed = Timed {
 thread_local! {
     /// Set by `to_device` for the upload that follows: the source is pinned host memory.
     static PINNED_SOURCE: Cell<bool> = const { Cell::new(false) };
+    /// Set by `.to(..., non_blocking=True)`: a copy from pinned memory need not make the host wait.
+    static NON_BLOCKING: Cell<bool> = const { Cell::new(false) };
     /// Inside an op being costed: the CPU kernels may call tensor ops of their own (a float16
     /// matmul computes through float32), which are part of that op, not ops of the program.
     static IN_OP: Cell<bool> = const { Cell::new(false) };
@@ -70,6 +72,11 @@ impl Drop for OpGuard {
 /// The next host→device upload copies from pinned memory.
 pub fn next_upload_pinned(pinned: bool) {
     PINNED_SOURCE.with(|p| p.set(pinned));
+}
+
+/// `.to(..., non_blocking=...)` around a move: uploads in between may run behind the host.
+pub fn set_non_blocking(on: bool) {
+    NON_BLOCKING.with(|p| p.set(on));
 }
 
 fn bytes(t: &Tensor) -> f64 {
@@ -135,12 +142,13 @@ impl Timed {
         b: f64,
         to_device: bool,
         pinned: bool,
+        asynchronous: bool,
         t0: Instant,
     ) -> Result<()> {
         let d = device_index(device);
         match self.mode {
             Mode::Sim => {
-                sim_model::with(|t| t.copy(d, b, to_device, pinned));
+                sim_model::with(|t| t.copy(d, b, to_device, pinned, asynchronous));
                 profile_log::add_real(t0.elapsed().as_secs_f64());
             }
             Mode::Cuda => {
@@ -173,7 +181,8 @@ impl Backend for Timed {
         let t0 = Instant::now();
         let out = self.inner.upload(buf, device)?;
         if device != Device::Cpu {
-            self.copied(device, b, true, pinned, t0)?;
+            let asynchronous = pinned && NON_BLOCKING.with(|p| p.get());
+            self.copied(device, b, true, pinned, asynchronous, t0)?;
         }
         Ok(out)
     }
@@ -184,7 +193,7 @@ impl Backend for Timed {
         let t0 = Instant::now();
         let out = self.inner.to_host(t)?;
         if t.device() != Device::Cpu {
-            self.copied(t.device(), bytes(t), false, false, t0)?;
+            self.copied(t.device(), bytes(t), false, false, false, t0)?;
         }
         Ok(out)
     }
