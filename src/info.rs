@@ -69,7 +69,7 @@ pub fn report() -> String {
                     "Simulated GPU: ON — {} device{} named \"{}\", {} each (host memory, CPU kernels)\n",
                     sm.devices.len(),
                     if sm.devices.len() == 1 { "" } else { "s" },
-                    sim::NAME,
+                    sim::name(),
                     format_size(sm.capacity)
                 );
             }
@@ -102,7 +102,7 @@ pub fn device_line() -> String {
             let cap = sim::lock().as_ref().map_or(0, |s| s.capacity);
             format!(
                 "device: SIMULATED GPU — {n} × \"{}\" ({} each, computed on the CPU); current cuda:{}",
-                sim::NAME,
+                sim::name(),
                 format_size(cap),
                 gpu::current_device()
             )

@@ -27,6 +27,10 @@ struct Cli {
     /// Memory of each simulated GPU, e.g. 8GiB (default 16GiB).
     #[arg(long, global = true, value_name = "SIZE")]
     sim_gpu_memory: Option<String>,
+    /// The card the simulated GPU's modelled clock imitates: t4, a100 (default), h100, rtx4090
+    /// (implies --sim-gpu). Also CUDALEARN_SIM_GPU_MODEL.
+    #[arg(long, global = true, value_name = "MODEL")]
+    sim_gpu_model: Option<String>,
     /// Where `cuda` tensors go: a real GPU (cuda), the simulated one (sim), or nowhere (cpu).
     /// For a lesson, the default is the CPU, or a GPU (real, else simulated) when it needs one.
     #[arg(long, global = true, value_enum)]
@@ -106,7 +110,16 @@ struct ReplArgs {
 
 /// Apply `--device`, `--sim-gpu` and `--sim-gpu-memory` before anything looks for a GPU.
 fn choose_device(cli: &Cli) -> Result<(), String> {
-    use cudalearn::backend::{cuda, gpu, sim};
+    use cudalearn::backend::{cuda, gpu, sim, sim_model};
+    if let Some(m) = &cli.sim_gpu_model {
+        let p = sim_model::profile_named(m).ok_or_else(|| {
+            format!(
+                "--sim-gpu-model: '{m}' is not a modelled GPU (choose one of: {})",
+                sim_model::profile_names()
+            )
+        })?;
+        sim_model::choose(p);
+    }
     let capacity = match &cli.sim_gpu_memory {
         None => None,
         Some(s) => Some(sim::parse_size(s).ok_or_else(|| {
@@ -128,7 +141,8 @@ fn choose_device(cli: &Cli) -> Result<(), String> {
         (Some(DeviceChoice::Sim), n) => sim::enable(n.unwrap_or(1), capacity),
         (None, Some(n)) => sim::enable(n, capacity),
         (None, None) => {
-            if capacity.is_some() {
+            // choosing the simulated GPU's memory or card asks for the simulated GPU
+            if capacity.is_some() || cli.sim_gpu_model.is_some() {
                 sim::enable(sim::env_request().unwrap_or(1), capacity);
             }
         }
@@ -183,7 +197,12 @@ fn main() {
             println!("cudalearn bench (CPU engine; with PyTorch installed, python3 benches/pytorch_cpu.py measures the same in PyTorch)");
             cudalearn::bench::print_rows(&cudalearn::bench::cpu_suite());
             if !cpu {
-                print!("{}", cudalearn::backend::cuda::bench::report());
+                use cudalearn::backend::gpu;
+                if gpu::kind() == gpu::GpuKind::Simulated {
+                    print!("{}", cudalearn::backend::sim_bench::report());
+                } else {
+                    print!("{}", cudalearn::backend::cuda::bench::report());
+                }
             }
             0
         }),

@@ -773,3 +773,49 @@ fn each_gpu_gets_its_context_when_first_used_and_a_broken_one_spares_the_others(
         r.stderr
     );
 }
+
+#[test]
+fn the_profiler_and_profile_command_time_the_card() {
+    let Some(v) = vgpu() else { return };
+    let code =
+        "import torch\nfrom torch.profiler import profile, record_function, ProfilerActivity\n\
+        a = torch.ones(64, 64, device='cuda')\n\
+        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:\n    \
+        with record_function('step'):\n        s = (a @ a).relu().sum().item()\n\
+        print(prof.key_averages().table(sort_by='cuda_time_total', row_limit=10))\nprint(s)\n";
+    let r = script(v, code, &[]);
+    r.clean();
+    assert!(r.ok, "{}", r.stderr);
+    let names: Vec<&str> = r
+        .stdout
+        .lines()
+        .skip(3)
+        .take(5)
+        .map(|l| l.trim_start().split("  ").next().unwrap_or(""))
+        .collect();
+    assert_eq!(names[0], "step", "{}", r.stdout);
+    for op in [
+        "aten::mm",
+        "aten::relu",
+        "aten::sum",
+        "Memcpy DtoH (Device -> Pageable)",
+    ] {
+        assert!(names.contains(&op), "{op} missing:\n{}", r.stdout);
+    }
+    assert!(r.stdout.contains("Self CUDA time total: "), "{}", r.stdout);
+    assert!(!r.stdout.contains("MODELLED"), "{}", r.stdout);
+    assert!(r.stdout.ends_with("262144.0\n"), "{}", r.stdout);
+    let r = run(
+        v,
+        &["repl", "--quiet", "--no-history"],
+        &[],
+        "import torch\na = torch.ones(64, 64, device='cuda')\n:profile b = (a @ a).sum().item()\n",
+    );
+    r.clean();
+    assert!(
+        r.stdout.contains("1 host<->device copies (4 B)"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("measured"), "{}", r.stdout);
+}

@@ -80,7 +80,7 @@ fn info_with_simulated_gpus() {
     assert_eq!(code, 0);
     assert!(
         out.contains(
-            "Simulated GPU: ON — 2 devices named \"cudalearn simulated GPU\", 8.00 GiB each"
+            "Simulated GPU: ON — 2 devices named \"cudalearn simulated GPU (modelled A100-SXM4-40GB)\", 8.00 GiB each"
         ),
         "{out}"
     );

@@ -55,7 +55,7 @@ fn is_available_and_names_say_simulated() {
     let out = sim("print(torch.cuda.is_available(), torch.cuda.device_count(), torch.cuda.current_device())\nprint(torch.cuda.get_device_name(0))\nprint(torch.cuda.get_device_name())\np = torch.cuda.get_device_properties(0)\nprint(p.name, p.total_memory, p.major, p.minor)\nprint(torch.cuda.get_device_capability())");
     assert_eq!(
         out,
-        "True 1 0\ncudalearn simulated GPU\ncudalearn simulated GPU\ncudalearn simulated GPU 17179869184 8 0\n(8, 0)\n"
+        "True 1 0\ncudalearn simulated GPU (modelled A100-SXM4-40GB)\ncudalearn simulated GPU (modelled A100-SXM4-40GB)\ncudalearn simulated GPU (modelled A100-SXM4-40GB) 17179869184 8 0\n(8, 0)\n"
     );
 }
 
@@ -65,7 +65,7 @@ fn properties_repr_has_pytorch_fields() {
         &["--sim-gpu", "--sim-gpu-memory", "8GiB"],
         "print(torch.cuda.get_device_properties(0))",
     );
-    assert_eq!(out, "_CudaDeviceProperties(name='cudalearn simulated GPU', major=8, minor=0, total_memory=8192MB, multi_processor_count=108, uuid=00000000-0000-0000-0000-000000000000, pci_bus_id=0, pci_device_id=0, pci_domain_id=0, L2_cache_size=40MB)\n");
+    assert_eq!(out, "_CudaDeviceProperties(name='cudalearn simulated GPU (modelled A100-SXM4-40GB)', major=8, minor=0, total_memory=8192MB, multi_processor_count=108, uuid=00000000-0000-0000-0000-000000000000, pci_bus_id=0, pci_device_id=0, pci_domain_id=0, L2_cache_size=40MB)\n");
 }
 
 #[test]
@@ -282,7 +282,7 @@ fn env_var_turns_on_two_gpus() {
         .expect("runs");
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        "2 cudalearn simulated GPU\n"
+        "2 cudalearn simulated GPU (modelled A100-SXM4-40GB)\n"
     );
 }
 

@@ -138,17 +138,18 @@ pub fn properties(i: u32) -> crate::tensor::Result<DeviceProps> {
         GpuKind::Cuda => super::cuda::properties(i),
         _ => {
             let cap = super::sim::lock().as_ref().map_or(0, |s| s.capacity);
+            let p = super::sim_model::chosen();
             Ok(DeviceProps {
-                name: super::sim::NAME.to_string(),
-                major: 8,
-                minor: 0,
+                name: super::sim::name(),
+                major: p.major,
+                minor: p.minor,
                 total_memory: cap,
-                multi_processor_count: 108,
+                multi_processor_count: p.sms,
                 uuid: format!("00000000-0000-0000-0000-00000000000{i}"),
                 pci_bus_id: i,
                 pci_device_id: 0,
                 pci_domain_id: 0,
-                l2_cache_size: 40 << 20,
+                l2_cache_size: p.l2_bytes,
             })
         }
     }
@@ -254,13 +255,19 @@ pub fn allocate(i: u32, bytes: u64) -> crate::tensor::Result<Option<GpuBlock>> {
     }
 }
 
-/// `torch.cuda.synchronize(i)`: wait for the work queued on a real card (the simulated GPU
-/// computes on the host, so its work is done when an op returns).
+/// `torch.cuda.synchronize(i)`: wait for the work queued on a real card, or, on the simulated
+/// GPU (whose arithmetic is done when an op returns), for its modelled device clock.
 pub fn synchronize(i: u32) -> crate::tensor::Result<()> {
     check_device(i)?;
-    if kind() == GpuKind::Cuda {
-        let d = super::cuda::memory::driver(i).map_err(super::cuda::host_route::gpu_err)?;
-        d.synchronize().map_err(super::cuda::host_route::gpu_err)?;
+    match kind() {
+        GpuKind::Cuda => {
+            let d = super::cuda::memory::driver(i).map_err(super::cuda::host_route::gpu_err)?;
+            d.synchronize().map_err(super::cuda::host_route::gpu_err)?;
+        }
+        GpuKind::Simulated => {
+            super::sim_model::with(|t| t.synchronize("cudaDeviceSynchronize", i));
+        }
+        GpuKind::None => {}
     }
     Ok(())
 }

@@ -13,7 +13,11 @@ pub mod alloc;
 pub mod cpu;
 pub mod cuda;
 pub mod gpu;
+pub mod profile_log;
 pub mod sim;
+pub mod sim_bench;
+pub mod sim_model;
+pub mod timed;
 
 use crate::tensor::ops::binary::BinaryOp;
 use crate::tensor::ops::reduce::ReduceOp;
@@ -94,11 +98,18 @@ pub trait Backend {
     ) -> Result<()>;
 }
 
-/// The backend serving `device`.
+/// The backend serving `device`: the simulated GPU's ops go through `timed::SIM`, which costs
+/// each one on the modelled clock; CPU and CUDA ops are timed only while a profiler listens.
 #[inline]
 pub fn for_device(device: Device) -> &'static dyn Backend {
     match device {
-        Device::Cuda(_) if gpu::kind() == gpu::GpuKind::Cuda => &cuda::backend::CUDA,
-        _ => &cpu::CPU,
+        Device::Cuda(_) => match gpu::kind() {
+            gpu::GpuKind::Cuda if profile_log::active() => &timed::CUDA_PROFILED,
+            gpu::GpuKind::Cuda => &cuda::backend::CUDA,
+            gpu::GpuKind::Simulated => &timed::SIM,
+            gpu::GpuKind::None => &cpu::CPU,
+        },
+        Device::Cpu if profile_log::active() => &timed::CPU_PROFILED,
+        Device::Cpu => &cpu::CPU,
     }
 }

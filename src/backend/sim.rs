@@ -4,14 +4,21 @@
 //! each with its own memory pool of a fixed capacity (16 GiB unless told), accounted by the same
 //! caching allocator as a real card (`alloc.rs`), so memory statistics and out-of-memory errors
 //! read as they would on a GPU of that size. The bytes live in host memory and the kernels are the
-//! CPU backend's, so results are deterministic and identical to the CPU. It is never silent: its
+//! CPU backend's, so results are deterministic and identical to the CPU; what the work would
+//! cost on the imitated card is kept on a modelled clock (`sim_model`). It is never silent: its
 //! name says "simulated", and so do the banner, `cudalearn info` and `!nvidia-smi`.
 use super::alloc::{CachingAllocator, RawAllocator, RawError};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-/// The name `torch.cuda.get_device_name()` reports.
+/// The start of the name `torch.cuda.get_device_name()` reports (`name()` adds the card the
+/// modelled clock imitates).
 pub const NAME: &str = "cudalearn simulated GPU";
+
+/// `cudalearn simulated GPU (modelled A100-SXM4-40GB)`.
+pub fn name() -> String {
+    format!("{NAME} (modelled {})", super::sim_model::chosen().name)
+}
 /// The default capacity of each simulated device.
 pub const DEFAULT_CAPACITY: u64 = 16 << 30;
 
@@ -76,12 +83,16 @@ pub fn lock() -> std::sync::MutexGuard<'static, Option<Sim>> {
 /// Called by `--sim-gpu`, `--device sim` and the lesson runner; calling it again starts fresh
 /// pools (tensors still alive from before are simply no longer counted).
 pub fn enable(gpus: u32, capacity: Option<u64>) {
-    let capacity = capacity.unwrap_or(DEFAULT_CAPACITY);
+    // a chosen card brings its memory size; the default stays 16 GiB
+    let capacity = capacity.unwrap_or_else(|| {
+        super::sim_model::explicit().map_or(DEFAULT_CAPACITY, |p| p.memory_bytes)
+    });
     let gpus = gpus.max(1);
     let devices = (0..gpus)
         .map(|d| CachingAllocator::new(d, SimMemory { capacity, used: 0 }))
         .collect();
     *lock() = Some(Sim { capacity, devices });
+    super::sim_model::reset(gpus as usize);
     ENABLED.store(true, std::sync::atomic::Ordering::Relaxed);
     super::gpu::reset_current_device();
 }

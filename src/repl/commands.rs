@@ -9,6 +9,7 @@ cudalearn runs Python and PyTorch code as you type it.
   :help        this help
   :vars        your variables, with their types and values
   :time STMT   run STMT and print how long it took (wall time)
+  :profile STMT  run STMT and show each op's device, kernels, bytes, copies, syncs and time
   :reset       forget every variable and import
   :device      which GPU cudalearn uses (a real one, the simulated one, or none)
   :smi         the GPU table (also !nvidia-smi; built in, runs no shell)
@@ -52,6 +53,7 @@ pub fn run(session: &Session, line: &str) -> Flow {
                 println!("wall time: {}", format_duration(took));
             }
         }
+        ":profile" | ":prof" => return super::profile::run(session, rest),
         ":reset" => {
             if let Ok(mut interp) = session.interp.try_borrow_mut() {
                 interp.reset();
@@ -69,7 +71,9 @@ pub fn run(session: &Session, line: &str) -> Flow {
             "cudalearn runs no shell commands; the one built in is !nvidia-smi (also :smi)"
         ),
         _ => {
-            let known = ["help", "vars", "time", "reset", "device", "smi", "quit"];
+            let known = [
+                "help", "vars", "time", "profile", "reset", "device", "smi", "quit",
+            ];
             let typed = name.trim_start_matches(':');
             let close = known
                 .iter()

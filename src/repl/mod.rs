@@ -6,6 +6,7 @@ mod commands;
 mod complete;
 mod helper;
 pub mod highlight;
+mod profile;
 mod session;
 
 pub use helper::ReplHelper;

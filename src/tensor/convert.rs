@@ -38,6 +38,8 @@ impl Tensor {
             (self.clone(), None)
         };
         let host = backend::for_device(self.device()).to_host(&src)?;
+        // the simulated GPU's model charges pinned sources the faster copy
+        backend::timed::next_upload_pinned(self.storage().is_pinned());
         let storage = backend::for_device(device).upload(host, device)?;
         let strides = match order {
             Some(o) => crate::backend::cpu::iter::strides_for_order(self.shape(), &o),

@@ -309,12 +309,32 @@ impl Native for Props {
     }
 }
 
-/// `torch.cuda.Event(enable_timing=True)`. Work is complete when an op returns (the simulated GPU
-/// computes on the host; the real backend synchronises its stream before `record` returns), so an
-/// event records the host clock and `elapsed_time` is the time between two records, in ms.
+/// When an event was recorded: the host clock on a real card (the real backend synchronises its
+/// stream before `record` returns), the modelled device clock on the simulated GPU.
+#[derive(Clone, Copy)]
+enum Stamp {
+    Real(Instant),
+    Modelled(f64),
+}
+
+impl Stamp {
+    /// Milliseconds from `self` to `end`.
+    fn ms_until(self, end: Stamp) -> f64 {
+        match (self, end) {
+            (Stamp::Real(s), Stamp::Real(e)) if e >= s => (e - s).as_secs_f64() * 1e3,
+            (Stamp::Real(s), Stamp::Real(e)) => -((s - e).as_secs_f64() * 1e3),
+            (Stamp::Modelled(s), Stamp::Modelled(e)) => (e - s) * 1e3,
+            // the GPU changed between the two records (a new simulated GPU): no common clock
+            _ => f64::NAN,
+        }
+    }
+}
+
+/// `torch.cuda.Event(enable_timing=True)`; `elapsed_time` is the time between two records, in ms
+/// (on the simulated GPU, modelled device time).
 struct Event {
     timing: bool,
-    at: Cell<Option<Instant>>,
+    at: Cell<Option<Stamp>>,
 }
 
 impl Native for Event {
@@ -337,13 +357,34 @@ impl Native for Event {
         let f: NativeFn = match &*name.as_str() {
             "record" => |_, this, _| {
                 require_gpu()?;
-                crate::backend::gpu::synchronize(crate::backend::gpu::current_device())
-                    .map_err(terr)?;
-                ev(this)?.at.set(Some(Instant::now()));
+                let d = crate::backend::gpu::current_device();
+                let stamp = if gpu::kind() == gpu::GpuKind::Simulated {
+                    let t = crate::backend::sim_model::with(|t| t.event(d)).unwrap_or(0.0);
+                    Stamp::Modelled(t)
+                } else {
+                    crate::backend::gpu::synchronize(d).map_err(terr)?;
+                    Stamp::Real(Instant::now())
+                };
+                ev(this)?.at.set(Some(stamp));
                 Ok(Value::None)
             },
-            "synchronize" | "wait" => |_, _, _| Ok(Value::None),
-            "query" => |_, _, _| Ok(Value::Bool(true)),
+            "synchronize" => |_, this, _| {
+                // the host waits until the device has reached the event
+                if let Some(Stamp::Modelled(t)) = ev(this)?.at.get() {
+                    crate::backend::sim_model::with(|m| m.wait_until("cudaEventSynchronize", t));
+                }
+                Ok(Value::None)
+            },
+            "wait" => |_, _, _| Ok(Value::None),
+            "query" => |_, this, _| {
+                // on the simulated GPU: has the modelled host clock passed the event yet?
+                Ok(Value::Bool(match ev(this)?.at.get() {
+                    Some(Stamp::Modelled(t)) => {
+                        crate::backend::sim_model::with(|m| m.host >= t).unwrap_or(true)
+                    }
+                    _ => true,
+                }))
+            },
             "elapsed_time" => |_, this, a| {
                 let me = ev(this)?;
                 let other = a.pos.first().ok_or_else(|| {
@@ -359,11 +400,7 @@ impl Native for Event {
                             )
                             .hint("create both events with torch.cuda.Event(enable_timing=True) to time between them."));
                         }
-                        let ms = if e >= s {
-                            (e - s).as_secs_f64() * 1e3
-                        } else {
-                            -((s - e).as_secs_f64() * 1e3)
-                        };
+                        let ms = s.ms_until(e);
                         // CUDA reports a float32 number of milliseconds
                         Ok(Value::Float(ms as f32 as f64))
                     }

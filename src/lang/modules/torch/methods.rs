@@ -179,13 +179,20 @@ fn to_method(i: &mut Interp, tv: &Value, a: &Args) -> PyResult<Value> {
             device = Some(device_arg(p)?);
         }
     }
+    // `non_blocking=True`: the simulated GPU's model lets a pinned copy run behind the host
+    let non_blocking = match kwarg(a, "non_blocking") {
+        Some(v) => i.truthy(&v)?,
+        None => false,
+    };
+    crate::backend::timed::set_non_blocking(non_blocking);
     let r = match (dtype, device) {
         (Some(d), Some(dev)) => t.to_dtype_device(d, dev),
         (Some(d), None) => t.to_dtype(d),
         (None, Some(dev)) => t.to_device(dev),
         (None, None) => Ok(t.clone()),
-    }
-    .py()?;
+    };
+    crate::backend::timed::set_non_blocking(false);
+    let r = r.py()?;
     // `copy=True`: a new tensor even when nothing changes
     let copy = match kwarg(a, "copy") {
         Some(v) => i.truthy(&v)?,

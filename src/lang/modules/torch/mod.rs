@@ -11,6 +11,7 @@ pub mod nn;
 pub mod numpy;
 pub mod objects;
 pub mod optim;
+pub mod profiler;
 pub mod size;
 pub mod tensor;
 pub mod tensor_dir;
@@ -304,6 +305,7 @@ pub fn module() -> Value {
         ("autocast", autocast.clone()),
         ("amp", amp::amp_module(&autocast)),
         ("cpu", amp::cpu_module()),
+        ("profiler", profiler::module()),
     ];
     let dtypes: &[(&str, DType)] = &[
         ("float32", DType::F32),

@@ -1,0 +1,402 @@
+//! The one place simulated-GPU ops are costed (and, while a profiler listens, CPU and CUDA ops
+//! timed): a `Backend` that runs the real kernels and then tells the model what each op was —
+//! its name, device, FLOPs and bytes, estimated from shapes and dtypes.
+use super::cpu::CPU;
+use super::sim_model::{self, Step, Work};
+use super::{profile_log, Backend};
+use crate::tensor::ops::binary::BinaryOp;
+use crate::tensor::ops::reduce::ReduceOp;
+use crate::tensor::ops::unary::UnaryOp;
+use crate::tensor::storage::{Buffer, Storage};
+use crate::tensor::{DType, Device, Result, Scalar, Tensor};
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::Instant;
+
+#[derive(PartialEq)]
+enum Mode {
+    /// The simulated GPU: CPU kernels, modelled times.
+    Sim,
+    /// The CPU under a profiler: measured host times.
+    Cpu,
+    /// A real card under a profiler: each op is followed by a synchronisation, so its measured
+    /// time is the device's (the profiler's cost: the queue never runs ahead).
+    Cuda,
+}
+
+pub struct Timed {
+    mode: Mode,
+    inner: &'static (dyn Backend + Sync),
+}
+
+pub static SIM: Timed = Timed {
+    mode: Mode::Sim,
+    inner: &CPU,
+};
+pub static CPU_PROFILED: Timed = Timed {
+    mode: Mode::Cpu,
+    inner: &CPU,
+};
+pub static CUDA_PROFILED: Timed = Timed {
+    mode: Mode::Cuda,
+    inner: &super::cuda::backend::CUDA,
+};
+
+thread_local! {
+    /// Set by `to_device` for the upload that follows: the source is pinned host memory.
+    static PINNED_SOURCE: Cell<bool> = const { Cell::new(false) };
+    /// Set by `.to(..., non_blocking=True)`: a copy from pinned memory need not make the host wait.
+    static NON_BLOCKING: Cell<bool> = const { Cell::new(false) };
+    /// Inside an op being costed: the CPU kernels may call tensor ops of their own (a float16
+    /// matmul computes through float32), which are part of that op, not ops of the program.
+    static IN_OP: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Marks this thread as inside a costed op until dropped (also when a kernel panics).
+struct OpGuard;
+
+impl OpGuard {
+    /// `None` when already inside one: then the work is part of that op.
+    fn enter() -> Option<OpGuard> {
+        // (`then`, not `then_some`: a guard made and dropped here would clear the flag)
+        (!IN_OP.with(|c| c.replace(true))).then(|| OpGuard)
+    }
+}
+
+impl Drop for OpGuard {
+    fn drop(&mut self) {
+        IN_OP.with(|c| c.set(false));
+    }
+}
+
+/// The next host→device upload copies from pinned memory.
+pub fn next_upload_pinned(pinned: bool) {
+    PINNED_SOURCE.with(|p| p.set(pinned));
+}
+
+/// `.to(..., non_blocking=...)` around a move: uploads in between may run behind the host.
+pub fn set_non_blocking(on: bool) {
+    NON_BLOCKING.with(|p| p.set(on));
+}
+
+fn bytes(t: &Tensor) -> f64 {
+    (t.numel() * t.dtype().size()) as f64
+}
+
+fn stream(flops: f64, bytes: f64, dtype: DType) -> Work {
+    Work::Stream {
+        flops,
+        bytes,
+        dtype,
+    }
+}
+
+fn device_index(d: Device) -> u32 {
+    match d {
+        Device::Cuda(i) => i,
+        Device::Cpu => 0,
+    }
+}
+
+impl Timed {
+    /// Run `f` on the CPU kernels, then account for it as the kernel `name` doing `work`.
+    fn kernel<T>(
+        &self,
+        name: &[&'static str],
+        device: Device,
+        work: impl FnOnce(&T) -> Work,
+        f: impl FnOnce() -> Result<T>,
+    ) -> Result<T> {
+        let Some(_guard) = OpGuard::enter() else {
+            return f();
+        };
+        let t0 = Instant::now();
+        let out = f()?;
+        if self.mode == Mode::Cuda {
+            super::gpu::synchronize(device_index(device))?;
+        }
+        let real = t0.elapsed().as_secs_f64();
+        let w = work(&out);
+        match self.mode {
+            Mode::Sim => {
+                sim_model::with(|t| t.kernel(name, device_index(device), w));
+                profile_log::add_real(real);
+            }
+            Mode::Cpu => {
+                profile_log::push_measured(&name.concat(), None, Step::Kernel, w.bytes(), real)
+            }
+            Mode::Cuda => {
+                let d = Some(device_index(device));
+                profile_log::push_measured(&name.concat(), d, Step::Kernel, w.bytes(), real)
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl Timed {
+    /// Account for a host↔device copy that started at `t0`.
+    fn copied(
+        &self,
+        device: Device,
+        b: f64,
+        to_device: bool,
+        pinned: bool,
+        asynchronous: bool,
+        t0: Instant,
+    ) -> Result<()> {
+        let d = device_index(device);
+        match self.mode {
+            Mode::Sim => {
+                sim_model::with(|t| t.copy(d, b, to_device, pinned, asynchronous));
+                profile_log::add_real(t0.elapsed().as_secs_f64());
+            }
+            Mode::Cuda => {
+                super::gpu::synchronize(d)?;
+                let (name, step) = sim_model::copy_name(to_device, pinned);
+                profile_log::push_measured(name, Some(d), step, b, t0.elapsed().as_secs_f64());
+            }
+            Mode::Cpu => {}
+        }
+        Ok(())
+    }
+}
+
+impl Backend for Timed {
+    fn zeros(&self, dtype: DType, numel: usize, device: Device) -> Result<Rc<Storage>> {
+        let b = (numel * dtype.size()) as f64;
+        self.kernel(
+            &["aten::zero_"],
+            device,
+            |_| stream(0.0, b, dtype),
+            || self.inner.zeros(dtype, numel, device),
+        )
+    }
+    fn upload(&self, buf: Buffer, device: Device) -> Result<Rc<Storage>> {
+        let pinned = PINNED_SOURCE.with(|p| p.replace(false));
+        let b = (buf.len() * buf.dtype().size()) as f64;
+        let Some(_guard) = OpGuard::enter() else {
+            return self.inner.upload(buf, device);
+        };
+        let t0 = Instant::now();
+        let out = self.inner.upload(buf, device)?;
+        if device != Device::Cpu {
+            let asynchronous = pinned && NON_BLOCKING.with(|p| p.get());
+            self.copied(device, b, true, pinned, asynchronous, t0)?;
+        }
+        Ok(out)
+    }
+    fn to_host(&self, t: &Tensor) -> Result<Buffer> {
+        let Some(_guard) = OpGuard::enter() else {
+            return self.inner.to_host(t);
+        };
+        let t0 = Instant::now();
+        let out = self.inner.to_host(t)?;
+        if t.device() != Device::Cpu {
+            self.copied(t.device(), bytes(t), false, false, false, t0)?;
+        }
+        Ok(out)
+    }
+    fn copy(&self, dst: &Tensor, src: &Tensor) -> Result<()> {
+        let w = stream(0.0, bytes(dst) + bytes(src), dst.dtype());
+        self.kernel(
+            &["aten::copy_"],
+            dst.device(),
+            |_| w,
+            || self.inner.copy(dst, src),
+        )
+    }
+    fn fill(&self, dst: &Tensor, v: Scalar) -> Result<()> {
+        let w = stream(0.0, bytes(dst), dst.dtype());
+        self.kernel(
+            &["aten::fill_"],
+            dst.device(),
+            |_| w,
+            || self.inner.fill(dst, v),
+        )
+    }
+    fn cast(&self, src: &Tensor, dtype: DType) -> Result<Tensor> {
+        let w = stream(0.0, bytes(src) + (src.numel() * dtype.size()) as f64, dtype);
+        self.kernel(
+            &["aten::_to_copy"],
+            src.device(),
+            |_| w,
+            || self.inner.cast(src, dtype),
+        )
+    }
+    fn contiguous_copy(&self, src: &Tensor) -> Result<Tensor> {
+        let w = stream(0.0, 2.0 * bytes(src), src.dtype());
+        self.kernel(
+            &["aten::clone"],
+            src.device(),
+            |_| w,
+            || self.inner.contiguous_copy(src),
+        )
+    }
+    fn unary(&self, op: UnaryOp, x: &Tensor) -> Result<Tensor> {
+        let name = ["aten::", op.name()];
+        let (n, dt, bx) = (x.numel() as f64, x.dtype(), bytes(x));
+        self.kernel(
+            &name,
+            x.device(),
+            |o: &Tensor| stream(n, bx + bytes(o), dt),
+            || self.inner.unary(op, x),
+        )
+    }
+    fn binary(&self, op: BinaryOp, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
+        let name = ["aten::", op.name()];
+        let (ab, dt) = (bytes(a) + bytes(b), a.dtype());
+        self.kernel(
+            &name,
+            a.device(),
+            |o: &Tensor| stream(o.numel() as f64, ab + bytes(o), dt),
+            || self.inner.binary(op, a, b, shape),
+        )
+    }
+    fn binary_scalar(&self, op: BinaryOp, a: &Tensor, s: Scalar, reversed: bool) -> Result<Tensor> {
+        let name = ["aten::", op.name()];
+        let (ab, dt) = (bytes(a), a.dtype());
+        self.kernel(
+            &name,
+            a.device(),
+            |o: &Tensor| stream(o.numel() as f64, ab + bytes(o), dt),
+            || self.inner.binary_scalar(op, a, s, reversed),
+        )
+    }
+    fn binary_inplace(&self, op: BinaryOp, dst: &Tensor, src: &Tensor) -> Result<()> {
+        let name = ["aten::", op.name(), "_"];
+        let w = stream(
+            dst.numel() as f64,
+            2.0 * bytes(dst) + bytes(src),
+            dst.dtype(),
+        );
+        self.kernel(
+            &name,
+            dst.device(),
+            |_| w,
+            || self.inner.binary_inplace(op, dst, src),
+        )
+    }
+    fn binary_scalar_inplace(&self, op: BinaryOp, dst: &Tensor, s: Scalar) -> Result<()> {
+        let name = ["aten::", op.name(), "_"];
+        let w = stream(dst.numel() as f64, 2.0 * bytes(dst), dst.dtype());
+        self.kernel(
+            &name,
+            dst.device(),
+            |_| w,
+            || self.inner.binary_scalar_inplace(op, dst, s),
+        )
+    }
+    fn where_(&self, cond: &Tensor, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
+        let ib = bytes(cond) + bytes(a) + bytes(b);
+        let dt = a.dtype();
+        self.kernel(
+            &["aten::where"],
+            a.device(),
+            |o: &Tensor| stream(o.numel() as f64, ib + bytes(o), dt),
+            || self.inner.where_(cond, a, b, shape),
+        )
+    }
+    fn reduce(
+        &self,
+        op: ReduceOp,
+        x: &Tensor,
+        dims: &[usize],
+        keepdim: bool,
+        out: DType,
+    ) -> Result<Tensor> {
+        let name = [
+            "aten::",
+            match op {
+                ReduceOp::Sum => "sum",
+                ReduceOp::Prod => "prod",
+                ReduceOp::Max => "amax",
+                ReduceOp::Min => "amin",
+                ReduceOp::All => "all",
+                ReduceOp::Any => "any",
+            },
+        ];
+        let (n, bx, dt) = (x.numel() as f64, bytes(x), x.dtype());
+        self.kernel(
+            &name,
+            x.device(),
+            |o: &Tensor| stream(n, bx + bytes(o), dt),
+            || self.inner.reduce(op, x, dims, keepdim, out),
+        )
+    }
+    fn arg_reduce(
+        &self,
+        max: bool,
+        x: &Tensor,
+        dim: Option<usize>,
+        keepdim: bool,
+    ) -> Result<(Tensor, Tensor)> {
+        let (n, bx, dt) = (x.numel() as f64, bytes(x), x.dtype());
+        self.kernel(
+            &[if max { "aten::max" } else { "aten::min" }],
+            x.device(),
+            |o: &(Tensor, Tensor)| stream(n, bx + bytes(&o.0) + bytes(&o.1), dt),
+            || self.inner.arg_reduce(max, x, dim, keepdim),
+        )
+    }
+    fn softmax(&self, x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
+        // max, exp-sum and normalise passes: about five operations per element
+        let (n, bx, dt) = (x.numel() as f64, bytes(x), x.dtype());
+        self.kernel(
+            &[if log {
+                "aten::_log_softmax"
+            } else {
+                "aten::_softmax"
+            }],
+            x.device(),
+            |_| stream(5.0 * n, 2.0 * bx, dt),
+            || self.inner.softmax(x, dim, log),
+        )
+    }
+    fn bmm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+        let (sa, sb) = (a.shape(), b.shape());
+        let w = Work::Matmul {
+            batch: sa.first().copied().unwrap_or(1),
+            m: sa.get(1).copied().unwrap_or(1),
+            k: sa.get(2).copied().unwrap_or(1),
+            n: sb.get(2).copied().unwrap_or(1),
+            dtype: a.dtype(),
+        };
+        let name = if sa.first() == Some(&1) {
+            "aten::mm"
+        } else {
+            "aten::bmm"
+        };
+        self.kernel(&[name], a.device(), |_| w, || self.inner.bmm(a, b))
+    }
+    fn gather(
+        &self,
+        src: &Tensor,
+        bases: &[usize],
+        shape: &[usize],
+        strides: &[usize],
+    ) -> Result<Tensor> {
+        self.kernel(
+            &["aten::index"],
+            src.device(),
+            |o: &Tensor| stream(0.0, 2.0 * bytes(o), o.dtype()),
+            || self.inner.gather(src, bases, shape, strides),
+        )
+    }
+    fn scatter(
+        &self,
+        dst: &Tensor,
+        bases: &[usize],
+        shape: &[usize],
+        strides: &[usize],
+        values: &Tensor,
+    ) -> Result<()> {
+        let w = stream(0.0, 2.0 * bytes(values), values.dtype());
+        self.kernel(
+            &["aten::index_put_"],
+            dst.device(),
+            |_| w,
+            || self.inner.scatter(dst, bases, shape, strides, values),
+        )
+    }
+}

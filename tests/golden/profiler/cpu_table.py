@@ -1,0 +1,13 @@
+# torch.profiler on the CPU: the table's layout (times differ from run to run; tests mask them).
+import torch
+from torch.profiler import profile, record_function, ProfilerActivity
+
+torch.manual_seed(0)
+x = torch.randn(64, 64)
+w = torch.randn(64, 64)
+with profile(activities=[ProfilerActivity.CPU]) as prof:
+    with record_function("step"):
+        y = x @ w
+        z = y.sum()
+print(prof.key_averages().table(sort_by="cpu_time_total", row_limit=3))
+print(ProfilerActivity.CPU, repr(ProfilerActivity.CUDA))
