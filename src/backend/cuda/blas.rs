@@ -120,7 +120,7 @@ impl Gemm {
             compute,
             cudarc::cublas::sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
         )
-        .map_err(|e| format!("CUDA error: cuBLAS {e:?}"))
+        .map_err(|e| format!("CUDA error: cuBLAS failed ({:?})", e.0))
     }
 }
 

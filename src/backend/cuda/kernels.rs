@@ -161,7 +161,8 @@ pub fn supported_archs() -> Vec<i32> {
 pub fn compile(t: Target) -> std::result::Result<Vec<u8>, String> {
     use cudarc::nvrtc::{result, sys};
     let src = std::ffi::CString::new(program()).map_err(|e| e.to_string())?;
-    let prog = result::create_program(&src, None).map_err(|e| format!("NVRTC: {e:?}"))?;
+    let prog = result::create_program(&src, None)
+        .map_err(|e| format!("NVRTC could not take the program ({:?})", e.0))?;
     // SAFETY: `prog` was just created and is destroyed once, below; each buffer is sized by the
     // size query before it.
     unsafe {
@@ -195,7 +196,7 @@ pub fn compile(t: Target) -> std::result::Result<Vec<u8>, String> {
             }
             Ok(()) => result::get_ptx(prog)
                 .map(|p| p.iter().map(|&c| c as u8).collect())
-                .map_err(|e| format!("NVRTC returned no PTX ({e:?})")),
+                .map_err(|e| format!("NVRTC returned no PTX ({:?})", e.0)),
         };
         let _ = result::destroy_program(prog);
         out

@@ -7,6 +7,7 @@
 //! (matrix products) are each optional: without one, the ops it serves take the host route.
 //! Besides the library path, both are looked for where Python installs them (the `nvidia-*`
 //! pip wheels under the active environment's site-packages) and under `CUDA_HOME`/`CUDA_PATH`.
+use super::driver::describe;
 use std::sync::OnceLock;
 
 /// What was found for one GPU.
@@ -164,19 +165,18 @@ fn run() -> Result<Probe, ProbeError> {
     if let Err(e) = result::init() {
         return Err(match e.0 {
             sys::CUresult::CUDA_ERROR_NO_DEVICE => ProbeError::NoDevice,
-            _ => ProbeError::DriverInit(format!("{e:?}")),
+            _ => ProbeError::DriverInit(describe(e)),
         });
     }
     let mut driver_version = 0;
     // SAFETY: the driver library is loaded and initialised; the out-pointer is valid.
     unsafe { sys::cuDriverGetVersion(&mut driver_version) }
         .result()
-        .map_err(|e| ProbeError::DriverInit(format!("{e:?}")))?;
+        .map_err(|e| ProbeError::DriverInit(describe(e)))?;
     if driver_version < MIN_DRIVER {
         return Err(ProbeError::DriverTooOld(driver_version));
     }
-    let count =
-        result::device::get_count().map_err(|e| ProbeError::DriverInit(format!("{e:?}")))?;
+    let count = result::device::get_count().map_err(|e| ProbeError::DriverInit(describe(e)))?;
     if count <= 0 {
         return Err(ProbeError::NoDevice);
     }
@@ -184,7 +184,7 @@ fn run() -> Result<Probe, ProbeError> {
     for ordinal in 0..count {
         devices.push(device_info(ordinal).map_err(ProbeError::DriverInit)?);
     }
-    cudarc::driver::CudaContext::new(0).map_err(|e| ProbeError::Context(format!("{e:?}")))?;
+    cudarc::driver::CudaContext::new(0).map_err(|e| ProbeError::Context(describe(e)))?;
     Ok(Probe {
         devices,
         driver_version,
@@ -350,7 +350,7 @@ fn preload(name: &str) -> Option<String> {
 
 fn device_info(ordinal: i32) -> Result<DeviceInfo, String> {
     use cudarc::driver::{result::device, sys::CUdevice_attribute as A};
-    let dev = device::get(ordinal).map_err(|e| format!("{e:?}"))?;
+    let dev = device::get(ordinal).map_err(describe)?;
     // SAFETY: `dev` is a valid device handle from the initialised driver.
     let attr = |a: A| unsafe { device::get_attribute(dev, a) }.unwrap_or(0);
     let uuid = device::get_uuid(dev)
@@ -367,7 +367,7 @@ fn device_info(ordinal: i32) -> Result<DeviceInfo, String> {
         })
         .unwrap_or_default();
     Ok(DeviceInfo {
-        name: device::get_name(dev).map_err(|e| format!("{e:?}"))?,
+        name: device::get_name(dev).map_err(describe)?,
         major: attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) as u32,
         minor: attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR) as u32,
         // SAFETY: as above.
