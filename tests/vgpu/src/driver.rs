@@ -247,38 +247,51 @@ pub unsafe extern "C" fn cuMemGetInfo_v2(free: *mut usize, total: *mut usize) ->
     out(total, cap as usize)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn cuMemcpyHtoD_v2(dst: u64, src: *const c_void, n: usize) -> CuResult {
+/// A synchronous copy of `n` bytes after the checks of `call`: a current context, and every
+/// device-side range (`device`) inside one live allocation.
+unsafe fn copy(call: &str, device: &[u64], dst: *mut u8, src: *const u8, n: usize) -> CuResult {
     let mut s = lock();
-    tryc!(s.require_ctx("cuMemcpyHtoD_v2"));
-    tryc!(s.check_range("cuMemcpyHtoD_v2", dst, n as u64));
+    tryc!(s.require_ctx(call));
+    for &p in device {
+        tryc!(s.check_range(call, p, n as u64));
+    }
     if n > 0 {
-        std::ptr::copy(src as *const u8, dst as *mut u8, n);
+        std::ptr::copy(src, dst, n);
     }
     SUCCESS
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuMemcpyHtoD_v2(dst: u64, src: *const c_void, n: usize) -> CuResult {
+    copy(
+        "cuMemcpyHtoD_v2",
+        &[dst],
+        dst as *mut u8,
+        src as *const u8,
+        n,
+    )
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn cuMemcpyDtoH_v2(dst: *mut c_void, src: u64, n: usize) -> CuResult {
-    let mut s = lock();
-    tryc!(s.require_ctx("cuMemcpyDtoH_v2"));
-    tryc!(s.check_range("cuMemcpyDtoH_v2", src, n as u64));
-    if n > 0 {
-        std::ptr::copy(src as *const u8, dst as *mut u8, n);
-    }
-    SUCCESS
+    copy(
+        "cuMemcpyDtoH_v2",
+        &[src],
+        dst as *mut u8,
+        src as *const u8,
+        n,
+    )
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn cuMemcpyDtoD_v2(dst: u64, src: u64, n: usize) -> CuResult {
-    let mut s = lock();
-    tryc!(s.require_ctx("cuMemcpyDtoD_v2"));
-    tryc!(s.check_range("cuMemcpyDtoD_v2 (destination)", dst, n as u64));
-    tryc!(s.check_range("cuMemcpyDtoD_v2 (source)", src, n as u64));
-    if n > 0 {
-        std::ptr::copy(src as *const u8, dst as *mut u8, n);
-    }
-    SUCCESS
+    copy(
+        "cuMemcpyDtoD_v2",
+        &[dst, src],
+        dst as *mut u8,
+        src as *const u8,
+        n,
+    )
 }
 
 #[no_mangle]
