@@ -306,7 +306,7 @@ pub fn install(i: &mut Interp) {
             let name = attr_name(&a.pos[1], "hasattr")?;
             match i.get_attr(&a.pos[0], name) {
                 Ok(_) => Ok(Value::Bool(true)),
-                Err(e) if e.is(ExcKind::AttributeError) => Ok(Value::Bool(false)),
+                Err(e) if e.is_missing_attr() => Ok(Value::Bool(false)),
                 Err(e) => Err(e),
             }
         }),
@@ -314,7 +314,7 @@ pub fn install(i: &mut Interp) {
             arity("getattr", &a, 2, 3)?;
             let name = attr_name(&a.pos[1], "getattr")?;
             match i.get_attr(&a.pos[0], name) {
-                Err(e) if e.is(ExcKind::AttributeError) && a.pos.len() == 3 => Ok(a.pos[2].clone()),
+                Err(e) if e.is_missing_attr() && a.pos.len() == 3 => Ok(a.pos[2].clone()),
                 r => r,
             }
         }),
@@ -1060,12 +1060,11 @@ pub fn construct(i: &mut Interp, tag: TypeTag, a: Args) -> PyResult<Value> {
             }
             Value::Range(Rc::new(Range { start, stop, step }))
         }
-        TypeTag::Type => {
-            if a.pos.len() != 1 {
-                return Err(type_error("type() takes 1 or 3 arguments"));
-            }
-            type_of(i, &a.pos[0])
-        }
+        TypeTag::Type => match a.pos.len() {
+            1 => type_of(i, &a.pos[0]),
+            3 => i.make_type(&a.pos[0], &a.pos[1], &a.pos[2])?,
+            _ => return Err(type_error("type() takes 1 or 3 arguments")),
+        },
         TypeTag::Slice => {
             arity("slice", &a, 1, 3)?;
             let p = &a.pos;

@@ -216,7 +216,7 @@ class Module:
         object.__setattr__(self, name, value)
 
     def __getattr__(self, name):
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        _N.missing_attr(type(self).__name__, name)
 
     def __delattr__(self, name):
         if self._parameters is not None and name in self._parameters:

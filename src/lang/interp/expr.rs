@@ -289,6 +289,9 @@ impl Interp {
         if let Some(v) = self.builtins.get(sym.index()).and_then(|v| v.as_ref()) {
             return Ok(v.clone());
         }
+        if let Some(e) = crate::lang::modules::names::missing("builtins", &sym.as_str()) {
+            return Err(e);
+        }
         Err(self.name_error(sym, &format!("name '{sym}' is not defined")))
     }
 

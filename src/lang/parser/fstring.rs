@@ -141,7 +141,11 @@ fn fstring_field(
     i = expr_end;
     let mut debug_text = None;
     if debug {
+        // `{x = }`: the whitespace after `=` is part of the echoed text too.
         i += 1;
+        while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            i += 1;
+        }
         debug_text = Some(body[expr_start..i].to_string());
     }
     let mut conv = None;
