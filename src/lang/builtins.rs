@@ -1015,6 +1015,15 @@ pub fn construct(i: &mut Interp, tag: TypeTag, a: Args) -> PyResult<Value> {
             match first {
                 None => {}
                 Some(Value::Dict(d)) => m = d.borrow().clone(),
+                // A mapping (an object with `keys()`), as CPython's dict() accepts.
+                Some(v @ Value::Instance(_)) if i.get_attr(&v, Sym::new("keys")).is_ok() => {
+                    let keys = i.get_attr(&v, Sym::new("keys"))?;
+                    let keys = i.call(&keys, Args::new(Vec::new()))?;
+                    for k in i.collect(&keys)? {
+                        let x = i.get_item(&v, &k)?;
+                        super::interp::dict_insert_pub(&mut m, Key::new(k)?, x);
+                    }
+                }
                 Some(v) => {
                     let items = i.collect(&v)?;
                     for (n, item) in items.into_iter().enumerate() {

@@ -515,6 +515,14 @@ impl Interp {
                             .map(|x| Value::Class(x.clone()))
                             .collect(),
                     )),
+                    // A snapshot of the namespace (CPython's is a read-only mappingproxy).
+                    "__dict__" => {
+                        let mut d = DictMap::default();
+                        for (k, v) in c.dict.borrow().iter() {
+                            d.insert(Key(Value::Str(k.as_str())), v.clone());
+                        }
+                        Ok(Value::Dict(Rc::new(RefCell::new(d))))
+                    }
                     "__bases__" => Ok(Value::tuple(
                         c.bases.iter().map(|x| Value::Class(x.clone())).collect(),
                     )),

@@ -2,6 +2,7 @@
 pub mod math;
 pub mod names;
 pub mod random;
+pub mod stdlib;
 pub mod time;
 pub mod torch;
 
