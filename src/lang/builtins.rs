@@ -93,6 +93,10 @@ pub fn install(i: &mut Interp) {
             arity("repr", &a, 1, 1)?;
             Ok(Value::from(i.repr(&a.pos[0])?))
         }),
+        ("ascii", |i, _, a| {
+            arity("ascii", &a, 1, 1)?;
+            Ok(Value::from(format::ascii_escape(&i.repr(&a.pos[0])?)))
+        }),
         ("isinstance", |i, _, a| {
             arity("isinstance", &a, 2, 2)?;
             Ok(Value::Bool(isinstance(i, &a.pos[0], &a.pos[1])?))
@@ -355,8 +359,16 @@ pub fn install(i: &mut Interp) {
             arity("id", &a, 1, 1)?;
             Ok(Value::Int(a.pos[0].ptr_id() as i64 & i64::MAX))
         }),
-        ("hash", |_, _, a| {
+        ("hash", |i, _, a| {
             arity("hash", &a, 1, 1)?;
+            // A class's own __hash__ (dataclasses, namedtuple); dict keys still hash by identity.
+            if let Value::Instance(inst) = &a.pos[0] {
+                if let Some(h) = inst.class.lookup(Sym::new("__hash__")) {
+                    if !matches!(h, Value::None) {
+                        return i.call_bound(&h, a.pos[0].clone(), Args::new(Vec::new()));
+                    }
+                }
+            }
             Key::new(a.pos[0].clone())?;
             Ok(Value::Int(py_hash(&a.pos[0])))
         }),

@@ -495,10 +495,13 @@ impl Interp {
                         self.eval_fstring(spec, f)?
                     };
                     let s = match conv {
-                        Some('r') | Some('a') => {
-                            let r = self
+                        Some(c @ ('r' | 'a')) => {
+                            let mut r = self
                                 .repr(&v)
                                 .map_err(|err| self.at(err, f, expr.span, Anchor::None))?;
+                            if *c == 'a' {
+                                r = crate::lang::format::ascii_escape(&r);
+                            }
                             self.format_value(&Value::from(r), &spec_s)
                         }
                         Some('s') => {

@@ -88,6 +88,13 @@ fn fstring_field(
     let mut debug = false;
     while i < b.len() {
         let c = b[i];
+        // 3.11 refuses a backslash anywhere in the expression, inside its strings too.
+        if c == b'\\' {
+            return Err(err(
+                "f-string expression part cannot include a backslash",
+                i,
+            ));
+        }
         if let Some(q) = quote {
             if c == q {
                 quote = None;
@@ -118,12 +125,6 @@ fn fstring_field(
                 expr_end = Some(i);
                 debug = true;
                 break;
-            }
-            b'\\' => {
-                return Err(err(
-                    "f-string expression part cannot include a backslash",
-                    i,
-                ))
             }
             b'#' => return Err(err("f-string expression part cannot include '#'", i)),
             _ => {}

@@ -3,6 +3,8 @@
 //! like the embedded `torch.nn` (`crate::nn::prelude`), into a namespace of their own on first
 //! import. Their iterators are classes with `__iter__`/`__next__`, lazy as CPython's are.
 
+pub mod generic_alias;
+
 /// Module name → the sources run, in order, into its namespace.
 const PRELUDES: &[(&str, &[&str])] = &[
     ("collections", &[include_str!("collections.py")]),

@@ -11,7 +11,7 @@ def _type_repr(t):
         return f'{t.__module__}.{t.__qualname__}'
     if t is ...:
         return '...'
-    if t is None or t is type(None):
+    if t is None:
         return 'None'
     if isinstance(t, list):
         return '[' + ', '.join(_type_repr(a) for a in t) + ']'
@@ -78,6 +78,10 @@ class _SpecialForm:
         return _GenericAlias(self._name, params)
 
     def __call__(self, *args, **kwargs):
+        if self._name == 'Any':
+            raise TypeError('Any cannot be instantiated')
+        if self._name in ('List', 'Dict', 'Set', 'Tuple', 'FrozenSet'):
+            raise TypeError(f'Type {self._name} cannot be instantiated; use {self._name.lower()}() instead')
         raise TypeError(f'Cannot instantiate typing.{self._name}')
 
 
