@@ -74,9 +74,48 @@ def _parse_to(args, kwargs):
     return device, dtype
 
 
+class RemovableHandle:
+    # torch.utils.hooks.RemovableHandle: removes its hook from the dict it was added to.
+    __module__ = 'torch.utils.hooks'
+    next_id = 0
+
+    def __init__(self, hooks_dict):
+        self.hooks_dict = hooks_dict
+        self.id = _RemovableHandle.next_id
+        _RemovableHandle.next_id = self.id + 1
+
+    def _add(hooks_dict, entry, prepend):
+        handle = _RemovableHandle(hooks_dict)
+        if prepend:
+            rest = list(hooks_dict.items())
+            hooks_dict.clear()
+            hooks_dict[handle.id] = entry
+            for k, v in rest:
+                hooks_dict[k] = v
+        else:
+            hooks_dict[handle.id] = entry
+        return handle
+
+    def remove(self):
+        if self.id in self.hooks_dict:
+            del self.hooks_dict[self.id]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc_value, tb):
+        self.remove()
+
+
+# Named as PyTorch names it, but not exported from torch.nn.
+_RemovableHandle = RemovableHandle
+del RemovableHandle
+
+
 class Module:
     __module__ = 'torch.nn.modules.module'
     # Class-level defaults: before Module.__init__ runs these read as None.
+    _hooks = None
     _parameters = None
     _buffers = None
     _modules = None
@@ -99,7 +138,42 @@ class Module:
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        # `_hooks` stays None until a hook is registered, so plain calls pay one lookup.
+        if self._hooks is None:
+            return self.forward(*args, **kwargs)
+        return self._call_with_hooks(args, kwargs)
+
+    def _call_with_hooks(self, args, kwargs):
+        pre, fwd = self._hooks
+        for hook, with_kwargs in list(pre.values()):
+            if with_kwargs:
+                result = hook(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError(f'forward pre-hook must return None or a tuple of (new_args, new_kwargs), but got {result}.')
+                    args, kwargs = result
+            else:
+                result = hook(self, args)
+                if result is not None:
+                    args = result if isinstance(result, tuple) else (result,)
+        out = self.forward(*args, **kwargs)
+        for hook, with_kwargs in list(fwd.values()):
+            result = hook(self, args, kwargs, out) if with_kwargs else hook(self, args, out)
+            if result is not None:
+                out = result
+        return out
+
+    # --- hooks --------------------------------------------------------------------------
+    def _hook_dicts(self):
+        if self._hooks is None:
+            object.__setattr__(self, '_hooks', ({}, {}))
+        return self._hooks
+
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        return _RemovableHandle._add(self._hook_dicts()[0], (hook, with_kwargs), prepend)
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        return _RemovableHandle._add(self._hook_dicts()[1], (hook, with_kwargs), prepend)
 
     # --- registration -------------------------------------------------------------------
     def register_buffer(self, name, tensor, persistent=True):
@@ -705,6 +779,15 @@ class ModuleDict(Module):
 
     def __contains__(self, key):
         return key in self._modules
+
+    def pop(self, key):
+        v = self[key]
+        del self[key]
+        return v
+
+    def clear(self):
+        for k in list(self._modules.keys()):
+            del self[k]
 
     def keys(self):
         return self._modules.keys()

@@ -3,6 +3,34 @@
 # builtin types), so isinstance(d, dict) is False for them, unlike CPython.
 
 
+class _OdictView:
+    # odict_keys / odict_values / odict_items: a live view printed as CPython prints it.
+
+    def __init__(self, kind, view):
+        self._kind = kind
+        self._view = view
+
+    def __iter__(self):
+        return iter(self._view)
+
+    def __len__(self):
+        return len(self._view)
+
+    def __contains__(self, x):
+        return x in self._view
+
+    def __reversed__(self):
+        return iter(list(self._view)[::-1])
+
+    def __eq__(self, other):
+        if isinstance(other, _OdictView):
+            other = other._view
+        return self._view == other
+
+    def __repr__(self):
+        return f'{self._kind}({list(self._view)!r})'
+
+
 class OrderedDict:
     __module__ = 'collections'
 
@@ -47,13 +75,13 @@ class OrderedDict:
         return self._d == other
 
     def keys(self):
-        return self._d.keys()
+        return _OdictView('odict_keys', self._d.keys())
 
     def values(self):
-        return self._d.values()
+        return _OdictView('odict_values', self._d.values())
 
     def items(self):
-        return self._d.items()
+        return _OdictView('odict_items', self._d.items())
 
     def get(self, key, default=None):
         return self._d.get(key, default)
