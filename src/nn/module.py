@@ -112,6 +112,74 @@ _RemovableHandle = RemovableHandle
 del RemovableHandle
 
 
+class _BackwardHooks:
+    # One call's full backward hooks, as PyTorch's BackwardHook: tensor inputs that require
+    # grad go through an identity view whose tensor hook collects grad_input; a hook on the
+    # output collects grad_output (after the backward pre-hooks); when the last input gradient
+    # arrives, each hook(module, grad_input, grad_output) runs.
+
+    def __init__(self, module, bw, bw_pre):
+        self.module = module
+        self.bw = bw
+        self.bw_pre = bw_pre
+        self.grads_in = []
+        self.pending = 0
+        self.wrapped = []
+        self.grad_out = None
+
+    def wrap_inputs(self, args):
+        out = []
+        for a in args:
+            if isinstance(a, torch.Tensor):
+                k = len(self.grads_in)
+                self.grads_in.append(None)
+                if a.requires_grad:
+                    a = a.view_as(a)
+                    self.pending += 1
+                    self.wrapped.append(a)
+                    a.register_hook(self._input_hook(k))
+            out.append(a)
+        return tuple(out)
+
+    def wrap_output(self, out):
+        if not isinstance(out, torch.Tensor):
+            raise NotImplementedError('cudalearn does not implement full backward hooks on modules that return several tensors yet')
+        if not out.requires_grad:
+            return out
+        if any(out is w for w in self.wrapped):
+            out = out.view_as(out)
+        out.register_hook(self._output_hook)
+        return out
+
+    def _output_hook(self, g):
+        for hook in list(self.bw_pre.values()):
+            r = hook(self.module, (g,))
+            if r is not None:
+                g = r[0] if isinstance(r, tuple) else r
+        self.grad_out = (g,)
+        if self.pending == 0:
+            # No input requires grad: PyTorch fires the hooks with grad_input of Nones.
+            for hook in list(self.bw.values()):
+                hook(self.module, tuple(self.grads_in), self.grad_out)
+        return g
+
+    def _input_hook(self, k):
+        def hook_k(g):
+            self.grads_in[k] = g
+            self.pending -= 1
+            if self.pending:
+                return None
+            for hook in list(self.bw.values()):
+                r = hook(self.module, tuple(self.grads_in), self.grad_out)
+                if r is not None:
+                    if len(self.wrapped) != 1:
+                        raise NotImplementedError('cudalearn does not implement replacing grad_input from a backward hook on a module with several inputs yet')
+                    r = r if isinstance(r, tuple) else (r,)
+                    self.grads_in[k] = r[k]
+            return self.grads_in[k]
+        return hook_k
+
+
 class Module:
     __module__ = 'torch.nn.modules.module'
     # Class-level defaults: before Module.__init__ runs these read as None.
@@ -144,7 +212,7 @@ class Module:
         return self._call_with_hooks(args, kwargs)
 
     def _call_with_hooks(self, args, kwargs):
-        pre, fwd = self._hooks
+        pre, fwd, bw, bw_pre = self._hooks
         for hook, with_kwargs in list(pre.values()):
             if with_kwargs:
                 result = hook(self, args, kwargs)
@@ -156,18 +224,31 @@ class Module:
                 result = hook(self, args)
                 if result is not None:
                     args = result if isinstance(result, tuple) else (result,)
+        state = None
+        if (bw or bw_pre) and torch.is_grad_enabled():
+            state = _BackwardHooks(self, bw, bw_pre)
+            args = state.wrap_inputs(args)
         out = self.forward(*args, **kwargs)
         for hook, with_kwargs in list(fwd.values()):
             result = hook(self, args, kwargs, out) if with_kwargs else hook(self, args, out)
             if result is not None:
                 out = result
+        if state is not None:
+            out = state.wrap_output(out)
         return out
 
     # --- hooks --------------------------------------------------------------------------
     def _hook_dicts(self):
+        # (forward pre, forward, full backward, full backward pre), by handle id.
         if self._hooks is None:
-            object.__setattr__(self, '_hooks', ({}, {}))
+            object.__setattr__(self, '_hooks', ({}, {}, {}, {}))
         return self._hooks
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        return _RemovableHandle._add(self._hook_dicts()[2], hook, prepend)
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        return _RemovableHandle._add(self._hook_dicts()[3], hook, prepend)
 
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
         return _RemovableHandle._add(self._hook_dicts()[0], (hook, with_kwargs), prepend)

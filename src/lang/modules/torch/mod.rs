@@ -6,6 +6,7 @@ pub mod cuda;
 pub mod functional;
 pub mod functions;
 pub mod generator;
+pub mod hooks;
 pub mod methods;
 pub mod nn;
 pub mod numpy;
