@@ -505,29 +505,12 @@ pub fn install(i: &mut Interp) {
         ("help", |i, _, a| {
             let text = match a.pos.first() {
                 None => {
-                    "Type help(obj) for help about an object; :help lists cudalearn's commands."
+                    "Type help(obj) for help about an object; :help lists cudalearn's commands.\n"
                         .to_string()
                 }
-                Some(v) => {
-                    let r = i.repr(v)?;
-                    let names: Vec<String> = i
-                        .dir(v)
-                        .iter()
-                        .filter(|n| !n.starts_with('_'))
-                        .map(|n| n.to_string())
-                        .collect();
-                    format!(
-                        "Help on {r}:\n\n{}",
-                        if names.is_empty() {
-                            String::new()
-                        } else {
-                            format!("attributes: {}", names.join(", "))
-                        }
-                    )
-                }
+                Some(v) => super::help::help_text(i, v)?,
             };
             i.print(&text);
-            i.print("\n");
             Ok(Value::None)
         }),
         ("super", |i, _, a| {
