@@ -52,6 +52,10 @@ fn real_torch_names_are_not_implemented_with_a_hint() {
         "torch.nn.Module.compile",
     );
     assert_gap("from torch import einsum", "torch.einsum");
+    assert_gap(
+        "import torch\ntorch.Tensor.masked_fill",
+        "torch.Tensor.masked_fill",
+    );
     assert_gap("import torch\ntorch.fft", "torch.fft");
     assert_gap("import torch.fft", "the torch.fft module");
 }

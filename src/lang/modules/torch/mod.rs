@@ -137,6 +137,13 @@ impl Native for TorchType {
         if &*name.as_str() == "__name__" {
             return Ok(Some(Value::str(self.name)));
         }
+        // `torch.Tensor.sort`: a real Tensor method that tensors here lack says so.
+        let n = name.as_str();
+        if self.name == "Tensor" && !methods::METHOD_NAMES.contains(&&*n) {
+            if let Some(e) = crate::lang::modules::names::missing("torch.Tensor", &n) {
+                return Err(e);
+            }
+        }
         Ok(None)
     }
 }
