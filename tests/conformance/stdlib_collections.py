@@ -192,3 +192,8 @@ print(d.popitem(), d)
 # %% import_collections_module
 import collections
 print(collections.Counter('aab')['a'], collections.deque([1]))
+# %% type_names
+from collections import Counter, deque, defaultdict, OrderedDict, namedtuple
+print(type(Counter()), type(deque()), type(defaultdict()), type(OrderedDict()))
+P = namedtuple('P', 'a')
+print(type(P(1)), P.__module__)

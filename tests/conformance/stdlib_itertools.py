@@ -111,3 +111,7 @@ while True:
     if not batch:
         break
     print(batch)
+# %% type_names
+import itertools
+print(type(itertools.count()), type(itertools.chain()), type(itertools.islice([], 1)))
+print(type(itertools.product()).__name__, type(itertools.zip_longest()).__module__)

@@ -293,8 +293,12 @@ impl Interp {
             None => def.name.to_string(),
         };
         let ns = Rc::new(RefCell::new(AttrMap::default()));
-        ns.borrow_mut()
-            .insert(Sym::new("__module__"), Value::str("__main__"));
+        // `__module__` is the defining module's `__name__` (`itertools` for its classes).
+        let module_name = match self.load_global(Sym::new("__name__")) {
+            Ok(Value::Str(n)) => Value::Str(n),
+            _ => Value::str("__main__"),
+        };
+        ns.borrow_mut().insert(Sym::new("__module__"), module_name);
         ns.borrow_mut()
             .insert(Sym::new("__qualname__"), Value::from(qualname));
         ns.borrow_mut()
