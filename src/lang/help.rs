@@ -145,8 +145,9 @@ fn page_of(i: &mut Interp, v: &Value) -> PyResult<Page> {
                 _ => n.type_name().to_string(),
             };
             let module = module_holding(i, v).unwrap_or_else(|| n.module().to_string());
+            // An instance (a tensor, a dtype) gets its type's page, as pydoc gives.
             Page {
-                kind: if n.callable() { "class" } else { "object" },
+                kind: "class",
                 key: Some(format!("{module}.{name}")),
                 name,
                 module: Some(module),

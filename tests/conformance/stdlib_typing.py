@@ -55,3 +55,10 @@ print(List[int] == List[int], List[int] == List[str], Dict[str, int] == Dict[str
 # %% any_cannot_instantiate
 from typing import Any
 Any()
+# %% future_import
+from __future__ import annotations, division
+import __future__
+print(__future__.division, 7 / 2)
+def f(x: int) -> int:
+    return x + 1
+print(f(1))

@@ -1,5 +1,6 @@
 //! Standard-library modules written in the Python subset itself (as CPython writes most of
-//! them in Python): `collections`, `itertools`, `functools`, `dataclasses`, `typing`. They load
+//! them in Python): `collections`, `itertools`, `functools`, `dataclasses`, `typing`,
+//! `__future__`. They load
 //! like the embedded `torch.nn` (`crate::nn::prelude`), into a namespace of their own on first
 //! import. Their iterators are classes with `__iter__`/`__next__`, lazy as CPython's are.
 
@@ -12,6 +13,7 @@ const PRELUDES: &[(&str, &[&str])] = &[
     ("functools", &[include_str!("functools.py")]),
     ("dataclasses", &[include_str!("dataclasses.py")]),
     ("typing", &[include_str!("typing.py")]),
+    ("__future__", &[include_str!("future.py")]),
 ];
 
 /// The embedded sources of module `name`, if it is one of these.
