@@ -115,3 +115,30 @@ while True:
 import itertools
 print(type(itertools.count()), type(itertools.chain()), type(itertools.islice([], 1)))
 print(type(itertools.product()).__name__, type(itertools.zip_longest()).__module__)
+# %% groupby_sorted
+from itertools import groupby
+words = sorted(['apple', 'avocado', 'banana', 'blueberry', 'cherry'])
+for k, g in groupby(words, key=lambda w: w[0]):
+    print(k, list(g))
+# %% groupby_runs
+from itertools import groupby
+print([(k, len(list(g))) for k, g in groupby('aaabccdddd')])
+# %% groupby_keys_only
+from itertools import groupby
+print([k for k, _ in groupby([1, 1, 2, 3, 3, 3, 1])])
+# %% groupby_unread_groups
+from itertools import groupby
+it = groupby('aabbbc')
+k1, g1 = next(it)
+k2, g2 = next(it)
+print(k1, k2, list(g2), list(g1))
+# %% compress_filterfalse
+from itertools import compress, filterfalse
+print(list(compress('abcdef', [1, 0, 1, 0, 1, 1])), list(filterfalse(lambda x: x % 2, range(8))), list(filterfalse(None, [0, 1, '', 'a'])))
+# %% combinations_with_replacement
+from itertools import combinations_with_replacement
+print(list(combinations_with_replacement('ab', 2)), list(combinations_with_replacement([1, 2, 3], 1)))
+# %% tee
+from itertools import tee
+a, b = tee([1, 2, 3])
+print(list(a), list(b))

@@ -306,3 +306,108 @@ class permutations(_Indices):
         if r < 0:
             raise ValueError('r must be non-negative')
         super().__init__(pool, _perms(len(pool), r, []) if r <= len(pool) else [])
+
+
+class combinations_with_replacement(_Indices):
+    def __init__(self, iterable, r):
+        if r < 0:
+            raise ValueError('r must be non-negative')
+        pool = tuple(iterable)
+        picks = _multisets(len(pool), r, 0) if pool or r == 0 else []
+        super().__init__(pool, picks)
+
+
+def _multisets(n, r, start):
+    if r == 0:
+        return [[]]
+    out = []
+    for i in range(start, n):
+        for rest in _multisets(n, r - 1, i):
+            out.append([i] + rest)
+    return out
+
+
+class compress(_It):
+    def __init__(self, data, selectors):
+        self._pairs = zip(data, selectors)
+
+    def __next__(self):
+        while True:
+            d, s = next(self._pairs)
+            if s:
+                return d
+
+
+class filterfalse(_It):
+    def __init__(self, predicate, iterable):
+        self._p = bool if predicate is None else predicate
+        self._it = iter(iterable)
+
+    def __next__(self):
+        while True:
+            x = next(self._it)
+            if not self._p(x):
+                return x
+
+
+class _Group(_It):
+    # One group of groupby: yields while the key stays the same.
+    def __init__(self, parent, key):
+        self._parent = parent
+        self._key = key
+
+    def __next__(self):
+        p = self._parent
+        if p._current is not self or p._done:
+            raise StopIteration
+        if p._pending:
+            p._pending = False
+            return p._value
+        p._advance()
+        if p._done or p._tkey != self._key:
+            raise StopIteration
+        return p._value
+
+
+class groupby(_It):
+    def __init__(self, iterable, key=None):
+        self._it = iter(iterable)
+        self._keyfunc = key
+        self._done = False
+        self._pending = False
+        self._started = False
+        self._current = None
+        self._tkey = None
+        self._value = None
+
+    def _advance(self):
+        for x in self._it:
+            self._value = x
+            self._tkey = x if self._keyfunc is None else self._keyfunc(x)
+            return
+        self._done = True
+
+    def __next__(self):
+        if not self._started:
+            self._started = True
+            self._advance()
+        elif self._pending:
+            # The previous group was never read: its first value is still waiting.
+            self._pending = False
+            self._advance()
+        if self._current is not None:
+            # Skip what is left of the previous group.
+            prev = self._current._key
+            while not self._done and self._tkey == prev:
+                self._advance()
+        if self._done:
+            raise StopIteration
+        group = _Group(self, self._tkey)
+        self._current = group
+        self._pending = True
+        return (self._tkey, group)
+
+
+def tee(iterable, n=2):
+    items = list(iterable)
+    return tuple(iter(items) for _ in range(n))
