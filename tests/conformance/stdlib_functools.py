@@ -94,3 +94,31 @@ from functools import cmp_to_key
 def cmp(a, b):
     return (a > b) - (a < b)
 print(sorted([3, 1, 2], key=cmp_to_key(cmp)), sorted(['bb', 'a', 'ccc'], key=cmp_to_key(lambda a, b: len(b) - len(a))))
+# %% total_ordering_lt
+from functools import total_ordering
+@total_ordering
+class V:
+    def __init__(self, n):
+        self.n = n
+    def __eq__(self, o):
+        return self.n == o.n
+    def __lt__(self, o):
+        return self.n < o.n
+a, b = V(1), V(2)
+print(a < b, a > b, a <= b, a >= b, a <= V(1), b >= V(3))
+# %% total_ordering_ge
+from functools import total_ordering
+@total_ordering
+class W:
+    def __init__(self, n):
+        self.n = n
+    def __eq__(self, o):
+        return self.n == o.n
+    def __ge__(self, o):
+        return self.n >= o.n
+print(W(1) < W(2), W(2) > W(1), W(1) <= W(1), sorted([W(3), W(1)])[0].n)
+# %% total_ordering_needs_one
+from functools import total_ordering
+@total_ordering
+class N:
+    pass

@@ -176,3 +176,77 @@ class _Key:
 
 def cmp_to_key(mycmp):
     return lambda obj: _Key(obj, mycmp)
+
+
+def _not(op):
+    return lambda self, other: _negate(op(self, other))
+
+
+def _negate(r):
+    return r if r is NotImplemented else not r
+
+
+def total_ordering(cls):
+    """Fills in the missing comparisons from __eq__ and one of __lt__, __le__, __gt__, __ge__."""
+    d = cls.__dict__
+    roots = [op for op in ('__lt__', '__le__', '__gt__', '__ge__') if op in d]
+    if not roots:
+        raise ValueError('must define at least one ordering operation: < > <= >=')
+    root = roots[0]
+    f = d[root]
+    if root == '__lt__':
+        derived = {
+            '__gt__': lambda s, o: _gt_from_lt(f, s, o),
+            '__le__': lambda s, o: _le_from_lt(f, s, o),
+            '__ge__': _not(f),
+        }
+    elif root == '__le__':
+        derived = {
+            '__ge__': lambda s, o: _ge_from_le(f, s, o),
+            '__lt__': lambda s, o: _lt_from_le(f, s, o),
+            '__gt__': _not(f),
+        }
+    elif root == '__gt__':
+        derived = {
+            '__lt__': lambda s, o: _gt_from_lt(f, s, o),
+            '__ge__': lambda s, o: _le_from_lt(f, s, o),
+            '__le__': _not(f),
+        }
+    else:
+        derived = {
+            '__le__': lambda s, o: _ge_from_le(f, s, o),
+            '__gt__': lambda s, o: _lt_from_le(f, s, o),
+            '__lt__': _not(f),
+        }
+    for name, fn in derived.items():
+        if name not in d:
+            setattr(cls, name, fn)
+    return cls
+
+
+def _gt_from_lt(lt, a, b):
+    r = lt(a, b)
+    if r is NotImplemented:
+        return r
+    return not r and a != b
+
+
+def _le_from_lt(lt, a, b):
+    r = lt(a, b)
+    if r is NotImplemented:
+        return r
+    return r or a == b
+
+
+def _ge_from_le(le, a, b):
+    r = le(a, b)
+    if r is NotImplemented:
+        return r
+    return not r or a == b
+
+
+def _lt_from_le(le, a, b):
+    r = le(a, b)
+    if r is NotImplemented:
+        return r
+    return r and a != b
