@@ -447,6 +447,7 @@ fn functional_ops() {
     );
     check("gelu", &[t(&[6], 131)], &|x| nn::gelu(&x[0], "none"));
     check("gelu tanh", &[t(&[6], 132)], &|x| nn::gelu(&x[0], "tanh"));
+    check("silu", &[t(&[6], 190)], &|x| nn::silu(&x[0]));
     check("leaky_relu", &[t(&[6], 133)], &|x| {
         nn::leaky_relu(&x[0], 0.1)
     });

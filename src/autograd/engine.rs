@@ -144,6 +144,11 @@ fn run_retain_hooks(node: &Node, g: &Tensor) -> Result<()> {
     Ok(())
 }
 
+/// Tensor hooks (`t.register_hook(fn)`): called with each node and the gradient arriving at
+/// it (for a leaf, its `AccumulateGrad` node), before the node runs; returns the gradient to
+/// use. The Python binding keeps the hooks; the engine only asks.
+pub type HookRunner<'a> = &'a mut dyn FnMut(&Node, Tensor) -> Result<Tensor>;
+
 /// Runs the graph from `outputs` with their `grads`. With `capture` (the `inputs` of
 /// `torch.autograd.grad`), returns the gradients reaching those tensors instead of
 /// accumulating into `.grad`.
@@ -152,6 +157,7 @@ fn run(
     grads: &[Tensor],
     retain_graph: bool,
     capture: Option<&[Tensor]>,
+    mut hooks: Option<HookRunner>,
 ) -> Result<Vec<Option<Tensor>>> {
     let _ng = NoGrad::new();
     let mut roots = Vec::with_capacity(outputs.len());
@@ -206,7 +212,12 @@ fn run(
         }
     }
     while let Some(Ready(node)) = ready.pop() {
-        let g = buffers.remove(&key(&node)).flatten();
+        let mut g = buffers.remove(&key(&node)).flatten();
+        if let Some(h) = hooks.as_mut() {
+            if let Some(gv) = g.take() {
+                g = Some(h(&node, gv)?);
+            }
+        }
         if let Some(g) = &g {
             run_retain_hooks(&node, g)?;
         }
@@ -256,8 +267,18 @@ fn run(
 
 /// `t.backward(gradient, retain_graph)` / `torch.autograd.backward`.
 pub fn backward(outputs: &[Tensor], grads: &[Option<Tensor>], retain_graph: bool) -> Result<()> {
+    backward_hooked(outputs, grads, retain_graph, None)
+}
+
+/// `backward` with tensor hooks.
+pub fn backward_hooked(
+    outputs: &[Tensor],
+    grads: &[Option<Tensor>],
+    retain_graph: bool,
+    hooks: Option<HookRunner>,
+) -> Result<()> {
     let gs = resolve_grads(outputs, grads)?;
-    run(outputs, &gs, retain_graph, None).map(|_| ())
+    run(outputs, &gs, retain_graph, None, hooks).map(|_| ())
 }
 
 fn resolve_grads(outputs: &[Tensor], grads: &[Option<Tensor>]) -> Result<Vec<Tensor>> {
@@ -288,7 +309,7 @@ pub fn grad(
     allow_unused: bool,
 ) -> Result<Vec<Option<Tensor>>> {
     let gs = resolve_grads(outputs, grads)?;
-    let r = run(outputs, &gs, retain_graph, Some(inputs))?;
+    let r = run(outputs, &gs, retain_graph, Some(inputs), None)?;
     if !allow_unused {
         if let Some(i) = r.iter().position(|g| g.is_none()) {
             return runtime(format!("The differentiated Tensor at index {i} appears to not have been used in the graph. Set allow_unused=True if this is the desired behavior."));

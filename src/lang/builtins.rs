@@ -93,6 +93,10 @@ pub fn install(i: &mut Interp) {
             arity("repr", &a, 1, 1)?;
             Ok(Value::from(i.repr(&a.pos[0])?))
         }),
+        ("ascii", |i, _, a| {
+            arity("ascii", &a, 1, 1)?;
+            Ok(Value::from(format::ascii_escape(&i.repr(&a.pos[0])?)))
+        }),
         ("isinstance", |i, _, a| {
             arity("isinstance", &a, 2, 2)?;
             Ok(Value::Bool(isinstance(i, &a.pos[0], &a.pos[1])?))
@@ -306,7 +310,7 @@ pub fn install(i: &mut Interp) {
             let name = attr_name(&a.pos[1], "hasattr")?;
             match i.get_attr(&a.pos[0], name) {
                 Ok(_) => Ok(Value::Bool(true)),
-                Err(e) if e.is(ExcKind::AttributeError) => Ok(Value::Bool(false)),
+                Err(e) if e.is_missing_attr() => Ok(Value::Bool(false)),
                 Err(e) => Err(e),
             }
         }),
@@ -314,7 +318,7 @@ pub fn install(i: &mut Interp) {
             arity("getattr", &a, 2, 3)?;
             let name = attr_name(&a.pos[1], "getattr")?;
             match i.get_attr(&a.pos[0], name) {
-                Err(e) if e.is(ExcKind::AttributeError) && a.pos.len() == 3 => Ok(a.pos[2].clone()),
+                Err(e) if e.is_missing_attr() && a.pos.len() == 3 => Ok(a.pos[2].clone()),
                 r => r,
             }
         }),
@@ -355,8 +359,16 @@ pub fn install(i: &mut Interp) {
             arity("id", &a, 1, 1)?;
             Ok(Value::Int(a.pos[0].ptr_id() as i64 & i64::MAX))
         }),
-        ("hash", |_, _, a| {
+        ("hash", |i, _, a| {
             arity("hash", &a, 1, 1)?;
+            // A class's own __hash__ (dataclasses, namedtuple); dict keys still hash by identity.
+            if let Value::Instance(inst) = &a.pos[0] {
+                if let Some(h) = inst.class.lookup(Sym::new("__hash__")) {
+                    if !matches!(h, Value::None) {
+                        return i.call_bound(&h, a.pos[0].clone(), Args::new(Vec::new()));
+                    }
+                }
+            }
             Key::new(a.pos[0].clone())?;
             Ok(Value::Int(py_hash(&a.pos[0])))
         }),
@@ -493,29 +505,12 @@ pub fn install(i: &mut Interp) {
         ("help", |i, _, a| {
             let text = match a.pos.first() {
                 None => {
-                    "Type help(obj) for help about an object; :help lists cudalearn's commands."
+                    "Type help(obj) for help about an object; :help lists cudalearn's commands.\n"
                         .to_string()
                 }
-                Some(v) => {
-                    let r = i.repr(v)?;
-                    let names: Vec<String> = i
-                        .dir(v)
-                        .iter()
-                        .filter(|n| !n.starts_with('_'))
-                        .map(|n| n.to_string())
-                        .collect();
-                    format!(
-                        "Help on {r}:\n\n{}",
-                        if names.is_empty() {
-                            String::new()
-                        } else {
-                            format!("attributes: {}", names.join(", "))
-                        }
-                    )
-                }
+                Some(v) => super::help::help_text(i, v)?,
             };
             i.print(&text);
-            i.print("\n");
             Ok(Value::None)
         }),
         ("super", |i, _, a| {
@@ -1015,6 +1010,15 @@ pub fn construct(i: &mut Interp, tag: TypeTag, a: Args) -> PyResult<Value> {
             match first {
                 None => {}
                 Some(Value::Dict(d)) => m = d.borrow().clone(),
+                // A mapping (an object with `keys()`), as CPython's dict() accepts.
+                Some(v @ Value::Instance(_)) if i.get_attr(&v, Sym::new("keys")).is_ok() => {
+                    let keys = i.get_attr(&v, Sym::new("keys"))?;
+                    let keys = i.call(&keys, Args::new(Vec::new()))?;
+                    for k in i.collect(&keys)? {
+                        let x = i.get_item(&v, &k)?;
+                        super::interp::dict_insert_pub(&mut m, Key::new(k)?, x);
+                    }
+                }
                 Some(v) => {
                     let items = i.collect(&v)?;
                     for (n, item) in items.into_iter().enumerate() {
@@ -1060,12 +1064,11 @@ pub fn construct(i: &mut Interp, tag: TypeTag, a: Args) -> PyResult<Value> {
             }
             Value::Range(Rc::new(Range { start, stop, step }))
         }
-        TypeTag::Type => {
-            if a.pos.len() != 1 {
-                return Err(type_error("type() takes 1 or 3 arguments"));
-            }
-            type_of(i, &a.pos[0])
-        }
+        TypeTag::Type => match a.pos.len() {
+            1 => type_of(i, &a.pos[0]),
+            3 => i.make_type(&a.pos[0], &a.pos[1], &a.pos[2])?,
+            _ => return Err(type_error("type() takes 1 or 3 arguments")),
+        },
         TypeTag::Slice => {
             arity("slice", &a, 1, 3)?;
             let p = &a.pos;

@@ -246,6 +246,14 @@ impl PyErr {
     pub fn is(&self, kind: ExcKind) -> bool {
         self.kind().is_some_and(|k| k.is_subclass_of(kind))
     }
+
+    /// An attribute lookup that found nothing: an `AttributeError`, or the
+    /// `NotImplementedError` for a real library name cudalearn lacks (so `hasattr` and
+    /// `getattr(obj, name, default)` still answer "missing" for it).
+    pub fn is_missing_attr(&self) -> bool {
+        self.is(ExcKind::AttributeError)
+            || (self.is(ExcKind::NotImplementedError) && self.0.missing_name.is_some())
+    }
 }
 
 pub fn type_error(msg: impl Into<String>) -> PyErr {

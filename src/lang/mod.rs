@@ -3,6 +3,7 @@ pub mod ast;
 pub mod builtins;
 pub mod error;
 pub mod format;
+pub mod help;
 pub mod interp;
 pub mod lexer;
 pub mod methods;

@@ -100,6 +100,20 @@ class Tanh(Module):
         return torch.tanh(input)
 
 
+class SiLU(Module):
+    __module__ = 'torch.nn.modules.activation'
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.silu(input, inplace=self.inplace)
+
+    def extra_repr(self):
+        return 'inplace=True' if self.inplace else ''
+
+
 class Softmax(Module):
     __module__ = 'torch.nn.modules.activation'
     __constants__ = ['dim']

@@ -5,7 +5,6 @@
 
 /// Module name → the sources run, in order, into its namespace.
 const PRELUDES: &[(&str, &[&str])] = &[
-    ("collections", &[include_str!("collections.py")]),
     (
         "torch.nn",
         &[
@@ -26,12 +25,20 @@ const PRELUDES: &[(&str, &[&str])] = &[
     ("cudalearn.datasets", &[include_str!("datasets.py")]),
 ];
 
-/// The embedded sources of module `name`, if it is one of these.
+/// The embedded sources of module `name`, if it is one of these or an embedded
+/// standard-library module (`lang/modules/stdlib`).
 pub fn prelude(name: &str) -> Option<&'static [&'static str]> {
-    PRELUDES.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+    PRELUDES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, s)| *s)
+        .or_else(|| crate::lang::modules::stdlib::prelude(name))
 }
 
 /// Every embedded module's name.
 pub fn module_names() -> impl Iterator<Item = &'static str> {
-    PRELUDES.iter().map(|(n, _)| *n)
+    PRELUDES
+        .iter()
+        .map(|(n, _)| *n)
+        .chain(crate::lang::modules::stdlib::module_names())
 }

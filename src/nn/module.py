@@ -74,9 +74,116 @@ def _parse_to(args, kwargs):
     return device, dtype
 
 
+class RemovableHandle:
+    # torch.utils.hooks.RemovableHandle: removes its hook from the dict it was added to.
+    __module__ = 'torch.utils.hooks'
+    next_id = 0
+
+    def __init__(self, hooks_dict):
+        self.hooks_dict = hooks_dict
+        self.id = _RemovableHandle.next_id
+        _RemovableHandle.next_id = self.id + 1
+
+    def _add(hooks_dict, entry, prepend):
+        handle = _RemovableHandle(hooks_dict)
+        if prepend:
+            rest = list(hooks_dict.items())
+            hooks_dict.clear()
+            hooks_dict[handle.id] = entry
+            for k, v in rest:
+                hooks_dict[k] = v
+        else:
+            hooks_dict[handle.id] = entry
+        return handle
+
+    def remove(self):
+        if self.id in self.hooks_dict:
+            del self.hooks_dict[self.id]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc_value, tb):
+        self.remove()
+
+
+# Named as PyTorch names it, but not exported from torch.nn.
+_RemovableHandle = RemovableHandle
+del RemovableHandle
+
+
+class _BackwardHooks:
+    # One call's full backward hooks, as PyTorch's BackwardHook: tensor inputs that require
+    # grad go through an identity view whose tensor hook collects grad_input; a hook on the
+    # output collects grad_output (after the backward pre-hooks); when the last input gradient
+    # arrives, each hook(module, grad_input, grad_output) runs.
+
+    def __init__(self, module, bw, bw_pre):
+        self.module = module
+        self.bw = bw
+        self.bw_pre = bw_pre
+        self.grads_in = []
+        self.pending = 0
+        self.wrapped = []
+        self.grad_out = None
+
+    def wrap_inputs(self, args):
+        out = []
+        for a in args:
+            if isinstance(a, torch.Tensor):
+                k = len(self.grads_in)
+                self.grads_in.append(None)
+                if a.requires_grad:
+                    a = a.view_as(a)
+                    self.pending += 1
+                    self.wrapped.append(a)
+                    a.register_hook(self._input_hook(k))
+            out.append(a)
+        return tuple(out)
+
+    def wrap_output(self, out):
+        if not isinstance(out, torch.Tensor):
+            raise NotImplementedError('cudalearn does not implement full backward hooks on modules that return several tensors yet')
+        if not out.requires_grad:
+            return out
+        if any(out is w for w in self.wrapped):
+            out = out.view_as(out)
+        out.register_hook(self._output_hook)
+        return out
+
+    def _output_hook(self, g):
+        for hook in list(self.bw_pre.values()):
+            r = hook(self.module, (g,))
+            if r is not None:
+                g = r[0] if isinstance(r, tuple) else r
+        self.grad_out = (g,)
+        if self.pending == 0:
+            # No input requires grad: PyTorch fires the hooks with grad_input of Nones.
+            for hook in list(self.bw.values()):
+                hook(self.module, tuple(self.grads_in), self.grad_out)
+        return g
+
+    def _input_hook(self, k):
+        def hook_k(g):
+            self.grads_in[k] = g
+            self.pending -= 1
+            if self.pending:
+                return None
+            for hook in list(self.bw.values()):
+                r = hook(self.module, tuple(self.grads_in), self.grad_out)
+                if r is not None:
+                    if len(self.wrapped) != 1:
+                        raise NotImplementedError('cudalearn does not implement replacing grad_input from a backward hook on a module with several inputs yet')
+                    r = r if isinstance(r, tuple) else (r,)
+                    self.grads_in[k] = r[k]
+            return self.grads_in[k]
+        return hook_k
+
+
 class Module:
     __module__ = 'torch.nn.modules.module'
     # Class-level defaults: before Module.__init__ runs these read as None.
+    _hooks = None
     _parameters = None
     _buffers = None
     _modules = None
@@ -99,7 +206,55 @@ class Module:
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        # `_hooks` stays None until a hook is registered, so plain calls pay one lookup.
+        if self._hooks is None:
+            return self.forward(*args, **kwargs)
+        return self._call_with_hooks(args, kwargs)
+
+    def _call_with_hooks(self, args, kwargs):
+        pre, fwd, bw, bw_pre = self._hooks
+        for hook, with_kwargs in list(pre.values()):
+            if with_kwargs:
+                result = hook(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError(f'forward pre-hook must return None or a tuple of (new_args, new_kwargs), but got {result}.')
+                    args, kwargs = result
+            else:
+                result = hook(self, args)
+                if result is not None:
+                    args = result if isinstance(result, tuple) else (result,)
+        state = None
+        if (bw or bw_pre) and torch.is_grad_enabled():
+            state = _BackwardHooks(self, bw, bw_pre)
+            args = state.wrap_inputs(args)
+        out = self.forward(*args, **kwargs)
+        for hook, with_kwargs in list(fwd.values()):
+            result = hook(self, args, kwargs, out) if with_kwargs else hook(self, args, out)
+            if result is not None:
+                out = result
+        if state is not None:
+            out = state.wrap_output(out)
+        return out
+
+    # --- hooks --------------------------------------------------------------------------
+    def _hook_dicts(self):
+        # (forward pre, forward, full backward, full backward pre), by handle id.
+        if self._hooks is None:
+            object.__setattr__(self, '_hooks', ({}, {}, {}, {}))
+        return self._hooks
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        return _RemovableHandle._add(self._hook_dicts()[2], hook, prepend)
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        return _RemovableHandle._add(self._hook_dicts()[3], hook, prepend)
+
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        return _RemovableHandle._add(self._hook_dicts()[0], (hook, with_kwargs), prepend)
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        return _RemovableHandle._add(self._hook_dicts()[1], (hook, with_kwargs), prepend)
 
     # --- registration -------------------------------------------------------------------
     def register_buffer(self, name, tensor, persistent=True):
@@ -216,7 +371,7 @@ class Module:
         object.__setattr__(self, name, value)
 
     def __getattr__(self, name):
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        _N.missing_attr(type(self).__name__, name)
 
     def __delattr__(self, name):
         if self._parameters is not None and name in self._parameters:
@@ -705,6 +860,15 @@ class ModuleDict(Module):
 
     def __contains__(self, key):
         return key in self._modules
+
+    def pop(self, key):
+        v = self[key]
+        del self[key]
+        return v
+
+    def clear(self):
+        for k in list(self._modules.keys()):
+            del self[k]
 
     def keys(self):
         return self._modules.keys()

@@ -46,6 +46,22 @@ pub fn str_ascii(s: &str) -> String {
     repr_impl(s, true)
 }
 
+/// `ascii(obj)` from `repr(obj)`: every non-ASCII character escaped as `\xNN`, `\uNNNN` or
+/// `\UNNNNNNNN` (what CPython's `PyObject_ASCII` does to the repr).
+pub fn ascii_escape(repr: &str) -> String {
+    let mut out = String::with_capacity(repr.len());
+    for c in repr.chars() {
+        let cp = c as u32;
+        let _ = match cp {
+            0..=0x7f => write!(out, "{c}"),
+            0x80..=0xff => write!(out, "\\x{cp:02x}"),
+            0x100..=0xffff => write!(out, "\\u{cp:04x}"),
+            _ => write!(out, "\\U{cp:08x}"),
+        };
+    }
+    out
+}
+
 pub(super) fn repr_impl(s: &str, ascii_only: bool) -> String {
     // Single quotes unless the text has a ' and no ", exactly as unicode_repr decides.
     let quote = if s.contains('\'') && !s.contains('"') {

@@ -232,6 +232,35 @@ impl Interp {
         }
     }
 
+    /// `x: int` in a class body: the annotation goes into the class's `__annotations__` (what
+    /// `dataclasses` reads), as CPython does.
+    pub(crate) fn record_annotation(
+        &mut self,
+        target: &crate::lang::ast::Expr,
+        ann: &crate::lang::ast::Expr,
+        f: &mut Frame,
+    ) -> PyResult<()> {
+        let crate::lang::ast::ExprKind::Name(n) = &target.kind else {
+            return Ok(());
+        };
+        let a = self.eval(ann, f)?;
+        let Some(ns) = f.class_ns.clone() else {
+            return Ok(());
+        };
+        let key = Sym::new("__annotations__");
+        let existing = ns.borrow().get(&key).cloned();
+        let d = match existing {
+            Some(Value::Dict(d)) => d,
+            _ => {
+                let d = Rc::new(RefCell::new(DictMap::default()));
+                ns.borrow_mut().insert(key, Value::Dict(d.clone()));
+                d
+            }
+        };
+        d.borrow_mut().insert(Key(Value::Str(n.sym.as_str())), a);
+        Ok(())
+    }
+
     pub(crate) fn class_def(&mut self, def: &Rc<ClassDef>, f: &mut Frame) -> PyResult<Value> {
         let mut bases = Vec::new();
         for b in &def.bases {
@@ -264,8 +293,12 @@ impl Interp {
             None => def.name.to_string(),
         };
         let ns = Rc::new(RefCell::new(AttrMap::default()));
-        ns.borrow_mut()
-            .insert(Sym::new("__module__"), Value::str("__main__"));
+        // `__module__` is the defining module's `__name__` (`itertools` for its classes).
+        let module_name = match self.load_global(Sym::new("__name__")) {
+            Ok(Value::Str(n)) => Value::Str(n),
+            _ => Value::str("__main__"),
+        };
+        ns.borrow_mut().insert(Sym::new("__module__"), module_name);
         ns.borrow_mut()
             .insert(Sym::new("__qualname__"), Value::from(qualname));
         ns.borrow_mut()
@@ -301,6 +334,74 @@ impl Interp {
             v = self.call(&dv, Args::new(vec![v]))?;
         }
         Ok(v)
+    }
+
+    /// `type(name, bases, dict)`: a class made at run time (what `namedtuple` builds).
+    pub(crate) fn make_type(&mut self, name: &Value, bases: &Value, ns: &Value) -> PyResult<Value> {
+        let Value::Str(name) = name else {
+            return Err(type_error(format!(
+                "type.__new__() argument 1 must be str, not {}",
+                name.type_name()
+            )));
+        };
+        let Value::Tuple(base_vals) = bases else {
+            return Err(type_error(format!(
+                "type.__new__() argument 2 must be tuple, not {}",
+                bases.type_name()
+            )));
+        };
+        let Value::Dict(ns) = ns else {
+            return Err(type_error(format!(
+                "type.__new__() argument 3 must be dict, not {}",
+                ns.type_name()
+            )));
+        };
+        let mut bases = Vec::new();
+        for b in base_vals.iter() {
+            match b {
+                Value::Class(c) if c.builtin.is_none() || c.exc_kind().is_some() => {
+                    bases.push(c.clone())
+                }
+                Value::Class(c) if c.builtin == Some(BuiltinClass::Object) => bases.push(c.clone()),
+                Value::Class(c) => {
+                    return Err(not_implemented(format!("subclassing '{}'", c.name)))
+                }
+                other => {
+                    return Err(type_error(format!(
+                        "class bases must be classes, not '{}'",
+                        other.type_name()
+                    )))
+                }
+            }
+        }
+        if bases.is_empty() {
+            bases.push(self.types.object.clone());
+        }
+        let mut dict = AttrMap::default();
+        for (k, v) in ns.borrow().iter() {
+            let Value::Str(k) = &k.0 else {
+                return Err(type_error("type() namespace keys must be strings"));
+            };
+            dict.insert(Sym::new(k), v.clone());
+        }
+        let module = match dict.get(&Sym::new("__module__")) {
+            Some(Value::Str(m)) => m.to_string(),
+            _ => "__main__".to_string(),
+        };
+        let class = new_class(name, &module, bases.clone(), None);
+        if c3_mro(&class, &bases).is_none() {
+            return Err(type_error(
+                "Cannot create a consistent method resolution order (MRO) for bases",
+            ));
+        }
+        for v in dict.values() {
+            if let Value::Func(func) = v {
+                *func.class.borrow_mut() = Some(Rc::downgrade(&class));
+            }
+        }
+        *class.dict.borrow_mut() = dict;
+        class_changed();
+        Ok(Value::Class(class))
     }
 
     pub(crate) fn instantiate(&mut self, c: &Rc<Class>, args: Args) -> PyResult<Value> {
@@ -418,6 +519,14 @@ impl Interp {
                             .map(|x| Value::Class(x.clone()))
                             .collect(),
                     )),
+                    // A snapshot of the namespace (CPython's is a read-only mappingproxy).
+                    "__dict__" => {
+                        let mut d = DictMap::default();
+                        for (k, v) in c.dict.borrow().iter() {
+                            d.insert(Key(Value::Str(k.as_str())), v.clone());
+                        }
+                        Ok(Value::Dict(Rc::new(RefCell::new(d))))
+                    }
                     "__bases__" => Ok(Value::tuple(
                         c.bases.iter().map(|x| Value::Class(x.clone())).collect(),
                     )),
@@ -448,6 +557,13 @@ impl Interp {
                         })))
                     }
                     _ => {
+                        let space = format!("{}.{}", c.module, c.name);
+                        if let Some(e) = crate::lang::modules::names::missing(
+                            names_space(&space),
+                            &name.as_str(),
+                        ) {
+                            return Err(e);
+                        }
                         let mut e = attr_error(format!(
                             "type object '{}' has no attribute '{}'",
                             c.name, name
@@ -467,6 +583,9 @@ impl Interp {
                     Ok(v)
                 }
                 None => {
+                    if let Some(e) = crate::lang::modules::names::missing(&m.name, &name.as_str()) {
+                        return Err(e);
+                    }
                     let mut e =
                         attr_error(format!("module '{}' has no attribute '{}'", m.name, name));
                     e.0.missing_name = Some(name.as_str());
@@ -478,6 +597,13 @@ impl Interp {
                 Some(v) => Ok(v),
                 None => Err(self.no_attr(obj, name)),
             },
+            // Assigned attributes first: `functools.wraps` sets `__name__`, `__doc__`, ...
+            Value::Func(func) if func.attrs.borrow().contains_key(&name) => Ok(func
+                .attrs
+                .borrow()
+                .get(&name)
+                .cloned()
+                .unwrap_or(Value::None)),
             Value::Func(func) => match &*name.as_str() {
                 "__name__" => Ok(Value::Str(func.def.name.as_str())),
                 "__qualname__" => Ok(Value::Str(func.qualname.clone())),
@@ -509,6 +635,13 @@ impl Interp {
     }
 
     fn no_attr(&self, obj: &Value, name: Sym) -> PyErr {
+        let space = match &*obj.type_name() {
+            "Tensor" | "Parameter" => "torch.Tensor".to_string(),
+            t => format!("builtins.{t}"),
+        };
+        if let Some(e) = crate::lang::modules::names::missing(&space, &name.as_str()) {
+            return e;
+        }
         let mut e = attr_error(format!(
             "'{}' object has no attribute '{}'",
             obj.type_name(),
@@ -676,6 +809,14 @@ const OBJECT_DUNDERS: &[&str] = &[
     "__subclasshook__",
     "__weakref__",
 ];
+
+/// A class's namespace in the lists of real names (`builtins.str`, `torch.Tensor`, ...).
+fn names_space(qualified: &str) -> &str {
+    match qualified {
+        "torch.nn.parameter.Parameter" | "torch._tensor.Tensor" => "torch.Tensor",
+        q => q,
+    }
+}
 
 fn func_doc(f: &Function) -> Value {
     docstring(&f.def.body)

@@ -289,6 +289,9 @@ impl Interp {
         if let Some(v) = self.builtins.get(sym.index()).and_then(|v| v.as_ref()) {
             return Ok(v.clone());
         }
+        if let Some(e) = crate::lang::modules::names::missing("builtins", &sym.as_str()) {
+            return Err(e);
+        }
         Err(self.name_error(sym, &format!("name '{sym}' is not defined")))
     }
 
@@ -492,10 +495,13 @@ impl Interp {
                         self.eval_fstring(spec, f)?
                     };
                     let s = match conv {
-                        Some('r') | Some('a') => {
-                            let r = self
+                        Some(c @ ('r' | 'a')) => {
+                            let mut r = self
                                 .repr(&v)
                                 .map_err(|err| self.at(err, f, expr.span, Anchor::None))?;
+                            if *c == 'a' {
+                                r = crate::lang::format::ascii_escape(&r);
+                            }
                             self.format_value(&Value::from(r), &spec_s)
                         }
                         Some('s') => {

@@ -133,6 +133,9 @@ impl Interp {
                 ))),
             },
             Value::Native(n) => n.clone().get_item(obj, idx, self),
+            Value::Class(c) if crate::lang::modules::stdlib::generic_alias::subscriptable(c) => Ok(
+                crate::lang::modules::stdlib::generic_alias::subscript(c, idx),
+            ),
             Value::Class(c) => Err(type_error(format!(
                 "type '{}' is not subscriptable",
                 c.name

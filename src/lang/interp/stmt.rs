@@ -84,7 +84,10 @@ impl Interp {
                 }
             }
             StmtKind::AugAssign(target, op, value) => self.aug_assign(target, *op, value, f, s)?,
-            StmtKind::AnnAssign(target, _, value) => {
+            StmtKind::AnnAssign(target, ann, value) => {
+                if f.class_ns.is_some() {
+                    self.record_annotation(target, ann, f)?;
+                }
                 if let Some(v) = value {
                     let v = self.eval(v, f)?;
                     self.assign(target, v, f)?;
@@ -191,6 +194,8 @@ impl Interp {
                 for (attr, name) in names {
                     let v = match self.get_attr(&module, *attr) {
                         Ok(v) => v,
+                        // A real library name cudalearn lacks says so, not ImportError.
+                        Err(e) if e.is(ExcKind::NotImplementedError) => return Err(e),
                         Err(_) => {
                             let sub = format!("{modname}.{attr}");
                             self.import(&sub).map_err(|_| {

@@ -1,6 +1,8 @@
 //! Importable modules. `torch` and friends register here in later issues.
 pub mod math;
+pub mod names;
 pub mod random;
+pub mod stdlib;
 pub mod time;
 pub mod torch;
 
@@ -74,6 +76,9 @@ impl Interp {
                 self.torch_submodule(name).unwrap_or(Value::None)
             }
             _ => {
+                if let Some(e) = names::missing_module(name) {
+                    return Err(e);
+                }
                 let top = name.split('.').next().unwrap_or(name);
                 let hint = match top {
                     "numpy" | "pandas" | "matplotlib" | "sklearn" | "scipy" => {

@@ -88,6 +88,13 @@ fn fstring_field(
     let mut debug = false;
     while i < b.len() {
         let c = b[i];
+        // 3.11 refuses a backslash anywhere in the expression, inside its strings too.
+        if c == b'\\' {
+            return Err(err(
+                "f-string expression part cannot include a backslash",
+                i,
+            ));
+        }
         if let Some(q) = quote {
             if c == q {
                 quote = None;
@@ -119,12 +126,6 @@ fn fstring_field(
                 debug = true;
                 break;
             }
-            b'\\' => {
-                return Err(err(
-                    "f-string expression part cannot include a backslash",
-                    i,
-                ))
-            }
             b'#' => return Err(err("f-string expression part cannot include '#'", i)),
             _ => {}
         }
@@ -141,7 +142,11 @@ fn fstring_field(
     i = expr_end;
     let mut debug_text = None;
     if debug {
+        // `{x = }`: the whitespace after `=` is part of the echoed text too.
         i += 1;
+        while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            i += 1;
+        }
         debug_text = Some(body[expr_start..i].to_string());
     }
     let mut conv = None;

@@ -480,8 +480,9 @@ pub fn backward_call(
     if create {
         return Err(crate::lang::error::not_implemented("create_graph=True"));
     }
-    let _ = i;
-    crate::autograd::backward(&outs, &grads, retain.unwrap_or(false)).py()?;
+    super::hooks::with_hooks(i, |h| {
+        crate::autograd::backward_hooked(&outs, &grads, retain.unwrap_or(false), h)
+    })?;
     Ok(Value::None)
 }
 

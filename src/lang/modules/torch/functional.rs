@@ -385,6 +385,16 @@ fn functions() -> Vec<(&'static str, NativeFn)> {
             }
             Ok(wrap(r))
         }),
+        ("silu", |i, _, a| {
+            let b = bind("silu", &["input", "inplace"], &a)?;
+            let x = b.tensor(0)?;
+            let r = nn::silu(&x).py()?;
+            if b.flag(i, 1, false)? {
+                crate::tensor::ops::inplace::copy_(&x, &r).py()?;
+                return Ok(a.pos[0].clone());
+            }
+            Ok(wrap(r))
+        }),
         ("one_hot", |_, _, a| {
             let b = bind("one_hot", &["tensor", "num_classes"], &a)?;
             Ok(wrap(nn::one_hot(&b.tensor(0)?, b.int(1, -1)?).py()?))

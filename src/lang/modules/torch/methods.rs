@@ -389,6 +389,10 @@ m! {
         let g = |k: usize, n: &str| arg(&a, k, n).and_then(|v| v.as_int()).ok_or_else(|| type_error(format!("select() missing required argument '{n}'")));
         Ok(wrap(this(t)?.select(g(0, "dim")?, g(1, "index")?).py()?))
     },
+    "register_hook" => |i, t, a| {
+        let f = arg(&a, 0, "hook").ok_or_else(|| type_error("register_hook() missing 1 required positional argument: 'hook'"))?;
+        super::hooks::register_hook(i, &this(t)?, f)
+    },
     "retain_grad" => |_, t, _| { crate::autograd::node::retain_grad(&this(t)?).py()?; Ok(Value::None) },
     "detach_" => |_, t, _| { crate::autograd::node::detach_(&this(t)?); Ok(t.clone()) },
     "zero_" => |_, t, _| { inplace::zero_(&this(t)?).py()?; Ok(t.clone()) },

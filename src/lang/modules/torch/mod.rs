@@ -6,6 +6,7 @@ pub mod cuda;
 pub mod functional;
 pub mod functions;
 pub mod generator;
+pub mod hooks;
 pub mod methods;
 pub mod nn;
 pub mod numpy;
@@ -135,6 +136,13 @@ impl Native for TorchType {
         }
         if &*name.as_str() == "__name__" {
             return Ok(Some(Value::str(self.name)));
+        }
+        // `torch.Tensor.sort`: a real Tensor method that tensors here lack says so.
+        let n = name.as_str();
+        if self.name == "Tensor" && !methods::METHOD_NAMES.contains(&&*n) {
+            if let Some(e) = crate::lang::modules::names::missing("torch.Tensor", &n) {
+                return Err(e);
+            }
         }
         Ok(None)
     }

@@ -6,7 +6,7 @@ use super::convert::*;
 use super::functions::random_fill;
 use super::generator::with_gen;
 use super::methods::arg;
-use crate::lang::error::{runtime_error, type_error, PyResult};
+use crate::lang::error::{attr_error, runtime_error, type_error, PyResult};
 use crate::lang::interp::Interp;
 use crate::lang::symbol::Sym;
 use crate::lang::value::*;
@@ -290,6 +290,14 @@ pub fn module() -> Value {
             _ => Err(type_error("new_instance expects a class")),
         }),
         ("randperm", randperm),
+        ("missing_attr", |_, _, a| {
+            // Module.__getattr__: a real nn.Module method cudalearn lacks is NotImplementedError.
+            let (Some(Value::Str(t)), Some(Value::Str(n))) = (a.pos.first(), a.pos.get(1)) else {
+                return Err(type_error("missing_attr expects two strings"));
+            };
+            Err(crate::lang::modules::names::missing("torch.nn.Module", n)
+                .unwrap_or_else(|| attr_error(format!("'{t}' object has no attribute '{n}'"))))
+        }),
         ("random_int64", |_, _, a| {
             let v = with_gen(a.pos.first(), |g| g.random64() % (1u64 << 63))?;
             Ok(Value::Int(v as i64))

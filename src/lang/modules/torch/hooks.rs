@@ -1,0 +1,180 @@
+//! Tensor hooks: `t.register_hook(fn)` calls `fn(grad)` when the gradient for `t` is computed
+//! during backward, and uses what it returns (if not None) instead. The hooks live here, keyed
+//! by the tensor (a leaf) or its `grad_fn` node (a non-leaf); the engine asks through
+//! `crate::autograd::HookRunner` only when some hook exists. `nn.Module`'s full backward hooks
+//! are built on these in `src/nn/module.py`.
+use super::convert::*;
+use crate::autograd::Node;
+use crate::lang::error::{runtime_error, type_error, PyErr, PyResult};
+use crate::lang::interp::Interp;
+use crate::lang::symbol::Sym;
+use crate::lang::value::*;
+use crate::tensor::{ErrorKind, Tensor, TensorError};
+use std::any::Any;
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+
+/// Where a hook is attached: a leaf tensor (by identity) or a non-leaf's node.
+enum Target {
+    Leaf(usize),
+    Node(Weak<Node>),
+}
+
+struct Hook {
+    id: u64,
+    target: Target,
+    f: Value,
+}
+
+#[derive(Default)]
+struct Registry {
+    hooks: RefCell<Vec<Hook>>,
+    next_id: Cell<u64>,
+}
+
+fn registry(i: &mut Interp) -> Rc<Registry> {
+    if let Some(r) = i.ext.get("tensor_hooks").cloned() {
+        if let Ok(r) = r.downcast::<Registry>() {
+            return r;
+        }
+    }
+    let r = Rc::new(Registry::default());
+    i.ext.insert("tensor_hooks", r.clone());
+    r
+}
+
+/// `t.register_hook(hook)`.
+pub fn register_hook(i: &mut Interp, t: &Tensor, f: Value) -> PyResult<Value> {
+    if !t.requires_grad() {
+        return Err(runtime_error(
+            "cannot register a hook on a tensor that doesn't require gradient",
+        ));
+    }
+    let target = match t.grad_fn() {
+        Some(n) => Target::Node(Rc::downgrade(&n)),
+        None => Target::Leaf(t.object_id()),
+    };
+    let reg = registry(i);
+    let id = reg.next_id.get();
+    reg.next_id.set(id + 1);
+    reg.hooks.borrow_mut().push(Hook { id, target, f });
+    Ok(Value::Native(Rc::new(HookHandle {
+        id,
+        registry: Rc::downgrade(&reg),
+    })))
+}
+
+fn matches(target: &Target, node: &Node) -> bool {
+    match target {
+        Target::Leaf(id) => node.variable().is_some_and(|t| t.object_id() == *id),
+        Target::Node(w) => w
+            .upgrade()
+            .is_some_and(|n| std::ptr::eq(Rc::as_ptr(&n), node)),
+    }
+}
+
+/// Runs `backward` (through `run`) with the registered hooks, if any; a Python exception
+/// raised by a hook comes back as itself.
+pub fn with_hooks<T>(
+    i: &mut Interp,
+    run: impl FnOnce(Option<crate::autograd::HookRunner>) -> crate::tensor::error::Result<T>,
+) -> PyResult<T> {
+    let reg = registry(i);
+    if reg.hooks.borrow().is_empty() {
+        return run(None).py();
+    }
+    let mut raised: Option<PyErr> = None;
+    let r = {
+        let mut runner = |node: &Node, g: Tensor| -> crate::tensor::error::Result<Tensor> {
+            let fs: Vec<Value> = reg
+                .hooks
+                .borrow()
+                .iter()
+                .filter(|h| matches(&h.target, node))
+                .map(|h| h.f.clone())
+                .collect();
+            let mut g = g;
+            for f in fs {
+                match call_hook(i, &f, &g) {
+                    Ok(Some(new)) => g = new,
+                    Ok(None) => {}
+                    Err(e) => {
+                        raised = Some(e);
+                        return Err(TensorError::new(ErrorKind::Runtime, "hook raised"));
+                    }
+                }
+            }
+            Ok(g)
+        };
+        run(Some(&mut runner))
+    };
+    if let Some(e) = raised {
+        return Err(e);
+    }
+    r.py()
+}
+
+fn call_hook(i: &mut Interp, f: &Value, g: &Tensor) -> PyResult<Option<Tensor>> {
+    let r = i.call(f, Args::new(vec![wrap(g.clone())]))?;
+    match r {
+        Value::None => Ok(None),
+        v => match as_tensor(&v) {
+            Some(t) => Ok(Some(t.clone())),
+            None => Err(type_error(format!(
+                "expected a Tensor or None from a tensor hook, got {}",
+                v.type_name()
+            ))),
+        },
+    }
+}
+
+/// `torch.utils.hooks.RemovableHandle` of a tensor hook.
+struct HookHandle {
+    id: u64,
+    registry: Weak<Registry>,
+}
+
+impl HookHandle {
+    fn remove(&self) {
+        if let Some(r) = self.registry.upgrade() {
+            r.hooks.borrow_mut().retain(|h| h.id != self.id);
+        }
+    }
+}
+
+impl Native for HookHandle {
+    fn type_name(&self) -> &str {
+        "RemovableHandle"
+    }
+    fn module(&self) -> &str {
+        "torch.utils.hooks"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn get_attr(&self, this: &Value, name: Sym, _i: &mut Interp) -> PyResult<Option<Value>> {
+        Ok(match &*name.as_str() {
+            "id" => Some(Value::Int(self.id as i64)),
+            "remove" => Some(Value::Builtin(Rc::new(Builtin {
+                name: "remove",
+                f: |_, this, _| {
+                    if let Value::Native(n) = this {
+                        if let Some(h) = n.as_any().downcast_ref::<HookHandle>() {
+                            h.remove();
+                        }
+                    }
+                    Ok(Value::None)
+                },
+                this: Some(this.clone()),
+            }))),
+            _ => None,
+        })
+    }
+    fn enter(&self, this: &Value, _i: &mut Interp) -> PyResult<Option<Value>> {
+        Ok(Some(this.clone()))
+    }
+    fn exit(&self, _this: &Value, _i: &mut Interp, _err: Option<&PyErr>) -> PyResult<bool> {
+        self.remove();
+        Ok(false)
+    }
+}
