@@ -577,11 +577,30 @@ fn large_reductions_use_many_blocks_and_match_the_cpu() {
     );
 }
 
-/// The virtual driver itself enforces a real driver's rules (called here directly, in-process,
-/// through its C API): each broken rule returns the driver's error code.
+/// The virtual driver itself enforces a real driver's rules (called directly through its C API):
+/// each broken rule returns the driver's error code. The driver's state is per process and the
+/// rules start from "cuInit not called", so the calls run in a fresh copy of this test binary.
 #[test]
 fn the_virtual_driver_enforces_the_rules_of_a_real_one() {
     let Some(v) = vgpu() else { return };
+    if std::env::var_os("VGPU_RULES_CHILD").is_some() {
+        return driver_rules(v);
+    }
+    let name = "the_virtual_driver_enforces_the_rules_of_a_real_one";
+    let out = Command::new(std::env::current_exe().expect("the test binary"))
+        .args([name, "--exact", "--nocapture", "--test-threads=1"])
+        .env("VGPU_RULES_CHILD", "1")
+        .output()
+        .expect("the test binary runs");
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn driver_rules(v: &Vgpu) {
     use std::ffi::{c_int, c_uint, c_void};
     type Ctx = usize;
     let so = v.lib.join("../release/libvgpu.so");
