@@ -480,8 +480,9 @@ pub fn backward_call(
     if create {
         return Err(crate::lang::error::not_implemented("create_graph=True"));
     }
-    let _ = i;
     crate::autograd::backward(&outs, &grads, retain.unwrap_or(false)).py()?;
+    // DistributedDataParallel all-reduces its gradients once backward is done
+    super::distributed::after_backward(i)?;
     Ok(Value::None)
 }
 

@@ -1,0 +1,316 @@
+//! `cudalearn run --nproc-per-node N script.py`: the launcher, as `torchrun` is PyTorch's.
+//!
+//! It starts N copies of this executable, each running the script with RANK, LOCAL_RANK,
+//! WORLD_SIZE, LOCAL_WORLD_SIZE, MASTER_ADDR and MASTER_PORT set (RANK = node_rank × N +
+//! local rank, so `--nnodes`/`--node-rank` on several machines make one world). Every line a
+//! process prints is passed on prefixed with `[default<local rank>]:`, as `torchrun --tee 3`
+//! does. When one process fails, the others are stopped (SIGTERM, then SIGKILL after a grace
+//! period) and the launcher prints torchrun's failure summary and exits 1.
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// What the launcher was asked for.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub nproc_per_node: u32,
+    pub nnodes: u32,
+    pub node_rank: u32,
+    pub master_addr: String,
+    /// 0 = pick a free port (one machine only).
+    pub master_port: u16,
+    pub script: String,
+    /// cudalearn's own flags, passed on to every process (`--sim-gpu=2`, `--no-hints`, ...).
+    pub child_flags: Vec<String>,
+}
+
+/// How long the others get to stop after one failed, before SIGKILL.
+const GRACE: Duration = Duration::from_secs(3);
+
+/// Checks the options; the message says what to change.
+pub fn validate(o: &Options) -> Result<(), String> {
+    if o.nproc_per_node == 0 {
+        return Err("--nproc-per-node must be at least 1".into());
+    }
+    if o.nnodes == 0 {
+        return Err("--nnodes must be at least 1".into());
+    }
+    if o.node_rank >= o.nnodes {
+        return Err(format!(
+            "--node-rank {} is not in 0..{} (--nnodes {})",
+            o.node_rank, o.nnodes, o.nnodes
+        ));
+    }
+    if o.master_port == 0 && o.nnodes > 1 {
+        return Err(
+            "--master-port 0 (a free port) works on one machine only: with --nnodes > 1 every node needs the same --master-port".into(),
+        );
+    }
+    if o.script == "-" {
+        return Err("the launcher runs a script file, not standard input".into());
+    }
+    Ok(())
+}
+
+/// A port nothing listens on now (a small race remains until rank 0 binds it).
+fn free_port(addr: &str) -> Result<u16, String> {
+    std::net::TcpListener::bind((addr, 0))
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .map_err(|e| format!("cannot find a free port on {addr}: {e}"))
+}
+
+/// Runs the job; returns the launcher's exit status.
+pub fn launch(mut o: Options) -> i32 {
+    if let Err(e) = validate(&o) {
+        eprintln!("cudalearn run: {e}");
+        return 2;
+    }
+    if !std::path::Path::new(&o.script).is_file() {
+        eprintln!("cudalearn: can't open file '{}': No such file", o.script);
+        return 2;
+    }
+    if o.master_port == 0 {
+        match free_port(&o.master_addr) {
+            Ok(p) => o.master_port = p,
+            Err(e) => {
+                eprintln!("cudalearn run: {e}");
+                return 1;
+            }
+        }
+    }
+    let exe = match std::env::current_exe() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("cudalearn run: cannot find this executable to start the ranks: {e}");
+            return 1;
+        }
+    };
+    let world = o.nproc_per_node * o.nnodes;
+    let mut procs = Vec::new();
+    let mut readers = Vec::new();
+    let out_lock = Arc::new(Mutex::new(()));
+    for local in 0..o.nproc_per_node {
+        let rank = o.node_rank * o.nproc_per_node + local;
+        let mut cmd = Command::new(&exe);
+        cmd.args(&o.child_flags)
+            .arg("run")
+            .arg(&o.script)
+            .env("RANK", rank.to_string())
+            .env("LOCAL_RANK", local.to_string())
+            .env("WORLD_SIZE", world.to_string())
+            .env("LOCAL_WORLD_SIZE", o.nproc_per_node.to_string())
+            .env("MASTER_ADDR", &o.master_addr)
+            .env("MASTER_PORT", o.master_port.to_string())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        match cmd.spawn() {
+            Ok(mut child) => {
+                let prefix = format!("[default{local}]:");
+                if let Some(out) = child.stdout.take() {
+                    readers.push(relay(out, prefix.clone(), false, out_lock.clone()));
+                }
+                if let Some(err) = child.stderr.take() {
+                    readers.push(relay(err, prefix, true, out_lock.clone()));
+                }
+                procs.push(Proc { child, rank, local });
+            }
+            Err(e) => {
+                eprintln!("cudalearn run: cannot start rank {rank}: {e}");
+                stop_all(&mut procs);
+                return 1;
+            }
+        }
+    }
+    let failure = supervise(&mut procs);
+    for r in readers {
+        let _ = r.join();
+    }
+    match failure {
+        None => 0,
+        Some(f) => {
+            eprint!("{}", summary(&o.script, &f));
+            1
+        }
+    }
+}
+
+struct Proc {
+    child: Child,
+    rank: u32,
+    local: u32,
+}
+
+/// The first process that failed.
+struct Failure {
+    rank: u32,
+    local: u32,
+    pid: u32,
+    status: ExitStatus,
+}
+
+/// Copies a child's output line by line, each line prefixed (lines of different ranks never
+/// mix within a line).
+fn relay(
+    from: impl Read + Send + 'static,
+    prefix: String,
+    to_stderr: bool,
+    lock: Arc<Mutex<()>>,
+) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        let mut r = BufReader::new(from);
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            match r.read_until(b'\n', &mut line) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    if !line.ends_with(b"\n") {
+                        line.push(b'\n');
+                    }
+                    let _g = lock.lock().unwrap_or_else(|p| p.into_inner());
+                    let mut text = prefix.clone().into_bytes();
+                    text.extend_from_slice(&line);
+                    let _ = if to_stderr {
+                        std::io::stderr().write_all(&text)
+                    } else {
+                        std::io::stdout()
+                            .write_all(&text)
+                            .and_then(|_| std::io::stdout().flush())
+                    };
+                }
+            }
+        }
+    })
+}
+
+/// Waits for every process; at the first failure stops the rest and returns it.
+fn supervise(procs: &mut [Proc]) -> Option<Failure> {
+    let mut done = vec![false; procs.len()];
+    loop {
+        for (k, p) in procs.iter_mut().enumerate() {
+            if done[k] {
+                continue;
+            }
+            if let Ok(Some(status)) = p.child.try_wait() {
+                done[k] = true;
+                if !status.success() {
+                    let f = Failure {
+                        rank: p.rank,
+                        local: p.local,
+                        pid: p.child.id(),
+                        status,
+                    };
+                    stop_all(procs);
+                    return Some(f);
+                }
+            }
+        }
+        if done.iter().all(|d| *d) {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// SIGTERM to every process still running, SIGKILL to those left after the grace period.
+fn stop_all(procs: &mut [Proc]) {
+    for p in procs.iter_mut() {
+        if let Ok(None) = p.child.try_wait() {
+            terminate(&p.child);
+        }
+    }
+    let end = Instant::now() + GRACE;
+    for p in procs.iter_mut() {
+        while Instant::now() < end {
+            if !matches!(p.child.try_wait(), Ok(None)) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        if let Ok(None) = p.child.try_wait() {
+            let _ = p.child.kill();
+        }
+        let _ = p.child.wait();
+    }
+}
+
+#[cfg(unix)]
+fn terminate(c: &Child) {
+    // SAFETY: kill(2) on the pid of a child not yet reaped (so not reused).
+    unsafe {
+        libc::kill(c.id() as libc::pid_t, libc::SIGTERM);
+    }
+}
+
+#[cfg(not(unix))]
+fn terminate(_c: &Child) {}
+
+fn exit_code(s: &ExitStatus) -> i32 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(sig) = s.signal() {
+            return -sig;
+        }
+    }
+    s.code().unwrap_or(1)
+}
+
+/// torchrun's `ChildFailedError` report, without the host and time.
+fn summary(script: &str, f: &Failure) -> String {
+    let name = std::path::Path::new(script)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| script.to_string());
+    let code = exit_code(&f.status);
+    let rule = "=".repeat(60);
+    let thin = "-".repeat(60);
+    let signal = if code < 0 {
+        format!("\n  signal    : {} received by PID {}", -code, f.pid)
+    } else {
+        String::new()
+    };
+    format!(
+        "cudalearn run: ChildFailedError:\n{rule}\n{name} FAILED\n{thin}\nRoot Cause (first observed failure):\n[0]:\n  rank      : {} (local_rank: {})\n  exitcode  : {code} (pid: {}){signal}\n{thin}\nThe other ranks were stopped. The error of rank {} is above, prefixed [default{}]:\n{rule}\n",
+        f.rank, f.local, f.pid, f.rank, f.local
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts() -> Options {
+        Options {
+            nproc_per_node: 2,
+            nnodes: 1,
+            node_rank: 0,
+            master_addr: "127.0.0.1".into(),
+            master_port: 0,
+            script: "x.py".into(),
+            child_flags: vec![],
+        }
+    }
+
+    #[test]
+    fn bad_options_are_explained() {
+        let mut o = opts();
+        assert!(validate(&o).is_ok());
+        o.node_rank = 1;
+        assert!(validate(&o).unwrap_err().contains("--node-rank 1"));
+        o.nnodes = 2;
+        assert!(validate(&o).unwrap_err().contains("--master-port 0"));
+        o.nproc_per_node = 0;
+        assert!(validate(&o).unwrap_err().contains("at least 1"));
+    }
+
+    #[test]
+    fn free_port_is_bindable() {
+        let p = free_port("127.0.0.1").unwrap();
+        assert!(p > 0);
+        assert!(std::net::TcpListener::bind(("127.0.0.1", p)).is_ok());
+    }
+}
