@@ -91,6 +91,7 @@ pub fn launch(mut o: Options) -> i32 {
     let mut procs = Vec::new();
     let mut readers = Vec::new();
     let out_lock = Arc::new(Mutex::new(()));
+    let errors = ErrorFiles::new();
     for local in 0..o.nproc_per_node {
         let rank = o.node_rank * o.nproc_per_node + local;
         let mut cmd = Command::new(&exe);
@@ -103,6 +104,7 @@ pub fn launch(mut o: Options) -> i32 {
             .env("LOCAL_WORLD_SIZE", o.nproc_per_node.to_string())
             .env("MASTER_ADDR", &o.master_addr)
             .env("MASTER_PORT", o.master_port.to_string())
+            .env("CUDALEARN_ERROR_FILE", errors.path(local))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -124,7 +126,7 @@ pub fn launch(mut o: Options) -> i32 {
             }
         }
     }
-    let failure = supervise(&mut procs);
+    let failure = supervise(procs, &errors);
     for r in readers {
         let _ = r.join();
     }
@@ -149,6 +151,12 @@ struct Failure {
     local: u32,
     pid: u32,
     status: ExitStatus,
+    /// When the rank wrote its uncaught error (ns since the epoch), if it did.
+    failed_at: Option<u128>,
+    /// The last line of its error (`ValueError: ...`), if it wrote one.
+    error: Option<String>,
+    /// Ended after the launcher began stopping the ranks.
+    stopped_by_us: bool,
 }
 
 /// Copies a child's output line by line, each line prefixed (lines of different ranks never
@@ -186,67 +194,132 @@ fn relay(
     })
 }
 
-/// Waits for every process; at the first failure stops the rest and returns it.
-fn supervise(procs: &mut [Proc]) -> Option<Failure> {
-    let mut done = vec![false; procs.len()];
-    loop {
-        for (k, p) in procs.iter_mut().enumerate() {
-            if done[k] {
-                continue;
-            }
-            if let Ok(Some(status)) = p.child.try_wait() {
-                done[k] = true;
-                if !status.success() {
-                    let f = Failure {
-                        rank: p.rank,
-                        local: p.local,
-                        pid: p.child.id(),
-                        status,
-                    };
-                    stop_all(procs);
-                    return Some(f);
+/// Waits for every process; at the first failure stops the rest. Returns the root cause
+/// among the failures (see [`root_cause`]).
+fn supervise(procs: Vec<Proc>, errors: &ErrorFiles) -> Option<Failure> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut running = Vec::new();
+    for mut p in procs {
+        running.push(p.child.id());
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            let status = p.child.wait();
+            let _ = tx.send((p.rank, p.local, p.child.id(), status));
+        });
+    }
+    drop(tx);
+    let mut failures = Vec::new();
+    let mut deadline: Option<Instant> = None;
+    while !running.is_empty() {
+        let wait = deadline.map_or(Duration::from_secs(3600), |d| {
+            d.saturating_duration_since(Instant::now())
+        });
+        match rx.recv_timeout(wait) {
+            Ok((rank, local, pid, status)) => {
+                running.retain(|p| *p != pid);
+                let Ok(status) = status else { continue };
+                if status.success() {
+                    continue;
+                }
+                let stopped_by_us = deadline.is_some() || !failures.is_empty();
+                let (failed_at, error) = errors.read(local);
+                failures.push(Failure {
+                    rank,
+                    local,
+                    pid,
+                    status,
+                    failed_at,
+                    error,
+                    stopped_by_us,
+                });
+                if deadline.is_none() && failures.len() == 1 {
+                    running.iter().for_each(|p| signal(*p, false));
+                    deadline = Some(Instant::now() + GRACE);
                 }
             }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                // the grace period is over: the ones left are killed
+                running.iter().for_each(|p| signal(*p, true));
+                deadline = Some(Instant::now() + Duration::from_secs(3600));
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
         }
-        if done.iter().all(|d| *d) {
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
+    }
+    root_cause(failures)
+}
+
+/// The failure that caused the others. Ranks fail in a cascade (a dead peer makes its
+/// neighbours fail a moment later), and which exit the launcher sees first is up to the
+/// scheduler, so each rank writes the time of its uncaught error to its error file (as
+/// torchrun's `@record` does): a rank killed by a signal nobody here sent comes first (it
+/// wrote nothing), then the earliest error, then the first exit seen.
+fn root_cause(mut failures: Vec<Failure>) -> Option<Failure> {
+    let killed = |f: &Failure| exit_code(&f.status) < 0 && !f.stopped_by_us;
+    failures.sort_by_key(|f| (!killed(f), f.failed_at.unwrap_or(u128::MAX)));
+    failures.into_iter().next()
+}
+
+/// Where each rank records when it failed (`CUDALEARN_ERROR_FILE`), in a folder of this run.
+struct ErrorFiles {
+    dir: std::path::PathBuf,
+}
+
+impl ErrorFiles {
+    fn new() -> ErrorFiles {
+        let dir = std::env::temp_dir().join(format!("cudalearn-run-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        ErrorFiles { dir }
+    }
+    fn path(&self, local: u32) -> std::path::PathBuf {
+        self.dir.join(format!("rank{local}.error"))
+    }
+    /// The time and the error line rank `local` recorded.
+    fn read(&self, local: u32) -> (Option<u128>, Option<String>) {
+        let text = std::fs::read_to_string(self.path(local)).unwrap_or_default();
+        let mut lines = text.lines();
+        let time = lines.next().and_then(|t| t.trim().parse().ok());
+        (time, lines.next().map(str::to_string))
     }
 }
 
-/// SIGTERM to every process still running, SIGKILL to those left after the grace period.
+impl Drop for ErrorFiles {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// In a rank started by the launcher: record that this process fails now, with the error's
+/// last line (see [`root_cause`]).
+pub fn record_failure(exception_line: &str) {
+    if let Ok(path) = std::env::var("CUDALEARN_ERROR_FILE") {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let _ = std::fs::write(path, format!("{now}\n{exception_line}\n"));
+    }
+}
+
+/// Stops every process started so far (a later one could not start).
 fn stop_all(procs: &mut [Proc]) {
     for p in procs.iter_mut() {
-        if let Ok(None) = p.child.try_wait() {
-            terminate(&p.child);
-        }
-    }
-    let end = Instant::now() + GRACE;
-    for p in procs.iter_mut() {
-        while Instant::now() < end {
-            if !matches!(p.child.try_wait(), Ok(None)) {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        if let Ok(None) = p.child.try_wait() {
-            let _ = p.child.kill();
-        }
+        let _ = p.child.kill();
         let _ = p.child.wait();
     }
 }
 
+/// SIGTERM (or SIGKILL) to a child not known to have exited. (Its waiting thread may have
+/// reaped it a moment ago; the pid could be reused only within that moment.)
 #[cfg(unix)]
-fn terminate(c: &Child) {
-    // SAFETY: kill(2) on the pid of a child not yet reaped (so not reused).
+fn signal(pid: u32, kill: bool) {
+    let sig = if kill { libc::SIGKILL } else { libc::SIGTERM };
+    // SAFETY: kill(2) has no memory effects; the pid is one of our children (see above).
     unsafe {
-        libc::kill(c.id() as libc::pid_t, libc::SIGTERM);
+        libc::kill(pid as libc::pid_t, sig);
     }
 }
 
 #[cfg(not(unix))]
-fn terminate(_c: &Child) {}
+fn signal(_pid: u32, _kill: bool) {}
 
 fn exit_code(s: &ExitStatus) -> i32 {
     #[cfg(unix)]
@@ -268,11 +341,14 @@ fn summary(script: &str, f: &Failure) -> String {
     let code = exit_code(&f.status);
     let rule = "=".repeat(60);
     let thin = "-".repeat(60);
-    let signal = if code < 0 {
+    let mut signal = if code < 0 {
         format!("\n  signal    : {} received by PID {}", -code, f.pid)
     } else {
         String::new()
     };
+    if let Some(e) = &f.error {
+        signal.push_str(&format!("\n  error     : {e}"));
+    }
     format!(
         "cudalearn run: ChildFailedError:\n{rule}\n{name} FAILED\n{thin}\nRoot Cause (first observed failure):\n[0]:\n  rank      : {} (local_rank: {})\n  exitcode  : {code} (pid: {}){signal}\n{thin}\nThe other ranks were stopped. The error of rank {} is above, prefixed [default{}]:\n{rule}\n",
         f.rank, f.local, f.pid, f.rank, f.local

@@ -73,9 +73,18 @@ fn finish(mut child: Child, limit: Duration) -> (Output, Duration) {
 /// `cudalearn FLAGS run --nproc-per-node N --master-port 0 SCRIPT`.
 fn launch(flags: &[&str], n: u32, name: &str) -> (Output, Duration) {
     let mut c = cudalearn(flags);
-    c.args(["run", "--nproc-per-node", &n.to_string(), "--master-port", "0"])
-        .arg(script(name));
-    finish(c.spawn().expect("start the launcher"), Duration::from_secs(120))
+    c.args([
+        "run",
+        "--nproc-per-node",
+        &n.to_string(),
+        "--master-port",
+        "0",
+    ])
+    .arg(script(name));
+    finish(
+        c.spawn().expect("start the launcher"),
+        Duration::from_secs(120),
+    )
 }
 
 fn text(b: &[u8]) -> String {
@@ -101,7 +110,10 @@ fn collectives_on_simulated_gpus() {
     let out = text(&o.stdout);
     assert!(o.status.success(), "{out}{}", text(&o.stderr));
     for r in 0..3 {
-        assert!(out.contains(&format!("[default{r}]:rank {r} of 3 ok on cuda\n")), "{out}");
+        assert!(
+            out.contains(&format!("[default{r}]:rank {r} of 3 ok on cuda\n")),
+            "{out}"
+        );
     }
 }
 
@@ -115,12 +127,24 @@ fn seed_ddp_snippet_runs_on_cpu_and_simulated_gpus() {
         let (out, err) = (text(&o.stdout), text(&o.stderr));
         assert!(o.status.success(), "{out}{err}");
         for r in 0..2 {
-            let line = format!("[default{r}]:rank {r} on {dev}: gradients equal on every rank: True\n");
+            let line =
+                format!("[default{r}]:rank {r} on {dev}: gradients equal on every rank: True\n");
             assert!(out.contains(&line), "{out}");
         }
         // nccl without a real GPU runs over TCP, said once, by rank 0
-        assert!(err.contains(&format!("[default0]:{}", script("seed_snippet.py").display())), "{err}");
-        assert!(err.contains(&format!("This process has {what}, so cudalearn runs the collectives over its TCP transport")), "{err}");
+        assert!(
+            err.contains(&format!(
+                "[default0]:{}",
+                script("seed_snippet.py").display()
+            )),
+            "{err}"
+        );
+        assert!(
+            err.contains(&format!(
+                "This process has {what}, so cudalearn runs the collectives over its TCP transport"
+            )),
+            "{err}"
+        );
         assert!(!err.contains("[default1]:"), "{err}");
     }
 }
@@ -151,7 +175,10 @@ fn ddp_on_two_and_four_ranks_matches_one_process() {
         assert!(o.status.success(), "{}", text(&o.stderr));
         let out = text(&o.stdout);
         for r in 0..n {
-            assert!(out.contains(&format!("[default{r}]:replicas equal: True")), "{out}");
+            assert!(
+                out.contains(&format!("[default{r}]:replicas equal: True")),
+                "{out}"
+            );
         }
         let got = params(&o);
         let worst = base
@@ -171,9 +198,24 @@ fn no_sync_keeps_local_gradients_until_the_next_synced_backward() {
     let out = text(&o.stdout);
     assert!(o.status.success(), "{out}{}", text(&o.stderr));
     for (r, own) in [(0, "1.0"), (1, "2.0")] {
-        assert!(out.contains(&format!("[default{r}]:rank {r}: weights equal after wrapping: True")), "{out}");
-        assert!(out.contains(&format!("[default{r}]:rank {r}: inside no_sync, own gradient: [[{own}, {own}, {own}]]")), "{out}");
-        assert!(out.contains(&format!("[default{r}]:rank {r}: after a synced backward: [[3.0, 3.0, 3.0]] (expected 3.0)")), "{out}");
+        assert!(
+            out.contains(&format!(
+                "[default{r}]:rank {r}: weights equal after wrapping: True"
+            )),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!(
+                "[default{r}]:rank {r}: inside no_sync, own gradient: [[{own}, {own}, {own}]]"
+            )),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!(
+                "[default{r}]:rank {r}: after a synced backward: [[3.0, 3.0, 3.0]] (expected 3.0)"
+            )),
+            "{out}"
+        );
     }
 }
 
@@ -199,7 +241,10 @@ fn a_rank_killed_mid_all_reduce_fails_the_others_promptly() {
         })
         .collect();
     // wait until every rank is inside its all-reduce loop
-    let mut outs: Vec<_> = ranks.iter_mut().map(|c| c.stdout.take().expect("stdout")).collect();
+    let mut outs: Vec<_> = ranks
+        .iter_mut()
+        .map(|c| c.stdout.take().expect("stdout"))
+        .collect();
     for o in outs.iter_mut() {
         let mut b = [0u8; 8];
         o.read_exact(&mut b).expect("each rank says it is looping");
@@ -213,8 +258,14 @@ fn a_rank_killed_mid_all_reduce_fails_the_others_promptly() {
         let err = text(&o.stderr);
         assert!(!o.status.success(), "rank {k}: {err}");
         assert!(took < Duration::from_secs(30), "rank {k} took {took:?}");
-        assert!(err.contains("RuntimeError: Connection closed by peer"), "rank {k}: {err}");
-        assert!(err.contains("hint: a collective needs every rank"), "rank {k}: {err}");
+        assert!(
+            err.contains("RuntimeError: Connection closed by peer"),
+            "rank {k}: {err}"
+        );
+        assert!(
+            err.contains("hint: a collective needs every rank"),
+            "rank {k}: {err}"
+        );
     }
 }
 
@@ -256,10 +307,41 @@ fn the_launcher_stops_every_rank_when_one_fails() {
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(took < Duration::from_secs(15), "{took:?}");
-    assert!(err.contains("[default1]:ValueError: rank 1 gives up"), "{err}");
+    assert!(
+        err.contains("[default1]:ValueError: rank 1 gives up"),
+        "{err}"
+    );
     assert!(err.contains("cudalearn run: ChildFailedError:"), "{err}");
     assert!(err.contains("one_fails.py FAILED"), "{err}");
-    assert!(err.contains("  rank      : 1 (local_rank: 1)\n  exitcode  : 1 (pid: "), "{err}");
+    assert!(
+        err.contains("  rank      : 1 (local_rank: 1)\n  exitcode  : 1 (pid: "),
+        "{err}"
+    );
+    assert!(
+        err.contains("  error     : ValueError: rank 1 gives up\n"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_root_cause_is_the_rank_that_failed_first() {
+    let (o, took) = launch(&["--device", "cpu"], 4, "exits_mid_loop.py");
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(took < Duration::from_secs(15), "{took:?}");
+    for r in [0, 1, 3] {
+        assert!(
+            err.contains(&format!(
+                "[default{r}]:RuntimeError: Connection closed by peer"
+            )),
+            "{err}"
+        );
+    }
+    assert!(
+        err.contains("  rank      : 2 (local_rank: 2)\n  exitcode  : 3 (pid: "),
+        "{err}"
+    );
+    assert!(err.contains("  error     : SystemExit: 3\n"), "{err}");
 }
 
 #[test]
@@ -281,8 +363,14 @@ fn a_master_port_in_use_is_reported() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
     let port = taken.local_addr().expect("addr").port();
     let mut c = cudalearn(&["--device", "cpu"]);
-    c.args(["run", "--nproc-per-node", "2", "--master-port", &port.to_string()])
-        .arg(script("collectives.py"));
+    c.args([
+        "run",
+        "--nproc-per-node",
+        "2",
+        "--master-port",
+        &port.to_string(),
+    ])
+    .arg(script("collectives.py"));
     let (o, took) = finish(c.spawn().expect("start"), Duration::from_secs(60));
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
@@ -295,9 +383,21 @@ fn a_master_port_in_use_is_reported() {
 #[test]
 fn launcher_options_are_checked() {
     let mut c = cudalearn(&[]);
-    c.args(["run", "--nproc-per-node", "2", "--nnodes", "2", "--node-rank", "2"])
-        .arg(script("collectives.py"));
+    c.args([
+        "run",
+        "--nproc-per-node",
+        "2",
+        "--nnodes",
+        "2",
+        "--node-rank",
+        "2",
+    ])
+    .arg(script("collectives.py"));
     let (o, _) = finish(c.spawn().expect("start"), Duration::from_secs(30));
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("--node-rank 2 is not in 0..2"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("--node-rank 2 is not in 0..2"),
+        "{}",
+        text(&o.stderr)
+    );
 }

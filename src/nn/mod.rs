@@ -25,7 +25,10 @@ const PRELUDES: &[(&str, &[&str])] = &[
     ("torch.utils", &[""]),
     (
         "torch.utils.data",
-        &[include_str!("data.py"), include_str!("distributed_sampler.py")],
+        &[
+            include_str!("data.py"),
+            include_str!("distributed_sampler.py"),
+        ],
     ),
     (
         "torch.utils.data.distributed",
