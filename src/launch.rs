@@ -53,13 +53,35 @@ pub fn validate(o: &Options) -> Result<(), String> {
     Ok(())
 }
 
-/// A port nothing listens on now (a small race remains until rank 0 binds it).
-fn free_port(addr: &str) -> Result<u16, String> {
+/// `--master-port 0`: a listening socket on a free port, made here and handed to rank 0
+/// (`CUDALEARN_MASTER_FD`), so no other program can take the port in between.
+fn free_port(addr: &str) -> Result<std::net::TcpListener, String> {
     std::net::TcpListener::bind((addr, 0))
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
         .map_err(|e| format!("cannot find a free port on {addr}: {e}"))
 }
+
+/// Lets the child process inherit `listener` (rank 0's master socket) and says which fd it is.
+#[cfg(unix)]
+fn hand_over(cmd: &mut Command, listener: &std::net::TcpListener) {
+    use std::os::unix::io::AsRawFd;
+    use std::os::unix::process::CommandExt;
+    let fd = listener.as_raw_fd();
+    cmd.env(crate::dist::rendezvous::MASTER_FD_VAR, fd.to_string());
+    // SAFETY: between fork and exec only fcntl(2), which is async-signal-safe, runs; it
+    // clears close-on-exec on this one descriptor so the script's process inherits it.
+    unsafe {
+        cmd.pre_exec(move || {
+            let flags = libc::fcntl(fd, libc::F_GETFD);
+            if flags >= 0 {
+                libc::fcntl(fd, libc::F_SETFD, flags & !libc::FD_CLOEXEC);
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(unix))]
+fn hand_over(_cmd: &mut Command, _listener: &std::net::TcpListener) {}
 
 /// Runs the job; returns the launcher's exit status.
 pub fn launch(mut o: Options) -> i32 {
@@ -71,9 +93,16 @@ pub fn launch(mut o: Options) -> i32 {
         eprintln!("cudalearn: can't open file '{}': No such file", o.script);
         return 2;
     }
+    let mut master = None;
     if o.master_port == 0 {
-        match free_port(&o.master_addr) {
-            Ok(p) => o.master_port = p,
+        match free_port(&o.master_addr).and_then(|l| {
+            let port = l.local_addr().map_err(|e| e.to_string())?.port();
+            Ok((l, port))
+        }) {
+            Ok((l, port)) => {
+                o.master_port = port;
+                master = Some(l);
+            }
             Err(e) => {
                 eprintln!("cudalearn run: {e}");
                 return 1;
@@ -108,6 +137,9 @@ pub fn launch(mut o: Options) -> i32 {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        if let (0, Some(l)) = (rank, &master) {
+            hand_over(&mut cmd, l);
+        }
         match cmd.spawn() {
             Ok(mut child) => {
                 let prefix = format!("[default{local}]:");
@@ -126,6 +158,8 @@ pub fn launch(mut o: Options) -> i32 {
             }
         }
     }
+    // rank 0 has its own copy of the master socket now
+    drop(master);
     let failure = supervise(procs, &errors);
     for r in readers {
         let _ = r.join();
@@ -385,8 +419,10 @@ mod tests {
 
     #[test]
     fn free_port_is_bindable() {
-        let p = free_port("127.0.0.1").unwrap();
+        let l = free_port("127.0.0.1").unwrap();
+        let p = l.local_addr().unwrap().port();
         assert!(p > 0);
-        assert!(std::net::TcpListener::bind(("127.0.0.1", p)).is_ok());
+        // held: nobody else can take it before rank 0 has it
+        assert!(std::net::TcpListener::bind(("127.0.0.1", p)).is_err());
     }
 }

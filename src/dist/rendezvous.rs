@@ -13,6 +13,10 @@ use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant};
 
 const MAGIC: &[u8; 8] = b"CLDIST1\0";
+
+/// Set by the launcher for rank 0 with `--master-port 0`: the fd of the master socket it
+/// already bound (so the free port it chose cannot be taken by another program meanwhile).
+pub const MASTER_FD_VAR: &str = "CUDALEARN_MASTER_FD";
 const RETRY: Duration = Duration::from_millis(50);
 
 /// Runs the rendezvous and returns this rank's ring.
@@ -70,7 +74,10 @@ fn serve(
     master: SocketAddr,
     deadline: Instant,
 ) -> Result<(Vec<SocketAddr>, TcpListener)> {
-    let listener = TcpListener::bind(master).map_err(|e| bind_error(master.port(), e))?;
+    let listener = match inherited_listener(master.port()) {
+        Some(l) => l,
+        None => TcpListener::bind(master).map_err(|e| bind_error(master.port(), e))?,
+    };
     let data = ring_listener(master.ip())?;
     let mut table = vec![None; c.world_size];
     table[0] = data.local_addr().ok();
@@ -144,6 +151,34 @@ fn join(
         }
     }
     Ok((table, data))
+}
+
+/// The master socket the launcher handed over, if it is one and listens on `port`.
+#[cfg(unix)]
+fn inherited_listener(port: u16) -> Option<TcpListener> {
+    use std::os::unix::io::FromRawFd;
+    let fd: i32 = std::env::var(MASTER_FD_VAR).ok()?.parse().ok()?;
+    // taken once: a second process group in this process binds the port itself
+    std::env::remove_var(MASTER_FD_VAR);
+    // SAFETY: fstat on any integer is harmless; only a socket fd is adopted below.
+    let is_socket = unsafe {
+        let mut st: libc::stat = std::mem::zeroed();
+        libc::fstat(fd, &mut st) == 0 && (st.st_mode & libc::S_IFMT) == libc::S_IFSOCK
+    };
+    if !is_socket {
+        return None;
+    }
+    // SAFETY: the launcher passed this descriptor for this purpose and nothing else owns it.
+    let l = unsafe { TcpListener::from_raw_fd(fd) };
+    match l.local_addr() {
+        Ok(a) if a.port() == port => Some(l),
+        _ => None,
+    }
+}
+
+#[cfg(not(unix))]
+fn inherited_listener(_port: u16) -> Option<TcpListener> {
+    None
 }
 
 fn not_a_master(master: SocketAddr) -> DistError {
