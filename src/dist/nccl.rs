@@ -52,3 +52,22 @@ fn load() -> Result<i32, DistError> {
     ))
     .hint("install NCCL (e.g. `pip install nvidia-nccl-cu12` and add its lib folder to LD_LIBRARY_PATH), or use init_process_group('gloo')"))
 }
+
+#[cfg(test)]
+mod tests {
+    /// Wherever these tests run: NCCL's version, or an error that names the library and says
+    /// what to do.
+    #[test]
+    fn the_probe_answers_with_a_version_or_a_clear_error() {
+        match super::load() {
+            Ok(v) => assert!(v > 0),
+            Err(e) => {
+                assert!(e.msg.contains("libnccl.so.2"), "{}", e.msg);
+                assert!(e
+                    .hint
+                    .unwrap_or_default()
+                    .contains("init_process_group('gloo')"));
+            }
+        }
+    }
+}

@@ -35,14 +35,22 @@ fn device_flags(ranks: u32) -> Vec<String> {
 }
 
 fn launch(code: &str, ranks: u32) -> Result<Ran, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find cudalearn to launch the ranks: {e}"))?;
+    let exe = std::env::current_exe()
+        .map_err(|e| format!("cannot find cudalearn to launch the ranks: {e}"))?;
     let dir = std::env::temp_dir().join(format!("cudalearn-lesson-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot write the block to {}: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| format!("cannot write the block to {}: {e}", dir.display()))?;
     let file = dir.join("block.py");
     std::fs::write(&file, code).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
     let mut child = Command::new(exe)
         .args(device_flags(ranks))
-        .args(["run", "--nproc-per-node", &ranks.to_string(), "--master-port", "0"])
+        .args([
+            "run",
+            "--nproc-per-node",
+            &ranks.to_string(),
+            "--master-port",
+            "0",
+        ])
         .arg(&file)
         .env("NO_COLOR", "1")
         .stdin(Stdio::null())

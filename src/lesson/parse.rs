@@ -705,6 +705,19 @@ mod tests {
     }
 
     #[test]
+    fn launched_blocks() {
+        let l = ok("```python launch=2 timeout=30\nprint(1)\n```\n```output\n[default0]:1\n```\n");
+        let Step::Block(b) = &l.sections[0].step else {
+            panic!()
+        };
+        assert_eq!((b.launch, b.timeout), (Some(2), Some(30)));
+        assert!(bad("```python launch=9\nx\n```\n").contains("bad launch '9'"));
+        assert!(
+            bad("```python exercise launch=2\nx\n```\n").contains("only a plain ```python block")
+        );
+    }
+
+    #[test]
     fn time_limits_and_wrong_answers() {
         let l = ok("```python timeout=5\nx = 1\n```\n```python exercise timeout=9\ny = 0\n```\n```check\nassert y\n```\n```wrong\ny = False\n```\n```wrong\ny = []\n```\n```solution\ny = 1\n```\n");
         let Step::Block(b) = &l.sections[0].step else {
