@@ -398,3 +398,42 @@ fn launcher_options_are_checked() {
         text(&o.stderr)
     );
 }
+
+#[test]
+fn two_nodes_of_two_make_one_world_of_four() {
+    // two launchers on this machine stand for two machines (--nnodes 2, one --node-rank each)
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+        .to_string();
+    let node = |k: &str| {
+        let mut c = cudalearn(&["--device", "cpu"]);
+        c.args([
+            "run",
+            "--nproc-per-node",
+            "2",
+            "--nnodes",
+            "2",
+            "--node-rank",
+            k,
+        ])
+        .args(["--master-addr", "127.0.0.1", "--master-port", &port])
+        .arg(script("collectives.py"));
+        c.spawn().expect("start a node")
+    };
+    let (n0, n1) = (node("0"), node("1"));
+    let (o0, _) = finish(n0, Duration::from_secs(120));
+    let (o1, _) = finish(n1, Duration::from_secs(120));
+    let (out0, out1) = (text(&o0.stdout), text(&o1.stdout));
+    assert!(
+        o0.status.success() && o1.status.success(),
+        "{out0}{out1}{}{}",
+        text(&o0.stderr),
+        text(&o1.stderr)
+    );
+    for (out, local, rank) in [(&out0, 0, 0), (&out0, 1, 1), (&out1, 0, 2), (&out1, 1, 3)] {
+        let line = format!("[default{local}]:rank {rank} of 4 ok on cpu\n");
+        assert!(out.contains(&line), "{out}");
+    }
+}
