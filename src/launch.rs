@@ -5,9 +5,11 @@
 //! local rank, so `--nnodes`/`--node-rank` on several machines make one world). Every line a
 //! process prints is passed on prefixed with `[default<local rank>]:`, as `torchrun --tee 3`
 //! does. When one process fails, the others are stopped (SIGTERM, then SIGKILL after a grace
-//! period) and the launcher prints torchrun's failure summary and exits 1.
+//! period) and the launcher prints torchrun's failure summary and exits 1. Ctrl-C stops every
+//! rank the same way (exit 130): a rank waiting in a collective cannot act on it itself.
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -109,6 +111,8 @@ pub fn launch(mut o: Options) -> i32 {
             }
         }
     }
+    // Ctrl-C reaches the ranks too, but one waiting in a collective cannot act on it
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let exe = match std::env::current_exe() {
         Ok(e) => e,
         Err(e) => {
@@ -160,15 +164,19 @@ pub fn launch(mut o: Options) -> i32 {
     }
     // rank 0 has its own copy of the master socket now
     drop(master);
-    let failure = supervise(procs, &errors);
+    let outcome = supervise(procs, &errors);
     for r in readers {
         let _ = r.join();
     }
-    match failure {
-        None => 0,
-        Some(f) => {
+    match outcome {
+        Outcome::Done => 0,
+        Outcome::Failed(f) => {
             eprint!("{}", summary(&o.script, &f));
             1
+        }
+        Outcome::Interrupted => {
+            eprintln!("cudalearn run: interrupted (Ctrl-C): every rank was stopped");
+            130
         }
     }
 }
@@ -230,7 +238,8 @@ fn relay(
 
 /// Waits for every process; at the first failure stops the rest. Returns the root cause
 /// among the failures (see [`root_cause`]).
-fn supervise(procs: Vec<Proc>, errors: &ErrorFiles) -> Option<Failure> {
+fn supervise(procs: Vec<Proc>, errors: &ErrorFiles) -> Outcome {
+    use std::sync::mpsc::RecvTimeoutError;
     let (tx, rx) = std::sync::mpsc::channel();
     let mut running = Vec::new();
     for mut p in procs {
@@ -243,19 +252,25 @@ fn supervise(procs: Vec<Proc>, errors: &ErrorFiles) -> Option<Failure> {
     }
     drop(tx);
     let mut failures = Vec::new();
+    // when the grace period after SIGTERM ends (None: nothing is being stopped)
     let mut deadline: Option<Instant> = None;
+    let mut killed = false;
+    let mut interrupted = false;
     while !running.is_empty() {
-        let wait = deadline.map_or(Duration::from_secs(3600), |d| {
-            d.saturating_duration_since(Instant::now())
-        });
-        match rx.recv_timeout(wait) {
+        if !interrupted && INTERRUPTED.load(Ordering::SeqCst) {
+            // Ctrl-C: ranks blocked in a collective would not see it; stop them all
+            interrupted = true;
+            running.iter().for_each(|p| signal(*p, false));
+            deadline = Some(Instant::now() + GRACE);
+        }
+        match rx.recv_timeout(Duration::from_millis(100)) {
             Ok((rank, local, pid, status)) => {
                 running.retain(|p| *p != pid);
                 let Ok(status) = status else { continue };
-                if status.success() {
+                if status.success() || interrupted {
                     continue;
                 }
-                let stopped_by_us = deadline.is_some() || !failures.is_empty();
+                let stopped_by_us = deadline.is_some();
                 let (failed_at, error) = errors.read(local);
                 failures.push(Failure {
                     rank,
@@ -266,21 +281,40 @@ fn supervise(procs: Vec<Proc>, errors: &ErrorFiles) -> Option<Failure> {
                     error,
                     stopped_by_us,
                 });
-                if deadline.is_none() && failures.len() == 1 {
+                if deadline.is_none() {
                     running.iter().for_each(|p| signal(*p, false));
                     deadline = Some(Instant::now() + GRACE);
                 }
             }
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                // the grace period is over: the ones left are killed
-                running.iter().for_each(|p| signal(*p, true));
-                deadline = Some(Instant::now() + Duration::from_secs(3600));
+            Err(RecvTimeoutError::Timeout) => {
+                if !killed && deadline.is_some_and(|d| Instant::now() >= d) {
+                    // the grace period is over: the ones left are killed
+                    running.iter().for_each(|p| signal(*p, true));
+                    killed = true;
+                }
             }
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(RecvTimeoutError::Disconnected) => break,
         }
     }
-    root_cause(failures)
+    if interrupted {
+        return Outcome::Interrupted;
+    }
+    match root_cause(failures) {
+        Some(f) => Outcome::Failed(f),
+        None => Outcome::Done,
+    }
 }
+
+/// How the job ended.
+enum Outcome {
+    Done,
+    Failed(Failure),
+    /// Ctrl-C: every rank was stopped.
+    Interrupted,
+}
+
+/// Set by Ctrl-C in the launcher's process.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// The failure that caused the others. Ranks fail in a cascade (a dead peer makes its
 /// neighbours fail a moment later), and which exit the launcher sees first is up to the

@@ -437,3 +437,27 @@ fn two_nodes_of_two_make_one_world_of_four() {
         assert!(out.contains(&line), "{out}");
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_to_the_launcher_stops_ranks_stuck_in_a_collective() {
+    let mut c = cudalearn(&["--device", "cpu"]);
+    c.env("CUDALEARN_DIST_TIMEOUT", "100")
+        .args(["run", "--nproc-per-node", "2", "--master-port", "0"])
+        .arg(script("straggler.py"));
+    let child = c.spawn().expect("start");
+    // rank 0 waits in all_reduce, rank 1 sleeps: neither ends by itself for a minute
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: kill(2) on our own child's pid, which is not reaped yet.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let (o, took) = finish(child, Duration::from_secs(30));
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    assert!(
+        err.contains("cudalearn run: interrupted (Ctrl-C): every rank was stopped"),
+        "{err}"
+    );
+}
