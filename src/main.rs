@@ -53,9 +53,12 @@ enum Command {
     /// Start the interactive Python prompt (also what `cudalearn` alone does).
     Repl(ReplArgs),
     /// Run a Python script (use `-` to read it from standard input); exits 1 on an uncaught error.
+    /// With --nproc-per-node N, runs N processes of it for torch.distributed, as torchrun does.
     Run {
         /// The script to run, or `-` for standard input.
         file: String,
+        #[command(flatten)]
+        launch: LaunchArgs,
     },
     /// List the lessons, with your progress in each.
     Lessons,
@@ -71,6 +74,68 @@ enum Command {
         #[arg(long)]
         lang: bool,
     },
+}
+
+/// The launcher's options (torchrun's names; `_` spellings accepted too).
+#[derive(clap::Args)]
+struct LaunchArgs {
+    /// Start N processes of the script (ranks) with RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR
+    /// and MASTER_PORT set; their output lines are prefixed [default<local rank>]:.
+    #[arg(long, alias = "nproc_per_node", value_name = "N")]
+    nproc_per_node: Option<u32>,
+    /// How many machines run the job (each runs this launcher).
+    #[arg(long, default_value_t = 1, value_name = "M")]
+    nnodes: u32,
+    /// This machine's number, 0..nnodes (0 runs rank 0, the master).
+    #[arg(long, alias = "node_rank", default_value_t = 0, value_name = "K")]
+    node_rank: u32,
+    /// The address of the machine of rank 0.
+    #[arg(
+        long,
+        alias = "master_addr",
+        default_value = "127.0.0.1",
+        value_name = "ADDR"
+    )]
+    master_addr: String,
+    /// The port rank 0 listens on for the others (0: a free one, on one machine).
+    #[arg(
+        long,
+        alias = "master_port",
+        default_value_t = 29500,
+        value_name = "PORT"
+    )]
+    master_port: u16,
+}
+
+/// cudalearn's flags as given, for the processes the launcher starts (each simulates at
+/// least one GPU per local rank when the simulated GPU is on, so rank k has cuda:k).
+fn child_flags(cli: &Cli, nproc: u32) -> Vec<String> {
+    let mut f = Vec::new();
+    if cli.no_hints {
+        f.push("--no-hints".to_string());
+    }
+    if let Some(n) = cli.sim_gpu {
+        f.push(format!("--sim-gpu={}", n.max(nproc)));
+    } else if let Some(n) = cudalearn::backend::sim::env_request() {
+        if !matches!(cli.device, Some(DeviceChoice::Cuda | DeviceChoice::Cpu)) {
+            f.push(format!("--sim-gpu={}", n.max(nproc)));
+        }
+    }
+    if let Some(m) = &cli.sim_gpu_memory {
+        f.push(format!("--sim-gpu-memory={m}"));
+    }
+    if let Some(m) = &cli.sim_gpu_model {
+        f.push(format!("--sim-gpu-model={m}"));
+    }
+    if let Some(d) = cli.device {
+        let name = match d {
+            DeviceChoice::Cpu => "cpu",
+            DeviceChoice::Cuda => "cuda",
+            DeviceChoice::Sim => "sim",
+        };
+        f.push(format!("--device={name}"));
+    }
+    f
 }
 
 #[derive(clap::Args)]
@@ -163,6 +228,14 @@ fn main() {
         cudalearn::backend::sim::ignore_env_request();
         std::env::remove_var("CUDALEARN_SIM_GPU");
     }
+    let flags = match &cli.command {
+        Some(Command::Run { launch, .. })
+            if launch.nproc_per_node.is_some() || launch.nnodes > 1 =>
+        {
+            child_flags(&cli, launch.nproc_per_node.unwrap_or(1))
+        }
+        _ => Vec::new(),
+    };
     let code = match cli.command.unwrap_or(Command::Repl(ReplArgs::default())) {
         Command::Info => {
             print!("{}", cudalearn::info::report());
@@ -206,7 +279,18 @@ fn main() {
             }
             0
         }),
-        Command::Run { file } => {
+        Command::Run { file, launch } if launch.nproc_per_node.is_some() || launch.nnodes > 1 => {
+            cudalearn::launch::launch(cudalearn::launch::Options {
+                nproc_per_node: launch.nproc_per_node.unwrap_or(1),
+                nnodes: launch.nnodes,
+                node_rank: launch.node_rank,
+                master_addr: launch.master_addr,
+                master_port: launch.master_port,
+                script: file,
+                child_flags: flags,
+            })
+        }
+        Command::Run { file, .. } => {
             let (name, text) = if file == "-" {
                 let mut s = String::new();
                 if let Err(e) = std::io::stdin().read_to_string(&mut s) {

@@ -41,8 +41,13 @@ pub fn run_source(name: &str, text: String, hints: bool) -> i32 {
         Ok(()) => 0,
         Err(err) => {
             if err.is(ExcKind::SystemExit) {
-                return exit_status(&mut interp, &err);
+                let code = exit_status(&mut interp, &err);
+                if code != 0 {
+                    crate::launch::record_failure(&format!("SystemExit: {code}"));
+                }
+                return code;
             }
+            crate::launch::record_failure(&traceback::exception_line(&mut interp, &err));
             let text = traceback::report(&mut interp, &err, hints);
             eprint!("{}", crate::style::error_text(&text));
             1

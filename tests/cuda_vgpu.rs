@@ -210,7 +210,7 @@ fn every_lesson_checks_on_two_virtual_gpus() {
     r.clean();
     assert!(r.ok, "{}\n{}", r.stdout, r.stderr);
     assert!(
-        r.stdout.contains("10 of 10 lesson runs as expected"),
+        r.stdout.contains("11 of 11 lesson runs as expected"),
         "{}",
         r.stdout
     );
@@ -837,4 +837,65 @@ fn the_profiler_and_profile_command_time_the_card() {
         r.stdout
     );
     assert!(r.stdout.contains("measured"), "{}", r.stdout);
+}
+
+/// An "nccl" group on two virtual GPUs: the libnccl probe finds the virtual driver's NCCL,
+/// CUDA tensors all-reduce (through host memory over the TCP ring, with the warning that says
+/// so), CPU tensors are refused; a broken libnccl is a clear error. (NCCL's own communicators
+/// are not used, so nothing of them is verified here.)
+#[test]
+fn nccl_groups_on_virtual_gpus() {
+    let Some(v) = vgpu() else { return };
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/distributed/nccl_cuda.py"
+    );
+    let args = [
+        "--device",
+        "cuda",
+        "run",
+        "--nproc-per-node",
+        "2",
+        "--master-port",
+        "0",
+        file,
+    ];
+    let r = run(
+        v,
+        &args,
+        &[("VGPU_DEVICES", "2"), ("CUDALEARN_DIST_TIMEOUT", "30")],
+        "",
+    );
+    r.clean();
+    assert!(r.ok, "{}\n{}", r.stdout, r.stderr);
+    for (rank, sum) in [(0, "[0.0, 3.0, 6.0, 9.0]"), (1, "[0.0, 3.0, 6.0, 9.0]")] {
+        let line = format!("[default{rank}]:rank {rank}: {sum} on cuda:{rank}\n");
+        assert!(r.stdout.contains(&line), "{}", r.stdout);
+        let refused = format!("[default{rank}]:rank {rank}: a CPU tensor: No backend type associated with device type cpu\n");
+        assert!(r.stdout.contains(&refused), "{}", r.stdout);
+    }
+    assert!(
+        r.stderr
+            .contains("libnccl was found, but cudalearn does not drive NCCL itself yet"),
+        "{}",
+        r.stderr
+    );
+    let broken = run(
+        v,
+        &args,
+        &[
+            ("VGPU_DEVICES", "2"),
+            ("VGPU_NCCL", "broken"),
+            ("CUDALEARN_DIST_TIMEOUT", "30"),
+        ],
+        "",
+    );
+    assert!(!broken.ok);
+    assert!(
+        broken.stderr.contains(
+            "RuntimeError: libnccl.so.2 has no working ncclGetVersion: not an NCCL library"
+        ),
+        "{}",
+        broken.stderr
+    );
 }

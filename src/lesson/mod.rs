@@ -5,6 +5,7 @@
 pub mod check;
 pub mod device;
 pub mod keys;
+pub mod launched;
 pub mod parse;
 pub mod progress;
 pub mod render;

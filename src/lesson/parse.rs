@@ -78,6 +78,8 @@ pub struct Block {
     pub outputs: Vec<Expected>,
     /// `timeout=N` seconds: how long `--check` lets it run (else `DEFAULT_TIMEOUT`).
     pub timeout: Option<u64>,
+    /// `launch=N`: runs as N ranks under the launcher (`lesson/launched.rs`), not in the session.
+    pub launch: Option<u32>,
 }
 
 /// A ```` ```python exercise ```` block with its check, hints and solution.
@@ -137,7 +139,7 @@ const DISPLAY_KINDS: &[&str] = &["", "text", "sh", "bash", "shell", "console", "
 /// What an info string asks for.
 enum Kind {
     Display,
-    Run(Option<u64>),
+    Run(Option<u64>, Option<u32>),
     Exercise(Option<u64>),
     Output(Variant, Option<f64>),
     Check,
@@ -166,6 +168,26 @@ fn take_timeout<'a>(info: &str, rest: &[&'a str]) -> Result<(Option<u64>, Vec<&'
     Ok((timeout, others))
 }
 
+/// `launch=N` (2 to 8 ranks) among a python fence's words (the others stay).
+fn take_launch<'a>(info: &str, rest: &[&'a str]) -> Result<(Option<u32>, Vec<&'a str>), String> {
+    let mut launch = None;
+    let mut others = Vec::new();
+    for w in rest {
+        match w.strip_prefix("launch=") {
+            Some(t) => match t.parse::<u32>() {
+                Ok(v) if (1..=8).contains(&v) => launch = Some(v),
+                _ => {
+                    return Err(format!(
+                        "bad launch '{t}' in ```{info} (how many ranks, 1 to 8, e.g. launch=2)"
+                    ))
+                }
+            },
+            None => others.push(*w),
+        }
+    }
+    Ok((launch, others))
+}
+
 fn kind_of(info: &str) -> Result<Kind, String> {
     let mut words = info.split_whitespace();
     let first = words.next().unwrap_or("");
@@ -179,8 +201,12 @@ fn kind_of(info: &str) -> Result<Kind, String> {
     match first {
         "python" => {
             let (timeout, words) = take_timeout(info, &rest)?;
+            let (launch, words) = take_launch(info, &words)?;
             match words.as_slice() {
-                [] => Ok(Kind::Run(timeout)),
+                [] => Ok(Kind::Run(timeout, launch)),
+                _ if launch.is_some() => Err(format!(
+                    "launch=N in ```{info}: only a plain ```python block can run as N ranks"
+                )),
                 ["norun"] => Ok(Kind::Display),
                 ["exercise"] => Ok(Kind::Exercise(timeout)),
                 _ => Err(format!(
@@ -525,17 +551,18 @@ fn body(text: &str, start: usize) -> Result<Vec<Section>, Fail> {
         let adjacent = text[last_end..f.range.start].trim().is_empty();
         match kind {
             Kind::Display => continue,
-            Kind::Run(timeout) | Kind::Exercise(timeout) => {
+            Kind::Run(timeout, _) | Kind::Exercise(timeout) => {
                 flush_block(&mut last_block, &mut sections, &mut block_prose);
                 finish(partial.take(), &mut sections)?;
                 let prose = text[cut..f.range.start].to_string();
-                if matches!(kind, Kind::Run(_)) {
+                if let Kind::Run(_, launch) = kind {
                     block_prose = prose;
                     last_block = Some(Block {
                         line,
                         code: f.content,
                         outputs: Vec::new(),
                         timeout,
+                        launch,
                     });
                 } else {
                     partial = Some(Partial {
@@ -675,6 +702,19 @@ mod tests {
         assert!(matches!(l.sections[0].step, Step::Exercise(_)));
         assert!(matches!(l.sections[1].step, Step::Block(_)));
         assert!(l.sections[1].prose.contains("then"));
+    }
+
+    #[test]
+    fn launched_blocks() {
+        let l = ok("```python launch=2 timeout=30\nprint(1)\n```\n```output\n[default0]:1\n```\n");
+        let Step::Block(b) = &l.sections[0].step else {
+            panic!()
+        };
+        assert_eq!((b.launch, b.timeout), (Some(2), Some(30)));
+        assert!(bad("```python launch=9\nx\n```\n").contains("bad launch '9'"));
+        assert!(
+            bad("```python exercise launch=2\nx\n```\n").contains("only a plain ```python block")
+        );
     }
 
     #[test]

@@ -208,7 +208,7 @@ pub fn check_lesson(run: &CheckRun, out: &mut dyn Write) -> usize {
                 ));
                 s.push_str(&code_lines(look, &b.code));
                 let limit = b.timeout.unwrap_or(DEFAULT_TIMEOUT);
-                let (ran, timed_out) = with_limit(limit, || session.run(&b.code));
+                let (ran, timed_out) = with_limit(limit, || session.run_block(b, &b.code));
                 if timed_out {
                     s.push_str(&output_lines(look, &ran));
                     let _ = write!(out, "{s}");

@@ -104,6 +104,14 @@ impl LessonSession {
         self.run_as("<lesson>", code, false)
     }
 
+    /// Runs a lesson block's `code`: in this session, or as N ranks when it says `launch=N`.
+    pub fn run_block(&self, b: &super::parse::Block, code: &str) -> Ran {
+        match b.launch {
+            Some(n) => super::launched::run(code, n),
+            None => self.run(code),
+        }
+    }
+
     /// Runs code under a file name; with `echo`, expression values are printed as at the
     /// REPL's prompt.
     pub fn run_as(&self, name: &str, code: &str, echo: bool) -> Ran {

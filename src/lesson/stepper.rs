@@ -320,9 +320,11 @@ impl Stepper<'_> {
     fn replay(&self, session: &LessonSession, upto: usize) {
         for sec in &self.lesson.sections[..upto] {
             match &sec.step {
-                Step::Block(b) => {
+                // a launched block runs in processes of its own: nothing to rebuild
+                Step::Block(b) if b.launch.is_none() => {
                     session.run(&b.code);
                 }
+                Step::Block(_) => {}
                 Step::Exercise(ex) => {
                     session.run(&ex.solution);
                 }
@@ -432,7 +434,7 @@ impl Stepper<'_> {
 
     fn run_block(&self, session: &LessonSession, b: &Block, code: &str) {
         let look = self.look();
-        let ran = session.run(code);
+        let ran = session.run_block(b, code);
         print!("{}", output_lines(&look, &ran));
         if let (true, Some(h)) = (self.hints, &ran.hint) {
             print!(

@@ -1,4 +1,5 @@
-//! `torch.nn`, `torch.optim`, `torch.utils.data` and `cudalearn.datasets`: written in Python
+//! `torch.nn` (with `torch.nn.parallel`), `torch.optim`, `torch.utils.data` (with its
+//! `DistributedSampler`) and `cudalearn.datasets`: written in Python
 //! (PyTorch's own classes are Python, and learners subclass them), embedded here and run into
 //! a module namespace of their own on first import. Their frames stay out of tracebacks
 //! (`Source::prelude`). Natives they need are in `lang/modules/torch/nn.rs`.
@@ -14,13 +15,24 @@ const PRELUDES: &[(&str, &[&str])] = &[
         ],
     ),
     ("torch.nn.init", &[include_str!("init.py")]),
+    ("torch.nn.parallel", &[include_str!("parallel.py")]),
     ("torch.optim", &[include_str!("optim.py")]),
     (
         "torch.optim.lr_scheduler",
         &[include_str!("lr_scheduler.py")],
     ),
     ("torch.utils", &[""]),
-    ("torch.utils.data", &[include_str!("data.py")]),
+    (
+        "torch.utils.data",
+        &[
+            include_str!("data.py"),
+            include_str!("distributed_sampler.py"),
+        ],
+    ),
+    (
+        "torch.utils.data.distributed",
+        &["from torch.utils.data import DistributedSampler\n"],
+    ),
     ("cudalearn", &[""]),
     ("cudalearn.datasets", &[include_str!("datasets.py")]),
 ];

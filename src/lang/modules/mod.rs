@@ -1,6 +1,7 @@
 //! Importable modules. `torch` and friends register here in later issues.
 pub mod math;
 pub mod names;
+pub mod os_environ;
 pub mod random;
 pub mod stdlib;
 pub mod time;
@@ -70,6 +71,8 @@ impl Interp {
                 m
             }
             "torch.nn.functional" => torch::functional::module(),
+            "torch.distributed" => torch::distributed::module(),
+            "os" => os_environ::module(),
             "_cudalearn_nn" => torch::nn::module(),
             _ if crate::nn::prelude(name).is_some() => return self.import_prelude(name),
             _ if name.starts_with("torch.") && self.torch_submodule(name).is_some() => {
@@ -86,7 +89,7 @@ impl Interp {
                     }
                     "torchvision" | "torchaudio" => format!("cudalearn has torch but not '{top}'."),
                     "torch" => "this part of torch is not in cudalearn yet; `import torch` works.".to_string(),
-                    _ => "cudalearn can import math, time, random and the torch modules of the course.".to_string(),
+                    _ => "cudalearn can import math, time, random, os (os.environ: the launcher's variables) and the torch modules of the course.".to_string(),
                 };
                 return Err(PyErr::new(
                     ExcKind::ModuleNotFoundError,
@@ -164,7 +167,7 @@ pub fn is_submodule(parent: &str, name: &str) -> bool {
 }
 
 /// Submodules written in Rust (the import arms above) that also load on attribute access.
-const NATIVE_SUBMODULES: &[&str] = &["torch.autograd", "torch.nn.functional"];
+const NATIVE_SUBMODULES: &[&str] = &["torch.autograd", "torch.nn.functional", "torch.distributed"];
 
 /// The submodules of `parent` that load on first use (for `dir()` and completion).
 pub fn submodule_names(parent: &str) -> Vec<Rc<str>> {

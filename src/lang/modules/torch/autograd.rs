@@ -483,6 +483,8 @@ pub fn backward_call(
     super::hooks::with_hooks(i, |h| {
         crate::autograd::backward_hooked(&outs, &grads, retain.unwrap_or(false), h)
     })?;
+    // DistributedDataParallel all-reduces its gradients once backward is done
+    super::distributed::after_backward(i)?;
     Ok(Value::None)
 }
 

@@ -3,6 +3,7 @@ pub mod amp;
 pub mod autograd;
 pub mod convert;
 pub mod cuda;
+pub mod distributed;
 pub mod functional;
 pub mod functions;
 pub mod generator;
