@@ -207,8 +207,12 @@ pub enum ExprKind {
     Compare(Box<Expr>, Vec<(CmpOp, Expr)>),
     IfExp(Box<Expr>, Box<Expr>, Box<Expr>),
     Lambda(Rc<FuncDef>),
-    Comp(Box<CompScope>),
+    Comp(Rc<CompScope>),
     Starred(Box<Expr>),
+    /// `yield` / `yield x` (only inside a function, which makes it a generator).
+    Yield(Option<Box<Expr>>),
+    /// `yield from it`.
+    YieldFrom(Box<Expr>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,6 +239,8 @@ pub struct ScopeInfo {
     pub cellvars: Vec<u32>,
     /// Free variables: the slot in the *enclosing* frame (holding a cell) each one comes from.
     pub freevars: Vec<u32>,
+    /// The body holds `yield`: calling the function makes a generator.
+    pub is_generator: bool,
 }
 
 #[derive(Clone, Debug)]

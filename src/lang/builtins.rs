@@ -343,6 +343,21 @@ pub fn install(i: &mut Interp) {
                     it.type_name()
                 )));
             }
+            if let Value::Iter(cell) = it {
+                let g = match &*cell.borrow() {
+                    Iter::Gen(g) => Some(g.clone()),
+                    _ => None,
+                };
+                if let Some(g) = g {
+                    // A generator's StopIteration carries its return value.
+                    return match i.gen_send(&g, Ok(Value::None)) {
+                        Err(e) if e.is(ExcKind::StopIteration) && a.pos.len() > 1 => {
+                            Ok(a.pos[1].clone())
+                        }
+                        r => r,
+                    };
+                }
+            }
             match i.next(it)? {
                 Some(v) => Ok(v),
                 None => match a.pos.get(1) {

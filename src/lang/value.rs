@@ -534,6 +534,8 @@ pub enum Iter {
         pos: usize,
     },
     Native(Box<dyn NativeIter>),
+    /// A generator (of a generator function or a generator expression).
+    Gen(Rc<super::interp::generator::Generator>),
 }
 
 pub trait NativeIter {
@@ -555,6 +557,7 @@ impl Iter {
             Iter::Zip { .. } => "zip",
             Iter::Reversed { .. } => "list_reverseiterator",
             Iter::Native(n) => n.type_name(),
+            Iter::Gen(_) => "generator",
         }
     }
 }

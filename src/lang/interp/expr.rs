@@ -216,6 +216,21 @@ impl Interp {
             ExprKind::FString(parts) => Value::from(self.eval_fstring(parts, f)?),
             ExprKind::Lambda(def) => self.make_function(def, f, Vec::new())?,
             ExprKind::Comp(c) => return self.eval_comp(c, e.span, f),
+            ExprKind::Yield(v) => {
+                let val = match v {
+                    Some(x) => self.eval(x, f)?,
+                    None => Value::None,
+                };
+                return self
+                    .do_yield(val)
+                    .map_err(|err| self.at(err, f, e.span, Anchor::None));
+            }
+            ExprKind::YieldFrom(x) => {
+                let it = self.eval(x, f)?;
+                return self
+                    .yield_from(&it)
+                    .map_err(|err| self.at(err, f, e.span, Anchor::None));
+            }
             ExprKind::Starred(_) => {
                 return Err(self.at(
                     PyErr::new(ExcKind::SyntaxError, "can't use starred expression here"),
@@ -514,7 +529,7 @@ impl Interp {
     }
 
     /// Runs a comprehension in its own frame, as CPython does.
-    fn eval_comp(&mut self, c: &CompScope, span: Span, f: &mut Frame) -> PyResult<Value> {
+    fn eval_comp(&mut self, c: &Rc<CompScope>, span: Span, f: &mut Frame) -> PyResult<Value> {
         let Some(first) = c.generators.first() else {
             return Ok(Value::None);
         };
@@ -539,6 +554,14 @@ impl Interp {
         }
         for &slot in &c.info.cellvars {
             cf.slots[slot as usize] = Some(Value::Cell(Rc::new(RefCell::new(None))));
+        }
+        if c.kind == CompKind::Gen {
+            // Lazy: the loop runs inside a generator, yielding each item as it is asked for.
+            let c = c.clone();
+            return self.make_genexpr(Box::new(move |interp: &mut Interp| {
+                interp.comp_loop(&c, 0, iter, &mut cf, &mut CompAcc::Gen)?;
+                Ok(Value::None)
+            }));
         }
         let mut acc = CompAcc::new(c.kind);
         self.depth += 1;
@@ -607,7 +630,11 @@ impl Interp {
                                 .map_err(|err| self.at(err, cf, c.elt.span, Anchor::None))?,
                         );
                     }
-                    (CompAcc::List(l), _) | (CompAcc::Gen(l), _) => {
+                    (CompAcc::Gen, _) => {
+                        self.do_yield(v)
+                            .map_err(|err| self.at(err, cf, c.elt.span, Anchor::None))?;
+                    }
+                    (CompAcc::List(l), _) => {
                         if l.len() >= super::ops::MAX_ITEMS {
                             return Err(PyErr::new(ExcKind::MemoryError, ""));
                         }
@@ -635,7 +662,8 @@ pub fn dict_insert(map: &mut DictMap, key: Key, value: Value) {
 
 enum CompAcc {
     List(Vec<Value>),
-    Gen(Vec<Value>),
+    /// A generator expression's loop: items are yielded, not kept.
+    Gen,
     Set(SetMap),
     Dict(DictMap),
 }
@@ -644,7 +672,7 @@ impl CompAcc {
     fn new(kind: CompKind) -> CompAcc {
         match kind {
             CompKind::List => CompAcc::List(Vec::new()),
-            CompKind::Gen => CompAcc::Gen(Vec::new()),
+            CompKind::Gen => CompAcc::Gen,
             CompKind::Set => CompAcc::Set(SetMap::default()),
             CompKind::Dict => CompAcc::Dict(DictMap::default()),
         }
@@ -652,11 +680,7 @@ impl CompAcc {
     fn finish(self) -> Value {
         match self {
             CompAcc::List(v) => Value::list(v),
-            // Generator expressions are evaluated eagerly; the result iterates like one.
-            CompAcc::Gen(v) => Value::Iter(Rc::new(RefCell::new(Iter::Seq {
-                items: Rc::new(v),
-                pos: 0,
-            }))),
+            CompAcc::Gen => Value::None,
             CompAcc::Set(s) => Value::Set(Rc::new(RefCell::new(s))),
             CompAcc::Dict(d) => Value::Dict(Rc::new(RefCell::new(d))),
         }

@@ -968,7 +968,10 @@ impl Interp {
                 )
             }
             Value::Module(m) => format!("<module '{}' (built-in)>", m.name),
-            Value::Iter(it) => format!("<{} object at {:#x}>", it.borrow().type_name(), v.ptr_id()),
+            Value::Iter(it) => match &*it.borrow() {
+                Iter::Gen(g) => format!("<generator object {} at {:#x}>", g.name, v.ptr_id()),
+                other => format!("<{} object at {:#x}>", other.type_name(), v.ptr_id()),
+            },
             Value::Native(n) => n.clone().repr(self)?,
             Value::Cell(_) => "<cell>".into(),
             Value::StrBuf(b) => format::str_repr(b),

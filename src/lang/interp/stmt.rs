@@ -64,7 +64,7 @@ impl Interp {
                 return Ok(Flow::Return(v));
             }
             StmtKind::For(target, iter, body, orelse) => {
-                return self.exec_for(target, iter, body, orelse, f)
+                return self.exec_for(target, iter, body, orelse, f, s.span.start)
             }
             _ => return self.exec_rest(s, f),
         }
@@ -119,7 +119,7 @@ impl Interp {
                 }
             },
             StmtKind::For(target, iter, body, orelse) => {
-                return self.exec_for(target, iter, body, orelse, f)
+                return self.exec_for(target, iter, body, orelse, f, s.span.start)
             }
             StmtKind::Break => return Ok(Flow::Break),
             StmtKind::Continue => return Ok(Flow::Continue),
@@ -215,6 +215,7 @@ impl Interp {
         body: &[Stmt],
         orelse: &[Stmt],
         f: &mut Frame,
+        start: u32,
     ) -> PyResult<Flow> {
         let it = self.eval(iter, f)?;
         // Fast path: `for i in range(...)` never builds an iterator object.
@@ -239,9 +240,17 @@ impl Interp {
         loop {
             self.tick()
                 .map_err(|e| self.at(e, f, iter.span, Anchor::None))?;
-            let Some(item) = self
-                .next(&iterator)
-                .map_err(|e| self.at(e, f, iter.span, Anchor::None))?
+            let Some(item) = self.next(&iterator).map_err(|e| {
+                // An error from the iterator is the `for` line's, shown without carets.
+                let line = &f.src.text[start as usize..];
+                let end = start + line.find('\n').unwrap_or(line.len()) as u32;
+                self.at(
+                    e,
+                    f,
+                    crate::lang::lexer::Span::new(start as usize, end as usize),
+                    Anchor::None,
+                )
+            })?
             else {
                 break;
             };

@@ -7,6 +7,37 @@ impl Parser<'_> {
         self.comma_list(true)
     }
 
+    /// A statement's value: a comma list, or a `yield` expression.
+    pub(super) fn value_or_yield(&mut self) -> PResult<Expr> {
+        if self.is_kw("yield") {
+            return self.yield_expr();
+        }
+        self.test_list_star()
+    }
+
+    /// `yield`, `yield x, y` or `yield from it`, at the `yield` keyword.
+    pub(super) fn yield_expr(&mut self) -> PResult<Expr> {
+        let start = self.advance().span;
+        if self.eat_kw("from") {
+            let it = self.test()?;
+            return Ok(Expr {
+                span: start.to(it.span),
+                kind: ExprKind::YieldFrom(Box::new(it)),
+            });
+        }
+        if !self.starts_expr() {
+            return Ok(Expr {
+                kind: ExprKind::Yield(None),
+                span: start,
+            });
+        }
+        let v = self.test_list_star()?;
+        Ok(Expr {
+            span: start.to(v.span),
+            kind: ExprKind::Yield(Some(Box::new(v))),
+        })
+    }
+
     pub(super) fn test_list(&mut self) -> PResult<Expr> {
         self.comma_list(false)
     }
@@ -488,8 +519,15 @@ impl Parser<'_> {
                     });
                 }
                 self.enter()?;
-                let first = self.star_test();
+                let first = if self.is_kw("yield") {
+                    self.yield_expr()
+                } else {
+                    self.star_test()
+                };
                 let r = first.and_then(|first| {
+                    if matches!(first.kind, ExprKind::Yield(_) | ExprKind::YieldFrom(_)) {
+                        return Ok((first, true));
+                    }
                     if self.is_kw("for") {
                         let c = self.comprehension(CompKind::Gen, first, None, span)?;
                         return Ok((c, false));
@@ -542,9 +580,17 @@ impl Parser<'_> {
                 e.span = span.to(end);
                 return Ok(e);
             }
-            Tok::Kw("yield") | Tok::Kw("await") => {
+            Tok::Kw("yield") => {
+                // Only where Python allows it: a statement, the right of `=`, or `(yield)`.
                 return Err(SyntaxErr::new(
-                    "cudalearn does not support generators ('yield') yet",
+                    "invalid syntax",
+                    span.start as usize,
+                    span.end as usize,
+                ));
+            }
+            Tok::Kw("await") => {
+                return Err(SyntaxErr::new(
+                    "cudalearn does not support 'await' yet",
                     span.start as usize,
                     span.end as usize,
                 ))
@@ -665,7 +711,7 @@ impl Parser<'_> {
             generators.push(Comprehension { target, iter, ifs });
         }
         Ok(Expr {
-            kind: ExprKind::Comp(Box::new(CompScope {
+            kind: ExprKind::Comp(Rc::new(CompScope {
                 kind,
                 elt: Box::new(elt),
                 value: value.map(Box::new),

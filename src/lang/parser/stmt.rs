@@ -591,7 +591,7 @@ impl Parser<'_> {
                 }
                 StmtKind::ImportFrom(path, names)
             }
-            Tok::Kw(k @ ("yield" | "async" | "await")) => {
+            Tok::Kw(k @ ("async" | "await")) => {
                 return Err(self.error_here(format!("cudalearn does not support '{k}' yet")));
             }
             Tok::Name(s)
@@ -629,12 +629,16 @@ impl Parser<'_> {
 
     pub(super) fn expr_stmt(&mut self) -> PResult<Stmt> {
         let start = self.span();
-        let first = self.test_list_star()?;
+        let first = self.value_or_yield()?;
         if let Tok::Op(op) = self.peek().clone() {
             if let Some(bop) = aug_op(op) {
                 check_aug_target(&first)?;
                 self.advance();
-                let value = self.test_list()?;
+                let value = if self.is_kw("yield") {
+                    self.yield_expr()?
+                } else {
+                    self.test_list()?
+                };
                 return Ok(Stmt {
                     span: start.to(value.span),
                     kind: StmtKind::AugAssign(first, bop, value),
@@ -659,7 +663,7 @@ impl Parser<'_> {
                 let mut value;
                 loop {
                     self.advance();
-                    value = self.test_list_star()?;
+                    value = self.value_or_yield()?;
                     if !self.is_op("=") {
                         break;
                     }
