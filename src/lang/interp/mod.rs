@@ -1,11 +1,14 @@
 //! The tree-walking evaluator.
+mod arith;
 mod call;
 mod classes;
+mod compare;
 pub(crate) mod expr;
 pub(crate) mod generator;
 mod index;
 mod iter;
 mod ops;
+mod repr;
 mod stmt;
 
 pub use call::bind_error;
