@@ -117,6 +117,9 @@ impl CmpOp {
     }
 }
 
+/// An attribute expression's inline cache (see `ExprKind::Attr`).
+pub type AttrHint = std::cell::Cell<u32>;
+
 #[derive(Clone, Debug)]
 pub struct Expr {
     pub kind: ExprKind,
@@ -196,7 +199,9 @@ pub enum ExprKind {
     Set(Vec<Expr>),
     /// `None` key means `**mapping`.
     Dict(Vec<(Option<Expr>, Expr)>),
-    Attr(Box<Expr>, Sym),
+    /// `obj.name`; the hint is where `name` was last found in an instance's dict (an inline
+    /// cache: a hit reads the entry at that index without hashing).
+    Attr(Box<Expr>, Sym, AttrHint),
     Subscript(Box<Expr>, Box<Expr>),
     Slice(Option<Box<Expr>>, Option<Box<Expr>>, Option<Box<Expr>>),
     Call(Box<Expr>, Vec<Arg>),

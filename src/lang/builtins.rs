@@ -946,6 +946,7 @@ pub fn type_of(i: &Interp, v: &Value) -> Value {
                 dict: RefCell::new(AttrMap::default()),
                 builtin: None,
                 cache: Default::default(),
+        setattr: Default::default(),
             }));
         }
     };

@@ -480,7 +480,7 @@ impl Resolver {
                 }
                 Ok(())
             }
-            ExprKind::Attr(o, _) => self.expr(o),
+            ExprKind::Attr(o, ..) => self.expr(o),
             ExprKind::Subscript(o, i) => {
                 self.expr(o)?;
                 self.expr(i)

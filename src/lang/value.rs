@@ -406,6 +406,8 @@ pub struct Class {
     /// `lookup` results (found or not) along the MRO, valid while `class_epoch()` is the
     /// epoch stored with them. Writers of a class dict call `class_changed()`.
     pub cache: RefCell<(u64, FxHashMap<Sym, Option<Value>>)>,
+    /// Whether the class has a `__setattr__`, and the epoch it was found in.
+    pub setattr: std::cell::Cell<(u64, bool)>,
 }
 
 /// Bumped whenever any class's namespace changes, which empties every lookup cache (a
@@ -471,6 +473,20 @@ impl Class {
             c.1.insert(name, v.clone());
         }
         v
+    }
+
+    /// Whether instances' attribute stores go through a `__setattr__` (cached per epoch:
+    /// every `obj.x = v` asks).
+    #[inline]
+    pub fn has_setattr(&self) -> bool {
+        let epoch = class_epoch();
+        let (e, has) = self.setattr.get();
+        if e == epoch {
+            return has;
+        }
+        let has = self.lookup(crate::lang::symbol::dunder::SETATTR).is_some();
+        self.setattr.set((epoch, has));
+        has
     }
 
     fn lookup_uncached(&self, name: Sym) -> Option<Value> {

@@ -44,9 +44,9 @@ impl Interp {
                 })
             }
             ExprKind::Call(func, args) => self.eval_call(e, func, args, f),
-            ExprKind::Attr(obj, name) => {
+            ExprKind::Attr(obj, name, hint) => {
                 let o = self.eval(obj, f)?;
-                self.get_attr(&o, *name)
+                self.get_attr_hinted(&o, *name, hint)
                     .map_err(|err| self.at(err, f, e.span, Anchor::None))
             }
             ExprKind::Compare(first, rest) if rest.len() == 1 => {
@@ -100,10 +100,10 @@ impl Interp {
                 });
             }
             ExprKind::Call(func, args) => return self.eval_call(e, func, args, f),
-            ExprKind::Attr(obj, name) => {
+            ExprKind::Attr(obj, name, hint) => {
                 let o = self.eval(obj, f)?;
                 return self
-                    .get_attr(&o, *name)
+                    .get_attr_hinted(&o, *name, hint)
                     .map_err(|err| self.at(err, f, e.span, Anchor::None));
             }
             ExprKind::Subscript(obj, idx) => {
@@ -334,7 +334,7 @@ impl Interp {
     fn eval_call(&mut self, e: &Expr, func: &Expr, args: &[Arg], f: &mut Frame) -> PyResult<Value> {
         // `obj.method(...)`: look the method up without building a bound-method object.
         let plain = args.iter().all(|a| matches!(a, Arg::Pos(_)));
-        if let ExprKind::Attr(obj, name) = &func.kind {
+        if let ExprKind::Attr(obj, name, _) = &func.kind {
             let o = self.eval(obj, f)?;
             if plain {
                 // Arguments go straight into the frame's slots after `self` when the method

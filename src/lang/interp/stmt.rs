@@ -292,9 +292,9 @@ impl Interp {
                 self.store_name(n, v, f);
                 Ok(())
             }
-            ExprKind::Attr(obj, name) => {
+            ExprKind::Attr(obj, name, hint) => {
                 let o = self.eval(obj, f)?;
-                self.set_attr(&o, *name, v)
+                self.set_attr_hinted(&o, *name, v, hint)
                     .map_err(|e| self.at(e, f, t.span, Anchor::None))
             }
             ExprKind::Subscript(obj, idx) => {
@@ -432,16 +432,16 @@ impl Interp {
                     .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
                 self.store_name(n, r, f);
             }
-            ExprKind::Attr(obj, name) => {
+            ExprKind::Attr(obj, name, hint) => {
                 let o = self.eval(obj, f)?;
                 let cur = self
-                    .get_attr(&o, *name)
+                    .get_attr_hinted(&o, *name, hint)
                     .map_err(|e| self.at(e, f, target.span, Anchor::None))?;
                 let rhs = self.eval(value, f)?;
                 let r = self
                     .inplace(op, &cur, &rhs)
                     .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
-                self.set_attr(&o, *name, r)
+                self.set_attr_hinted(&o, *name, r, hint)
                     .map_err(|e| self.at(e, f, target.span, Anchor::None))?;
             }
             ExprKind::Subscript(obj, idx) => {
@@ -496,7 +496,7 @@ impl Interp {
                 }
                 Ok(())
             }
-            ExprKind::Attr(obj, name) => {
+            ExprKind::Attr(obj, name, _) => {
                 let o = self.eval(obj, f)?;
                 self.del_attr(&o, *name)
                     .map_err(|e| self.at(e, f, t.span, Anchor::None))

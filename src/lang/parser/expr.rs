@@ -329,7 +329,7 @@ impl Parser<'_> {
                 let (name, _) = self.name()?;
                 e = Expr {
                     span: self.span_from(start),
-                    kind: ExprKind::Attr(Box::new(e), name),
+                    kind: ExprKind::Attr(Box::new(e), name, Default::default()),
                 };
             } else if self.is_op("(") {
                 self.advance();
