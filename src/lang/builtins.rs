@@ -946,7 +946,7 @@ pub fn type_of(i: &Interp, v: &Value) -> Value {
                 dict: RefCell::new(AttrMap::default()),
                 builtin: None,
                 cache: Default::default(),
-        setattr: Default::default(),
+                setattr: Default::default(),
             }));
         }
     };
@@ -980,54 +980,8 @@ pub fn construct(i: &mut Interp, tag: TypeTag, a: Args) -> PyResult<Value> {
     }
     let first = a.pos.first().cloned();
     Ok(match tag {
-        TypeTag::Int => {
-            check_kwargs("int", &a, &["base"])?;
-            let base = kwarg(&a, "base").or_else(|| a.pos.get(1).cloned());
-            match (first, base) {
-                (None, None) => Value::Int(0),
-                (None, Some(_)) => return Err(type_error("int() missing string argument")),
-                (Some(Value::Str(s)), b) => {
-                    let base = match b {
-                        Some(b) => to_index(&b)?,
-                        None => 10,
-                    };
-                    if base != 0 && !(2..=36).contains(&base) {
-                        return Err(value_error("int() base must be >= 2 and <= 36, or 0"));
-                    }
-                    Value::Int(format::parse_int(&s, base as u32).map_err(num_err)?)
-                }
-                (Some(_), Some(_)) => return Err(type_error("int() can't convert non-string with explicit base")),
-                (Some(Value::Int(x)), None) => Value::Int(x),
-                (Some(Value::Bool(b)), None) => Value::Int(b as i64),
-                (Some(Value::Float(f)), None) => Value::Int(format::float_to_int_checked(f.trunc()).map_err(num_err)?),
-                (Some(v @ (Value::Instance(_) | Value::Native(_))), None) => i.call_method(&v, "__int__", Args::default())?,
-                (Some(v), None) => {
-                    return Err(type_error(format!(
-                        "int() argument must be a string, a bytes-like object or a real number, not '{}'",
-                        v.type_name()
-                    )))
-                }
-            }
-        }
-        TypeTag::Float => {
-            arity("float", &a, 0, 1)?;
-            match first {
-                None => Value::Float(0.0),
-                Some(Value::Float(f)) => Value::Float(f),
-                Some(Value::Int(x)) => Value::Float(x as f64),
-                Some(Value::Bool(b)) => Value::Float(b as i64 as f64),
-                Some(Value::Str(s)) => Value::Float(format::parse_float(&s).map_err(value_error)?),
-                Some(v @ (Value::Instance(_) | Value::Native(_))) => {
-                    i.call_method(&v, "__float__", Args::default())?
-                }
-                Some(v) => {
-                    return Err(type_error(format!(
-                        "float() argument must be a string or a real number, not '{}'",
-                        v.type_name()
-                    )))
-                }
-            }
-        }
+        TypeTag::Int => int_of(i, first, &a)?,
+        TypeTag::Float => float_of(i, first, &a)?,
         TypeTag::Bool => {
             arity("bool", &a, 0, 1)?;
             match first {
@@ -1136,6 +1090,66 @@ pub fn construct(i: &mut Interp, tag: TypeTag, a: Args) -> PyResult<Value> {
         }
         TypeTag::NoneType | TypeTag::Function => {
             return Err(type_error(format!("cannot create '{name}' instances")))
+        }
+    })
+}
+
+/// `int(x)` and `int(s, base)`.
+fn int_of(i: &mut Interp, first: Option<Value>, a: &Args) -> PyResult<Value> {
+    check_kwargs("int", a, &["base"])?;
+    let base = kwarg(a, "base").or_else(|| a.pos.get(1).cloned());
+    Ok(match (first, base) {
+        (None, None) => Value::Int(0),
+        (None, Some(_)) => return Err(type_error("int() missing string argument")),
+        (Some(Value::Str(s)), b) => {
+            let base = match b {
+                Some(b) => to_index(&b)?,
+                None => 10,
+            };
+            if base != 0 && !(2..=36).contains(&base) {
+                return Err(value_error("int() base must be >= 2 and <= 36, or 0"));
+            }
+            Value::Int(format::parse_int(&s, base as u32).map_err(num_err)?)
+        }
+        (Some(_), Some(_)) => {
+            return Err(type_error(
+                "int() can't convert non-string with explicit base",
+            ))
+        }
+        (Some(Value::Int(x)), None) => Value::Int(x),
+        (Some(Value::Bool(b)), None) => Value::Int(b as i64),
+        (Some(Value::Float(f)), None) => {
+            Value::Int(format::float_to_int_checked(f.trunc()).map_err(num_err)?)
+        }
+        (Some(v @ (Value::Instance(_) | Value::Native(_))), None) => {
+            i.call_method(&v, "__int__", Args::default())?
+        }
+        (Some(v), None) => {
+            return Err(type_error(format!(
+                "int() argument must be a string, a bytes-like object or a real number, not '{}'",
+                v.type_name()
+            )))
+        }
+    })
+}
+
+/// `float(x)`.
+fn float_of(i: &mut Interp, first: Option<Value>, a: &Args) -> PyResult<Value> {
+    arity("float", a, 0, 1)?;
+    Ok(match first {
+        None => Value::Float(0.0),
+        Some(Value::Float(f)) => Value::Float(f),
+        Some(Value::Int(x)) => Value::Float(x as f64),
+        Some(Value::Bool(b)) => Value::Float(b as i64 as f64),
+        Some(Value::Str(s)) => Value::Float(format::parse_float(&s).map_err(value_error)?),
+        Some(v @ (Value::Instance(_) | Value::Native(_))) => {
+            i.call_method(&v, "__float__", Args::default())?
+        }
+        Some(v) => {
+            return Err(type_error(format!(
+                "float() argument must be a string or a real number, not '{}'",
+                v.type_name()
+            )))
         }
     })
 }

@@ -190,6 +190,15 @@ fn str_method(name: &str) -> Option<M> {
             check_str_size(w)?;
             Ok(Value::from(zfill(&s, w)))
         },
+        "partition" | "rpartition" => return None,
+        _ => return str_class_method(name).map(|f| (f, leak_name(name))),
+    };
+    Some((f, leak_name(name)))
+}
+
+/// The str methods that test or change character classes (`isdigit`, `title`, `swapcase`...).
+fn str_class_method(name: &str) -> Option<NativeFn> {
+    let f: NativeFn = match name {
         "isdigit" | "isdecimal" | "isnumeric" => |_, t, _| {
             let s = this_str(t);
             Ok(Value::Bool(
@@ -265,10 +274,9 @@ fn str_method(name: &str) -> Option<M> {
                     .collect::<String>(),
             ))
         },
-        "partition" | "rpartition" => return None,
         _ => return None,
     };
-    Some((f, leak_name(name)))
+    Some(f)
 }
 
 fn leak_name(name: &str) -> &'static str {

@@ -523,7 +523,12 @@ impl Interp {
     /// `get_attr` with an attribute expression's inline cache: an instance's own attribute
     /// found at the hinted index of its dict is read without hashing.
     #[inline]
-    pub(crate) fn get_attr_hinted(&mut self, obj: &Value, name: Sym, hint: &AttrHint) -> PyResult<Value> {
+    pub(crate) fn get_attr_hinted(
+        &mut self,
+        obj: &Value,
+        name: Sym,
+        hint: &AttrHint,
+    ) -> PyResult<Value> {
         if let Value::Instance(i) = obj {
             let d = i.dict.borrow();
             if let Some((k, v)) = d.get_index(hint.get() as usize) {

@@ -172,6 +172,34 @@ impl Interp {
             }
             ExprKind::List(items) => Value::list(self.eval_items(items, f)?),
             ExprKind::Tuple(items) => Value::tuple(self.eval_items(items, f)?),
+            ExprKind::Set(_) | ExprKind::Dict(_) => return self.eval_set_or_dict(e, f),
+            ExprKind::Slice(a, b, c) => {
+                let mut parts = [Value::None, Value::None, Value::None];
+                for (slot, x) in parts.iter_mut().zip([a, b, c]) {
+                    if let Some(x) = x {
+                        *slot = self.eval(x, f)?;
+                    }
+                }
+                Value::Slice(Rc::new(parts))
+            }
+            ExprKind::FString(parts) => Value::from(self.eval_fstring(parts, f)?),
+            ExprKind::Lambda(def) => self.make_function(def, f, Vec::new())?,
+            ExprKind::Comp(c) => return self.eval_comp(c, e.span, f),
+            ExprKind::Yield(_) | ExprKind::YieldFrom(_) => return self.eval_yield(e, f),
+            ExprKind::Starred(_) => {
+                return Err(self.at(
+                    PyErr::new(ExcKind::SyntaxError, "can't use starred expression here"),
+                    f,
+                    e.span,
+                    Anchor::None,
+                ))
+            }
+        })
+    }
+
+    /// `{a, b}` and `{k: v, **m}` displays.
+    fn eval_set_or_dict(&mut self, e: &Expr, f: &mut Frame) -> PyResult<Value> {
+        Ok(match &e.kind {
             ExprKind::Set(items) => {
                 let vals = self.eval_items(items, f)?;
                 let mut set = SetMap::default();
@@ -204,18 +232,13 @@ impl Interp {
                 }
                 Value::Dict(Rc::new(RefCell::new(map)))
             }
-            ExprKind::Slice(a, b, c) => {
-                let mut parts = [Value::None, Value::None, Value::None];
-                for (slot, x) in parts.iter_mut().zip([a, b, c]) {
-                    if let Some(x) = x {
-                        *slot = self.eval(x, f)?;
-                    }
-                }
-                Value::Slice(Rc::new(parts))
-            }
-            ExprKind::FString(parts) => Value::from(self.eval_fstring(parts, f)?),
-            ExprKind::Lambda(def) => self.make_function(def, f, Vec::new())?,
-            ExprKind::Comp(c) => return self.eval_comp(c, e.span, f),
+            _ => Value::None,
+        })
+    }
+
+    /// `yield x` and `yield from it` (the resolver allows them only in a generator's body).
+    fn eval_yield(&mut self, e: &Expr, f: &mut Frame) -> PyResult<Value> {
+        match &e.kind {
             ExprKind::Yield(v) => {
                 let val = match v {
                     Some(x) => self.eval(x, f)?,
@@ -231,15 +254,8 @@ impl Interp {
                     .yield_from(&it)
                     .map_err(|err| self.at(err, f, e.span, Anchor::None));
             }
-            ExprKind::Starred(_) => {
-                return Err(self.at(
-                    PyErr::new(ExcKind::SyntaxError, "can't use starred expression here"),
-                    f,
-                    e.span,
-                    Anchor::None,
-                ))
-            }
-        })
+            _ => Ok(Value::None),
+        }
     }
 
     fn eval_items(&mut self, items: &[Expr], f: &mut Frame) -> PyResult<Vec<Value>> {
