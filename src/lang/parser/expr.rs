@@ -462,50 +462,7 @@ impl Parser<'_> {
                 ))
             }
             Tok::Float(v) => ExprKind::Float(v),
-            Tok::Str(_) | Tok::FStr { .. } => {
-                // Adjacent literals concatenate: "a" "b", and f-strings join in.
-                let mut parts: Vec<FPart> = Vec::new();
-                let mut any_f = false;
-                let mut end = span;
-                self.pos -= 1;
-                while let Tok::Str(_) | Tok::FStr { .. } = self.peek() {
-                    let t = self.advance();
-                    end = t.span;
-                    match t.tok {
-                        Tok::Str(s) => push_lit(&mut parts, &s),
-                        Tok::FStr {
-                            body,
-                            body_start,
-                            raw,
-                        } => {
-                            any_f = true;
-                            let fp = parse_fstring(self.src, &body, body_start, raw, self.depth, self.chain)?;
-                            for p in fp {
-                                match p {
-                                    FPart::Lit(s) => push_lit(&mut parts, &s),
-                                    other => parts.push(other),
-                                }
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                let span = span.to(end);
-                if !any_f {
-                    let s = match parts.pop() {
-                        Some(FPart::Lit(s)) => s,
-                        _ => String::new(),
-                    };
-                    return Ok(Expr {
-                        kind: ExprKind::Str(Rc::from(s)),
-                        span,
-                    });
-                }
-                return Ok(Expr {
-                    kind: ExprKind::FString(parts),
-                    span,
-                });
-            }
+            Tok::Str(_) | Tok::FStr { .. } => return self.strings(span),
             Tok::Kw("None") => ExprKind::None,
             Tok::Kw("True") => ExprKind::Bool(true),
             Tok::Kw("False") => ExprKind::Bool(false),
@@ -607,6 +564,54 @@ impl Parser<'_> {
             _ => return Err(SyntaxErr::new("invalid syntax", span.start as usize, span.end as usize)),
         };
         Ok(Expr { kind, span })
+    }
+
+    /// Adjacent string literals at `span` (the first one just consumed), concatenated; an
+    /// f-string among them makes the whole an f-string.
+    fn strings(&mut self, span: Span) -> PResult<Expr> {
+        // Adjacent literals concatenate: "a" "b", and f-strings join in.
+        let mut parts: Vec<FPart> = Vec::new();
+        let mut any_f = false;
+        let mut end = span;
+        self.pos -= 1;
+        while let Tok::Str(_) | Tok::FStr { .. } = self.peek() {
+            let t = self.advance();
+            end = t.span;
+            match t.tok {
+                Tok::Str(s) => push_lit(&mut parts, &s),
+                Tok::FStr {
+                    body,
+                    body_start,
+                    raw,
+                } => {
+                    any_f = true;
+                    let fp =
+                        parse_fstring(self.src, &body, body_start, raw, self.depth, self.chain)?;
+                    for p in fp {
+                        match p {
+                            FPart::Lit(s) => push_lit(&mut parts, &s),
+                            other => parts.push(other),
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let span = span.to(end);
+        if !any_f {
+            let s = match parts.pop() {
+                Some(FPart::Lit(s)) => s,
+                _ => String::new(),
+            };
+            return Ok(Expr {
+                kind: ExprKind::Str(Rc::from(s)),
+                span,
+            });
+        }
+        return Ok(Expr {
+            kind: ExprKind::FString(parts),
+            span,
+        });
     }
 
     pub(super) fn list_body(&mut self, start: Span) -> PResult<Expr> {
