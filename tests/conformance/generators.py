@@ -184,3 +184,18 @@ try:
     it.send("b")
 except StopIteration as e:
     print("returned", e.value if hasattr(e, "value") else e.args[0])
+# %% recursion_inside_generator
+def rec(n):
+    return rec(n + 1)
+def g():
+    yield rec(0)
+try:
+    next(g())
+except RecursionError:
+    print("RecursionError")
+# %% many_live_generators
+def count(n):
+    for i in range(n):
+        yield i
+gens = [count(3) for _ in range(200)]
+print(sum(next(g) + next(g) for g in gens))

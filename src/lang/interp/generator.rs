@@ -13,9 +13,9 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 /// Virtual size of a generator's stack (pages are committed only when touched).
-const STACK_SIZE: usize = 64 << 20;
+const STACK_SIZE: usize = 256 << 20;
 /// A call inside a generator raises RecursionError when less than this is left of its stack.
-const STACK_MARGIN: usize = 4 << 20;
+const STACK_MARGIN: usize = 16 << 20;
 /// Finished generators' stacks kept for the next ones (an mmap and munmap saved per generator).
 const POOL_MAX: usize = 16;
 
