@@ -244,15 +244,13 @@ impl Interp {
                     Some(x) => self.eval(x, f)?,
                     None => Value::None,
                 };
-                return self
-                    .do_yield(val)
-                    .map_err(|err| self.at(err, f, e.span, Anchor::None));
+                self.do_yield(val)
+                    .map_err(|err| self.at(err, f, e.span, Anchor::None))
             }
             ExprKind::YieldFrom(x) => {
                 let it = self.eval(x, f)?;
-                return self
-                    .yield_from(&it)
-                    .map_err(|err| self.at(err, f, e.span, Anchor::None));
+                self.yield_from(&it)
+                    .map_err(|err| self.at(err, f, e.span, Anchor::None))
             }
             _ => Ok(Value::None),
         }

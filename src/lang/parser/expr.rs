@@ -608,10 +608,10 @@ impl Parser<'_> {
                 span,
             });
         }
-        return Ok(Expr {
+        Ok(Expr {
             kind: ExprKind::FString(parts),
             span,
-        });
+        })
     }
 
     pub(super) fn list_body(&mut self, start: Span) -> PResult<Expr> {

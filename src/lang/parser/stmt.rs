@@ -528,7 +528,7 @@ impl Parser<'_> {
                 }
             }
             Tok::Kw("import") => self.import_stmt()?,
-            Tok::Kw("from") => self.from_import(start)?,
+            Tok::Kw("from") => self.import_from(start)?,
             Tok::Kw(k @ ("async" | "await")) => {
                 return Err(self.error_here(format!("cudalearn does not support '{k}' yet")));
             }
@@ -584,7 +584,7 @@ impl Parser<'_> {
     }
 
     /// `from a.b import c as d, (e, f)`.
-    fn from_import(&mut self, start: Span) -> PResult<StmtKind> {
+    fn import_from(&mut self, start: Span) -> PResult<StmtKind> {
         self.advance();
         if self.is_op(".") {
             return Err(self.error_here("cudalearn does not support relative imports"));
