@@ -117,6 +117,9 @@ impl CmpOp {
     }
 }
 
+/// An attribute expression's inline cache (see `ExprKind::Attr`).
+pub type AttrHint = std::cell::Cell<u32>;
+
 #[derive(Clone, Debug)]
 pub struct Expr {
     pub kind: ExprKind,
@@ -196,7 +199,9 @@ pub enum ExprKind {
     Set(Vec<Expr>),
     /// `None` key means `**mapping`.
     Dict(Vec<(Option<Expr>, Expr)>),
-    Attr(Box<Expr>, Sym),
+    /// `obj.name`; the hint is where `name` was last found in an instance's dict (an inline
+    /// cache: a hit reads the entry at that index without hashing).
+    Attr(Box<Expr>, Sym, AttrHint),
     Subscript(Box<Expr>, Box<Expr>),
     Slice(Option<Box<Expr>>, Option<Box<Expr>>, Option<Box<Expr>>),
     Call(Box<Expr>, Vec<Arg>),
@@ -207,8 +212,12 @@ pub enum ExprKind {
     Compare(Box<Expr>, Vec<(CmpOp, Expr)>),
     IfExp(Box<Expr>, Box<Expr>, Box<Expr>),
     Lambda(Rc<FuncDef>),
-    Comp(Box<CompScope>),
+    Comp(Rc<CompScope>),
     Starred(Box<Expr>),
+    /// `yield` / `yield x` (only inside a function, which makes it a generator).
+    Yield(Option<Box<Expr>>),
+    /// `yield from it`.
+    YieldFrom(Box<Expr>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,6 +244,8 @@ pub struct ScopeInfo {
     pub cellvars: Vec<u32>,
     /// Free variables: the slot in the *enclosing* frame (holding a cell) each one comes from.
     pub freevars: Vec<u32>,
+    /// The body holds `yield`: calling the function makes a generator.
+    pub is_generator: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -81,469 +81,526 @@ pub fn to_index(v: &Value) -> PyResult<i64> {
     })
 }
 
-pub fn install(i: &mut Interp) {
-    let fns: &[(&'static str, NativeFn)] = &[
-        ("print", print),
-        ("len", |i, _, a| {
-            no_kwargs("len", &a)?;
-            arity("len", &a, 1, 1)?;
-            Ok(Value::Int(i.len(&a.pos[0])? as i64))
-        }),
-        ("repr", |i, _, a| {
-            arity("repr", &a, 1, 1)?;
-            Ok(Value::from(i.repr(&a.pos[0])?))
-        }),
-        ("ascii", |i, _, a| {
-            arity("ascii", &a, 1, 1)?;
-            Ok(Value::from(format::ascii_escape(&i.repr(&a.pos[0])?)))
-        }),
-        ("isinstance", |i, _, a| {
-            arity("isinstance", &a, 2, 2)?;
-            Ok(Value::Bool(isinstance(i, &a.pos[0], &a.pos[1])?))
-        }),
-        ("issubclass", |_, _, a| {
-            arity("issubclass", &a, 2, 2)?;
-            let Value::Class(c) = &a.pos[0] else {
-                return Err(type_error("issubclass() arg 1 must be a class"));
-            };
-            let check = |t: &Value| match t {
-                Value::Class(t) => Ok(c.is_subclass(t)),
-                _ => Err(type_error(
-                    "issubclass() arg 2 must be a class, a tuple of classes, or a union",
-                )),
-            };
-            match &a.pos[1] {
-                Value::Tuple(ts) => {
-                    for t in ts.iter() {
-                        if check(t)? {
-                            return Ok(Value::Bool(true));
-                        }
+/// Builtins: print, len, repr and the type tests.
+const CORE: &[(&str, NativeFn)] = &[
+    ("print", print),
+    ("len", |i, _, a| {
+        no_kwargs("len", &a)?;
+        arity("len", &a, 1, 1)?;
+        Ok(Value::Int(i.len(&a.pos[0])? as i64))
+    }),
+    ("repr", |i, _, a| {
+        arity("repr", &a, 1, 1)?;
+        Ok(Value::from(i.repr(&a.pos[0])?))
+    }),
+    ("ascii", |i, _, a| {
+        arity("ascii", &a, 1, 1)?;
+        Ok(Value::from(format::ascii_escape(&i.repr(&a.pos[0])?)))
+    }),
+    ("isinstance", |i, _, a| {
+        arity("isinstance", &a, 2, 2)?;
+        Ok(Value::Bool(isinstance(i, &a.pos[0], &a.pos[1])?))
+    }),
+    ("issubclass", |_, _, a| {
+        arity("issubclass", &a, 2, 2)?;
+        let Value::Class(c) = &a.pos[0] else {
+            return Err(type_error("issubclass() arg 1 must be a class"));
+        };
+        let check = |t: &Value| match t {
+            Value::Class(t) => Ok(c.is_subclass(t)),
+            _ => Err(type_error(
+                "issubclass() arg 2 must be a class, a tuple of classes, or a union",
+            )),
+        };
+        match &a.pos[1] {
+            Value::Tuple(ts) => {
+                for t in ts.iter() {
+                    if check(t)? {
+                        return Ok(Value::Bool(true));
                     }
-                    Ok(Value::Bool(false))
                 }
-                t => Ok(Value::Bool(check(t)?)),
+                Ok(Value::Bool(false))
             }
-        }),
-        ("enumerate", |i, _, a| {
-            check_kwargs("enumerate", &a, &["start"])?;
-            let start = match kwarg(&a, "start").or_else(|| a.pos.get(1).cloned()) {
-                Some(v) => to_index(&v)?,
-                None => 0,
-            };
-            let Some(it) = a.pos.first() else {
-                return Err(type_error(
-                    "enumerate() missing required argument 'iterable' (pos 1)",
-                ));
-            };
-            let inner = i.get_iter(it)?;
-            Ok(Value::Iter(Rc::new(RefCell::new(Iter::Enumerate {
-                inner,
-                count: start,
-            }))))
-        }),
-        ("zip", |i, _, a| {
-            let mut inners = Vec::new();
-            for (k, v) in a.pos.iter().enumerate() {
-                inners.push(i.get_iter(v).map_err(|_| {
-                    type_error(format!("zip argument #{} must support iteration", k + 1))
-                })?);
+            t => Ok(Value::Bool(check(t)?)),
+        }
+    }),
+];
+
+/// Builtins: Iterating helpers and reductions: enumerate, zip, min, max, sum.
+const REDUCE: &[(&str, NativeFn)] = &[
+    ("enumerate", |i, _, a| {
+        check_kwargs("enumerate", &a, &["start"])?;
+        let start = match kwarg(&a, "start").or_else(|| a.pos.get(1).cloned()) {
+            Some(v) => to_index(&v)?,
+            None => 0,
+        };
+        let Some(it) = a.pos.first() else {
+            return Err(type_error(
+                "enumerate() missing required argument 'iterable' (pos 1)",
+            ));
+        };
+        let inner = i.get_iter(it)?;
+        Ok(Value::Iter(Rc::new(RefCell::new(Iter::Enumerate {
+            inner,
+            count: start,
+        }))))
+    }),
+    ("zip", |i, _, a| {
+        let mut inners = Vec::new();
+        for (k, v) in a.pos.iter().enumerate() {
+            inners.push(i.get_iter(v).map_err(|_| {
+                type_error(format!("zip argument #{} must support iteration", k + 1))
+            })?);
+        }
+        Ok(Value::Iter(Rc::new(RefCell::new(Iter::Zip { inners }))))
+    }),
+    ("min", |i, _, a| min_max(i, a, true)),
+    ("max", |i, _, a| min_max(i, a, false)),
+    ("sum", |i, _, a| {
+        check_kwargs("sum", &a, &["start"])?;
+        arity("sum", &a, 1, 2)?;
+        let mut acc = kwarg(&a, "start")
+            .or_else(|| a.pos.get(1).cloned())
+            .unwrap_or(Value::Int(0));
+        if let Value::Str(_) = acc {
+            return Err(type_error(
+                "sum() can't sum strings [use ''.join(seq) instead]",
+            ));
+        }
+        let items = i.collect(&a.pos[0])?;
+        // Float sums use CPython's compensated algorithm for exactly its results.
+        if items
+            .iter()
+            .all(|v| matches!(v, Value::Float(_) | Value::Int(_) | Value::Bool(_)))
+            && matches!(acc, Value::Int(_) | Value::Float(_))
+        {
+            return sum_numbers(acc, &items);
+        }
+        for x in items {
+            acc = i.binary(super::ast::BinOp::Add, &acc, &x)?;
+        }
+        Ok(acc)
+    }),
+];
+
+/// Builtins: abs and round.
+const ROUNDING: &[(&str, NativeFn)] = &[
+    ("abs", |i, _, a| {
+        arity("abs", &a, 1, 1)?;
+        match &a.pos[0] {
+            Value::Int(x) => Ok(Value::Int(
+                x.checked_abs().ok_or_else(super::error::overflow_error)?,
+            )),
+            Value::Bool(b) => Ok(Value::Int(*b as i64)),
+            Value::Float(f) => Ok(Value::Float(f.abs())),
+            v @ (Value::Instance(_) | Value::Native(_)) => {
+                i.call_method(v, "__abs__", Args::default()).map_err(|_| {
+                    type_error(format!("bad operand type for abs(): '{}'", v.type_name()))
+                })
             }
-            Ok(Value::Iter(Rc::new(RefCell::new(Iter::Zip { inners }))))
-        }),
-        ("min", |i, _, a| min_max(i, a, true)),
-        ("max", |i, _, a| min_max(i, a, false)),
-        ("sum", |i, _, a| {
-            check_kwargs("sum", &a, &["start"])?;
-            arity("sum", &a, 1, 2)?;
-            let mut acc = kwarg(&a, "start")
-                .or_else(|| a.pos.get(1).cloned())
-                .unwrap_or(Value::Int(0));
-            if let Value::Str(_) = acc {
-                return Err(type_error(
-                    "sum() can't sum strings [use ''.join(seq) instead]",
-                ));
-            }
-            let items = i.collect(&a.pos[0])?;
-            // Float sums use CPython's compensated algorithm for exactly its results.
-            if items
-                .iter()
-                .all(|v| matches!(v, Value::Float(_) | Value::Int(_) | Value::Bool(_)))
-                && matches!(acc, Value::Int(_) | Value::Float(_))
-            {
-                return sum_numbers(acc, &items);
-            }
-            for x in items {
-                acc = i.binary(super::ast::BinOp::Add, &acc, &x)?;
-            }
-            Ok(acc)
-        }),
-        ("abs", |i, _, a| {
-            arity("abs", &a, 1, 1)?;
-            match &a.pos[0] {
-                Value::Int(x) => Ok(Value::Int(
-                    x.checked_abs().ok_or_else(super::error::overflow_error)?,
-                )),
-                Value::Bool(b) => Ok(Value::Int(*b as i64)),
-                Value::Float(f) => Ok(Value::Float(f.abs())),
-                v @ (Value::Instance(_) | Value::Native(_)) => {
-                    i.call_method(v, "__abs__", Args::default()).map_err(|_| {
-                        type_error(format!("bad operand type for abs(): '{}'", v.type_name()))
-                    })
+            v => Err(type_error(format!(
+                "bad operand type for abs(): '{}'",
+                v.type_name()
+            ))),
+        }
+    }),
+    ("round", |i, _, a| {
+        check_kwargs("round", &a, &["ndigits"])?;
+        arity("round", &a, 1, 2)?;
+        let nd = kwarg(&a, "ndigits")
+            .or_else(|| a.pos.get(1).cloned())
+            .filter(|v| !matches!(v, Value::None));
+        match (&a.pos[0], nd) {
+            (Value::Int(x), None) => Ok(Value::Int(*x)),
+            (Value::Bool(b), None) => Ok(Value::Int(*b as i64)),
+            (Value::Int(x), Some(n)) => {
+                let n = to_index(&n)?;
+                if n >= 0 {
+                    return Ok(Value::Int(*x));
                 }
-                v => Err(type_error(format!(
-                    "bad operand type for abs(): '{}'",
-                    v.type_name()
-                ))),
-            }
-        }),
-        ("round", |i, _, a| {
-            check_kwargs("round", &a, &["ndigits"])?;
-            arity("round", &a, 1, 2)?;
-            let nd = kwarg(&a, "ndigits")
-                .or_else(|| a.pos.get(1).cloned())
-                .filter(|v| !matches!(v, Value::None));
-            match (&a.pos[0], nd) {
-                (Value::Int(x), None) => Ok(Value::Int(*x)),
-                (Value::Bool(b), None) => Ok(Value::Int(*b as i64)),
-                (Value::Int(x), Some(n)) => {
-                    let n = to_index(&n)?;
-                    if n >= 0 {
-                        return Ok(Value::Int(*x));
+                let p = 10i64.checked_pow((-n) as u32);
+                Ok(Value::Int(match p {
+                    Some(p) => {
+                        let q = x.div_euclid(p);
+                        let r = x.rem_euclid(p);
+                        let twice = r * 2;
+                        let q = if twice > p || (twice == p && q % 2 != 0) {
+                            q + 1
+                        } else {
+                            q
+                        };
+                        q * p
                     }
-                    let p = 10i64.checked_pow((-n) as u32);
-                    Ok(Value::Int(match p {
-                        Some(p) => {
-                            let q = x.div_euclid(p);
-                            let r = x.rem_euclid(p);
-                            let twice = r * 2;
-                            let q = if twice > p || (twice == p && q % 2 != 0) {
-                                q + 1
-                            } else {
-                                q
-                            };
-                            q * p
-                        }
-                        None => 0,
-                    }))
-                }
-                (Value::Float(f), None) => {
-                    format::float_to_int_checked(format::round_half_even_to_int(*f))
-                        .map(Value::Int)
-                        .map_err(num_err)
-                }
-                (Value::Float(f), Some(n)) => {
-                    let n = to_index(&n)?;
-                    format::python_round(*f, Some(n))
-                        .map(Value::Float)
-                        .map_err(num_err)
-                }
-                (v @ (Value::Instance(_) | Value::Native(_)), nd) => {
-                    let args = Args::new(nd.into_iter().collect());
-                    i.call_method(v, "__round__", args)
-                }
-                (v, _) => Err(type_error(format!(
-                    "type {} doesn't define __round__ method",
-                    v.type_name()
-                ))),
+                    None => 0,
+                }))
             }
-        }),
-        ("sorted", |i, _, a| {
-            check_kwargs("sorted", &a, &["key", "reverse"])?;
-            if a.pos.len() != 1 {
+            (Value::Float(f), None) => {
+                format::float_to_int_checked(format::round_half_even_to_int(*f))
+                    .map(Value::Int)
+                    .map_err(num_err)
+            }
+            (Value::Float(f), Some(n)) => {
+                let n = to_index(&n)?;
+                format::python_round(*f, Some(n))
+                    .map(Value::Float)
+                    .map_err(num_err)
+            }
+            (v @ (Value::Instance(_) | Value::Native(_)), nd) => {
+                let args = Args::new(nd.into_iter().collect());
+                i.call_method(v, "__round__", args)
+            }
+            (v, _) => Err(type_error(format!(
+                "type {} doesn't define __round__ method",
+                v.type_name()
+            ))),
+        }
+    }),
+];
+
+/// Builtins: sorted, reversed, any, all.
+const ORDERING: &[(&str, NativeFn)] = &[
+    ("sorted", |i, _, a| {
+        check_kwargs("sorted", &a, &["key", "reverse"])?;
+        if a.pos.len() != 1 {
+            return Err(type_error(format!(
+                "sorted expected 1 argument, got {}",
+                a.pos.len()
+            )));
+        }
+        let mut items = i.collect(&a.pos[0])?;
+        let key = kwarg(&a, "key").filter(|k| !matches!(k, Value::None));
+        let reverse = match kwarg(&a, "reverse") {
+            Some(r) => i.truthy(&r)?,
+            None => false,
+        };
+        sort_values(i, &mut items, key.as_ref(), reverse)?;
+        Ok(Value::list(items))
+    }),
+    ("reversed", |i, _, a| {
+        arity("reversed", &a, 1, 1)?;
+        let v = &a.pos[0];
+        let mut items = match v {
+            Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Range(_) => i.collect(v)?,
+            Value::Instance(_) => i.collect(v)?,
+            other => {
                 return Err(type_error(format!(
-                    "sorted expected 1 argument, got {}",
-                    a.pos.len()
-                )));
+                    "'{}' object is not reversible",
+                    other.type_name()
+                )))
             }
-            let mut items = i.collect(&a.pos[0])?;
-            let key = kwarg(&a, "key").filter(|k| !matches!(k, Value::None));
-            let reverse = match kwarg(&a, "reverse") {
-                Some(r) => i.truthy(&r)?,
-                None => false,
+        };
+        items.reverse();
+        Ok(Value::Iter(Rc::new(RefCell::new(Iter::Reversed {
+            items: Rc::new(items),
+            pos: 0,
+        }))))
+    }),
+    ("any", |i, _, a| {
+        arity("any", &a, 1, 1)?;
+        let it = i.get_iter(&a.pos[0])?;
+        while let Some(x) = i.next(&it)? {
+            if i.truthy(&x)? {
+                return Ok(Value::Bool(true));
+            }
+        }
+        Ok(Value::Bool(false))
+    }),
+    ("all", |i, _, a| {
+        arity("all", &a, 1, 1)?;
+        let it = i.get_iter(&a.pos[0])?;
+        while let Some(x) = i.next(&it)? {
+            if !i.truthy(&x)? {
+                return Ok(Value::Bool(false));
+            }
+        }
+        Ok(Value::Bool(true))
+    }),
+];
+
+/// Builtins: Attribute access by name.
+const ATTRIBUTES: &[(&str, NativeFn)] = &[
+    ("hasattr", |i, _, a| {
+        arity("hasattr", &a, 2, 2)?;
+        let name = attr_name(&a.pos[1], "hasattr")?;
+        match i.get_attr(&a.pos[0], name) {
+            Ok(_) => Ok(Value::Bool(true)),
+            Err(e) if e.is_missing_attr() => Ok(Value::Bool(false)),
+            Err(e) => Err(e),
+        }
+    }),
+    ("getattr", |i, _, a| {
+        arity("getattr", &a, 2, 3)?;
+        let name = attr_name(&a.pos[1], "getattr")?;
+        match i.get_attr(&a.pos[0], name) {
+            Err(e) if e.is_missing_attr() && a.pos.len() == 3 => Ok(a.pos[2].clone()),
+            r => r,
+        }
+    }),
+    ("setattr", |i, _, a| {
+        arity("setattr", &a, 3, 3)?;
+        let name = attr_name(&a.pos[1], "setattr")?;
+        i.set_attr(&a.pos[0], name, a.pos[2].clone())?;
+        Ok(Value::None)
+    }),
+    ("delattr", |i, _, a| {
+        arity("delattr", &a, 2, 2)?;
+        let name = attr_name(&a.pos[1], "delattr")?;
+        i.del_attr(&a.pos[0], name)?;
+        Ok(Value::None)
+    }),
+];
+
+/// Builtins: iter, next, id, hash, callable.
+const IDENTITY: &[(&str, NativeFn)] = &[
+    ("iter", |i, _, a| {
+        arity("iter", &a, 1, 1)?;
+        i.get_iter(&a.pos[0])
+    }),
+    ("next", |i, _, a| {
+        arity("next", &a, 1, 2)?;
+        let it = &a.pos[0];
+        if !matches!(it, Value::Iter(_) | Value::Instance(_)) {
+            return Err(type_error(format!(
+                "'{}' object is not an iterator",
+                it.type_name()
+            )));
+        }
+        if let Value::Iter(cell) = it {
+            let g = match &*cell.borrow() {
+                Iter::Gen(g) => Some(g.clone()),
+                _ => None,
             };
-            sort_values(i, &mut items, key.as_ref(), reverse)?;
-            Ok(Value::list(items))
-        }),
-        ("reversed", |i, _, a| {
-            arity("reversed", &a, 1, 1)?;
-            let v = &a.pos[0];
-            let mut items = match v {
-                Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Range(_) => {
-                    i.collect(v)?
-                }
-                Value::Instance(_) => i.collect(v)?,
-                other => {
-                    return Err(type_error(format!(
-                        "'{}' object is not reversible",
-                        other.type_name()
-                    )))
-                }
-            };
-            items.reverse();
-            Ok(Value::Iter(Rc::new(RefCell::new(Iter::Reversed {
-                items: Rc::new(items),
-                pos: 0,
-            }))))
-        }),
-        ("any", |i, _, a| {
-            arity("any", &a, 1, 1)?;
-            let it = i.get_iter(&a.pos[0])?;
-            while let Some(x) = i.next(&it)? {
-                if i.truthy(&x)? {
-                    return Ok(Value::Bool(true));
-                }
-            }
-            Ok(Value::Bool(false))
-        }),
-        ("all", |i, _, a| {
-            arity("all", &a, 1, 1)?;
-            let it = i.get_iter(&a.pos[0])?;
-            while let Some(x) = i.next(&it)? {
-                if !i.truthy(&x)? {
-                    return Ok(Value::Bool(false));
-                }
-            }
-            Ok(Value::Bool(true))
-        }),
-        ("hasattr", |i, _, a| {
-            arity("hasattr", &a, 2, 2)?;
-            let name = attr_name(&a.pos[1], "hasattr")?;
-            match i.get_attr(&a.pos[0], name) {
-                Ok(_) => Ok(Value::Bool(true)),
-                Err(e) if e.is_missing_attr() => Ok(Value::Bool(false)),
-                Err(e) => Err(e),
-            }
-        }),
-        ("getattr", |i, _, a| {
-            arity("getattr", &a, 2, 3)?;
-            let name = attr_name(&a.pos[1], "getattr")?;
-            match i.get_attr(&a.pos[0], name) {
-                Err(e) if e.is_missing_attr() && a.pos.len() == 3 => Ok(a.pos[2].clone()),
-                r => r,
-            }
-        }),
-        ("setattr", |i, _, a| {
-            arity("setattr", &a, 3, 3)?;
-            let name = attr_name(&a.pos[1], "setattr")?;
-            i.set_attr(&a.pos[0], name, a.pos[2].clone())?;
-            Ok(Value::None)
-        }),
-        ("delattr", |i, _, a| {
-            arity("delattr", &a, 2, 2)?;
-            let name = attr_name(&a.pos[1], "delattr")?;
-            i.del_attr(&a.pos[0], name)?;
-            Ok(Value::None)
-        }),
-        ("iter", |i, _, a| {
-            arity("iter", &a, 1, 1)?;
-            i.get_iter(&a.pos[0])
-        }),
-        ("next", |i, _, a| {
-            arity("next", &a, 1, 2)?;
-            let it = &a.pos[0];
-            if !matches!(it, Value::Iter(_) | Value::Instance(_)) {
-                return Err(type_error(format!(
-                    "'{}' object is not an iterator",
-                    it.type_name()
-                )));
-            }
-            match i.next(it)? {
-                Some(v) => Ok(v),
-                None => match a.pos.get(1) {
-                    Some(d) => Ok(d.clone()),
-                    None => Err(PyErr::with_args(ExcKind::StopIteration, Vec::new())),
-                },
-            }
-        }),
-        ("id", |_, _, a| {
-            arity("id", &a, 1, 1)?;
-            Ok(Value::Int(a.pos[0].ptr_id() as i64 & i64::MAX))
-        }),
-        ("hash", |i, _, a| {
-            arity("hash", &a, 1, 1)?;
-            // A class's own __hash__ (dataclasses, namedtuple); dict keys still hash by identity.
-            if let Value::Instance(inst) = &a.pos[0] {
-                if let Some(h) = inst.class.lookup(Sym::new("__hash__")) {
-                    if !matches!(h, Value::None) {
-                        return i.call_bound(&h, a.pos[0].clone(), Args::new(Vec::new()));
+            if let Some(g) = g {
+                // A generator's StopIteration carries its return value.
+                return match i.gen_send(&g, Ok(Value::None)) {
+                    Err(e) if e.is(ExcKind::StopIteration) && a.pos.len() > 1 => {
+                        Ok(a.pos[1].clone())
                     }
-                }
-            }
-            Key::new(a.pos[0].clone())?;
-            Ok(Value::Int(py_hash(&a.pos[0])))
-        }),
-        ("callable", |_, _, a| {
-            arity("callable", &a, 1, 1)?;
-            Ok(Value::Bool(match &a.pos[0] {
-                Value::Func(_) | Value::Builtin(_) | Value::Method(_) | Value::Class(_) => true,
-                Value::Instance(i) => i.class.lookup(Sym::new("__call__")).is_some(),
-                Value::Native(n) => n.callable(),
-                _ => false,
-            }))
-        }),
-        ("divmod", |i, _, a| {
-            arity("divmod", &a, 2, 2)?;
-            let (x, y) = (&a.pos[0], &a.pos[1]);
-            if let (Some(Num::Float(_)), _) | (_, Some(Num::Float(_))) = (num_of(x), num_of(y)) {
-                if num_of(y).map(|n| n.to_f64()) == Some(0.0) {
-                    return Err(PyErr::new(ExcKind::ZeroDivisionError, "float divmod()"));
-                }
-            }
-            let q = i.binary(super::ast::BinOp::FloorDiv, x, y)?;
-            let r = i.binary(super::ast::BinOp::Mod, x, y)?;
-            Ok(Value::tuple(vec![q, r]))
-        }),
-        ("pow", |i, _, a| {
-            arity("pow", &a, 2, 3)?;
-            let p = i.binary(super::ast::BinOp::Pow, &a.pos[0], &a.pos[1])?;
-            match a.pos.get(2) {
-                Some(m) => i.binary(super::ast::BinOp::Mod, &p, m),
-                None => Ok(p),
-            }
-        }),
-        ("chr", |_, _, a| {
-            arity("chr", &a, 1, 1)?;
-            let n = to_index(&a.pos[0])?;
-            u32::try_from(n)
-                .ok()
-                .and_then(char::from_u32)
-                .map(|c| Value::from(c.to_string()))
-                .ok_or_else(|| value_error("chr() arg not in range(0x110000)"))
-        }),
-        ("ord", |_, _, a| {
-            arity("ord", &a, 1, 1)?;
-            match &a.pos[0] {
-                Value::Str(s) => {
-                    let n = s.chars().count();
-                    if n != 1 {
-                        return Err(type_error(format!(
-                            "ord() expected a character, but string of length {n} found"
-                        )));
-                    }
-                    Ok(Value::Int(s.chars().next().map_or(0, |c| c as i64)))
-                }
-                v => Err(type_error(format!(
-                    "ord() expected string of length 1, but {} found",
-                    v.type_name()
-                ))),
-            }
-        }),
-        ("bin", |_, _, a| radix(a, "bin", 'b')),
-        ("hex", |_, _, a| radix(a, "hex", 'x')),
-        ("oct", |_, _, a| radix(a, "oct", 'o')),
-        ("format", |i, _, a| {
-            arity("format", &a, 1, 2)?;
-            let spec = match a.pos.get(1) {
-                Some(Value::Str(s)) => s.to_string(),
-                Some(v) => {
-                    return Err(type_error(format!(
-                        "format() argument 2 must be str, not {}",
-                        v.type_name()
-                    )))
-                }
-                None => String::new(),
-            };
-            Ok(Value::from(i.format_value(&a.pos[0], &spec)?))
-        }),
-        ("map", |i, _, a| {
-            if a.pos.len() < 2 {
-                return Err(type_error("map() must have at least two arguments."));
-            }
-            let f = a.pos[0].clone();
-            let iters: Vec<Value> = a.pos[1..]
-                .iter()
-                .map(|v| i.get_iter(v))
-                .collect::<PyResult<_>>()?;
-            let mut out = Vec::new();
-            'outer: loop {
-                let mut args = Vec::with_capacity(iters.len());
-                for it in &iters {
-                    match i.next(it)? {
-                        Some(v) => args.push(v),
-                        None => break 'outer,
-                    }
-                }
-                out.push(i.call(&f, Args::new(args))?);
-            }
-            Ok(Value::Iter(Rc::new(RefCell::new(Iter::Seq {
-                items: Rc::new(out),
-                pos: 0,
-            }))))
-        }),
-        ("filter", |i, _, a| {
-            arity("filter", &a, 2, 2)?;
-            let f = a.pos[0].clone();
-            let it = i.get_iter(&a.pos[1])?;
-            let mut out = Vec::new();
-            while let Some(x) = i.next(&it)? {
-                let keep = if matches!(f, Value::None) {
-                    i.truthy(&x)?
-                } else {
-                    let r = i.call(&f, Args::new(vec![x.clone()]))?;
-                    i.truthy(&r)?
+                    r => r,
                 };
-                if keep {
-                    out.push(x);
+            }
+        }
+        match i.next(it)? {
+            Some(v) => Ok(v),
+            None => match a.pos.get(1) {
+                Some(d) => Ok(d.clone()),
+                None => Err(PyErr::with_args(ExcKind::StopIteration, Vec::new())),
+            },
+        }
+    }),
+    ("id", |_, _, a| {
+        arity("id", &a, 1, 1)?;
+        Ok(Value::Int(a.pos[0].ptr_id() as i64 & i64::MAX))
+    }),
+    ("hash", |i, _, a| {
+        arity("hash", &a, 1, 1)?;
+        // A class's own __hash__ (dataclasses, namedtuple); dict keys still hash by identity.
+        if let Value::Instance(inst) = &a.pos[0] {
+            if let Some(h) = inst.class.lookup(Sym::new("__hash__")) {
+                if !matches!(h, Value::None) {
+                    return i.call_bound(&h, a.pos[0].clone(), Args::new(Vec::new()));
                 }
             }
-            Ok(Value::Iter(Rc::new(RefCell::new(Iter::Seq {
-                items: Rc::new(out),
-                pos: 0,
-            }))))
-        }),
-        ("dir", |i, _, a| {
-            let names: Vec<Value> = match a.pos.first() {
-                Some(v) => i.dir(v).into_iter().map(Value::Str).collect(),
-                None => {
-                    let mut n: Vec<Rc<str>> = i.global_names().iter().map(|s| s.as_str()).collect();
-                    n.sort();
-                    n.into_iter().map(Value::Str).collect()
+        }
+        Key::new(a.pos[0].clone())?;
+        Ok(Value::Int(py_hash(&a.pos[0])))
+    }),
+    ("callable", |_, _, a| {
+        arity("callable", &a, 1, 1)?;
+        Ok(Value::Bool(match &a.pos[0] {
+            Value::Func(_) | Value::Builtin(_) | Value::Method(_) | Value::Class(_) => true,
+            Value::Instance(i) => i.class.lookup(Sym::new("__call__")).is_some(),
+            Value::Native(n) => n.callable(),
+            _ => false,
+        }))
+    }),
+];
+
+/// Builtins: divmod, pow, and numbers to and from text (chr, ord, bin, hex, oct, format).
+const NUMBER_TEXT: &[(&str, NativeFn)] = &[
+    ("divmod", |i, _, a| {
+        arity("divmod", &a, 2, 2)?;
+        let (x, y) = (&a.pos[0], &a.pos[1]);
+        if let (Some(Num::Float(_)), _) | (_, Some(Num::Float(_))) = (num_of(x), num_of(y)) {
+            if num_of(y).map(|n| n.to_f64()) == Some(0.0) {
+                return Err(PyErr::new(ExcKind::ZeroDivisionError, "float divmod()"));
+            }
+        }
+        let q = i.binary(super::ast::BinOp::FloorDiv, x, y)?;
+        let r = i.binary(super::ast::BinOp::Mod, x, y)?;
+        Ok(Value::tuple(vec![q, r]))
+    }),
+    ("pow", |i, _, a| {
+        arity("pow", &a, 2, 3)?;
+        let p = i.binary(super::ast::BinOp::Pow, &a.pos[0], &a.pos[1])?;
+        match a.pos.get(2) {
+            Some(m) => i.binary(super::ast::BinOp::Mod, &p, m),
+            None => Ok(p),
+        }
+    }),
+    ("chr", |_, _, a| {
+        arity("chr", &a, 1, 1)?;
+        let n = to_index(&a.pos[0])?;
+        u32::try_from(n)
+            .ok()
+            .and_then(char::from_u32)
+            .map(|c| Value::from(c.to_string()))
+            .ok_or_else(|| value_error("chr() arg not in range(0x110000)"))
+    }),
+    ("ord", |_, _, a| {
+        arity("ord", &a, 1, 1)?;
+        match &a.pos[0] {
+            Value::Str(s) => {
+                let n = s.chars().count();
+                if n != 1 {
+                    return Err(type_error(format!(
+                        "ord() expected a character, but string of length {n} found"
+                    )));
                 }
-            };
-            Ok(Value::list(names))
-        }),
-        ("help", |i, _, a| {
-            let text = match a.pos.first() {
-                None => {
-                    "Type help(obj) for help about an object; :help lists cudalearn's commands.\n"
-                        .to_string()
-                }
-                Some(v) => super::help::help_text(i, v)?,
-            };
-            i.print(&text);
-            Ok(Value::None)
-        }),
-        ("super", |i, _, a| {
-            arity("super", &a, 2, 2)?;
-            let Value::Class(c) = &a.pos[0] else {
-                return Err(type_error("super() argument 1 must be a type"));
-            };
-            Ok(i.make_super(c.clone(), a.pos[1].clone()))
-        }),
-        ("globals", |i, _, _| {
-            let mut m = DictMap::default();
-            for s in i.global_names() {
-                if let Some(v) = i.get_global(s) {
-                    m.insert(Key(Value::Str(s.as_str())), v.clone());
+                Ok(Value::Int(s.chars().next().map_or(0, |c| c as i64)))
+            }
+            v => Err(type_error(format!(
+                "ord() expected string of length 1, but {} found",
+                v.type_name()
+            ))),
+        }
+    }),
+    ("bin", |_, _, a| radix(a, "bin", 'b')),
+    ("hex", |_, _, a| radix(a, "hex", 'x')),
+    ("oct", |_, _, a| radix(a, "oct", 'o')),
+    ("format", |i, _, a| {
+        arity("format", &a, 1, 2)?;
+        let spec = match a.pos.get(1) {
+            Some(Value::Str(s)) => s.to_string(),
+            Some(v) => {
+                return Err(type_error(format!(
+                    "format() argument 2 must be str, not {}",
+                    v.type_name()
+                )))
+            }
+            None => String::new(),
+        };
+        Ok(Value::from(i.format_value(&a.pos[0], &spec)?))
+    }),
+];
+
+/// Builtins: map and filter.
+const FUNCTIONAL: &[(&str, NativeFn)] = &[
+    ("map", |i, _, a| {
+        if a.pos.len() < 2 {
+            return Err(type_error("map() must have at least two arguments."));
+        }
+        let f = a.pos[0].clone();
+        let iters: Vec<Value> = a.pos[1..]
+            .iter()
+            .map(|v| i.get_iter(v))
+            .collect::<PyResult<_>>()?;
+        let mut out = Vec::new();
+        'outer: loop {
+            let mut args = Vec::with_capacity(iters.len());
+            for it in &iters {
+                match i.next(it)? {
+                    Some(v) => args.push(v),
+                    None => break 'outer,
                 }
             }
-            Ok(Value::Dict(Rc::new(RefCell::new(m))))
-        }),
-        ("input", |_, _, _| {
-            Err(super::error::not_implemented("input()"))
-        }),
-        ("open", |_, _, _| {
-            Err(super::error::not_implemented("files (open())"))
-        }),
-        ("exit", |_, _, a| {
-            Err(PyErr::with_args(ExcKind::SystemExit, a.pos))
-        }),
-        ("quit", |_, _, a| {
-            Err(PyErr::with_args(ExcKind::SystemExit, a.pos))
-        }),
-    ];
-    for (name, f) in fns {
-        i.set_builtin(name, builtin(name, *f));
+            out.push(i.call(&f, Args::new(args))?);
+        }
+        Ok(Value::Iter(Rc::new(RefCell::new(Iter::Seq {
+            items: Rc::new(out),
+            pos: 0,
+        }))))
+    }),
+    ("filter", |i, _, a| {
+        arity("filter", &a, 2, 2)?;
+        let f = a.pos[0].clone();
+        let it = i.get_iter(&a.pos[1])?;
+        let mut out = Vec::new();
+        while let Some(x) = i.next(&it)? {
+            let keep = if matches!(f, Value::None) {
+                i.truthy(&x)?
+            } else {
+                let r = i.call(&f, Args::new(vec![x.clone()]))?;
+                i.truthy(&r)?
+            };
+            if keep {
+                out.push(x);
+            }
+        }
+        Ok(Value::Iter(Rc::new(RefCell::new(Iter::Seq {
+            items: Rc::new(out),
+            pos: 0,
+        }))))
+    }),
+];
+
+/// Builtins: dir, help, super, globals, and what a sandbox refuses (input, open) or stops (exit).
+const SESSION: &[(&str, NativeFn)] = &[
+    ("dir", |i, _, a| {
+        let names: Vec<Value> = match a.pos.first() {
+            Some(v) => i.dir(v).into_iter().map(Value::Str).collect(),
+            None => {
+                let mut n: Vec<Rc<str>> = i.global_names().iter().map(|s| s.as_str()).collect();
+                n.sort();
+                n.into_iter().map(Value::Str).collect()
+            }
+        };
+        Ok(Value::list(names))
+    }),
+    ("help", |i, _, a| {
+        let text = match a.pos.first() {
+            None => "Type help(obj) for help about an object; :help lists cudalearn's commands.\n"
+                .to_string(),
+            Some(v) => super::help::help_text(i, v)?,
+        };
+        i.print(&text);
+        Ok(Value::None)
+    }),
+    ("super", |i, _, a| {
+        arity("super", &a, 2, 2)?;
+        let Value::Class(c) = &a.pos[0] else {
+            return Err(type_error("super() argument 1 must be a type"));
+        };
+        Ok(i.make_super(c.clone(), a.pos[1].clone()))
+    }),
+    ("globals", |i, _, _| {
+        let mut m = DictMap::default();
+        for s in i.global_names() {
+            if let Some(v) = i.get_global(s) {
+                m.insert(Key(Value::Str(s.as_str())), v.clone());
+            }
+        }
+        Ok(Value::Dict(Rc::new(RefCell::new(m))))
+    }),
+    ("input", |_, _, _| {
+        Err(super::error::not_implemented("input()"))
+    }),
+    ("open", |_, _, _| {
+        Err(super::error::not_implemented("files (open())"))
+    }),
+    ("exit", |_, _, a| {
+        Err(PyErr::with_args(ExcKind::SystemExit, a.pos))
+    }),
+    ("quit", |_, _, a| {
+        Err(PyErr::with_args(ExcKind::SystemExit, a.pos))
+    }),
+];
+
+pub fn install(i: &mut Interp) {
+    for group in [
+        CORE,
+        REDUCE,
+        ROUNDING,
+        ORDERING,
+        ATTRIBUTES,
+        IDENTITY,
+        NUMBER_TEXT,
+        FUNCTIONAL,
+        SESSION,
+    ] {
+        for (name, f) in group {
+            i.set_builtin(name, builtin(name, *f));
+        }
     }
     for (tag, c) in i.types.by_tag.clone() {
         if !matches!(tag, TypeTag::NoneType | TypeTag::Function) {
@@ -884,6 +941,7 @@ pub fn type_of(i: &Interp, v: &Value) -> Value {
                 dict: RefCell::new(AttrMap::default()),
                 builtin: None,
                 cache: Default::default(),
+                setattr: Default::default(),
             }));
         }
     };
@@ -917,54 +975,8 @@ pub fn construct(i: &mut Interp, tag: TypeTag, a: Args) -> PyResult<Value> {
     }
     let first = a.pos.first().cloned();
     Ok(match tag {
-        TypeTag::Int => {
-            check_kwargs("int", &a, &["base"])?;
-            let base = kwarg(&a, "base").or_else(|| a.pos.get(1).cloned());
-            match (first, base) {
-                (None, None) => Value::Int(0),
-                (None, Some(_)) => return Err(type_error("int() missing string argument")),
-                (Some(Value::Str(s)), b) => {
-                    let base = match b {
-                        Some(b) => to_index(&b)?,
-                        None => 10,
-                    };
-                    if base != 0 && !(2..=36).contains(&base) {
-                        return Err(value_error("int() base must be >= 2 and <= 36, or 0"));
-                    }
-                    Value::Int(format::parse_int(&s, base as u32).map_err(num_err)?)
-                }
-                (Some(_), Some(_)) => return Err(type_error("int() can't convert non-string with explicit base")),
-                (Some(Value::Int(x)), None) => Value::Int(x),
-                (Some(Value::Bool(b)), None) => Value::Int(b as i64),
-                (Some(Value::Float(f)), None) => Value::Int(format::float_to_int_checked(f.trunc()).map_err(num_err)?),
-                (Some(v @ (Value::Instance(_) | Value::Native(_))), None) => i.call_method(&v, "__int__", Args::default())?,
-                (Some(v), None) => {
-                    return Err(type_error(format!(
-                        "int() argument must be a string, a bytes-like object or a real number, not '{}'",
-                        v.type_name()
-                    )))
-                }
-            }
-        }
-        TypeTag::Float => {
-            arity("float", &a, 0, 1)?;
-            match first {
-                None => Value::Float(0.0),
-                Some(Value::Float(f)) => Value::Float(f),
-                Some(Value::Int(x)) => Value::Float(x as f64),
-                Some(Value::Bool(b)) => Value::Float(b as i64 as f64),
-                Some(Value::Str(s)) => Value::Float(format::parse_float(&s).map_err(value_error)?),
-                Some(v @ (Value::Instance(_) | Value::Native(_))) => {
-                    i.call_method(&v, "__float__", Args::default())?
-                }
-                Some(v) => {
-                    return Err(type_error(format!(
-                        "float() argument must be a string or a real number, not '{}'",
-                        v.type_name()
-                    )))
-                }
-            }
-        }
+        TypeTag::Int => int_of(i, first, &a)?,
+        TypeTag::Float => float_of(i, first, &a)?,
         TypeTag::Bool => {
             arity("bool", &a, 0, 1)?;
             match first {
@@ -1081,6 +1093,66 @@ pub fn construct(i: &mut Interp, tag: TypeTag, a: Args) -> PyResult<Value> {
         }
         TypeTag::NoneType | TypeTag::Function => {
             return Err(type_error(format!("cannot create '{name}' instances")))
+        }
+    })
+}
+
+/// `int(x)` and `int(s, base)`.
+fn int_of(i: &mut Interp, first: Option<Value>, a: &Args) -> PyResult<Value> {
+    check_kwargs("int", a, &["base"])?;
+    let base = kwarg(a, "base").or_else(|| a.pos.get(1).cloned());
+    Ok(match (first, base) {
+        (None, None) => Value::Int(0),
+        (None, Some(_)) => return Err(type_error("int() missing string argument")),
+        (Some(Value::Str(s)), b) => {
+            let base = match b {
+                Some(b) => to_index(&b)?,
+                None => 10,
+            };
+            if base != 0 && !(2..=36).contains(&base) {
+                return Err(value_error("int() base must be >= 2 and <= 36, or 0"));
+            }
+            Value::Int(format::parse_int(&s, base as u32).map_err(num_err)?)
+        }
+        (Some(_), Some(_)) => {
+            return Err(type_error(
+                "int() can't convert non-string with explicit base",
+            ))
+        }
+        (Some(Value::Int(x)), None) => Value::Int(x),
+        (Some(Value::Bool(b)), None) => Value::Int(b as i64),
+        (Some(Value::Float(f)), None) => {
+            Value::Int(format::float_to_int_checked(f.trunc()).map_err(num_err)?)
+        }
+        (Some(v @ (Value::Instance(_) | Value::Native(_))), None) => {
+            i.call_method(&v, "__int__", Args::default())?
+        }
+        (Some(v), None) => {
+            return Err(type_error(format!(
+                "int() argument must be a string, a bytes-like object or a real number, not '{}'",
+                v.type_name()
+            )))
+        }
+    })
+}
+
+/// `float(x)`.
+fn float_of(i: &mut Interp, first: Option<Value>, a: &Args) -> PyResult<Value> {
+    arity("float", a, 0, 1)?;
+    Ok(match first {
+        None => Value::Float(0.0),
+        Some(Value::Float(f)) => Value::Float(f),
+        Some(Value::Int(x)) => Value::Float(x as f64),
+        Some(Value::Bool(b)) => Value::Float(b as i64 as f64),
+        Some(Value::Str(s)) => Value::Float(format::parse_float(&s).map_err(value_error)?),
+        Some(v @ (Value::Instance(_) | Value::Native(_))) => {
+            i.call_method(&v, "__float__", Args::default())?
+        }
+        Some(v) => {
+            return Err(type_error(format!(
+                "float() argument must be a string or a real number, not '{}'",
+                v.type_name()
+            )))
         }
     })
 }

@@ -2,6 +2,7 @@
 use super::builtins::{arity, kwarg, norm_index, sort_values, to_index};
 use super::error::{index_error, type_error, value_error, ExcKind, PyErr, PyResult};
 use super::format;
+use super::interp::generator::Generator;
 use super::interp::Interp;
 use super::value::*;
 use std::any::Any;
@@ -189,6 +190,15 @@ fn str_method(name: &str) -> Option<M> {
             check_str_size(w)?;
             Ok(Value::from(zfill(&s, w)))
         },
+        "partition" | "rpartition" => return None,
+        _ => return str_class_method(name).map(|f| (f, leak_name(name))),
+    };
+    Some((f, leak_name(name)))
+}
+
+/// The str methods that test or change character classes (`isdigit`, `title`, `swapcase`...).
+fn str_class_method(name: &str) -> Option<NativeFn> {
+    let f: NativeFn = match name {
         "isdigit" | "isdecimal" | "isnumeric" => |_, t, _| {
             let s = this_str(t);
             Ok(Value::Bool(
@@ -264,10 +274,9 @@ fn str_method(name: &str) -> Option<M> {
                     .collect::<String>(),
             ))
         },
-        "partition" | "rpartition" => return None,
         _ => return None,
     };
-    Some((f, leak_name(name)))
+    Some(f)
 }
 
 fn leak_name(name: &str) -> &'static str {
@@ -904,9 +913,61 @@ pub fn method(obj: &Value, name: &str) -> Option<M> {
             "conjugate" => |_, t, _| Ok(t.clone()),
             _ => return None,
         },
+        Value::Iter(it) => iter_method(&it.borrow(), name)?,
         _ => return None,
     };
     Some((f, leak_name(name)))
+}
+
+/// The generator inside an iterator value, if it is one.
+fn as_gen(v: &Value) -> Option<Rc<Generator>> {
+    match v {
+        Value::Iter(it) => match &*it.borrow() {
+            Iter::Gen(g) => Some(g.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Methods of iterators: `__next__` and `__iter__`, and a generator's `send`, `throw`, `close`.
+fn iter_method(it: &Iter, name: &str) -> Option<NativeFn> {
+    let is_gen = matches!(it, Iter::Gen(_));
+    let f: NativeFn = match name {
+        "__iter__" => |_, t, _| Ok(t.clone()),
+        "__next__" => |i, t, _| match as_gen(t) {
+            Some(g) => i.gen_send(&g, Ok(Value::None)),
+            None => match i.next(t)? {
+                Some(v) => Ok(v),
+                None => Err(PyErr::with_args(ExcKind::StopIteration, Vec::new())),
+            },
+        },
+        "send" if is_gen => |i, t, a| {
+            if a.pos.len() != 1 || !a.kw.is_empty() {
+                return Err(type_error(format!(
+                    "generator.send() takes exactly one argument ({} given)",
+                    a.pos.len() + a.kw.len()
+                )));
+            }
+            let g = as_gen(t).ok_or_else(|| type_error("send() needs a generator"))?;
+            i.gen_send(&g, Ok(a.pos[0].clone()))
+        },
+        "throw" if is_gen => |i, t, a| {
+            let Some(exc) = a.pos.first() else {
+                return Err(type_error(
+                    "throw expected at least 1 argument, got 0".to_string(),
+                ));
+            };
+            let g = as_gen(t).ok_or_else(|| type_error("throw() needs a generator"))?;
+            i.gen_throw(&g, exc)
+        },
+        "close" if is_gen => |i, t, _| {
+            let g = as_gen(t).ok_or_else(|| type_error("close() needs a generator"))?;
+            i.gen_close(&g)
+        },
+        _ => return None,
+    };
+    Some(f)
 }
 
 pub fn method_names(obj: &Value) -> &'static [&'static str] {

@@ -14,6 +14,10 @@ struct FnScope {
     free: Vec<(Sym, u32, u32)>,
     captured: FxHashSet<u32>,
     globals: FxHashSet<Sym>,
+    /// Its body holds `yield` (a generator function).
+    yields: bool,
+    /// A comprehension's scope: its kind, where `yield` is an error.
+    comp: Option<CompKind>,
 }
 
 enum ScopeKind {
@@ -354,6 +358,8 @@ impl Resolver {
             free: Vec::new(),
             captured: FxHashSet::default(),
             globals: FxHashSet::default(),
+            yields: false,
+            comp: None,
         };
         let declared = |s: &Sym| decl.iter().any(|(d, _)| d == s);
         for (d, is_global) in &decl {
@@ -393,6 +399,7 @@ impl Resolver {
             local_names: scope.names,
             cellvars,
             freevars: scope.free.iter().map(|(_, _, outer)| *outer).collect(),
+            is_generator: scope.yields,
         })
     }
 
@@ -427,7 +434,11 @@ impl Resolver {
             generators,
             ..
         } = c;
+        let kind = c.kind;
         c.info = self.with_fn_scope(Vec::new(), bound, Vec::new(), span, |r| {
+            if let Some(ScopeKind::Function(f)) = r.stack.last_mut() {
+                f.comp = Some(kind);
+            }
             for (i, g) in generators.iter_mut().enumerate() {
                 if i > 0 {
                     r.expr(&mut g.iter)?;
@@ -469,7 +480,7 @@ impl Resolver {
                 }
                 Ok(())
             }
-            ExprKind::Attr(o, _) => self.expr(o),
+            ExprKind::Attr(o, ..) => self.expr(o),
             ExprKind::Subscript(o, i) => {
                 self.expr(o)?;
                 self.expr(i)
@@ -508,8 +519,41 @@ impl Resolver {
             ExprKind::Lambda(f) => self.function(Rc::make_mut(f)),
             ExprKind::Comp(c) => {
                 let span = e.span;
-                self.comprehension(c, span)
+                self.comprehension(Rc::make_mut(c), span)
             }
+            ExprKind::Yield(v) => {
+                self.mark_yield(e.span)?;
+                match v {
+                    Some(v) => self.expr(v),
+                    None => Ok(()),
+                }
+            }
+            ExprKind::YieldFrom(v) => {
+                self.mark_yield(e.span)?;
+                self.expr(v)
+            }
+        }
+    }
+
+    /// A `yield` makes the function it is in a generator; anywhere else it is an error.
+    fn mark_yield(&mut self, span: super::lexer::Span) -> RResult {
+        match self.stack.last_mut() {
+            Some(ScopeKind::Function(f)) => match f.comp {
+                Some(kind) => {
+                    let what = match kind {
+                        CompKind::List => "list comprehension",
+                        CompKind::Set => "set comprehension",
+                        CompKind::Dict => "dict comprehension",
+                        CompKind::Gen => "generator expression",
+                    };
+                    Err(err(format!("'yield' inside {what}"), span))
+                }
+                None => {
+                    f.yields = true;
+                    Ok(())
+                }
+            },
+            _ => Err(err("'yield' outside function".into(), span)),
         }
     }
 

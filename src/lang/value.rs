@@ -406,6 +406,8 @@ pub struct Class {
     /// `lookup` results (found or not) along the MRO, valid while `class_epoch()` is the
     /// epoch stored with them. Writers of a class dict call `class_changed()`.
     pub cache: RefCell<(u64, FxHashMap<Sym, Option<Value>>)>,
+    /// Whether the class has a `__setattr__`, and the epoch it was found in.
+    pub setattr: std::cell::Cell<(u64, bool)>,
 }
 
 /// Bumped whenever any class's namespace changes, which empties every lookup cache (a
@@ -473,6 +475,20 @@ impl Class {
         v
     }
 
+    /// Whether instances' attribute stores go through a `__setattr__` (cached per epoch:
+    /// every `obj.x = v` asks).
+    #[inline]
+    pub fn has_setattr(&self) -> bool {
+        let epoch = class_epoch();
+        let (e, has) = self.setattr.get();
+        if e == epoch {
+            return has;
+        }
+        let has = self.lookup(crate::lang::symbol::dunder::SETATTR).is_some();
+        self.setattr.set((epoch, has));
+        has
+    }
+
     fn lookup_uncached(&self, name: Sym) -> Option<Value> {
         if let Some(v) = self.dict.borrow().get(&name) {
             return Some(v.clone());
@@ -534,6 +550,8 @@ pub enum Iter {
         pos: usize,
     },
     Native(Box<dyn NativeIter>),
+    /// A generator (of a generator function or a generator expression).
+    Gen(Rc<super::interp::generator::Generator>),
 }
 
 pub trait NativeIter {
@@ -555,6 +573,7 @@ impl Iter {
             Iter::Zip { .. } => "zip",
             Iter::Reversed { .. } => "list_reverseiterator",
             Iter::Native(n) => n.type_name(),
+            Iter::Gen(_) => "generator",
         }
     }
 }

@@ -112,16 +112,14 @@ class RandomSampler(Sampler):
             generator.manual_seed(seed)
         else:
             generator = self.generator
-        out = []
         if self.replacement:
             for _ in range(self.num_samples // 32):
-                out.extend(torch.randint(high=n, size=(32,), dtype=torch.int64, generator=generator).tolist())
-            out.extend(torch.randint(high=n, size=(self.num_samples % 32,), dtype=torch.int64, generator=generator).tolist())
+                yield from torch.randint(high=n, size=(32,), dtype=torch.int64, generator=generator).tolist()
+            yield from torch.randint(high=n, size=(self.num_samples % 32,), dtype=torch.int64, generator=generator).tolist()
         else:
             for _ in range(self.num_samples // n):
-                out.extend(_N.randperm(n, generator).tolist())
-            out.extend(_N.randperm(n, generator).tolist()[:self.num_samples % n])
-        return iter(out)
+                yield from _N.randperm(n, generator).tolist()
+            yield from _N.randperm(n, generator).tolist()[:self.num_samples % n]
 
     def __len__(self):
         return self.num_samples
@@ -135,7 +133,8 @@ class SubsetRandomSampler(Sampler):
         self.generator = generator
 
     def __iter__(self):
-        return iter([self.indices[i] for i in _N.randperm(len(self.indices), self.generator).tolist()])
+        for i in _N.randperm(len(self.indices), self.generator).tolist():
+            yield self.indices[i]
 
     def __len__(self):
         return len(self.indices)
@@ -154,10 +153,14 @@ class BatchSampler(Sampler):
         self.drop_last = drop_last
 
     def __iter__(self):
-        idx = list(iter(self.sampler))
-        bs = self.batch_size
-        n = len(idx) // bs * bs if self.drop_last else len(idx)
-        return iter([idx[i:i + bs] for i in range(0, n, bs)])
+        batch = []
+        for idx in self.sampler:
+            batch.append(idx)
+            if len(batch) == self.batch_size:
+                yield batch
+                batch = []
+        if batch and not self.drop_last:
+            yield batch
 
     def __len__(self):
         if self.drop_last:
@@ -220,8 +223,7 @@ class _SingleProcessDataLoaderIter:
         if loader.pin_memory and not _accelerator_available():
             _N.warn_once("'pin_memory' argument is set as true but no accelerator is found, then device pinned memory won't be used.")
         self._pin_memory = loader.pin_memory and _accelerator_available()
-        self._batches = None
-        self._pos = 0
+        self._sampler_iter = None
         self._base_seed = _N.random_int64(loader.generator)
 
     def __iter__(self):
@@ -231,12 +233,10 @@ class _SingleProcessDataLoaderIter:
         return len(self._loader)
 
     def __next__(self):
-        if self._batches is None:
-            self._batches = list(iter(self._loader._index_sampler))
-        if self._pos >= len(self._batches):
-            raise StopIteration
-        index = self._batches[self._pos]
-        self._pos += 1
+        # Batches are drawn from the sampler one at a time, as they are asked for.
+        if self._sampler_iter is None:
+            self._sampler_iter = iter(self._loader._index_sampler)
+        index = next(self._sampler_iter)
         data = self._loader._fetch(index)
         if self._pin_memory:
             data = _pin(data)

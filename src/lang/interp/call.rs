@@ -232,6 +232,9 @@ impl Interp {
                 slots[nlocals + i] = Some(Value::Cell(cell.clone()));
             }
         }
+        if info.is_generator {
+            return self.make_generator(func, slots);
+        }
         let mut frame = Frame {
             slots,
             class_ns: None,
@@ -240,7 +243,9 @@ impl Interp {
             src: func.src.clone(),
         };
         self.depth += 1;
-        if self.depth > RECURSION_LIMIT {
+        if self.depth > RECURSION_LIMIT
+            || (self.stack_floor != 0 && super::generator::stack_pointer() < self.stack_floor)
+        {
             self.depth -= 1;
             return Err(PyErr::new(
                 ExcKind::RecursionError,

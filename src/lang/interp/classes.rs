@@ -1,7 +1,7 @@
 //! Classes and instances: the builtin class objects, `class` statements, attribute access,
 //! instantiation and `super()`.
 use super::{Frame, Interp, Types};
-use crate::lang::ast::ClassDef;
+use crate::lang::ast::{AttrHint, ClassDef};
 use crate::lang::error::{attr_error, not_implemented, type_error, ExcKind, PyErr, PyResult};
 use crate::lang::symbol::Sym;
 use crate::lang::value::*;
@@ -23,6 +23,7 @@ fn new_class(
         dict: RefCell::new(AttrMap::default()),
         builtin,
         cache: Default::default(),
+        setattr: Default::default(),
     });
     let mro = c3_mro(&c, &bases).unwrap_or_else(|| {
         let mut m = vec![c.clone()];
@@ -652,10 +653,68 @@ impl Interp {
         e
     }
 
+    /// `get_attr` with an attribute expression's inline cache: an instance's own attribute
+    /// found at the hinted index of its dict is read without hashing.
+    #[inline]
+    pub(crate) fn get_attr_hinted(
+        &mut self,
+        obj: &Value,
+        name: Sym,
+        hint: &AttrHint,
+    ) -> PyResult<Value> {
+        if let Value::Instance(i) = obj {
+            let d = i.dict.borrow();
+            if let Some((k, v)) = d.get_index(hint.get() as usize) {
+                if *k == name {
+                    return Ok(v.clone());
+                }
+            }
+            if let Some((at, _, v)) = d.get_full(&name) {
+                hint.set(at as u32);
+                return Ok(v.clone());
+            }
+        }
+        self.get_attr(obj, name)
+    }
+
+    /// `set_attr` with an attribute expression's inline cache (see `get_attr_hinted`).
+    #[inline]
+    pub(crate) fn set_attr_hinted(
+        &mut self,
+        obj: &Value,
+        name: Sym,
+        v: Value,
+        hint: &AttrHint,
+    ) -> PyResult<()> {
+        if let Value::Instance(i) = obj {
+            if !i.class.has_setattr() {
+                let mut d = i.dict.borrow_mut();
+                if let Some((k, slot)) = d.get_index_mut(hint.get() as usize) {
+                    if *k == name {
+                        let old = std::mem::replace(slot, v);
+                        drop(d);
+                        drop(old);
+                        return Ok(());
+                    }
+                }
+                let (at, old) = d.insert_full(name, v);
+                hint.set(at as u32);
+                drop(d);
+                drop(old);
+                return Ok(());
+            }
+        }
+        self.set_attr(obj, name, v)
+    }
+
     pub fn set_attr(&mut self, obj: &Value, name: Sym, v: Value) -> PyResult<()> {
         match obj {
             Value::Instance(i) => {
-                if let Some(setattr) = i.class.lookup(crate::lang::symbol::dunder::SETATTR) {
+                if i.class.has_setattr() {
+                    let setattr = i
+                        .class
+                        .lookup(crate::lang::symbol::dunder::SETATTR)
+                        .unwrap_or(Value::None);
                     self.call_bound(
                         &setattr,
                         obj.clone(),

@@ -44,9 +44,9 @@ impl Interp {
                 })
             }
             ExprKind::Call(func, args) => self.eval_call(e, func, args, f),
-            ExprKind::Attr(obj, name) => {
+            ExprKind::Attr(obj, name, hint) => {
                 let o = self.eval(obj, f)?;
-                self.get_attr(&o, *name)
+                self.get_attr_hinted(&o, *name, hint)
                     .map_err(|err| self.at(err, f, e.span, Anchor::None))
             }
             ExprKind::Compare(first, rest) if rest.len() == 1 => {
@@ -100,10 +100,10 @@ impl Interp {
                 });
             }
             ExprKind::Call(func, args) => return self.eval_call(e, func, args, f),
-            ExprKind::Attr(obj, name) => {
+            ExprKind::Attr(obj, name, hint) => {
                 let o = self.eval(obj, f)?;
                 return self
-                    .get_attr(&o, *name)
+                    .get_attr_hinted(&o, *name, hint)
                     .map_err(|err| self.at(err, f, e.span, Anchor::None));
             }
             ExprKind::Subscript(obj, idx) => {
@@ -172,6 +172,34 @@ impl Interp {
             }
             ExprKind::List(items) => Value::list(self.eval_items(items, f)?),
             ExprKind::Tuple(items) => Value::tuple(self.eval_items(items, f)?),
+            ExprKind::Set(_) | ExprKind::Dict(_) => return self.eval_set_or_dict(e, f),
+            ExprKind::Slice(a, b, c) => {
+                let mut parts = [Value::None, Value::None, Value::None];
+                for (slot, x) in parts.iter_mut().zip([a, b, c]) {
+                    if let Some(x) = x {
+                        *slot = self.eval(x, f)?;
+                    }
+                }
+                Value::Slice(Rc::new(parts))
+            }
+            ExprKind::FString(parts) => Value::from(self.eval_fstring(parts, f)?),
+            ExprKind::Lambda(def) => self.make_function(def, f, Vec::new())?,
+            ExprKind::Comp(c) => return self.eval_comp(c, e.span, f),
+            ExprKind::Yield(_) | ExprKind::YieldFrom(_) => return self.eval_yield(e, f),
+            ExprKind::Starred(_) => {
+                return Err(self.at(
+                    PyErr::new(ExcKind::SyntaxError, "can't use starred expression here"),
+                    f,
+                    e.span,
+                    Anchor::None,
+                ))
+            }
+        })
+    }
+
+    /// `{a, b}` and `{k: v, **m}` displays.
+    fn eval_set_or_dict(&mut self, e: &Expr, f: &mut Frame) -> PyResult<Value> {
+        Ok(match &e.kind {
             ExprKind::Set(items) => {
                 let vals = self.eval_items(items, f)?;
                 let mut set = SetMap::default();
@@ -204,27 +232,28 @@ impl Interp {
                 }
                 Value::Dict(Rc::new(RefCell::new(map)))
             }
-            ExprKind::Slice(a, b, c) => {
-                let mut parts = [Value::None, Value::None, Value::None];
-                for (slot, x) in parts.iter_mut().zip([a, b, c]) {
-                    if let Some(x) = x {
-                        *slot = self.eval(x, f)?;
-                    }
-                }
-                Value::Slice(Rc::new(parts))
-            }
-            ExprKind::FString(parts) => Value::from(self.eval_fstring(parts, f)?),
-            ExprKind::Lambda(def) => self.make_function(def, f, Vec::new())?,
-            ExprKind::Comp(c) => return self.eval_comp(c, e.span, f),
-            ExprKind::Starred(_) => {
-                return Err(self.at(
-                    PyErr::new(ExcKind::SyntaxError, "can't use starred expression here"),
-                    f,
-                    e.span,
-                    Anchor::None,
-                ))
-            }
+            _ => Value::None,
         })
+    }
+
+    /// `yield x` and `yield from it` (the resolver allows them only in a generator's body).
+    fn eval_yield(&mut self, e: &Expr, f: &mut Frame) -> PyResult<Value> {
+        match &e.kind {
+            ExprKind::Yield(v) => {
+                let val = match v {
+                    Some(x) => self.eval(x, f)?,
+                    None => Value::None,
+                };
+                self.do_yield(val)
+                    .map_err(|err| self.at(err, f, e.span, Anchor::None))
+            }
+            ExprKind::YieldFrom(x) => {
+                let it = self.eval(x, f)?;
+                self.yield_from(&it)
+                    .map_err(|err| self.at(err, f, e.span, Anchor::None))
+            }
+            _ => Ok(Value::None),
+        }
     }
 
     fn eval_items(&mut self, items: &[Expr], f: &mut Frame) -> PyResult<Vec<Value>> {
@@ -322,7 +351,7 @@ impl Interp {
     fn eval_call(&mut self, e: &Expr, func: &Expr, args: &[Arg], f: &mut Frame) -> PyResult<Value> {
         // `obj.method(...)`: look the method up without building a bound-method object.
         let plain = args.iter().all(|a| matches!(a, Arg::Pos(_)));
-        if let ExprKind::Attr(obj, name) = &func.kind {
+        if let ExprKind::Attr(obj, name, _) = &func.kind {
             let o = self.eval(obj, f)?;
             if plain {
                 // Arguments go straight into the frame's slots after `self` when the method
@@ -520,7 +549,7 @@ impl Interp {
     }
 
     /// Runs a comprehension in its own frame, as CPython does.
-    fn eval_comp(&mut self, c: &CompScope, span: Span, f: &mut Frame) -> PyResult<Value> {
+    fn eval_comp(&mut self, c: &Rc<CompScope>, span: Span, f: &mut Frame) -> PyResult<Value> {
         let Some(first) = c.generators.first() else {
             return Ok(Value::None);
         };
@@ -545,6 +574,14 @@ impl Interp {
         }
         for &slot in &c.info.cellvars {
             cf.slots[slot as usize] = Some(Value::Cell(Rc::new(RefCell::new(None))));
+        }
+        if c.kind == CompKind::Gen {
+            // Lazy: the loop runs inside a generator, yielding each item as it is asked for.
+            let c = c.clone();
+            return self.make_genexpr(Box::new(move |interp: &mut Interp| {
+                interp.comp_loop(&c, 0, iter, &mut cf, &mut CompAcc::Gen)?;
+                Ok(Value::None)
+            }));
         }
         let mut acc = CompAcc::new(c.kind);
         self.depth += 1;
@@ -613,7 +650,11 @@ impl Interp {
                                 .map_err(|err| self.at(err, cf, c.elt.span, Anchor::None))?,
                         );
                     }
-                    (CompAcc::List(l), _) | (CompAcc::Gen(l), _) => {
+                    (CompAcc::Gen, _) => {
+                        self.do_yield(v)
+                            .map_err(|err| self.at(err, cf, c.elt.span, Anchor::None))?;
+                    }
+                    (CompAcc::List(l), _) => {
                         if l.len() >= super::ops::MAX_ITEMS {
                             return Err(PyErr::new(ExcKind::MemoryError, ""));
                         }
@@ -641,7 +682,8 @@ pub fn dict_insert(map: &mut DictMap, key: Key, value: Value) {
 
 enum CompAcc {
     List(Vec<Value>),
-    Gen(Vec<Value>),
+    /// A generator expression's loop: items are yielded, not kept.
+    Gen,
     Set(SetMap),
     Dict(DictMap),
 }
@@ -650,7 +692,7 @@ impl CompAcc {
     fn new(kind: CompKind) -> CompAcc {
         match kind {
             CompKind::List => CompAcc::List(Vec::new()),
-            CompKind::Gen => CompAcc::Gen(Vec::new()),
+            CompKind::Gen => CompAcc::Gen,
             CompKind::Set => CompAcc::Set(SetMap::default()),
             CompKind::Dict => CompAcc::Dict(DictMap::default()),
         }
@@ -658,11 +700,7 @@ impl CompAcc {
     fn finish(self) -> Value {
         match self {
             CompAcc::List(v) => Value::list(v),
-            // Generator expressions are evaluated eagerly; the result iterates like one.
-            CompAcc::Gen(v) => Value::Iter(Rc::new(RefCell::new(Iter::Seq {
-                items: Rc::new(v),
-                pos: 0,
-            }))),
+            CompAcc::Gen => Value::None,
             CompAcc::Set(s) => Value::Set(Rc::new(RefCell::new(s))),
             CompAcc::Dict(d) => Value::Dict(Rc::new(RefCell::new(d))),
         }

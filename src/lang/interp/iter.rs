@@ -157,6 +157,14 @@ impl Interp {
                         }
                         Ok(Some(Value::tuple(out)))
                     }
+                    Iter::Gen(g) => {
+                        let g = g.clone();
+                        drop(st);
+                        match self.resume(&g, Ok(Value::None))? {
+                            super::generator::Step::Yielded(v) => Ok(Some(v)),
+                            super::generator::Step::Returned(_) => Ok(None),
+                        }
+                    }
                     Iter::Native(_) => {
                         // Taken out while it runs: its code may touch this iterator again.
                         let mut taken = std::mem::replace(

@@ -1,10 +1,14 @@
 //! The tree-walking evaluator.
+mod arith;
 mod call;
 mod classes;
+mod compare;
 pub(crate) mod expr;
+pub(crate) mod generator;
 mod index;
 mod iter;
 mod ops;
+mod repr;
 mod stmt;
 
 pub use call::bind_error;
@@ -110,6 +114,11 @@ pub struct Interp {
     pub method_cache: rustc_hash::FxHashMap<(std::mem::Discriminant<Value>, Sym), FoundMethod>,
     /// Slot vectors of finished calls, for the next calls' frames.
     pub(crate) slot_pool: Vec<Vec<Option<Value>>>,
+    /// The generator running now: how its `yield` hands control back.
+    pub(crate) gen_ctx: Option<generator::GenCtx>,
+    /// Inside a generator: the lowest stack address a call may start at (its stack is
+    /// smaller than the main one); 0 elsewhere.
+    pub(crate) stack_floor: usize,
 }
 
 /// A builtin type's method as `builtins::method` finds it (or its absence).
@@ -139,6 +148,8 @@ impl Interp {
             warned: Default::default(),
             method_cache: Default::default(),
             slot_pool: Vec::new(),
+            gen_ctx: None,
+            stack_floor: 0,
         };
         super::builtins::install(&mut it);
         // autocast's state is per thread, as in PyTorch; a new session starts it afresh

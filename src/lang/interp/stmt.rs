@@ -64,7 +64,7 @@ impl Interp {
                 return Ok(Flow::Return(v));
             }
             StmtKind::For(target, iter, body, orelse) => {
-                return self.exec_for(target, iter, body, orelse, f)
+                return self.exec_for(target, iter, body, orelse, f, s.span.start)
             }
             _ => return self.exec_rest(s, f),
         }
@@ -122,7 +122,7 @@ impl Interp {
                 }
             },
             StmtKind::For(target, iter, body, orelse) => {
-                return self.exec_for(target, iter, body, orelse, f)
+                return self.exec_for(target, iter, body, orelse, f, s.span.start)
             }
             StmtKind::Break => return Ok(Flow::Break),
             StmtKind::Continue => return Ok(Flow::Continue),
@@ -220,6 +220,7 @@ impl Interp {
         body: &[Stmt],
         orelse: &[Stmt],
         f: &mut Frame,
+        start: u32,
     ) -> PyResult<Flow> {
         let it = self.eval(iter, f)?;
         // Fast path: `for i in range(...)` never builds an iterator object.
@@ -244,9 +245,17 @@ impl Interp {
         loop {
             self.tick()
                 .map_err(|e| self.at(e, f, iter.span, Anchor::None))?;
-            let Some(item) = self
-                .next(&iterator)
-                .map_err(|e| self.at(e, f, iter.span, Anchor::None))?
+            let Some(item) = self.next(&iterator).map_err(|e| {
+                // An error from the iterator is the `for` line's, shown without carets.
+                let line = &f.src.text[start as usize..];
+                let end = start + line.find('\n').unwrap_or(line.len()) as u32;
+                self.at(
+                    e,
+                    f,
+                    crate::lang::lexer::Span::new(start as usize, end as usize),
+                    Anchor::None,
+                )
+            })?
             else {
                 break;
             };
@@ -288,9 +297,9 @@ impl Interp {
                 self.store_name(n, v, f);
                 Ok(())
             }
-            ExprKind::Attr(obj, name) => {
+            ExprKind::Attr(obj, name, hint) => {
                 let o = self.eval(obj, f)?;
-                self.set_attr(&o, *name, v)
+                self.set_attr_hinted(&o, *name, v, hint)
                     .map_err(|e| self.at(e, f, t.span, Anchor::None))
             }
             ExprKind::Subscript(obj, idx) => {
@@ -428,16 +437,16 @@ impl Interp {
                     .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
                 self.store_name(n, r, f);
             }
-            ExprKind::Attr(obj, name) => {
+            ExprKind::Attr(obj, name, hint) => {
                 let o = self.eval(obj, f)?;
                 let cur = self
-                    .get_attr(&o, *name)
+                    .get_attr_hinted(&o, *name, hint)
                     .map_err(|e| self.at(e, f, target.span, Anchor::None))?;
                 let rhs = self.eval(value, f)?;
                 let r = self
                     .inplace(op, &cur, &rhs)
                     .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
-                self.set_attr(&o, *name, r)
+                self.set_attr_hinted(&o, *name, r, hint)
                     .map_err(|e| self.at(e, f, target.span, Anchor::None))?;
             }
             ExprKind::Subscript(obj, idx) => {
@@ -492,7 +501,7 @@ impl Interp {
                 }
                 Ok(())
             }
-            ExprKind::Attr(obj, name) => {
+            ExprKind::Attr(obj, name, _) => {
                 let o = self.eval(obj, f)?;
                 self.del_attr(&o, *name)
                     .map_err(|e| self.at(e, f, t.span, Anchor::None))

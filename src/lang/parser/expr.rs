@@ -7,6 +7,37 @@ impl Parser<'_> {
         self.comma_list(true)
     }
 
+    /// A statement's value: a comma list, or a `yield` expression.
+    pub(super) fn value_or_yield(&mut self) -> PResult<Expr> {
+        if self.is_kw("yield") {
+            return self.yield_expr();
+        }
+        self.test_list_star()
+    }
+
+    /// `yield`, `yield x, y` or `yield from it`, at the `yield` keyword.
+    pub(super) fn yield_expr(&mut self) -> PResult<Expr> {
+        let start = self.advance().span;
+        if self.eat_kw("from") {
+            let it = self.test()?;
+            return Ok(Expr {
+                span: start.to(it.span),
+                kind: ExprKind::YieldFrom(Box::new(it)),
+            });
+        }
+        if !self.starts_expr() {
+            return Ok(Expr {
+                kind: ExprKind::Yield(None),
+                span: start,
+            });
+        }
+        let v = self.test_list_star()?;
+        Ok(Expr {
+            span: start.to(v.span),
+            kind: ExprKind::Yield(Some(Box::new(v))),
+        })
+    }
+
     pub(super) fn test_list(&mut self) -> PResult<Expr> {
         self.comma_list(false)
     }
@@ -298,7 +329,7 @@ impl Parser<'_> {
                 let (name, _) = self.name()?;
                 e = Expr {
                     span: self.span_from(start),
-                    kind: ExprKind::Attr(Box::new(e), name),
+                    kind: ExprKind::Attr(Box::new(e), name, Default::default()),
                 };
             } else if self.is_op("(") {
                 self.advance();
@@ -431,50 +462,7 @@ impl Parser<'_> {
                 ))
             }
             Tok::Float(v) => ExprKind::Float(v),
-            Tok::Str(_) | Tok::FStr { .. } => {
-                // Adjacent literals concatenate: "a" "b", and f-strings join in.
-                let mut parts: Vec<FPart> = Vec::new();
-                let mut any_f = false;
-                let mut end = span;
-                self.pos -= 1;
-                while let Tok::Str(_) | Tok::FStr { .. } = self.peek() {
-                    let t = self.advance();
-                    end = t.span;
-                    match t.tok {
-                        Tok::Str(s) => push_lit(&mut parts, &s),
-                        Tok::FStr {
-                            body,
-                            body_start,
-                            raw,
-                        } => {
-                            any_f = true;
-                            let fp = parse_fstring(self.src, &body, body_start, raw, self.depth, self.chain)?;
-                            for p in fp {
-                                match p {
-                                    FPart::Lit(s) => push_lit(&mut parts, &s),
-                                    other => parts.push(other),
-                                }
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                let span = span.to(end);
-                if !any_f {
-                    let s = match parts.pop() {
-                        Some(FPart::Lit(s)) => s,
-                        _ => String::new(),
-                    };
-                    return Ok(Expr {
-                        kind: ExprKind::Str(Rc::from(s)),
-                        span,
-                    });
-                }
-                return Ok(Expr {
-                    kind: ExprKind::FString(parts),
-                    span,
-                });
-            }
+            Tok::Str(_) | Tok::FStr { .. } => return self.strings(span),
             Tok::Kw("None") => ExprKind::None,
             Tok::Kw("True") => ExprKind::Bool(true),
             Tok::Kw("False") => ExprKind::Bool(false),
@@ -488,8 +476,15 @@ impl Parser<'_> {
                     });
                 }
                 self.enter()?;
-                let first = self.star_test();
+                let first = if self.is_kw("yield") {
+                    self.yield_expr()
+                } else {
+                    self.star_test()
+                };
                 let r = first.and_then(|first| {
+                    if matches!(first.kind, ExprKind::Yield(_) | ExprKind::YieldFrom(_)) {
+                        return Ok((first, true));
+                    }
                     if self.is_kw("for") {
                         let c = self.comprehension(CompKind::Gen, first, None, span)?;
                         return Ok((c, false));
@@ -542,9 +537,17 @@ impl Parser<'_> {
                 e.span = span.to(end);
                 return Ok(e);
             }
-            Tok::Kw("yield") | Tok::Kw("await") => {
+            Tok::Kw("yield") => {
+                // Only where Python allows it: a statement, the right of `=`, or `(yield)`.
                 return Err(SyntaxErr::new(
-                    "cudalearn does not support generators ('yield') yet",
+                    "invalid syntax",
+                    span.start as usize,
+                    span.end as usize,
+                ));
+            }
+            Tok::Kw("await") => {
+                return Err(SyntaxErr::new(
+                    "cudalearn does not support 'await' yet",
                     span.start as usize,
                     span.end as usize,
                 ))
@@ -561,6 +564,54 @@ impl Parser<'_> {
             _ => return Err(SyntaxErr::new("invalid syntax", span.start as usize, span.end as usize)),
         };
         Ok(Expr { kind, span })
+    }
+
+    /// Adjacent string literals at `span` (the first one just consumed), concatenated; an
+    /// f-string among them makes the whole an f-string.
+    fn strings(&mut self, span: Span) -> PResult<Expr> {
+        // Adjacent literals concatenate: "a" "b", and f-strings join in.
+        let mut parts: Vec<FPart> = Vec::new();
+        let mut any_f = false;
+        let mut end = span;
+        self.pos -= 1;
+        while let Tok::Str(_) | Tok::FStr { .. } = self.peek() {
+            let t = self.advance();
+            end = t.span;
+            match t.tok {
+                Tok::Str(s) => push_lit(&mut parts, &s),
+                Tok::FStr {
+                    body,
+                    body_start,
+                    raw,
+                } => {
+                    any_f = true;
+                    let fp =
+                        parse_fstring(self.src, &body, body_start, raw, self.depth, self.chain)?;
+                    for p in fp {
+                        match p {
+                            FPart::Lit(s) => push_lit(&mut parts, &s),
+                            other => parts.push(other),
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let span = span.to(end);
+        if !any_f {
+            let s = match parts.pop() {
+                Some(FPart::Lit(s)) => s,
+                _ => String::new(),
+            };
+            return Ok(Expr {
+                kind: ExprKind::Str(Rc::from(s)),
+                span,
+            });
+        }
+        Ok(Expr {
+            kind: ExprKind::FString(parts),
+            span,
+        })
     }
 
     pub(super) fn list_body(&mut self, start: Span) -> PResult<Expr> {
@@ -665,7 +716,7 @@ impl Parser<'_> {
             generators.push(Comprehension { target, iter, ifs });
         }
         Ok(Expr {
-            kind: ExprKind::Comp(Box::new(CompScope {
+            kind: ExprKind::Comp(Rc::new(CompScope {
                 kind,
                 elt: Box::new(elt),
                 value: value.map(Box::new),

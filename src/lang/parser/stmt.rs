@@ -527,71 +527,9 @@ impl Parser<'_> {
                     StmtKind::Nonlocal(names)
                 }
             }
-            Tok::Kw("import") => {
-                self.advance();
-                let mut items = Vec::new();
-                loop {
-                    let path = self.dotted()?;
-                    let (bound, alias) = if self.eat_kw("as") {
-                        (self.name()?.0, true)
-                    } else {
-                        (path[0], false)
-                    };
-                    items.push((
-                        path,
-                        Name {
-                            sym: bound,
-                            scope: Scope::Unresolved,
-                        },
-                        alias,
-                    ));
-                    if !self.eat_op(",") {
-                        break;
-                    }
-                }
-                StmtKind::Import(items)
-            }
-            Tok::Kw("from") => {
-                self.advance();
-                if self.is_op(".") {
-                    return Err(self.error_here("cudalearn does not support relative imports"));
-                }
-                let path = self.dotted()?;
-                if !self.eat_kw("import") {
-                    return Err(self.invalid());
-                }
-                let mut names = Vec::new();
-                if self.eat_op("*") {
-                    return Err(SyntaxErr::new(
-                        "cudalearn does not support 'import *'; import the names you need",
-                        start.start as usize,
-                        self.prev_span().end as usize,
-                    ));
-                }
-                let paren = self.eat_op("(");
-                loop {
-                    let (n, _) = self.name()?;
-                    let bound = if self.eat_kw("as") { self.name()?.0 } else { n };
-                    names.push((
-                        n,
-                        Name {
-                            sym: bound,
-                            scope: Scope::Unresolved,
-                        },
-                    ));
-                    if !self.eat_op(",") {
-                        break;
-                    }
-                    if paren && self.is_op(")") {
-                        break;
-                    }
-                }
-                if paren {
-                    self.expect_op(")")?;
-                }
-                StmtKind::ImportFrom(path, names)
-            }
-            Tok::Kw(k @ ("yield" | "async" | "await")) => {
+            Tok::Kw("import") => self.import_stmt()?,
+            Tok::Kw("from") => self.import_from(start)?,
+            Tok::Kw(k @ ("async" | "await")) => {
                 return Err(self.error_here(format!("cudalearn does not support '{k}' yet")));
             }
             Tok::Name(s)
@@ -619,6 +557,74 @@ impl Parser<'_> {
         })
     }
 
+    /// `import a.b as c, d`.
+    fn import_stmt(&mut self) -> PResult<StmtKind> {
+        self.advance();
+        let mut items = Vec::new();
+        loop {
+            let path = self.dotted()?;
+            let (bound, alias) = if self.eat_kw("as") {
+                (self.name()?.0, true)
+            } else {
+                (path[0], false)
+            };
+            items.push((
+                path,
+                Name {
+                    sym: bound,
+                    scope: Scope::Unresolved,
+                },
+                alias,
+            ));
+            if !self.eat_op(",") {
+                break;
+            }
+        }
+        Ok(StmtKind::Import(items))
+    }
+
+    /// `from a.b import c as d, (e, f)`.
+    fn import_from(&mut self, start: Span) -> PResult<StmtKind> {
+        self.advance();
+        if self.is_op(".") {
+            return Err(self.error_here("cudalearn does not support relative imports"));
+        }
+        let path = self.dotted()?;
+        if !self.eat_kw("import") {
+            return Err(self.invalid());
+        }
+        let mut names = Vec::new();
+        if self.eat_op("*") {
+            return Err(SyntaxErr::new(
+                "cudalearn does not support 'import *'; import the names you need",
+                start.start as usize,
+                self.prev_span().end as usize,
+            ));
+        }
+        let paren = self.eat_op("(");
+        loop {
+            let (n, _) = self.name()?;
+            let bound = if self.eat_kw("as") { self.name()?.0 } else { n };
+            names.push((
+                n,
+                Name {
+                    sym: bound,
+                    scope: Scope::Unresolved,
+                },
+            ));
+            if !self.eat_op(",") {
+                break;
+            }
+            if paren && self.is_op(")") {
+                break;
+            }
+        }
+        if paren {
+            self.expect_op(")")?;
+        }
+        Ok(StmtKind::ImportFrom(path, names))
+    }
+
     pub(super) fn dotted(&mut self) -> PResult<Vec<Sym>> {
         let mut path = vec![self.name()?.0];
         while self.eat_op(".") {
@@ -629,12 +635,16 @@ impl Parser<'_> {
 
     pub(super) fn expr_stmt(&mut self) -> PResult<Stmt> {
         let start = self.span();
-        let first = self.test_list_star()?;
+        let first = self.value_or_yield()?;
         if let Tok::Op(op) = self.peek().clone() {
             if let Some(bop) = aug_op(op) {
                 check_aug_target(&first)?;
                 self.advance();
-                let value = self.test_list()?;
+                let value = if self.is_kw("yield") {
+                    self.yield_expr()?
+                } else {
+                    self.test_list()?
+                };
                 return Ok(Stmt {
                     span: start.to(value.span),
                     kind: StmtKind::AugAssign(first, bop, value),
@@ -659,7 +669,7 @@ impl Parser<'_> {
                 let mut value;
                 loop {
                     self.advance();
-                    value = self.test_list_star()?;
+                    value = self.value_or_yield()?;
                     if !self.is_op("=") {
                         break;
                     }
