@@ -26,7 +26,10 @@ fn every_parity_case_prints_what_the_cpu_prints() {
 fn tensors_live_in_device_memory_and_are_accounted() {
     let _serial = setup();
     let out = common::run_case(
+        // The device is shared with the other tests (one at a time): start from an empty cache,
+        // whatever the lessons run before this left reserved.
         "import torch\n\
+         torch.cuda.empty_cache()\n\
          print(torch.cuda.is_available(), torch.cuda.get_device_name(0))\n\
          x = torch.ones(1, device='cuda')\n\
          print(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())\n\
