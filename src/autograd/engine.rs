@@ -152,8 +152,10 @@ fn run(
     grads: &[Tensor],
     retain_graph: bool,
     capture: Option<&[Tensor]>,
+    create_graph: bool,
 ) -> Result<Vec<Option<Tensor>>> {
-    let _ng = NoGrad::new();
+    // with create_graph the formulas record too, so the gradients can be differentiated
+    let _ng = NoGrad::with(create_graph);
     let mut roots = Vec::with_capacity(outputs.len());
     for (i, t) in outputs.iter().enumerate() {
         roots.push(root_edge(t, i)?);
@@ -256,8 +258,18 @@ fn run(
 
 /// `t.backward(gradient, retain_graph)` / `torch.autograd.backward`.
 pub fn backward(outputs: &[Tensor], grads: &[Option<Tensor>], retain_graph: bool) -> Result<()> {
+    backward_with(outputs, grads, retain_graph, false)
+}
+
+/// `backward` with `create_graph`: the gradients get a history of their own.
+pub fn backward_with(
+    outputs: &[Tensor],
+    grads: &[Option<Tensor>],
+    retain_graph: bool,
+    create_graph: bool,
+) -> Result<()> {
     let gs = resolve_grads(outputs, grads)?;
-    run(outputs, &gs, retain_graph, None).map(|_| ())
+    run(outputs, &gs, retain_graph, None, create_graph).map(|_| ())
 }
 
 fn resolve_grads(outputs: &[Tensor], grads: &[Option<Tensor>]) -> Result<Vec<Tensor>> {
@@ -287,8 +299,20 @@ pub fn grad(
     retain_graph: bool,
     allow_unused: bool,
 ) -> Result<Vec<Option<Tensor>>> {
+    grad_with(outputs, inputs, grads, retain_graph, allow_unused, false)
+}
+
+/// `grad` with `create_graph` (second derivatives: differentiate what it returns).
+pub fn grad_with(
+    outputs: &[Tensor],
+    inputs: &[Tensor],
+    grads: &[Option<Tensor>],
+    retain_graph: bool,
+    allow_unused: bool,
+    create_graph: bool,
+) -> Result<Vec<Option<Tensor>>> {
     let gs = resolve_grads(outputs, grads)?;
-    let r = run(outputs, &gs, retain_graph, Some(inputs))?;
+    let r = run(outputs, &gs, retain_graph, Some(inputs), create_graph)?;
     if !allow_unused {
         if let Some(i) = r.iter().position(|g| g.is_none()) {
             return runtime(format!("The differentiated Tensor at index {i} appears to not have been used in the graph. Set allow_unused=True if this is the desired behavior."));

@@ -13,6 +13,6 @@ pub mod mode;
 pub mod node;
 pub mod util;
 
-pub use engine::{backward, grad};
+pub use engine::{backward, backward_with, grad, grad_with};
 pub use mode::{is_enabled, is_inference, NoGrad};
 pub use node::{is_recording, is_recording1, record, Ctx, Grads, Node};

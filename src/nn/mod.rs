@@ -12,8 +12,12 @@ const PRELUDES: &[(&str, &[&str])] = &[
             include_str!("module.py"),
             include_str!("layers.py"),
             include_str!("loss.py"),
+            include_str!("conv.py"),
+            include_str!("norm.py"),
+            include_str!("rnn.py"),
         ],
     ),
+    ("torch.nn.utils", &[include_str!("clip.py")]),
     ("torch.nn.init", &[include_str!("init.py")]),
     ("torch.optim", &[include_str!("optim.py")]),
     (

@@ -359,6 +359,7 @@ pub fn index(t: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
     if crate::autograd::is_recording1(t) {
         grad::record_index(t, items, &out)?;
     }
+    crate::tensor::ops::shape_ops::grad::keep_view_grad(t, &out);
     Ok(out)
 }
 

@@ -213,7 +213,7 @@ impl Native for PyTensor {
             "mT" => wrap(t.mt().py()?),
             "nbytes" => Value::Int(t.nbytes() as i64),
             "itemsize" => Value::Int(t.element_size() as i64),
-            _ => match tensor_method(&n) {
+            _ => match tensor_method(&n).or_else(|| super::methods_extra::tensor_method(&n)) {
                 Some((f, name)) => Value::Builtin(Rc::new(Builtin {
                     name,
                     f,
@@ -250,6 +250,7 @@ impl Native for PyTensor {
         let special = |n: &&&str| n.starts_with("__") && n.ends_with("__");
         super::methods::METHOD_NAMES
             .iter()
+            .chain(super::methods_extra::METHOD_NAMES)
             .filter(|n| !special(n))
             .chain(
                 [
