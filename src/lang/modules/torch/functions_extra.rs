@@ -192,7 +192,7 @@ pub fn write_out(name: &str, r: Value, out: &Value) -> PyResult<Value> {
             o.dtype().c10_name()
         )));
     }
-    if o.requires_grad() && crate::autograd::is_enabled() {
+    if (o.requires_grad() || rt.requires_grad()) && crate::autograd::is_enabled() {
         return Err(runtime_error(format!(
             "{name}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad."
         )));
@@ -206,6 +206,8 @@ pub fn torch_fns() -> Vec<(&'static str, NativeFn)> {
         ("einsum", einsum_f),
         ("from_numpy", from_numpy),
         ("as_tensor", as_tensor_f),
+        ("save", super::save::save),
+        ("load", super::save::load),
     ];
     v.extend_from_slice(super::methods_extra::TORCH_FORMS);
     v

@@ -166,10 +166,12 @@ fn contains(t: &Value, a: &Args) -> PyResult<Value> {
             crate::tensor::ops::compare::compare_scalar(crate::tensor::BinaryOp::Eq, &x, s).py()?
         }
         (_, Some(o)) => crate::tensor::ops::compare::eq(o, &x).py()?,
-        _ => return Err(runtime_error(format!(
+        _ => {
+            return Err(runtime_error(format!(
             "Tensor.__contains__ only supports Tensor or scalar, but you passed in a <class '{}'>.",
             item.type_name()
-        ))),
+        )))
+        }
     };
     let any = crate::tensor::ops::reduce::all_any(&eq, None, false, false).py()?;
     Ok(Value::Bool(any.item().py()?.to_bool()))

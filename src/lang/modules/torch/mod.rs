@@ -15,6 +15,7 @@ pub mod numpy;
 pub mod objects;
 pub mod optim;
 pub mod profiler;
+pub mod save;
 pub mod size;
 pub mod tensor;
 pub mod tensor_dir;

@@ -35,7 +35,13 @@ pub fn unique(x: &Tensor) -> Result<Unique> {
 
 /// `torch.bincount(x, weights=None, minlength=0)`.
 pub fn bincount(x: &Tensor, weights: Option<&Tensor>, minlength: i64) -> Result<Tensor> {
-    if x.ndim() != 1 || x.dtype().is_floating() || x.dtype() == DType::Bool {
+    if x.dtype().is_floating() || x.dtype() == DType::Bool {
+        return crate::tensor::error::not_impl(format!(
+            "\"bincount_cpu\" not implemented for '{}'",
+            x.dtype().c10_name()
+        ));
+    }
+    if x.ndim() != 1 {
         return runtime("bincount only supports 1-d non-negative integral inputs.");
     }
     if minlength < 0 {
@@ -82,7 +88,7 @@ pub fn bincount(x: &Tensor, weights: Option<&Tensor>, minlength: i64) -> Result<
 /// range when both are 0); values outside are ignored, `max` itself counts in the last bin.
 pub fn histc(x: &Tensor, bins: i64, min: f64, max: f64) -> Result<Tensor> {
     if !x.dtype().is_floating() {
-        return runtime(format!(
+        return crate::tensor::error::not_impl(format!(
             "\"histogram_cpu\" not implemented for '{}'",
             x.dtype().c10_name()
         ));

@@ -97,7 +97,7 @@ pub fn einsum(eq: &str, ops: &[Tensor]) -> Result<Tensor> {
             let s = t.shape()[d];
             if sizes[l] != 1 && s != 1 && sizes[l] != s {
                 return runtime(format!(
-                    "einsum(): operands do not broadcast with remapped shapes (original->remapped): subscript '{}' has size {s} for operand {k} which does not broadcast with previously seen size {}",
+                    "einsum(): subscript {} has size {s} for operand {k} which does not broadcast with previously seen size {}",
                     labels[l], sizes[l]
                 ));
             }

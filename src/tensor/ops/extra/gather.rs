@@ -11,8 +11,8 @@ use crate::tensor::{DType, Scalar, Tensor};
 /// For each element of `index`: its flat position in `x` (dim `d` replaced by the index
 /// value), with PyTorch's checks.
 fn positions(x: &Tensor, d: usize, index: &Tensor, op: &str) -> Result<Vec<i64>> {
-    if index.dtype() != DType::I64 {
-        return runtime(format!("{op}(): Expected dtype int64 for index"));
+    if index.dtype() != DType::I64 && index.dtype() != DType::I32 {
+        return runtime(format!("{op}(): Expected dtype int32/int64 for index"));
     }
     let (xs, is) = (x.shape(), index.shape());
     if xs.len().max(1) != is.len().max(1) {
@@ -164,7 +164,7 @@ pub fn masked_fill(x: &Tensor, mask: &Tensor, value: &TensorOrScalar) -> Result<
     if mask.dtype() != DType::Bool {
         return runtime(format!(
             "masked_fill_ only supports boolean masks, but got mask with dtype {}",
-            mask.dtype().c10_name().to_lowercase()
+            c_type_name(mask.dtype())
         ));
     }
     if let TensorOrScalar::Tensor(v) = value {
@@ -175,6 +175,10 @@ pub fn masked_fill(x: &Tensor, mask: &Tensor, value: &TensorOrScalar) -> Result<
             ));
         }
     }
+    let name = match value {
+        TensorOrScalar::Tensor(_) => "MaskedFillBackward1",
+        TensorOrScalar::Scalar(_) => "MaskedFillBackward0",
+    };
     let value = match value {
         TensorOrScalar::Tensor(v) => TensorOrScalar::Tensor(v.to_dtype(x.dtype())?),
         TensorOrScalar::Scalar(s) => {
@@ -189,6 +193,21 @@ pub fn masked_fill(x: &Tensor, mask: &Tensor, value: &TensorOrScalar) -> Result<
             fmt_list(r.shape())
         ));
     }
-    rename(&r, "MaskedFillBackward0");
+    rename(&r, name);
     Ok(r)
+}
+
+/// The C++ type name PyTorch's messages use for a dtype (`long int` for int64).
+fn c_type_name(d: DType) -> &'static str {
+    match d {
+        DType::I64 => "long int",
+        DType::I32 => "int",
+        DType::I8 => "signed char",
+        DType::U8 => "unsigned char",
+        DType::F32 => "float",
+        DType::F64 => "double",
+        DType::F16 => "c10::Half",
+        DType::BF16 => "c10::BFloat16",
+        DType::Bool => "bool",
+    }
 }

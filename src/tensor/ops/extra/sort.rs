@@ -105,7 +105,12 @@ pub fn topk(x: &Tensor, k: i64, dim: i64, largest: bool) -> Result<(Tensor, Tens
             ))
         });
     }
-    let orders = lane_orders(x, d, largest)?;
+    // PyTorch's largest-first order lists equal values last index first: the ascending
+    // stable order, reversed
+    let mut orders = lane_orders(x, d, false)?;
+    if largest {
+        orders.iter_mut().for_each(|o| o.reverse());
+    }
     pick(x, d, &orders, k as usize, "TopkBackward0")
 }
 

@@ -73,7 +73,9 @@ pub fn var(
     std: bool,
 ) -> Result<Tensor> {
     if !x.dtype().is_floating() {
-        return runtime("std and var only support floating point and complex dtypes");
+        return crate::tensor::error::not_impl(
+            "std and var only support floating point and complex dtypes",
+        );
     }
     let ds = reduce_dims(dims, x.ndim())?;
     let (gs, kshape) = groups(x, &ds)?;
@@ -156,6 +158,10 @@ pub fn vector_norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> R
             &[Some(x), Some(&out)],
             move |g, ctx| {
                 let (x, nrm) = (ctx.saved(0), kept(ctx.saved(1), &kshape)?);
+                if p == 0.0 {
+                    // counting nonzeros has no gradient (PyTorch returns none)
+                    return Ok(vec![None]);
+                }
                 let gk = kept(g, &kshape)?;
                 Ok(vec![Some(norm_grad(x, &nrm, &gk, p)?)])
             },
@@ -176,9 +182,6 @@ fn norm_grad(x: &Tensor, nrm: &Tensor, g: &Tensor, p: f64) -> Result<Tensor> {
             &crate::tensor::ops::join::TensorOrScalar::Scalar(Scalar::Float(0.0)),
         )
     };
-    if p == 0.0 {
-        return crate::tensor::create::zeros_like(x, None);
-    }
     if p == 1.0 {
         return mul(&sign, g);
     }
