@@ -117,6 +117,14 @@ fn add_into(slot: &mut Option<Tensor>, g: Tensor) -> Result<()> {
 /// it), `.grad += g` after.
 fn accumulate(leaf: &Tensor, g: Tensor) -> Result<()> {
     match leaf.grad() {
+        // create_graph: `.grad` is a copy that keeps the gradient's history (`CopyBackwards`)
+        None if g.requires_grad() && super::mode::is_enabled() => {
+            let c = g.clone_tensor()?;
+            if let Some(n) = c.grad_fn() {
+                n.set_name("CopyBackwards");
+            }
+            leaf.set_grad(Some(c));
+        }
         None => {
             let g = if g.is_unique() && g.is_contiguous() {
                 g

@@ -50,7 +50,7 @@ class _BatchNorm(Module):
         raise NotImplementedError
 
     def extra_repr(self):
-        return f'{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, bias={self.use_bias}, track_running_stats={self.track_running_stats}'
+        return f'{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, bias={self.bias is not None}, track_running_stats={self.track_running_stats}'
 
     def forward(self, input):
         self._check_input_dim(input)
@@ -136,6 +136,8 @@ class Embedding(Module):
     def forward(self, input):
         if input.dtype != torch.long and input.dtype != torch.int:
             raise RuntimeError(f'Expected tensor for argument #1 \'indices\' to have one of the following scalar types: Long, Int; but got {input.type()} instead (while checking arguments for embedding)')
+        if input.numel() > 0 and (int(input.max()) >= self.num_embeddings or int(input.min()) < 0):
+            raise IndexError('index out of range in self')
         out = self.weight[input]
         if self.padding_idx is not None:
             # the padding row gets no gradient

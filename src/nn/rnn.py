@@ -118,6 +118,7 @@ class RNNBase(Module):
             h = h.squeeze(1)
         elif self.batch_first:
             output = output.transpose(0, 1)
+            _N.name_grad_fn(output, 'TransposeBackward1')
         if is_lstm:
             c = torch.stack(c_n, 0)
             if not batched:
@@ -134,12 +135,6 @@ class RNN(RNNBase):
             raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'.")
         self.nonlinearity = nonlinearity
         super().__init__('RNN_TANH' if nonlinearity == 'tanh' else 'RNN_RELU', input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional, 0, device, dtype)
-
-    def extra_repr(self):
-        s = super().extra_repr()
-        if self.nonlinearity != 'tanh':
-            s += f', nonlinearity={self.nonlinearity}'
-        return s
 
     def _cell(self, x, h, w):
         w_ih, w_hh, b_ih, b_hh = w

@@ -306,7 +306,11 @@ pub fn module() -> Value {
 /// `_N.name_grad_fn(t, name)`: the nn layers written in Python name their result's node as
 /// PyTorch's fused kernels do (`NativeBatchNormBackward0`, `EmbeddingBackward0`).
 fn name_grad_fn(_: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
-    const NAMES: &[&str] = &["NativeBatchNormBackward0", "EmbeddingBackward0"];
+    const NAMES: &[&str] = &[
+        "NativeBatchNormBackward0",
+        "EmbeddingBackward0",
+        "TransposeBackward1",
+    ];
     let t = a.pos.first().and_then(as_tensor).cloned();
     let name = match a.pos.get(1) {
         Some(Value::Str(s)) => NAMES.iter().find(|n| **n == &**s).copied(),

@@ -276,6 +276,10 @@ pub fn avg_pool2d(x: &Tensor, w: Window, count_include_pad: bool) -> Result<Tens
 /// floor(i*H/oh) .. ceil((i+1)*H/oh), and likewise for columns.
 pub fn adaptive_avg_pool2d(x: &Tensor, size: [usize; 2]) -> Result<Tensor> {
     let (xb, added) = batched(x, "adaptive_avg_pool2d")?;
+    if size == [1, 1] {
+        // PyTorch takes the mean over the plane for a 1x1 output (`MeanBackward1`)
+        return mean(x, Some(&[-2, -1]), true, None);
+    }
     let s = xb.shape().to_vec();
     let (h, wd) = (s[2], s[3]);
     if size[0] == 0 || size[1] == 0 {
