@@ -118,7 +118,8 @@ class RNNBase(Module):
             h = h.squeeze(1)
         elif self.batch_first:
             output = output.transpose(0, 1)
-            _N.name_grad_fn(output, 'TransposeBackward1')
+            if not is_lstm:
+                _N.name_grad_fn(output, 'TransposeBackward1')
         if is_lstm:
             c = torch.stack(c_n, 0)
             if not batched:

@@ -187,10 +187,11 @@ fn os_error(e: &std::io::Error, path: &str) -> PyErr {
         std::io::ErrorKind::PermissionDenied => "Permission denied".to_string(),
         _ => e.to_string(),
     };
-    PyErr::new(
-        ExcKind::OSError,
-        format!("[Errno {errno}] {text}: '{path}'"),
-    )
+    let kind = match e.kind() {
+        std::io::ErrorKind::NotFound => ExcKind::FileNotFoundError,
+        _ => ExcKind::OSError,
+    };
+    PyErr::new(kind, format!("[Errno {errno}] {text}: '{path}'"))
 }
 
 /// Where loaded tensors go: as saved, or one device for all (`map_location`).
