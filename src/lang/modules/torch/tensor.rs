@@ -353,7 +353,10 @@ impl Native for PyTensor {
         }
         let mut rows = Vec::with_capacity(self.0.shape()[0]);
         for k in 0..self.0.shape()[0] {
-            rows.push(wrap(self.0.select(0, k as i64).py()?));
+            let row = self.0.select(0, k as i64).py()?;
+            // PyTorch iterates with unbind: the rows' node is `UnbindBackward0`
+            crate::tensor::ops::extra::host::rename(&row, "UnbindBackward0");
+            rows.push(wrap(row));
         }
         Ok(Some(Value::Iter(Rc::new(RefCell::new(Iter::Seq {
             items: Rc::new(rows),

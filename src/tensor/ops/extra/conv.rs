@@ -122,7 +122,7 @@ pub fn conv2d(
 ) -> Result<Tensor> {
     let (xb, added) = batched(x, "conv2d")?;
     if weight.ndim() != 4 {
-        return runtime(format!("weight should have at least three dimensions"));
+        return runtime("weight should have at least three dimensions");
     }
     let ws = weight.shape().to_vec();
     let (n, c) = (xb.shape()[0], xb.shape()[1]);
@@ -195,7 +195,7 @@ pub fn conv1d(
         ));
     }
     if weight.ndim() != 3 {
-        return runtime(format!("weight should have at least three dimensions"));
+        return runtime("weight should have at least three dimensions");
     }
     let w = Window {
         kernel: [1, 1],

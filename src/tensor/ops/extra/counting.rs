@@ -107,7 +107,7 @@ pub fn histc(x: &Tensor, bins: i64, min: f64, max: f64) -> Result<Tensor> {
         hi += 1.0;
     }
     if lo > hi {
-        return runtime(format!("torch.histc: max must be larger than min"));
+        return runtime("torch.histc: max must be larger than min");
     }
     let nb = bins as usize;
     let mut h = vec![0f64; nb];

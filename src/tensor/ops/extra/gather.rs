@@ -16,9 +16,7 @@ fn positions(x: &Tensor, d: usize, index: &Tensor, op: &str) -> Result<Vec<i64>>
     }
     let (xs, is) = (x.shape(), index.shape());
     if xs.len().max(1) != is.len().max(1) {
-        return runtime(format!(
-            "Index tensor must have the same number of dimensions as input tensor"
-        ));
+        return runtime("Index tensor must have the same number of dimensions as input tensor");
     }
     for k in 0..is.len() {
         if k != d && is[k] > xs[k] {
