@@ -733,16 +733,32 @@ fn second_derivatives() {
         let first = |x: &Tensor, create: bool| -> Tensor {
             let leaf = x.detach().clone_tensor().unwrap();
             leaf.set_requires_grad(true);
-            let y = sum(&f(&[leaf.clone()]).unwrap(), None, false, None).unwrap();
-            autograd::grad_with(&[y], &[leaf.clone()], &[None], create, false, create).unwrap()[0]
+            let y = sum(&f(std::slice::from_ref(&leaf)).unwrap(), None, false, None).unwrap();
+            autograd::grad_with(
+                &[y],
+                std::slice::from_ref(&leaf),
+                &[None],
+                create,
+                false,
+                create,
+            )
+            .unwrap()[0]
                 .clone()
                 .unwrap()
         };
         // analytic second derivative of sum(f) is diagonal: d/dx_i (df/dx_i)
         let leaf = base.detach().clone_tensor().unwrap();
         leaf.set_requires_grad(true);
-        let y = sum(&f(&[leaf.clone()]).unwrap(), None, false, None).unwrap();
-        let g = autograd::grad_with(&[y], &[leaf.clone()], &[None], true, false, true).unwrap()[0]
+        let y = sum(&f(std::slice::from_ref(&leaf)).unwrap(), None, false, None).unwrap();
+        let g = autograd::grad_with(
+            &[y],
+            std::slice::from_ref(&leaf),
+            &[None],
+            true,
+            false,
+            true,
+        )
+        .unwrap()[0]
             .clone()
             .unwrap();
         assert!(

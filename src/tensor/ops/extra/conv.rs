@@ -32,7 +32,7 @@ impl Window {
                 return None;
             }
             let mut n = (padded - span) / self.stride[k] + 1;
-            if self.ceil_mode && (padded - span) % self.stride[k] != 0 {
+            if self.ceil_mode && !(padded - span).is_multiple_of(self.stride[k]) {
                 // a last window may start in the input or left padding, never the right
                 if (n) * self.stride[k] < input[k] + self.padding[k] {
                     n += 1;
@@ -126,7 +126,7 @@ pub fn conv2d(
     }
     let ws = weight.shape().to_vec();
     let (n, c) = (xb.shape()[0], xb.shape()[1]);
-    if groups == 0 || ws[0] % groups != 0 || c != ws[1] * groups {
+    if groups == 0 || !ws[0].is_multiple_of(groups) || c != ws[1] * groups {
         return runtime(format!(
             "Given groups={groups}, weight of size {}, expected input{} to have {} channels, but got {c} channels instead",
             fmt_list(&ws),

@@ -18,8 +18,7 @@ pub fn repeat(x: &Tensor, reps: &[i64]) -> Result<Tensor> {
         ));
     }
     let lead = reps.len() - x.ndim();
-    let padded: Vec<i64> = std::iter::repeat(1)
-        .take(lead)
+    let padded: Vec<i64> = std::iter::repeat_n(1, lead)
         .chain(x.shape().iter().map(|&s| s as i64))
         .collect();
     // [1, s0, 1, s1, ...] expanded to [r0, s0, r1, s1, ...], then folded pairwise
@@ -43,9 +42,7 @@ pub fn repeat(x: &Tensor, reps: &[i64]) -> Result<Tensor> {
 
 /// `x.tile(reps)`: `repeat` with `reps` padded by leading ones to `x`'s dims.
 pub fn tile(x: &Tensor, reps: &[i64]) -> Result<Tensor> {
-    let mut r: Vec<i64> = std::iter::repeat(1)
-        .take(x.ndim().saturating_sub(reps.len()))
-        .collect();
+    let mut r: Vec<i64> = std::iter::repeat_n(1, x.ndim().saturating_sub(reps.len())).collect();
     r.extend_from_slice(reps);
     repeat(x, &r)
 }
