@@ -796,3 +796,21 @@ fn second_derivatives() {
         }
     }
 }
+
+/// An in-place op on a view of a non-leaf rewrites the base's history (`CopySlices`).
+#[test]
+fn inplace_on_a_view_of_a_non_leaf() {
+    check("mul_ on y[0]", &[t(&[2, 3], 94), t(&[3], 95)], &|x| {
+        let y = binary_scalar(BinaryOp::Mul, &x[0], Scalar::Float(2.0), false)?;
+        let v = index(&y, &[IndexItem::Int(0)])?;
+        inplace::binary_inplace(BinaryOp::Mul, &v, &x[1])?;
+        Ok(y)
+    });
+    check("add_ on a narrow column", &[t(&[3, 2], 96)], &|x| {
+        // (not exp: it saves its output, which the write would invalidate, as in PyTorch)
+        let y = binary_scalar(BinaryOp::Mul, &x[0], Scalar::Float(3.0), false)?;
+        let v = y.narrow(1, 1, 1)?;
+        inplace::binary_inplace(BinaryOp::Add, &v, &v.clone_tensor()?)?;
+        Ok(binary(BinaryOp::Mul, &y, &y)?)
+    });
+}

@@ -12,6 +12,7 @@ pub mod engine;
 pub mod mode;
 pub mod node;
 pub mod util;
+pub mod views;
 
 pub use engine::{backward, backward_with, grad, grad_with};
 pub use mode::{is_enabled, is_inference, NoGrad};

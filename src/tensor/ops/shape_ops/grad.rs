@@ -42,11 +42,15 @@ fn record_part(
     let shape: Vec<i64> = x.shape().iter().map(|&s| s as i64).collect();
     let dtype = x.dtype();
     let device = x.device();
+    let take = std::rc::Rc::new(take);
+    let t1 = take.clone();
     record(name, &[x], out, &[], move |g, _| {
         let z = crate::tensor::create::zeros(&shape, Some(dtype), device)?;
-        crate::tensor::ops::inplace::copy_(&take(&z)?, g)?;
+        crate::tensor::ops::inplace::copy_(&t1(&z)?, g)?;
         Ok(vec![Some(z)])
     })?;
+    // an in-place op on `out` must rewrite `x`'s history (`crate::autograd::views`)
+    out.set_view_of(x, take);
     Ok(())
 }
 
