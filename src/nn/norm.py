@@ -152,6 +152,12 @@ class Embedding(Module):
             s += ', padding_idx={padding_idx}'
         return s.format(**self.__dict__)
 
+    # PyTorch's classmethod; a plain function reached through the class works the same here
+    def from_pretrained(embeddings, freeze=True, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False):
+        assert embeddings.dim() == 2, 'Embeddings parameter is expected to be 2-dimensional'
+        rows, cols = embeddings.shape
+        return Embedding(num_embeddings=rows, embedding_dim=cols, _weight=embeddings, _freeze=freeze, padding_idx=padding_idx, max_norm=max_norm, norm_type=norm_type, scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
+
 
 class Dropout2d(Module):
     __module__ = 'torch.nn.modules.dropout'

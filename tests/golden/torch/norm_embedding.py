@@ -230,3 +230,12 @@ x = torch.ones(1, 3, 2, 2, requires_grad=True)
 nn.Dropout2d()(x).sum().backward()
 print(x.grad)
 
+# %% embedding_from_pretrained
+import torch
+import torch.nn as nn
+w = torch.tensor([[1., 2.], [3., 4.], [5., 6.]])
+e = nn.Embedding.from_pretrained(w)
+print(e, e(torch.tensor([2, 0])), e.weight.requires_grad)
+e2 = nn.Embedding.from_pretrained(w, freeze=False)
+print(e2.weight.requires_grad)
+
