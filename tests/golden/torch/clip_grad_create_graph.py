@@ -217,3 +217,15 @@ x = torch.ones(3)
 with torch.no_grad():
     print(x[0].requires_grad, x.view(3).requires_grad)
 
+# %% inference_mode_views
+import torch
+x = torch.ones(2, 3, requires_grad=True)
+with torch.inference_mode():
+    a = x[0]
+    b = x.view(6)
+    print(a.requires_grad, b.requires_grad)
+with torch.no_grad():
+    c = x.detach()[0]
+    d = x.data.view(6)
+    print(c.requires_grad, d.requires_grad)
+
