@@ -533,3 +533,285 @@ fn losses() {
         nn::cross_entropy(&x[0], &tg, None, -100, Reduction::Mean, 0.0)
     });
 }
+
+// ---------------------------------------------------------------- issue 17: the new ops
+
+use cudalearn::tensor::ops::extra::{conv, cumulative, einsum, gather, layout, sort, stats};
+
+fn idx(v: &[i64], shape: &[usize]) -> Tensor {
+    Tensor::from_i64s(v, shape, DType::I64).unwrap()
+}
+
+#[test]
+fn sorting_and_selection() {
+    check("sort", &[t(&[3, 4], 40)], &|x| {
+        Ok(sort::sort(&x[0], -1, false)?.0)
+    });
+    check("sort desc dim0", &[t(&[3, 4], 41)], &|x| {
+        Ok(sort::sort(&x[0], 0, true)?.0)
+    });
+    check("topk", &[t(&[3, 5], 42)], &|x| {
+        Ok(sort::topk(&x[0], 2, 1, true)?.0)
+    });
+    check("kthvalue", &[t(&[4, 3], 43)], &|x| {
+        Ok(sort::kthvalue(&x[0], 2, 0, false)?.0)
+    });
+}
+
+#[test]
+fn scans_and_reorderings() {
+    check("cumsum", &[t(&[3, 4], 44)], &|x| {
+        cumulative::cumsum(&x[0], 1, None)
+    });
+    check("cumprod", &[t(&[2, 4], 45)], &|x| {
+        cumulative::cumprod(&x[0], 1, None)
+    });
+    let with_zero = Tensor::from_f64s(&[0.5, 0.0, 2.0, -1.5], &[4], DType::F64).unwrap();
+    check("cumprod with a zero", &[with_zero], &|x| {
+        cumulative::cumprod(&x[0], 0, None)
+    });
+    check("flip", &[t(&[2, 3], 46)], &|x| {
+        cumulative::flip(&x[0], &[0, 1])
+    });
+    check("roll", &[t(&[2, 3], 47)], &|x| {
+        cumulative::roll(&x[0], &[1, -1], &[0, 1])
+    });
+    check("roll flat", &[t(&[2, 3], 48)], &|x| {
+        cumulative::roll(&x[0], &[2], &[])
+    });
+}
+
+#[test]
+fn statistics() {
+    check("var", &[t(&[3, 4], 50)], &|x| {
+        stats::var(&x[0], Some(&[1]), 1.0, false, false)
+    });
+    check("var all", &[t(&[3, 4], 51)], &|x| {
+        stats::var(&x[0], None, 0.0, false, false)
+    });
+    check("std keepdim", &[t(&[3, 4], 52)], &|x| {
+        stats::var(&x[0], Some(&[0]), 1.0, true, true)
+    });
+    check("norm 2", &[t(&[3, 4], 53)], &|x| {
+        stats::vector_norm(&x[0], 2.0, None, false)
+    });
+    check("norm 1 dim", &[t(&[3, 4], 54)], &|x| {
+        stats::vector_norm(&x[0], 1.0, Some(&[1]), false)
+    });
+    check("norm 3", &[t(&[3, 4], 55)], &|x| {
+        stats::vector_norm(&x[0], 3.0, Some(&[0]), true)
+    });
+    check("norm inf", &[t(&[3, 4], 56)], &|x| {
+        stats::vector_norm(&x[0], f64::INFINITY, Some(&[1]), false)
+    });
+    check("logsumexp", &[t(&[3, 4], 57)], &|x| {
+        stats::logsumexp(&x[0], &[1], false)
+    });
+    check(
+        "lerp",
+        &[t(&[2, 3], 58), t(&[2, 3], 59), pos(&[2, 3], 60)],
+        &|x| stats::lerp(&x[0], &x[1], &x[2], false),
+    );
+    check("outer", &[t(&[3], 61), t(&[4], 62)], &|x| {
+        stats::outer(&x[0], &x[1])
+    });
+    check("nan_to_num", &[t(&[2, 3], 63)], &|x| {
+        stats::nan_to_num(&x[0], 0.0, None, None)
+    });
+}
+
+#[test]
+fn gather_scatter_and_layout() {
+    let i = idx(&[0, 2, 1, 1, 0, 2], &[2, 3]);
+    check("gather", &[t(&[2, 4], 64)], &move |x| {
+        gather::gather(&x[0], 1, &i)
+    });
+    let i2 = idx(&[0, 2, 1, 1], &[2, 2]);
+    let i3 = i2.clone();
+    check(
+        "scatter_add",
+        &[t(&[2, 4], 65), t(&[2, 2], 66)],
+        &move |x| gather::scatter(&x[0], 1, &i3, gather::Src::Tensor(&x[1]), true),
+    );
+    // distinct places: with repeated ones the last write wins and src has no gradient there
+    let i4 = idx(&[0, 2, 1, 3], &[2, 2]);
+    check("scatter", &[t(&[2, 4], 67), t(&[2, 2], 68)], &move |x| {
+        gather::scatter(&x[0], 1, &i4, gather::Src::Tensor(&x[1]), false)
+    });
+    let mask = Tensor::from_bools(
+        &[true, false, false, true, true, false],
+        &[2, 3],
+        DType::Bool,
+    )
+    .unwrap();
+    check("masked_fill", &[t(&[2, 3], 69)], &move |x| {
+        gather::masked_fill(&x[0], &mask, &TensorOrScalar::Scalar(Scalar::Float(0.5)))
+    });
+    check("repeat", &[t(&[2, 3], 70)], &|x| {
+        layout::repeat(&x[0], &[2, 1, 2])
+    });
+    check("tile", &[t(&[2, 3], 71)], &|x| layout::tile(&x[0], &[2]));
+    check("tril", &[t(&[3, 3], 72)], &|x| layout::tri(&x[0], 0, true));
+    check("triu", &[t(&[3, 4], 73)], &|x| layout::tri(&x[0], 1, false));
+    check("diag 1d", &[t(&[3], 74)], &|x| layout::diag(&x[0], -1));
+    check("diag 2d", &[t(&[3, 4], 75)], &|x| layout::diag(&x[0], 1));
+    check("einsum matmul", &[t(&[2, 3], 76), t(&[3, 4], 77)], &|x| {
+        einsum::einsum("ij,jk->ik", &[x[0].clone(), x[1].clone()])
+    });
+    check(
+        "einsum batched",
+        &[t(&[2, 2, 3], 78), t(&[2, 3, 2], 79)],
+        &|x| einsum::einsum("bij,bjk->bik", &[x[0].clone(), x[1].clone()]),
+    );
+}
+
+fn win(k: usize, s: usize, p: usize) -> conv::Window {
+    conv::Window {
+        kernel: [k, k],
+        stride: [s, s],
+        padding: [p, p],
+        dilation: [1, 1],
+        ceil_mode: false,
+    }
+}
+
+#[test]
+fn convolution_and_pooling() {
+    check(
+        "conv2d",
+        &[t(&[2, 2, 4, 4], 80), t(&[3, 2, 3, 3], 81), t(&[3], 82)],
+        &|x| conv::conv2d(&x[0], &x[1], Some(&x[2]), win(3, 1, 1), 1),
+    );
+    check(
+        "conv2d stride groups",
+        &[t(&[1, 4, 5, 5], 83), t(&[2, 2, 2, 2], 84)],
+        &|x| conv::conv2d(&x[0], &x[1], None, win(2, 2, 0), 2),
+    );
+    check(
+        "conv1d",
+        &[t(&[2, 2, 6], 85), t(&[3, 2, 3], 86), t(&[3], 87)],
+        &|x| conv::conv1d(&x[0], &x[1], Some(&x[2]), 2, 1, 1, 1),
+    );
+    check("max_pool2d", &[t(&[1, 2, 4, 4], 88)], &|x| {
+        conv::max_pool2d(&x[0], win(2, 2, 0))
+    });
+    check("max_pool2d padded", &[t(&[1, 1, 5, 5], 89)], &|x| {
+        conv::max_pool2d(&x[0], win(3, 2, 1))
+    });
+    check("avg_pool2d", &[t(&[1, 2, 4, 4], 90)], &|x| {
+        conv::avg_pool2d(&x[0], win(2, 1, 0), true)
+    });
+    check("avg_pool2d no pad count", &[t(&[1, 1, 4, 4], 91)], &|x| {
+        conv::avg_pool2d(&x[0], win(3, 2, 1), false)
+    });
+    check("adaptive_avg_pool2d", &[t(&[1, 2, 5, 7], 92)], &|x| {
+        conv::adaptive_avg_pool2d(&x[0], [2, 3])
+    });
+}
+
+/// `create_graph=True`: the gradient has a history, and differentiating it again gives the
+/// second derivative (checked against finite differences of the first).
+#[test]
+fn second_derivatives() {
+    let fs: Vec<(&str, Box<F>)> = vec![
+        (
+            "x^3",
+            Box::new(|x: &[Tensor]| binary_scalar(BinaryOp::Pow, &x[0], Scalar::Float(3.0), false)),
+        ),
+        ("exp", Box::new(|x: &[Tensor]| unary(UnaryOp::Exp, &x[0]))),
+        ("tanh", Box::new(|x: &[Tensor]| unary(UnaryOp::Tanh, &x[0]))),
+        (
+            "sin*x",
+            Box::new(|x: &[Tensor]| binary(BinaryOp::Mul, &unary(UnaryOp::Sin, &x[0])?, &x[0])),
+        ),
+        (
+            "sigmoid",
+            Box::new(|x: &[Tensor]| unary(UnaryOp::Sigmoid, &x[0])),
+        ),
+    ];
+    for (name, f) in fs {
+        let base = t(&[4], 93);
+        let first = |x: &Tensor, create: bool| -> Tensor {
+            let leaf = x.detach().clone_tensor().unwrap();
+            leaf.set_requires_grad(true);
+            let y = sum(&f(std::slice::from_ref(&leaf)).unwrap(), None, false, None).unwrap();
+            autograd::grad_with(
+                &[y],
+                std::slice::from_ref(&leaf),
+                &[None],
+                create,
+                false,
+                create,
+            )
+            .unwrap()[0]
+                .clone()
+                .unwrap()
+        };
+        // analytic second derivative of sum(f) is diagonal: d/dx_i (df/dx_i)
+        let leaf = base.detach().clone_tensor().unwrap();
+        leaf.set_requires_grad(true);
+        let y = sum(&f(std::slice::from_ref(&leaf)).unwrap(), None, false, None).unwrap();
+        let g = autograd::grad_with(
+            &[y],
+            std::slice::from_ref(&leaf),
+            &[None],
+            true,
+            false,
+            true,
+        )
+        .unwrap()[0]
+            .clone()
+            .unwrap();
+        assert!(
+            g.requires_grad(),
+            "{name}: create_graph gave a gradient without history"
+        );
+        let gg = autograd::grad_with(
+            &[sum(&g, None, false, None).unwrap()],
+            &[leaf],
+            &[None],
+            false,
+            false,
+            false,
+        )
+        .unwrap()[0]
+            .clone()
+            .unwrap()
+            .contiguous_values_f64()
+            .unwrap();
+        let v = base.contiguous_values_f64().unwrap();
+        for j in 0..v.len() {
+            let at = |d: f64| {
+                let mut w = v.clone();
+                w[j] += d;
+                first(&Tensor::from_f64s(&w, &[4], DType::F64).unwrap(), false)
+                    .contiguous_values_f64()
+                    .unwrap()[j]
+            };
+            let num = (at(1e-6) - at(-1e-6)) / 2e-6;
+            assert!(
+                (num - gg[j]).abs() <= 1e-5 + 1e-4 * num.abs(),
+                "{name}: second derivative [{j}]: {} but finite differences {num}",
+                gg[j]
+            );
+        }
+    }
+}
+
+/// An in-place op on a view of a non-leaf rewrites the base's history (`CopySlices`).
+#[test]
+fn inplace_on_a_view_of_a_non_leaf() {
+    check("mul_ on y[0]", &[t(&[2, 3], 94), t(&[3], 95)], &|x| {
+        let y = binary_scalar(BinaryOp::Mul, &x[0], Scalar::Float(2.0), false)?;
+        let v = index(&y, &[IndexItem::Int(0)])?;
+        inplace::binary_inplace(BinaryOp::Mul, &v, &x[1])?;
+        Ok(y)
+    });
+    check("add_ on a narrow column", &[t(&[3, 2], 96)], &|x| {
+        // (not exp: it saves its output, which the write would invalidate, as in PyTorch)
+        let y = binary_scalar(BinaryOp::Mul, &x[0], Scalar::Float(3.0), false)?;
+        let v = y.narrow(1, 1, 1)?;
+        inplace::binary_inplace(BinaryOp::Add, &v, &v.clone_tensor()?)?;
+        binary(BinaryOp::Mul, &y, &y)
+    });
+}

@@ -117,6 +117,14 @@ fn add_into(slot: &mut Option<Tensor>, g: Tensor) -> Result<()> {
 /// it), `.grad += g` after.
 fn accumulate(leaf: &Tensor, g: Tensor) -> Result<()> {
     match leaf.grad() {
+        // create_graph: `.grad` is a copy that keeps the gradient's history (`CopyBackwards`)
+        None if g.requires_grad() && super::mode::is_enabled() => {
+            let c = g.clone_tensor()?;
+            if let Some(n) = c.grad_fn() {
+                n.set_name("CopyBackwards");
+            }
+            leaf.set_grad(Some(c));
+        }
         None => {
             let g = if g.is_unique() && g.is_contiguous() {
                 g
@@ -157,9 +165,11 @@ fn run(
     grads: &[Tensor],
     retain_graph: bool,
     capture: Option<&[Tensor]>,
+    create_graph: bool,
     mut hooks: Option<HookRunner>,
 ) -> Result<Vec<Option<Tensor>>> {
-    let _ng = NoGrad::new();
+    // with create_graph the formulas record too, so the gradients can be differentiated
+    let _ng = NoGrad::with(create_graph);
     let mut roots = Vec::with_capacity(outputs.len());
     for (i, t) in outputs.iter().enumerate() {
         roots.push(root_edge(t, i)?);
@@ -267,18 +277,19 @@ fn run(
 
 /// `t.backward(gradient, retain_graph)` / `torch.autograd.backward`.
 pub fn backward(outputs: &[Tensor], grads: &[Option<Tensor>], retain_graph: bool) -> Result<()> {
-    backward_hooked(outputs, grads, retain_graph, None)
+    backward_with(outputs, grads, retain_graph, false, None)
 }
 
-/// `backward` with tensor hooks.
-pub fn backward_hooked(
+/// `backward` with `create_graph` (the gradients get a history of their own) and tensor hooks.
+pub fn backward_with(
     outputs: &[Tensor],
     grads: &[Option<Tensor>],
     retain_graph: bool,
+    create_graph: bool,
     hooks: Option<HookRunner>,
 ) -> Result<()> {
     let gs = resolve_grads(outputs, grads)?;
-    run(outputs, &gs, retain_graph, None, hooks).map(|_| ())
+    run(outputs, &gs, retain_graph, None, create_graph, hooks).map(|_| ())
 }
 
 fn resolve_grads(outputs: &[Tensor], grads: &[Option<Tensor>]) -> Result<Vec<Tensor>> {
@@ -308,8 +319,20 @@ pub fn grad(
     retain_graph: bool,
     allow_unused: bool,
 ) -> Result<Vec<Option<Tensor>>> {
+    grad_with(outputs, inputs, grads, retain_graph, allow_unused, false)
+}
+
+/// `grad` with `create_graph` (second derivatives: differentiate what it returns).
+pub fn grad_with(
+    outputs: &[Tensor],
+    inputs: &[Tensor],
+    grads: &[Option<Tensor>],
+    retain_graph: bool,
+    allow_unused: bool,
+    create_graph: bool,
+) -> Result<Vec<Option<Tensor>>> {
     let gs = resolve_grads(outputs, grads)?;
-    let r = run(outputs, &gs, retain_graph, Some(inputs), None)?;
+    let r = run(outputs, &gs, retain_graph, Some(inputs), create_graph, None)?;
     if !allow_unused {
         if let Some(i) = r.iter().position(|g| g.is_none()) {
             return runtime(format!("The differentiated Tensor at index {i} appears to not have been used in the graph. Set allow_unused=True if this is the desired behavior."));

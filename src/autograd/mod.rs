@@ -12,7 +12,8 @@ pub mod engine;
 pub mod mode;
 pub mod node;
 pub mod util;
+pub mod views;
 
-pub use engine::{backward, backward_hooked, grad, HookRunner};
+pub use engine::{backward, backward_with, grad, grad_with, HookRunner};
 pub use mode::{is_enabled, is_inference, NoGrad};
 pub use node::{is_recording, is_recording1, record, Ctx, Grads, Node};

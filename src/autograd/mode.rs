@@ -33,6 +33,11 @@ impl NoGrad {
     pub fn new() -> NoGrad {
         NoGrad(set_enabled(false))
     }
+    /// Grad mode set to `on` until dropped (the engine runs formulas with it on for
+    /// `create_graph=True`).
+    pub fn with(on: bool) -> NoGrad {
+        NoGrad(set_enabled(on))
+    }
 }
 
 impl Default for NoGrad {

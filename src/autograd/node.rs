@@ -120,7 +120,7 @@ impl Node {
     }
 
     /// The saved tensors, checked: not freed by an earlier backward, not modified in place since.
-    pub(crate) fn unpack(&self, needs: Vec<bool>) -> Result<Ctx> {
+    pub(crate) fn unpack(self: &Rc<Self>, needs: Vec<bool>) -> Result<Ctx> {
         let Kind::Func {
             saved,
             had_saved,
@@ -175,7 +175,15 @@ impl Node {
                     self.name()
                 )));
             }
-            out.push(Some(s.t.clone()));
+            if s.is_output && mode::is_enabled() {
+                // create_graph: a saved output takes part in the gradient's own history
+                let h = s.t.detach();
+                h.set_requires_grad(true);
+                h.set_grad_fn(Some(self.clone()));
+                out.push(Some(h));
+            } else {
+                out.push(Some(s.t.clone()));
+            }
         }
         Ok(Ctx { saved: out, needs })
     }

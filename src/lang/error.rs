@@ -43,6 +43,7 @@ exc_kinds! {
     NameError: Exception,
     UnboundLocalError: NameError,
     OSError: Exception,
+    FileNotFoundError: OSError,
     RuntimeError: Exception,
     NotImplementedError: RuntimeError,
     RecursionError: RuntimeError,

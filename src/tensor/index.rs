@@ -358,7 +358,12 @@ pub fn index(t: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
     let out = index_raw(t, items)?;
     if crate::autograd::is_recording1(t) {
         grad::record_index(t, items, &out)?;
+        if out.same_storage(t) {
+            let items = items.to_vec();
+            out.set_view_of(t, std::rc::Rc::new(move |z| index_raw(z, &items)));
+        }
     }
+    crate::tensor::ops::shape_ops::grad::keep_view_grad(t, &out);
     Ok(out)
 }
 

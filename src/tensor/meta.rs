@@ -14,4 +14,11 @@ pub struct AutogradMeta {
     pub accumulator: Option<Weak<Node>>,
     /// Whether `.grad` is kept for a non-leaf (`retain_grad()`).
     pub retains_grad: bool,
+    /// A view recorded in a graph (`y[0]`, `y.narrow(..)`): its base, and how to take the same
+    /// view of a tensor shaped like the base, so an in-place op on the view rewrites the base's
+    /// history (`crate::autograd::views`).
+    pub view_of: Option<(Tensor, ViewFn)>,
 }
+
+/// Takes a view's window out of a tensor shaped like its base.
+pub type ViewFn = Rc<dyn Fn(&Tensor) -> crate::tensor::Result<Tensor>>;

@@ -255,6 +255,17 @@ impl Tensor {
     pub fn autograd_meta(&self) -> &RefCell<Option<Box<AutogradMeta>>> {
         &self.0.autograd
     }
+    /// Remembers that this tensor is a recorded view of `base` (see `AutogradMeta::view_of`).
+    pub(crate) fn set_view_of(&self, base: &Tensor, take: meta::ViewFn) {
+        self.with_meta(|m| m.view_of = Some((base.clone(), take)))
+    }
+    pub(crate) fn view_of(&self) -> Option<(Tensor, meta::ViewFn)> {
+        self.0
+            .autograd
+            .borrow()
+            .as_ref()
+            .and_then(|m| m.view_of.clone())
+    }
     fn with_meta<R>(&self, f: impl FnOnce(&mut AutogradMeta) -> R) -> R {
         let mut m = self.0.autograd.borrow_mut();
         f(m.get_or_insert_with(Default::default))

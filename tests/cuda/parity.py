@@ -248,3 +248,33 @@ for i in range(4):
     sched.step()
     print(i, f"{loss.item():.5f}", sched.get_last_lr())
 print(m.weight.grad.cpu(), m.bias.detach().cpu())
+# %% issue17_sort_scan_stats
+import torch
+x = (torch.arange(24, dtype=torch.float32).reshape(4, 6) * 0.37 % 2 - 1).to(dev)
+x.requires_grad_(True)
+v, i = x.sort(1, descending=True)
+print(v.detach().cpu(), i.detach().cpu(), x.topk(2).indices.detach().cpu(), x.kthvalue(3, 0).values.detach().cpu(), x.argsort(0).detach().cpu())
+print(x.cumsum(1).detach().cpu(), x.cumprod(0).detach().cpu(), x.var(1).detach().cpu(), x.std().detach().cpu(), x.norm(dim=0).detach().cpu(), x.logsumexp(1).detach().cpu())
+(v.sum() + x.cumsum(1).sum() + x.var() + x.norm() + x.logsumexp(0).sum()).backward()
+print(x.grad.detach().cpu())
+print(torch.unique(x.detach().round()).detach().cpu(), torch.bincount((x.detach() * 3).abs().long().flatten()).detach().cpu(), torch.histc(x.detach(), 4).detach().cpu())
+# %% issue17_gather_layout_einsum
+import torch
+x = torch.arange(12.).reshape(3, 4).to(dev)
+idx = torch.tensor([[0, 3], [1, 1], [2, 0]]).to(dev)
+print(x.gather(1, idx).detach().cpu(), torch.zeros(3, 4).to(dev).scatter_add(1, idx, torch.ones(3, 2).to(dev)).detach().cpu())
+print(x.masked_fill(x > 5, -1.).detach().cpu(), x.flip(0).detach().cpu(), x.roll(1, 1).detach().cpu(), x.repeat(1, 2).detach().cpu(), x.tril().detach().cpu(), torch.diag(x).detach().cpu())
+print(torch.einsum('ij,kj->ik', x, x).detach().cpu(), torch.lerp(x, x * 2, 0.5).detach().cpu(), torch.outer(x[0], x[1]).detach().cpu())
+# %% issue17_conv_pool_norm_rnn
+import torch
+import torch.nn as nn
+torch.manual_seed(0)
+m = nn.Sequential(nn.Conv2d(1, 3, 3, padding=1), nn.BatchNorm2d(3), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(3, 2, 2), nn.AvgPool2d(1), nn.AdaptiveAvgPool2d(1), nn.Flatten()).to(dev)
+x = torch.linspace(-1, 1, 2 * 64).reshape(2, 1, 8, 8).to(dev)
+y = m(x)
+y.pow(2).sum().backward()
+print(y.detach().cpu(), m[0].weight.grad.detach().cpu(), m[1].running_var.detach().cpu())
+torch.manual_seed(0)
+r = nn.LSTM(3, 4, batch_first=True).to(dev)
+o, (h, c) = r(torch.linspace(-1, 1, 30).reshape(2, 5, 3).to(dev))
+print(o.detach().cpu(), h.detach().cpu())

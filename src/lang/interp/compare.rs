@@ -355,6 +355,15 @@ impl Interp {
                 let r = self.call_bound(&m, container.clone(), Args::new(vec![item.clone()]))?;
                 self.truthy(&r)
             }
+            // natives with their own `__contains__` (a tensor: `2.5 in t`)
+            Value::Native(n)
+                if n.get_attr(container, crate::lang::symbol::dunder::CONTAINS, self)?
+                    .is_some() =>
+            {
+                let r =
+                    self.call_method(container, "__contains__", Args::new(vec![item.clone()]))?;
+                self.truthy(&r)
+            }
             _ => {
                 let it = self.get_iter(container).map_err(|_| {
                     type_error(format!(

@@ -143,7 +143,7 @@ pub fn fill_(dst: &Tensor, v: Scalar) -> Result<()> {
         autograd::record("FillBackward0", &[&old], dst, &[], |g, _| {
             Ok(vec![Some(autograd::util::zeros_like(g)?)])
         })?;
-        return Ok(());
+        return autograd::views::rebase(dst);
     }
     backend::for_device(dst.device()).fill(dst, v)?;
     dst.bump_version();
@@ -179,7 +179,7 @@ pub fn copy_(dst: &Tensor, src: &Tensor) -> Result<()> {
                 Some(g.clone()),
             ])
         })?;
-        return Ok(());
+        return autograd::views::rebase(dst);
     }
     copy_raw(dst, src)?;
     dst.bump_version();
@@ -216,6 +216,7 @@ pub fn write_result_tracked(dst: &Tensor, r: &Tensor) -> Result<()> {
             n.rebind_output(r, dst);
             dst.set_grad_fn(Some(n));
         }
+        crate::autograd::views::rebase(dst)?;
     }
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! works out the result dtype and shape, then calls the backend of the operands' device.
 pub mod binary;
 pub mod compare;
+pub mod extra;
 pub mod inplace;
 pub mod join;
 pub mod matmul;

@@ -7,7 +7,7 @@ use crate::tensor::shape::{
 use crate::tensor::Tensor;
 
 /// The autograd rules of this file (and the recording forms of the view ops).
-mod grad;
+pub(crate) mod grad;
 
 impl Tensor {
     /// `t.view(*shape)`.
@@ -71,6 +71,7 @@ impl Tensor {
         if crate::autograd::is_recording1(self) {
             grad::record_transpose("TBackward0", self, &out, 0, 1)?;
         }
+        grad::keep_view_grad(self, &out);
         Ok(out)
     }
 

@@ -179,10 +179,13 @@ mod tests {
 
     #[test]
     fn a_real_name_is_not_implemented_with_a_hint() {
-        let e = missing("torch", "sort").unwrap();
+        let e = missing("torch.Tensor", "index_put_").unwrap();
         assert_eq!(e.kind(), Some(ExcKind::NotImplementedError));
-        assert_eq!(msg(&e), "cudalearn does not implement torch.sort yet");
-        assert!(e.0.hint.as_deref().unwrap().contains("sorted("));
+        assert_eq!(
+            msg(&e),
+            "cudalearn does not implement torch.Tensor.index_put_ yet"
+        );
+        assert!(e.0.hint.as_deref().unwrap().contains("x[idx] = values"));
         let e = missing("builtins.str", "casefold").unwrap();
         assert_eq!(msg(&e), "cudalearn does not implement str.casefold yet");
         assert!(missing("torch", "no_such_thing").is_none());

@@ -455,12 +455,9 @@ fn autograd_grad(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
         None => vec![],
     };
     let create = opt_flag(i, &a, 4, "create_graph")?.unwrap_or(false);
-    if create {
-        return Err(crate::lang::error::not_implemented("create_graph=True"));
-    }
     let retain = opt_flag(i, &a, 3, "retain_graph")?.unwrap_or(create);
     let allow_unused = opt_flag(i, &a, 6, "allow_unused")?.unwrap_or(false);
-    let r = crate::autograd::grad(&outs, &ins, &gos, retain, allow_unused).py()?;
+    let r = crate::autograd::grad_with(&outs, &ins, &gos, retain, allow_unused, create).py()?;
     Ok(Value::tuple(
         r.into_iter()
             .map(|g| g.map(wrap).unwrap_or(Value::None))
@@ -477,11 +474,9 @@ pub fn backward_call(
     retain: Option<bool>,
     create: bool,
 ) -> PyResult<Value> {
-    if create {
-        return Err(crate::lang::error::not_implemented("create_graph=True"));
-    }
+    let retain = retain.unwrap_or(create);
     super::hooks::with_hooks(i, |h| {
-        crate::autograd::backward_hooked(&outs, &grads, retain.unwrap_or(false), h)
+        crate::autograd::backward_with(&outs, &grads, retain, create, h)
     })?;
     // DistributedDataParallel all-reduces its gradients once backward is done
     super::distributed::after_backward(i)?;

@@ -404,5 +404,7 @@ fn functions() -> Vec<(&'static str, NativeFn)> {
 
 /// `torch.nn.functional`.
 pub fn module() -> Value {
-    crate::lang::modules::make_module("torch.nn.functional", &functions(), &[])
+    let mut fns = functions();
+    fns.extend(super::functional_conv::functions());
+    crate::lang::modules::make_module("torch.nn.functional", &fns, &[])
 }

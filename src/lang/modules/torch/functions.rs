@@ -396,6 +396,11 @@ pub fn allclose(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
 
 /// `torch.f(x, ...)` for a method `x.f(...)`.
 pub fn method_form(i: &mut Interp, name: &str, mut a: Args) -> PyResult<Value> {
+    if let Some(k) = a.kw.iter().position(|(k, _)| &*k.as_str() == "out") {
+        let (_, out) = a.kw.remove(k);
+        let r = method_form(i, name, a)?;
+        return super::functions_extra::write_out(name, r, &out);
+    }
     if a.pos.is_empty() {
         if let Some(pos) = a.kw.iter().position(|(k, _)| &*k.as_str() == "input") {
             let (_, v) = a.kw.remove(pos);

@@ -199,7 +199,10 @@ fn to_method(i: &mut Interp, tv: &Value, a: &Args) -> PyResult<Value> {
         None => false,
     };
     if copy && r.ptr_eq(t) {
-        return Ok(wrap(t.clone_tensor().py()?));
+        // `ToCopyBackward0`, as PyTorch records `_to_copy` (not a clone)
+        let c = t.clone_tensor().py()?;
+        crate::tensor::ops::extra::host::rename(&c, "ToCopyBackward0");
+        return Ok(wrap(c));
     }
     same_or_wrap(tv, r)
 }

@@ -5,15 +5,19 @@ pub mod convert;
 pub mod cuda;
 pub mod distributed;
 pub mod functional;
+pub mod functional_conv;
 pub mod functions;
+pub mod functions_extra;
 pub mod generator;
 pub mod hooks;
 pub mod methods;
+pub mod methods_extra;
 pub mod nn;
 pub mod numpy;
 pub mod objects;
 pub mod optim;
 pub mod profiler;
+pub mod save;
 pub mod size;
 pub mod tensor;
 pub mod tensor_dir;
@@ -229,7 +233,6 @@ forwarded!(
 pub fn module() -> Value {
     let mut fns: Vec<(&'static str, NativeFn)> = vec![
         ("tensor", functions::tensor),
-        ("as_tensor", functions::tensor),
         ("zeros", functions::zeros),
         ("ones", functions::ones),
         ("empty", functions::empty),
@@ -287,6 +290,7 @@ pub fn module() -> Value {
         }),
     ];
     fns.extend_from_slice(FORWARDED);
+    fns.extend(functions_extra::torch_fns());
     fns.extend_from_slice(amp::TORCH_FUNCTIONS);
     let autocast = amp::autocast_type(amp::Flavor::Amp);
     fns.extend(autograd::torch_fns());
@@ -315,6 +319,7 @@ pub fn module() -> Value {
         ("amp", amp::amp_module(&autocast)),
         ("cpu", amp::cpu_module()),
         ("profiler", profiler::module()),
+        ("linalg", functions_extra::linalg_module()),
     ];
     let dtypes: &[(&str, DType)] = &[
         ("float32", DType::F32),

@@ -271,6 +271,7 @@ pub fn module() -> Value {
             normal_(i, &t, a)
         }),
         ("digits", digits),
+        ("name_grad_fn", name_grad_fn),
         ("warn_once", |_, _, a| {
             // Python's default warning filter shows a warning once per place.
             static SHOWN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -308,4 +309,28 @@ pub fn module() -> Value {
         &fns,
         &[("Parameter", Value::Native(Rc::new(ParameterType)))],
     )
+}
+
+/// `_N.name_grad_fn(t, name)`: the nn layers written in Python name their result's node as
+/// PyTorch's fused kernels do (`NativeBatchNormBackward0`, `EmbeddingBackward0`).
+fn name_grad_fn(_: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
+    const NAMES: &[&str] = &[
+        "NativeBatchNormBackward0",
+        "EmbeddingBackward0",
+        "TransposeBackward1",
+    ];
+    let t = a.pos.first().and_then(as_tensor).cloned();
+    let name = match a.pos.get(1) {
+        Some(Value::Str(s)) => NAMES.iter().find(|n| **n == &**s).copied(),
+        _ => None,
+    };
+    match (t, name) {
+        (Some(t), Some(n)) => {
+            crate::tensor::ops::extra::host::rename(&t, n);
+            Ok(Value::None)
+        }
+        _ => Err(type_error(
+            "name_grad_fn(tensor, name) takes a tensor and a known node name",
+        )),
+    }
 }

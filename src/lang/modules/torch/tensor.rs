@@ -213,7 +213,7 @@ impl Native for PyTensor {
             "mT" => wrap(t.mt().py()?),
             "nbytes" => Value::Int(t.nbytes() as i64),
             "itemsize" => Value::Int(t.element_size() as i64),
-            _ => match tensor_method(&n) {
+            _ => match tensor_method(&n).or_else(|| super::methods_extra::tensor_method(&n)) {
                 Some((f, name)) => Value::Builtin(Rc::new(Builtin {
                     name,
                     f,
@@ -250,6 +250,7 @@ impl Native for PyTensor {
         let special = |n: &&&str| n.starts_with("__") && n.ends_with("__");
         super::methods::METHOD_NAMES
             .iter()
+            .chain(super::methods_extra::METHOD_NAMES)
             .filter(|n| !special(n))
             .chain(
                 [
@@ -352,7 +353,10 @@ impl Native for PyTensor {
         }
         let mut rows = Vec::with_capacity(self.0.shape()[0]);
         for k in 0..self.0.shape()[0] {
-            rows.push(wrap(self.0.select(0, k as i64).py()?));
+            let row = self.0.select(0, k as i64).py()?;
+            // PyTorch iterates with unbind: the rows' node is `UnbindBackward0`
+            crate::tensor::ops::extra::host::rename(&row, "UnbindBackward0");
+            rows.push(wrap(row));
         }
         Ok(Some(Value::Iter(Rc::new(RefCell::new(Iter::Seq {
             items: Rc::new(rows),

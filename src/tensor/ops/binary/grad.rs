@@ -266,10 +266,10 @@ pub(super) fn record_clamp(
         let x = c.saved(0);
         let mut m = crate::autograd::util::ones_mask(g)?;
         if let Some(lo) = lo {
-            m = mul(&m, &mask_scalar(BinaryOp::Ge, x, lo, g)?)?;
+            m = mul(&m, &mask_scalar(BinaryOp::Gt, x, lo, g)?)?;
         }
         if let Some(hi) = hi {
-            m = mul(&m, &mask_scalar(BinaryOp::Le, x, hi, g)?)?;
+            m = mul(&m, &mask_scalar(BinaryOp::Lt, x, hi, g)?)?;
         }
         Ok(vec![Some(mul(g, &m)?)])
     })?;

@@ -42,12 +42,28 @@ fn record_part(
     let shape: Vec<i64> = x.shape().iter().map(|&s| s as i64).collect();
     let dtype = x.dtype();
     let device = x.device();
+    let take = std::rc::Rc::new(take);
+    let t1 = take.clone();
     record(name, &[x], out, &[], move |g, _| {
         let z = crate::tensor::create::zeros(&shape, Some(dtype), device)?;
-        crate::tensor::ops::inplace::copy_(&take(&z)?, g)?;
+        crate::tensor::ops::inplace::copy_(&t1(&z)?, g)?;
         Ok(vec![Some(z)])
     })?;
+    // an in-place op on `out` must rewrite `x`'s history (`crate::autograd::views`)
+    out.set_view_of(x, take);
     Ok(())
+}
+
+/// A view made under `no_grad` of a tensor that requires grad still requires grad, with no
+/// `grad_fn` (PyTorch's views share their base's autograd flag); copies do not.
+pub(crate) fn keep_view_grad(base: &Tensor, out: &Tensor) {
+    if base.requires_grad()
+        && !out.requires_grad()
+        && !crate::autograd::mode::is_enabled()
+        && out.same_storage(base)
+    {
+        out.set_requires_grad(true);
+    }
 }
 
 impl Tensor {
@@ -57,6 +73,7 @@ impl Tensor {
         if is_recording1(self) {
             record_reshape("ViewBackward0", self, &out)?;
         }
+        keep_view_grad(self, &out);
         Ok(out)
     }
 
@@ -64,7 +81,9 @@ impl Tensor {
     /// (`UnsafeViewBackward0` over `CloneBackward0`, as PyTorch records it).
     pub fn reshape(&self, shape: &[i64]) -> Result<Tensor> {
         if !is_recording1(self) {
-            return self.reshape_raw(shape);
+            let out = self.reshape_raw(shape)?;
+            keep_view_grad(self, &out);
+            return Ok(out);
         }
         let new_shape = crate::tensor::shape::infer_shape(shape, self.numel())?;
         if view_strides(self.shape(), self.strides(), &new_shape).is_some() {
@@ -73,6 +92,7 @@ impl Tensor {
         let c = self.contiguous()?;
         let out = c.view_raw(shape)?;
         record_reshape("UnsafeViewBackward0", &c, &out)?;
+        keep_view_grad(self, &out);
         Ok(out)
     }
 
@@ -84,6 +104,7 @@ impl Tensor {
         }
         let out = crate::autograd::mode::without(|| self.reshape_raw(&s))?;
         record_reshape("UnsafeViewBackward0", self, &out)?;
+        keep_view_grad(self, &out);
         Ok(out)
     }
 
@@ -93,6 +114,7 @@ impl Tensor {
         if is_recording1(self) {
             record_transpose("TransposeBackward0", self, &out, d0, d1)?;
         }
+        keep_view_grad(self, &out);
         Ok(out)
     }
 
@@ -108,6 +130,7 @@ impl Tensor {
                 Ok(vec![Some(g.permute_dims(&inv)?)])
             })?;
         }
+        keep_view_grad(self, &out);
         Ok(out)
     }
 
@@ -117,6 +140,7 @@ impl Tensor {
         if is_recording1(self) {
             record_reshape("UnsqueezeBackward0", self, &out)?;
         }
+        keep_view_grad(self, &out);
         Ok(out)
     }
 
@@ -131,6 +155,7 @@ impl Tensor {
             };
             record_reshape(name, self, &out)?;
         }
+        keep_view_grad(self, &out);
         Ok(out)
     }
 
@@ -140,6 +165,7 @@ impl Tensor {
         if is_recording1(self) {
             record_reshape("SqueezeBackward4", self, &out)?;
         }
+        keep_view_grad(self, &out);
         Ok(out)
     }
 
@@ -151,6 +177,7 @@ impl Tensor {
                 Ok(vec![Some(g.clone())])
             })?;
         }
+        keep_view_grad(self, &out);
         Ok(out)
     }
 
@@ -162,6 +189,7 @@ impl Tensor {
                 z.select_raw(dim, index)
             })?;
         }
+        keep_view_grad(self, &out);
         Ok(out)
     }
 
@@ -173,6 +201,7 @@ impl Tensor {
                 z.narrow_raw(dim, start, length)
             })?;
         }
+        keep_view_grad(self, &out);
         Ok(out)
     }
 }

@@ -1,0 +1,273 @@
+//! `torch.nn.functional` convolution and pooling: `conv1d`, `conv2d`, `max_pool2d`,
+//! `avg_pool2d`, `adaptive_avg_pool2d` (the engine side is `tensor::ops::extra::conv`).
+use super::convert::*;
+use super::methods::arg;
+use crate::lang::error::{type_error, value_error, PyResult};
+use crate::lang::interp::Interp;
+use crate::lang::value::*;
+use crate::tensor::ops::extra::conv::{self, Window};
+use crate::tensor::Tensor;
+
+fn tensor_at(a: &Args, k: usize, name: &str, f: &str) -> PyResult<Tensor> {
+    match arg(a, k, name) {
+        Some(v) => as_tensor(&v).cloned().ok_or_else(|| {
+            type_error(format!(
+                "{f}(): argument '{name}' (position {}) must be Tensor, not {}",
+                k + 1,
+                v.type_name()
+            ))
+        }),
+        None => Err(type_error(format!(
+            "{f}() missing required argument '{name}'"
+        ))),
+    }
+}
+
+/// An int or a pair of ints (`3`, `(3, 2)`), as (h, w); non-negative.
+fn pair(i: &mut Interp, v: &Value, name: &str, f: &str) -> PyResult<[usize; 2]> {
+    let l = int_list(i, v)?;
+    let l = match l.as_slice() {
+        [a] => [*a, *a],
+        [a, b] => [*a, *b],
+        _ => {
+            return Err(type_error(format!(
+                "{f}(): argument '{name}' must be an int or a tuple of 2 ints"
+            )))
+        }
+    };
+    if l.iter().any(|&x| x < 0) {
+        return Err(crate::lang::error::runtime_error(format!(
+            "{f}(): {name} must be non-negative, got {l:?}"
+        )));
+    }
+    Ok([l[0] as usize, l[1] as usize])
+}
+
+fn pair_or(
+    i: &mut Interp,
+    a: &Args,
+    k: usize,
+    name: &str,
+    f: &str,
+    default: [usize; 2],
+) -> PyResult<[usize; 2]> {
+    match arg(a, k, name) {
+        Some(v) => pair(i, &v, name, f),
+        None => Ok(default),
+    }
+}
+
+/// `padding=` of a convolution: numbers, `'valid'` (0) or `'same'` (symmetric only).
+fn conv_padding(
+    i: &mut Interp,
+    a: &Args,
+    k: usize,
+    kernel: [usize; 2],
+    dil: [usize; 2],
+    stride: [usize; 2],
+    f: &str,
+) -> PyResult<[usize; 2]> {
+    match arg(a, k, "padding") {
+        Some(Value::Str(s)) if &*s == "valid" => Ok([0, 0]),
+        Some(Value::Str(s)) if &*s == "same" => {
+            if stride != [1, 1] {
+                return Err(value_error(
+                    "padding='same' is not supported for strided convolutions",
+                ));
+            }
+            let total = [dil[0] * (kernel[0] - 1), dil[1] * (kernel[1] - 1)];
+            if total.iter().any(|t| t % 2 == 1) {
+                return Err(crate::lang::error::not_implemented("cudalearn does not implement padding='same' with an even kernel (uneven padding) yet")
+                    .hint("use an odd kernel_size, or pad the input with explicit numbers"));
+            }
+            Ok([total[0] / 2, total[1] / 2])
+        }
+        Some(Value::Str(s)) => Err(value_error(format!(
+            "Invalid padding string '{s}', should be one of {{'valid', 'same'}}"
+        ))),
+        Some(v) => pair(i, &v, "padding", f),
+        None => Ok([0, 0]),
+    }
+}
+
+fn groups(a: &Args) -> PyResult<usize> {
+    match arg(a, 6, "groups") {
+        None => Ok(1),
+        Some(v) => v
+            .as_int()
+            .filter(|&g| g > 0)
+            .map(|g| g as usize)
+            .ok_or_else(|| {
+                crate::lang::error::runtime_error("non-positive groups is not supported")
+            }),
+    }
+}
+
+fn conv2d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
+    let x = tensor_at(&a, 0, "input", "conv2d")?;
+    let w = tensor_at(&a, 1, "weight", "conv2d")?;
+    let b = arg(&a, 2, "bias").and_then(|v| as_tensor(&v).cloned());
+    let stride = pair_or(i, &a, 3, "stride", "conv2d", [1, 1])?;
+    let dil = pair_or(i, &a, 5, "dilation", "conv2d", [1, 1])?;
+    let k = if w.ndim() == 4 {
+        [w.shape()[2], w.shape()[3]]
+    } else {
+        [1, 1]
+    };
+    let padding = conv_padding(i, &a, 4, k, dil, stride, "conv2d")?;
+    let win = Window {
+        kernel: k,
+        stride,
+        padding,
+        dilation: dil,
+        ceil_mode: false,
+    };
+    Ok(wrap(
+        conv::conv2d(&x, &w, b.as_ref(), win, groups(&a)?).py()?,
+    ))
+}
+
+fn single(i: &mut Interp, a: &Args, k: usize, name: &str, default: usize) -> PyResult<usize> {
+    match arg(a, k, name) {
+        Some(v) => {
+            let l = int_list(i, &v)?;
+            match l.as_slice() {
+                [x] if *x >= 0 => Ok(*x as usize),
+                _ => Err(type_error(format!(
+                    "conv1d(): argument '{name}' must be an int or a tuple of 1 int"
+                ))),
+            }
+        }
+        None => Ok(default),
+    }
+}
+
+fn conv1d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
+    let x = tensor_at(&a, 0, "input", "conv1d")?;
+    let w = tensor_at(&a, 1, "weight", "conv1d")?;
+    let b = arg(&a, 2, "bias").and_then(|v| as_tensor(&v).cloned());
+    let stride = single(i, &a, 3, "stride", 1)?;
+    let dil = single(i, &a, 5, "dilation", 1)?;
+    let k = if w.ndim() == 3 { w.shape()[2] } else { 1 };
+    let padding = match arg(&a, 4, "padding") {
+        Some(Value::Str(_)) => conv_padding(i, &a, 4, [1, k], [1, dil], [1, stride], "conv1d")?[1],
+        _ => single(i, &a, 4, "padding", 0)?,
+    };
+    Ok(wrap(
+        conv::conv1d(&x, &w, b.as_ref(), stride, padding, dil, groups(&a)?).py()?,
+    ))
+}
+
+/// The window of a pooling call: kernel_size, stride (default: the kernel), padding, ...
+fn pool_window(i: &mut Interp, a: &Args, f: &str, max: bool) -> PyResult<Window> {
+    let kernel = match arg(a, 1, "kernel_size") {
+        Some(v) => pair(i, &v, "kernel_size", f)?,
+        None => {
+            return Err(type_error(format!(
+                "{f}() missing required argument 'kernel_size'"
+            )))
+        }
+    };
+    if kernel.contains(&0) {
+        return Err(crate::lang::error::runtime_error(format!(
+            "{f}(): kernel_size must be greater than zero, but got {kernel:?}"
+        )));
+    }
+    let stride = match arg(a, 2, "stride") {
+        Some(Value::List(l)) if l.borrow().is_empty() => kernel,
+        Some(Value::Tuple(t)) if t.is_empty() => kernel,
+        Some(v) => pair(i, &v, "stride", f)?,
+        None => kernel,
+    };
+    let padding = pair_or(i, a, 3, "padding", f, [0, 0])?;
+    let (dilation, ceil_k) = if max {
+        (pair_or(i, a, 4, "dilation", f, [1, 1])?, 5)
+    } else {
+        ([1, 1], 4)
+    };
+    let ceil_mode = match arg(a, ceil_k, "ceil_mode") {
+        Some(v) => i.truthy(&v)?,
+        None => false,
+    };
+    Ok(Window {
+        kernel,
+        stride,
+        padding,
+        dilation,
+        ceil_mode,
+    })
+}
+
+fn max_pool2d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
+    let x = tensor_at(&a, 0, "input", "max_pool2d")?;
+    if let Some(v) = arg(&a, 6, "return_indices") {
+        if i.truthy(&v)? {
+            return Err(crate::lang::error::not_implemented(
+                "cudalearn does not implement max_pool2d(return_indices=True) yet",
+            )
+            .hint("the pooled values are returned; MaxUnpool2d is not available either"));
+        }
+    }
+    let w = pool_window(i, &a, "max_pool2d", true)?;
+    Ok(wrap(conv::max_pool2d(&x, w).py()?))
+}
+
+fn avg_pool2d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
+    let x = tensor_at(&a, 0, "input", "avg_pool2d")?;
+    let w = pool_window(i, &a, "avg_pool2d", false)?;
+    let cip = match arg(&a, 5, "count_include_pad") {
+        Some(v) => i.truthy(&v)?,
+        None => true,
+    };
+    if arg(&a, 6, "divisor_override").is_some() {
+        return Err(crate::lang::error::not_implemented(
+            "cudalearn does not implement avg_pool2d(divisor_override=...) yet",
+        ));
+    }
+    Ok(wrap(conv::avg_pool2d(&x, w, cip).py()?))
+}
+
+fn adaptive_avg_pool2d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
+    let x = tensor_at(&a, 0, "input", "adaptive_avg_pool2d")?;
+    let size = match arg(&a, 1, "output_size") {
+        Some(v) => {
+            let items: Vec<Value> = match &v {
+                Value::Int(_) => vec![v.clone(), v.clone()],
+                _ => i.collect(&v)?,
+            };
+            let n = x.ndim();
+            let mut s = [0usize; 2];
+            for (k, it) in items.iter().take(2).enumerate() {
+                s[k] = match it {
+                    // None keeps the input's size
+                    Value::None if n >= 2 => x.shape()[n - 2 + k],
+                    other => other.as_int().filter(|&d| d >= 0).ok_or_else(|| {
+                        type_error("adaptive_avg_pool2d(): output_size must be ints or None")
+                    })? as usize,
+                };
+            }
+            if items.len() != 2 {
+                return Err(type_error(
+                    "adaptive_avg_pool2d(): output_size must be an int or a pair",
+                ));
+            }
+            s
+        }
+        None => {
+            return Err(type_error(
+                "adaptive_avg_pool2d() missing required argument 'output_size'",
+            ))
+        }
+    };
+    Ok(wrap(conv::adaptive_avg_pool2d(&x, size).py()?))
+}
+
+pub fn functions() -> Vec<(&'static str, NativeFn)> {
+    vec![
+        ("conv1d", conv1d_f),
+        ("conv2d", conv2d_f),
+        ("max_pool2d", max_pool2d_f),
+        ("avg_pool2d", avg_pool2d_f),
+        ("adaptive_avg_pool2d", adaptive_avg_pool2d_f),
+    ]
+}

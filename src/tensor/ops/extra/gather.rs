@@ -1,0 +1,211 @@
+//! `gather`, `scatter`, `scatter_add` and `masked_fill`. Gather picks elements by flat
+//! position on the input's own device (`host::take_flat`); scatter builds its result on the
+//! host (writes that may collide are ordered there) with its own backward rule.
+use super::host::{make, rename, strides_of, take_flat, values};
+use crate::autograd::{is_recording, record};
+use crate::tensor::error::{runtime, Result};
+use crate::tensor::ops::join::{where_, TensorOrScalar};
+use crate::tensor::shape::{fmt_list, wrap_dim};
+use crate::tensor::{DType, Scalar, Tensor};
+
+/// For each element of `index`: its flat position in `x` (dim `d` replaced by the index
+/// value), with PyTorch's checks.
+fn positions(x: &Tensor, d: usize, index: &Tensor, op: &str) -> Result<Vec<i64>> {
+    if index.dtype() != DType::I64 && index.dtype() != DType::I32 {
+        return runtime(format!("{op}(): Expected dtype int32/int64 for index"));
+    }
+    let (xs, is) = (x.shape(), index.shape());
+    if xs.len().max(1) != is.len().max(1) {
+        return runtime("Index tensor must have the same number of dimensions as input tensor");
+    }
+    for k in 0..is.len() {
+        if k != d && is[k] > xs[k] {
+            return runtime(format!(
+                "Size does not match at dimension {k} expected index {} to be no larger than self {} apart from dimension {d}",
+                fmt_list(is),
+                fmt_list(xs)
+            ));
+        }
+    }
+    let iv = index.contiguous_values_i64()?;
+    let xst = strides_of(xs);
+    let ist = strides_of(is);
+    let size = if xs.is_empty() { 1 } else { xs[d] as i64 };
+    let mut out = Vec::with_capacity(iv.len());
+    for (p, &v) in iv.iter().enumerate() {
+        if v < -size || v >= size {
+            return runtime(format!(
+                "index {v} is out of bounds for dimension {d} with size {size}"
+            ));
+        }
+        let v = if v < 0 { v + size } else { v };
+        let mut flat = 0usize;
+        for k in 0..is.len() {
+            let c = (p / ist[k]) % is[k];
+            flat += if k == d { v as usize } else { c } * xst[k];
+        }
+        out.push(flat as i64);
+    }
+    Ok(out)
+}
+
+/// `torch.gather(x, dim, index)`.
+pub fn gather(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
+    let d = wrap_dim(dim, x.ndim())?;
+    let flat = positions(x, d, index, "gather")?;
+    let out = take_flat(x, &flat, index.shape())?;
+    rename(&out, "GatherBackward0");
+    Ok(out)
+}
+
+/// What `scatter` writes: a tensor's elements or one number.
+pub enum Src<'a> {
+    Tensor(&'a Tensor),
+    Value(Scalar),
+}
+
+/// `x.scatter(dim, index, src)`, `x.scatter_add(dim, index, src)`: a copy of `x` with the
+/// elements of `src` written (or added) at the indexed places.
+pub fn scatter(x: &Tensor, dim: i64, index: &Tensor, src: Src, add: bool) -> Result<Tensor> {
+    let op = if add { "scatter_add" } else { "scatter" };
+    let d = wrap_dim(dim, x.ndim())?;
+    let flat = positions(x, d, index, op)?;
+    let mut out = values(x)?;
+    let sv: Vec<f64> = match &src {
+        Src::Tensor(s) => {
+            let (ss, is) = (s.shape(), index.shape());
+            if ss.len().max(1) != is.len().max(1) || is.iter().zip(ss).any(|(i, s)| i > s) {
+                return runtime(format!(
+                    "Expected index {} to be no larger than src {} (in {op})",
+                    fmt_list(is),
+                    fmt_list(ss)
+                ));
+            }
+            // src elements at the index's positions (src may be larger than index)
+            let all = values(s)?;
+            let sst = strides_of(ss);
+            let ist = strides_of(is);
+            (0..index.numel())
+                .map(|p| {
+                    let at: usize = (0..is.len()).map(|k| ((p / ist[k]) % is[k]) * sst[k]).sum();
+                    all[at]
+                })
+                .collect()
+        }
+        Src::Value(v) => vec![v.to_f64(); flat.len()],
+    };
+    for (&f, &v) in flat.iter().zip(&sv) {
+        if add {
+            out[f as usize] += v;
+        } else {
+            out[f as usize] = v;
+        }
+    }
+    let r = make(&out, x.shape(), x.dtype(), x.device())?;
+    let src_t = match src {
+        Src::Tensor(s) => Some(s.clone()),
+        Src::Value(_) => None,
+    };
+    let inputs: Vec<&Tensor> = std::iter::once(x).chain(src_t.as_ref()).collect();
+    if is_recording(&inputs) {
+        let name = match (&src_t, add) {
+            (_, true) => "ScatterAddBackward0",
+            (Some(_), false) => "ScatterBackward0",
+            (None, false) => "ScatterBackward1",
+        };
+        let idx = index.clone();
+        let src_shape = src_t.as_ref().map(|s| s.shape().to_vec());
+        record(name, &inputs, &r, &[], move |g, ctx| {
+            let gx = if !ctx.needs(0) {
+                None
+            } else if add {
+                Some(g.clone())
+            } else {
+                Some(scatter(
+                    g,
+                    dim,
+                    &idx,
+                    Src::Value(Scalar::Float(0.0)),
+                    false,
+                )?)
+            };
+            let gs = match &src_shape {
+                Some(shape) if ctx.needs(1) => {
+                    let part = gather(g, dim, &idx)?;
+                    Some(pad_to(&part, shape)?)
+                }
+                _ => None,
+            };
+            Ok(vec![gx, gs])
+        })?;
+    }
+    Ok(r)
+}
+
+/// `part` (an index-shaped gradient) placed at the front of zeros shaped like `src`.
+fn pad_to(part: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    if part.shape() == shape {
+        return Ok(part.clone());
+    }
+    let z =
+        crate::tensor::create::zeros(&super::host::i64s(shape), Some(part.dtype()), part.device())?;
+    let mut view = z.clone();
+    for (k, &n) in part.shape().iter().enumerate() {
+        view = view.narrow(k as i64, 0, n as i64)?;
+    }
+    crate::tensor::ops::inplace::copy_(&view, part)?;
+    Ok(z)
+}
+
+/// `x.masked_fill(mask, value)`: `value` where `mask` is True, in `x`'s dtype.
+pub fn masked_fill(x: &Tensor, mask: &Tensor, value: &TensorOrScalar) -> Result<Tensor> {
+    if mask.dtype() != DType::Bool {
+        return runtime(format!(
+            "masked_fill_ only supports boolean masks, but got mask with dtype {}",
+            c_type_name(mask.dtype())
+        ));
+    }
+    if let TensorOrScalar::Tensor(v) = value {
+        if v.ndim() != 0 {
+            return runtime(format!(
+                "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {} dimension(s).",
+                v.ndim()
+            ));
+        }
+    }
+    let name = match value {
+        TensorOrScalar::Tensor(_) => "MaskedFillBackward1",
+        TensorOrScalar::Scalar(_) => "MaskedFillBackward0",
+    };
+    let value = match value {
+        TensorOrScalar::Tensor(v) => TensorOrScalar::Tensor(v.to_dtype(x.dtype())?),
+        TensorOrScalar::Scalar(s) => {
+            TensorOrScalar::Tensor(Tensor::scalar(*s, x.dtype(), x.device())?)
+        }
+    };
+    let r = where_(mask, &value, &TensorOrScalar::Tensor(x.clone()))?;
+    if r.shape() != x.shape() {
+        return runtime(format!(
+            "output with shape {} doesn't match the broadcast shape {}",
+            fmt_list(x.shape()),
+            fmt_list(r.shape())
+        ));
+    }
+    rename(&r, name);
+    Ok(r)
+}
+
+/// The C++ type name PyTorch's messages use for a dtype (`long int` for int64).
+fn c_type_name(d: DType) -> &'static str {
+    match d {
+        DType::I64 => "long int",
+        DType::I32 => "int",
+        DType::I8 => "signed char",
+        DType::U8 => "unsigned char",
+        DType::F32 => "float",
+        DType::F64 => "double",
+        DType::F16 => "c10::Half",
+        DType::BF16 => "c10::BFloat16",
+        DType::Bool => "bool",
+    }
+}

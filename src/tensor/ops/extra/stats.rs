@@ -1,0 +1,373 @@
+//! Reductions and elementwise ops with PyTorch's accumulation: `var`/`std` (with
+//! `correction`), vector norms, `logsumexp`, `lerp`, `nan_to_num`, `outer`. Forward values are
+//! computed on the host in f64 (PyTorch's CPU kernels accumulate these in double); each
+//! backward rule is written with tensor ops, so it runs on the input's device and can itself
+//! be differentiated (`create_graph=True`).
+use super::host::{i64s, make, strides_of, values};
+use crate::autograd::util::{mul, sub};
+use crate::autograd::{is_recording, is_recording1, record};
+use crate::tensor::error::{runtime, Result};
+use crate::tensor::ops::binary::{binary, binary_scalar, BinaryOp};
+use crate::tensor::ops::reduce::reduce_dims;
+use crate::tensor::ops::unary::{unary, UnaryOp};
+use crate::tensor::{DType, Scalar, Tensor};
+
+/// Groups of `x`'s elements that reduce to one output each, over `dims` (sorted, unique),
+/// and the kept-dims shape of the result.
+fn groups(x: &Tensor, dims: &[usize]) -> Result<(Vec<Vec<f64>>, Vec<usize>)> {
+    let v = values(x)?;
+    let shape = x.shape();
+    let mut kshape = shape.to_vec();
+    for &d in dims {
+        kshape[d] = 1;
+    }
+    let (st, kst) = (strides_of(shape), strides_of(&kshape));
+    let n_out: usize = kshape.iter().product();
+    let mut g = vec![Vec::new(); n_out];
+    for (p, &val) in v.iter().enumerate() {
+        let o: usize = (0..shape.len())
+            .map(|k| {
+                if dims.contains(&k) {
+                    0
+                } else {
+                    (p / st[k]) % shape[k] * kst[k]
+                }
+            })
+            .sum();
+        g[o].push(val);
+    }
+    Ok((g, kshape))
+}
+
+/// The result shape: `kshape` with the reduced dims dropped unless `keepdim`.
+fn out_shape(kshape: &[usize], dims: &[usize], keepdim: bool) -> Vec<usize> {
+    kshape
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| keepdim || !dims.contains(k))
+        .map(|(_, &s)| s)
+        .collect()
+}
+
+/// A reduced result (or its gradient) viewed with the reduced dims kept, to broadcast.
+fn kept(t: &Tensor, kshape: &[usize]) -> Result<Tensor> {
+    t.reshape(&i64s(kshape))
+}
+
+fn float_only(x: &Tensor, name: &str) -> Result<()> {
+    if !x.dtype().is_floating() {
+        return runtime(format!(
+            "{name}(): input dtype should be either floating point or complex. Got {} instead.",
+            x.dtype().c10_name()
+        ));
+    }
+    Ok(())
+}
+
+/// `x.var(dim, correction=1, keepdim)` (`std=true`: its square root).
+pub fn var(
+    x: &Tensor,
+    dims: Option<&[i64]>,
+    correction: f64,
+    keepdim: bool,
+    std: bool,
+) -> Result<Tensor> {
+    if !x.dtype().is_floating() {
+        return crate::tensor::error::not_impl(
+            "std and var only support floating point and complex dtypes",
+        );
+    }
+    let ds = reduce_dims(dims, x.ndim())?;
+    let (gs, kshape) = groups(x, &ds)?;
+    let n = gs.first().map_or(0, |g| g.len()) as f64;
+    let denom = (n - correction).max(0.0);
+    let vals: Vec<f64> = gs
+        .iter()
+        .map(|g| {
+            let m = g.iter().sum::<f64>() / n;
+            let v = g.iter().map(|a| (a - m) * (a - m)).sum::<f64>() / denom;
+            if std {
+                v.sqrt()
+            } else {
+                v
+            }
+        })
+        .collect();
+    let shape = out_shape(&kshape, &ds, keepdim);
+    let out = make(&vals, &shape, x.dtype(), x.device())?;
+    if is_recording1(x) {
+        let name = if std { "StdBackward0" } else { "VarBackward0" };
+        let dims_i: Vec<i64> = ds.iter().map(|&d| d as i64).collect();
+        record(name, &[x], &out, &[Some(x), Some(&out)], move |g, ctx| {
+            let x = ctx.saved(0);
+            let mean = crate::tensor::ops::reduce::mean(x, Some(&dims_i), true, None)?;
+            // d var / dx = 2 (x - mean) / (n - correction); d std = that / (2 std)
+            let centered = sub(x, &mean)?;
+            let gk = kept(g, &kshape)?;
+            let r = if std {
+                let s = kept(ctx.saved(1), &kshape)?;
+                binary(
+                    BinaryOp::Div,
+                    &mul(&gk, &centered)?,
+                    &binary_scalar(BinaryOp::Mul, &s, Scalar::Float(denom), false)?,
+                )?
+            } else {
+                binary_scalar(
+                    BinaryOp::Mul,
+                    &mul(&gk, &centered)?,
+                    Scalar::Float(2.0 / denom),
+                    false,
+                )?
+            };
+            Ok(vec![Some(r)])
+        })?;
+    }
+    Ok(out)
+}
+
+/// The `p` of a vector norm: a number, or `inf`/`-inf`.
+pub fn vector_norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+    float_only(x, "linalg.vector_norm")?;
+    let ds = reduce_dims(dims, x.ndim())?;
+    let (gs, kshape) = groups(x, &ds)?;
+    let vals: Vec<f64> = gs
+        .iter()
+        .map(|g| {
+            if p == f64::INFINITY {
+                g.iter().fold(0.0f64, |a, v| a.max(v.abs()))
+            } else if p == f64::NEG_INFINITY {
+                g.iter().fold(f64::INFINITY, |a, v| a.min(v.abs()))
+            } else if p == 0.0 {
+                g.iter().filter(|v| **v != 0.0).count() as f64
+            } else if p == 1.0 {
+                g.iter().map(|v| v.abs()).sum()
+            } else if p == 2.0 {
+                g.iter().map(|v| v * v).sum::<f64>().sqrt()
+            } else {
+                g.iter().map(|v| v.abs().powf(p)).sum::<f64>().powf(1.0 / p)
+            }
+        })
+        .collect();
+    let shape = out_shape(&kshape, &ds, keepdim);
+    let out = make(&vals, &shape, x.dtype(), x.device())?;
+    if is_recording1(x) {
+        record(
+            "LinalgVectorNormBackward0",
+            &[x],
+            &out,
+            &[Some(x), Some(&out)],
+            move |g, ctx| {
+                let (x, nrm) = (ctx.saved(0), kept(ctx.saved(1), &kshape)?);
+                if p == 0.0 {
+                    // counting nonzeros has no gradient (PyTorch returns none)
+                    return Ok(vec![None]);
+                }
+                let gk = kept(g, &kshape)?;
+                Ok(vec![Some(norm_grad(x, &nrm, &gk, p)?)])
+            },
+        )?;
+    }
+    Ok(out)
+}
+
+/// PyTorch's `norm_backward`: 0 where the norm is 0.
+fn norm_grad(x: &Tensor, nrm: &Tensor, g: &Tensor, p: f64) -> Result<Tensor> {
+    let sign = unary(UnaryOp::Sign, x)?;
+    let zero_safe = |num: Tensor, den: Tensor| -> Result<Tensor> {
+        let den_zero = binary_scalar(BinaryOp::Eq, &den, Scalar::Float(0.0), false)?;
+        let q = binary(BinaryOp::Div, &num, &den)?;
+        crate::tensor::ops::extra::gather::masked_fill(
+            &q,
+            &den_zero.expand(&i64s(q.shape()))?,
+            &crate::tensor::ops::join::TensorOrScalar::Scalar(Scalar::Float(0.0)),
+        )
+    };
+    if p == 1.0 {
+        return mul(&sign, g);
+    }
+    if p.is_infinite() {
+        // the gradient is shared among the elements equal to the norm's absolute value
+        let absx = unary(UnaryOp::Abs, x)?;
+        let hit = binary(BinaryOp::Eq, &absx, nrm)?.to_dtype(x.dtype())?;
+        let dims: Vec<i64> = (0..x.ndim() as i64)
+            .filter(|&k| nrm.shape()[k as usize] == 1)
+            .collect();
+        let count = crate::tensor::ops::reduce::sum(&hit, Some(&dims), true, None)?;
+        return mul(&mul(&sign, &binary(BinaryOp::Div, &hit, &count)?)?, g);
+    }
+    if p == 2.0 {
+        return zero_safe(mul(x, g)?, nrm.clone());
+    }
+    // x |x|^(p-2) g / norm^(p-1)
+    let absx = unary(UnaryOp::Abs, x)?;
+    let num = mul(
+        &mul(
+            x,
+            &binary_scalar(BinaryOp::Pow, &absx, Scalar::Float(p - 2.0), false)?,
+        )?,
+        g,
+    )?;
+    zero_safe(
+        num,
+        binary_scalar(BinaryOp::Pow, nrm, Scalar::Float(p - 1.0), false)?,
+    )
+}
+
+/// `torch.logsumexp(x, dim, keepdim=False)`.
+pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+    let x = if x.dtype().is_floating() {
+        x.clone()
+    } else {
+        x.to_dtype(crate::tensor::default_dtype())?
+    };
+    let ds = reduce_dims(Some(dims), x.ndim())?;
+    let (gs, kshape) = groups(&x, &ds)?;
+    let vals: Vec<f64> = gs
+        .iter()
+        .map(|g| {
+            let m = g.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+            if m.is_infinite() {
+                return m;
+            }
+            m + g.iter().map(|v| (v - m).exp()).sum::<f64>().ln()
+        })
+        .collect();
+    let shape = out_shape(&kshape, &ds, keepdim);
+    let out = make(&vals, &shape, x.dtype(), x.device())?;
+    if is_recording1(&x) {
+        record(
+            "LogsumexpBackward0",
+            &[&x],
+            &out,
+            &[Some(&x), Some(&out)],
+            move |g, ctx| {
+                let r = kept(ctx.saved(1), &kshape)?;
+                let e = unary(UnaryOp::Exp, &sub(ctx.saved(0), &r)?)?;
+                Ok(vec![Some(mul(&kept(g, &kshape)?, &e)?)])
+            },
+        )?;
+    }
+    Ok(out)
+}
+
+/// `torch.lerp(start, end, weight)` with PyTorch's two-sided formula (exact at both ends).
+pub fn lerp(
+    start: &Tensor,
+    end: &Tensor,
+    weight: &Tensor,
+    weight_is_number: bool,
+) -> Result<Tensor> {
+    let dt = start.dtype();
+    if end.dtype() != dt || (!weight_is_number && weight.dtype() != dt) {
+        return runtime(format!(
+            "expected dtype {} for `end` but got dtype {}",
+            dt.name(),
+            end.dtype().name()
+        ));
+    }
+    let shape = crate::tensor::shape::broadcast_shapes(start.shape(), end.shape())?;
+    let shape = crate::tensor::shape::broadcast_shapes(&shape, weight.shape())?;
+    let full = |t: &Tensor| -> Result<Vec<f64>> { values(&t.expand(&i64s(&shape))?) };
+    let (s, e, w) = (full(start)?, full(end)?, full(weight)?);
+    let vals: Vec<f64> = (0..s.len())
+        .map(|k| {
+            let (a, b, t) = (s[k], e[k], w[k]);
+            if t.abs() < 0.5 {
+                a + t * (b - a)
+            } else {
+                b - (b - a) * (1.0 - t)
+            }
+        })
+        .collect();
+    let out = make(
+        &vals,
+        &shape,
+        dt,
+        crate::tensor::ops::common_device(&[start, end, weight])?,
+    )?;
+    let inputs: Vec<&Tensor> = if weight_is_number {
+        vec![start, end]
+    } else {
+        vec![start, end, weight]
+    };
+    if is_recording(&inputs) {
+        let name = if weight_is_number {
+            "LerpBackward0"
+        } else {
+            "LerpBackward1"
+        };
+        record(
+            name,
+            &inputs,
+            &out,
+            &[Some(start), Some(end), Some(weight)],
+            move |g, ctx| {
+                let w = ctx.saved(2);
+                let one_minus = binary_scalar(BinaryOp::Sub, w, Scalar::Float(1.0), true)?;
+                let mut r = vec![Some(mul(g, &one_minus)?), Some(mul(g, w)?)];
+                if ctx.needs(2) {
+                    r.push(Some(mul(g, &sub(ctx.saved(1), ctx.saved(0))?)?));
+                }
+                Ok(r)
+            },
+        )?;
+    }
+    Ok(out)
+}
+
+/// The largest finite value of a float dtype (`torch.finfo(dtype).max`).
+fn finite_max(dt: DType) -> f64 {
+    match dt {
+        DType::F64 => f64::MAX,
+        DType::F16 => 65504.0,
+        DType::BF16 => 3.3895313892515355e38,
+        _ => f32::MAX as f64,
+    }
+}
+
+/// `torch.nan_to_num(x, nan=0.0, posinf=None, neginf=None)`.
+pub fn nan_to_num(
+    x: &Tensor,
+    nan: f64,
+    posinf: Option<f64>,
+    neginf: Option<f64>,
+) -> Result<Tensor> {
+    if !x.dtype().is_floating() {
+        return x.clone_tensor();
+    }
+    let big = finite_max(x.dtype());
+    let vals: Vec<f64> = values(x)?
+        .into_iter()
+        .map(|v| {
+            if v.is_nan() {
+                nan
+            } else if v == f64::INFINITY {
+                posinf.unwrap_or(big)
+            } else if v == f64::NEG_INFINITY {
+                neginf.unwrap_or(-big)
+            } else {
+                v
+            }
+        })
+        .collect();
+    let out = make(&vals, x.shape(), x.dtype(), x.device())?;
+    if is_recording1(x) {
+        record("NanToNumBackward0", &[x], &out, &[Some(x)], |g, ctx| {
+            let x = ctx.saved(0);
+            let finite = binary(BinaryOp::Eq, &sub(x, x)?, &sub(x, x)?)?.to_dtype(g.dtype())?;
+            Ok(vec![Some(mul(g, &finite)?)])
+        })?;
+    }
+    Ok(out)
+}
+
+/// `torch.outer(a, b)`: PyTorch's composite `a.reshape(n, 1) * b` (`MulBackward0`).
+pub fn outer(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    if a.ndim() != 1 || b.ndim() != 1 {
+        return runtime(format!(
+            "outer: Expected 1-D argument self, but got {}-D",
+            if a.ndim() != 1 { a.ndim() } else { b.ndim() }
+        ));
+    }
+    mul(&a.reshape(&[a.numel() as i64, 1])?, b)
+}
