@@ -196,6 +196,7 @@ fn main() {
         Command::Bench { cpu, .. } => cudalearn::run::with_big_stack(move || {
             println!("cudalearn bench (CPU engine; with PyTorch installed, python3 benches/pytorch_cpu.py measures the same in PyTorch)");
             cudalearn::bench::print_rows(&cudalearn::bench::cpu_suite());
+            cudalearn::bench::print_op_rows();
             if !cpu {
                 use cudalearn::backend::gpu;
                 if gpu::kind() == gpu::GpuKind::Simulated {
