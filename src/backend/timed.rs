@@ -83,8 +83,8 @@ pub fn set_non_blocking(on: bool) {
 /// them (an optimizer step: PyTorch launches one kernel per op of `_single_tensor_adam`), each
 /// `(name, flops, bytes)`. Nothing happens off the simulated GPU or inside another costed op.
 pub fn sim_kernels(device: Device, dtype: DType, kernels: &[(&'static str, f64, f64)]) {
-    let on_sim = matches!(device, Device::Cuda(_))
-        && super::gpu::kind() == super::gpu::GpuKind::Simulated;
+    let on_sim =
+        matches!(device, Device::Cuda(_)) && super::gpu::kind() == super::gpu::GpuKind::Simulated;
     let Some(_guard) = OpGuard::enter().filter(|_| on_sim) else {
         return;
     };

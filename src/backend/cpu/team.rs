@@ -169,6 +169,9 @@ pub fn run(parts: usize, f: &(dyn Fn(usize) + Sync)) {
     drop(guard);
 }
 
+/// A piece of a split output and its first index, taken once by whichever thread runs it.
+type Piece<'a, O> = Mutex<Option<(usize, &'a mut [O])>>;
+
 /// Splits `out` into `parts` nearly equal pieces and runs `body(start, piece)` for each on the
 /// team (`start`: the piece's first index in `out`). Pieces are whole multiples of `align`
 /// elements (except the last), so vector loops see aligned lengths.
@@ -181,7 +184,7 @@ pub fn for_pieces<O: Send>(
     let n = out.len();
     let parts = parts.max(1);
     let per = n.div_ceil(parts).div_ceil(align.max(1)) * align.max(1);
-    let pieces: Vec<Mutex<Option<(usize, &mut [O])>>> = out
+    let pieces: Vec<Piece<O>> = out
         .chunks_mut(per.max(1))
         .enumerate()
         .map(|(i, c)| Mutex::new(Some((i * per, c))))

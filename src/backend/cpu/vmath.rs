@@ -17,19 +17,13 @@
 const MAGIC: f64 = 6_755_399_441_055_744.0; // 1.5 * 2^52: adding it rounds to an integer
 const LOG2E: f64 = std::f64::consts::LOG2_E;
 // ln 2 split so that k * LN2_HI is exact for |k| < 2^20 (fdlibm's constants)
-const LN2_HI: f64 = 6.931_471_803_691_238_164_90e-01;
-const LN2_LO: f64 = 1.908_214_929_270_587_700_02e-10;
+const LN2_HI: f64 = 0.693_147_180_369_123_8;
+const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
 
 /// e^x for x in f64 clamped to [-104, 89] (f32's range and a little more); NaN passes.
 #[inline(always)]
 fn exp_clamped(x: f64) -> f64 {
-    let x = if x < -104.0 {
-        -104.0
-    } else if x > 89.0 {
-        89.0
-    } else {
-        x
-    };
+    let x = x.clamp(-104.0, 89.0);
     let t = x * LOG2E + MAGIC;
     let k = t - MAGIC;
     // low bits of t hold k + 2^51; (k + 1023) << 52 is 2^k (k is in [-151, 129])

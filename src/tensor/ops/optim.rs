@@ -204,8 +204,10 @@ pub fn adam_(
 /// `(name, elements streamed per parameter element)`: one flop per element, bytes as streamed.
 fn charge(p: &Tensor, kernels: &[(&'static str, f64)]) {
     let (n, size) = (p.numel() as f64, p.dtype().size() as f64);
-    let work: Vec<(&'static str, f64, f64)> =
-        kernels.iter().map(|&(name, e)| (name, n, e * n * size)).collect();
+    let work: Vec<(&'static str, f64, f64)> = kernels
+        .iter()
+        .map(|&(name, e)| (name, n, e * n * size))
+        .collect();
     crate::backend::timed::sim_kernels(p.device(), p.dtype(), &work);
 }
 
