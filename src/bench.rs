@@ -109,6 +109,20 @@ pub fn cpu_suite() -> Vec<Row> {
     ]
 }
 
+/// The per-op rows (`benches/cpu_ops.py`): the same script runs on PyTorch through
+/// `benches/pytorch_cpu.py`, so each row compares like with like. Prints as it goes (a row
+/// takes up to a few seconds); a failing row stops the script with its traceback.
+pub const CPU_OPS: &str = include_str!("../benches/cpu_ops.py");
+
+pub fn print_op_rows() {
+    let mut interp = Interp::new();
+    let result = interp.run(Source::new("benches/cpu_ops.py", CPU_OPS), false);
+    interp.out.flush();
+    if let Err(e) = result {
+        eprint!("{}", crate::lang::traceback::report(&mut interp, &e, true));
+    }
+}
+
 pub fn print_rows(rows: &[Row]) {
     for r in rows {
         println!("{:<42} {:>10.2} {}", r.name, r.value, r.unit);

@@ -269,7 +269,10 @@ fn main() {
         Command::Bench { cpu, .. } => cudalearn::run::with_big_stack(move || {
             println!("cudalearn bench (CPU engine; with PyTorch installed, python3 benches/pytorch_cpu.py measures the same in PyTorch)");
             cudalearn::bench::print_rows(&cudalearn::bench::cpu_suite());
-            if !cpu {
+            if cpu {
+                // the per-op rows take a minute; `bench` alone stays quick
+                cudalearn::bench::print_op_rows();
+            } else {
                 use cudalearn::backend::gpu;
                 if gpu::kind() == gpu::GpuKind::Simulated {
                     print!("{}", cudalearn::backend::sim_bench::report());

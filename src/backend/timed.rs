@@ -79,6 +79,20 @@ pub fn set_non_blocking(on: bool) {
     NON_BLOCKING.with(|p| p.set(on));
 }
 
+/// Puts kernels on the simulated GPU's clock for work done by a fused host op that stands in for
+/// them (an optimizer step: PyTorch launches one kernel per op of `_single_tensor_adam`), each
+/// `(name, flops, bytes)`. Nothing happens off the simulated GPU or inside another costed op.
+pub fn sim_kernels(device: Device, dtype: DType, kernels: &[(&'static str, f64, f64)]) {
+    let on_sim =
+        matches!(device, Device::Cuda(_)) && super::gpu::kind() == super::gpu::GpuKind::Simulated;
+    let Some(_guard) = OpGuard::enter().filter(|_| on_sim) else {
+        return;
+    };
+    for &(name, flops, b) in kernels {
+        sim_model::with(|t| t.kernel(&[name], device_index(device), stream(flops, b, dtype)));
+    }
+}
+
 fn bytes(t: &Tensor) -> f64 {
     (t.numel() * t.dtype().size()) as f64
 }

@@ -4,8 +4,8 @@
 use crate::lang::error::ExcKind;
 use crate::lang::interp::Output;
 use crate::lang::{traceback, Interp, PyErr, Source};
+use crate::run::Outcome;
 use std::cell::RefCell;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::Rc;
 
 /// What running some code gave.
@@ -115,7 +115,6 @@ impl LessonSession {
     /// Runs code under a file name; with `echo`, expression values are printed as at the
     /// REPL's prompt.
     pub fn run_as(&self, name: &str, code: &str, echo: bool) -> Ran {
-        crate::signals::clear();
         let Ok(mut interp) = self.interp.try_borrow_mut() else {
             return Ran {
                 error: Some("RuntimeError: the lesson's interpreter is busy".into()),
@@ -124,7 +123,7 @@ impl LessonSession {
         };
         interp.out = Output::Capture(String::new());
         let src = Source::new(name, code);
-        let result = catch_unwind(AssertUnwindSafe(|| interp.run(src, echo)));
+        let outcome = crate::run::run_program(&mut interp, src, echo);
         let stdout = match std::mem::replace(&mut interp.out, Output::Capture(String::new())) {
             Output::Capture(s) => s,
             Output::Stdout(_) => String::new(),
@@ -133,10 +132,13 @@ impl LessonSession {
             stdout,
             ..Ran::default()
         };
-        match result {
-            Ok(Ok(())) => {}
-            Ok(Err(err)) => describe(&mut interp, &err, &mut ran),
-            Err(_) => {
+        match outcome {
+            Outcome::Done => {}
+            // A lesson block cannot end the lesson: `exit()` reads as the exception it is.
+            Outcome::Exit { err, .. } | Outcome::Error(err) => {
+                describe(&mut interp, &err, &mut ran)
+            }
+            Outcome::Crashed => {
                 ran.error = Some(
                     "cudalearn: internal error while running this block (a bug in cudalearn, \
                      please report it)"

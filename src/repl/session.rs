@@ -1,12 +1,11 @@
 //! One REPL session: the interpreter and how an entry is run and its errors shown.
-use crate::lang::error::{Exc, ExcKind};
+use crate::lang::error::ExcKind;
 use crate::lang::interp::Output;
 use crate::lang::symbol::Sym;
-use crate::lang::value::Value;
-use crate::lang::{traceback, Interp, PyErr, Source};
+use crate::lang::{traceback, Interp, Source};
+use crate::run::Outcome;
 use std::cell::RefCell;
 use std::io::{IsTerminal, Write};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::Rc;
 
 /// What the loop does after an entry.
@@ -62,17 +61,22 @@ impl Session {
             eprintln!("{msg}");
             return Flow::Continue;
         }
-        crate::signals::clear();
         let src = Source::new("<stdin>", text);
         let Ok(mut interp) = self.interp.try_borrow_mut() else {
             return Flow::Continue;
         };
-        let result = catch_unwind(AssertUnwindSafe(|| interp.run(src, echo)));
-        interp.out.flush();
-        let err = match result {
-            Ok(Ok(())) => return Flow::Continue,
-            Ok(Err(err)) => err,
-            Err(_) => {
+        let err = match crate::run::run_program(&mut interp, src, echo) {
+            Outcome::Done => return Flow::Continue,
+            Outcome::Exit {
+                status, message, ..
+            } => {
+                if let Some(m) = message {
+                    eprintln!("{m}");
+                }
+                return Flow::Exit(status);
+            }
+            Outcome::Error(err) => err,
+            Outcome::Crashed => {
                 eprintln!(
                     "cudalearn: internal error while running that (a bug in cudalearn, please \
                      report it); your variables are kept"
@@ -80,9 +84,6 @@ impl Session {
                 return Flow::Continue;
             }
         };
-        if err.is(ExcKind::SystemExit) {
-            return Flow::Exit(exit_code(&mut interp, &err));
-        }
         let report = traceback::report(&mut interp, &err, self.hints);
         eprint!("{}", crate::style::error_text(&report));
         let _ = std::io::stderr().flush();
@@ -101,27 +102,6 @@ impl Session {
         let interp = self.interp.try_borrow().ok()?;
         let shadowed = Sym::lookup(word).is_some_and(|s| interp.get_global(s).is_some());
         (!shadowed).then_some(Flow::Exit(0))
-    }
-}
-
-/// `exit(n)` → n; `exit("message")` prints the message and gives 1, as Python does.
-fn exit_code(interp: &mut Interp, err: &PyErr) -> i32 {
-    let arg = match &err.0.exc {
-        Exc::Builtin(_, args) => args.first().cloned(),
-        Exc::Object(_) => None,
-    };
-    match arg {
-        None | Some(Value::None) => 0,
-        Some(Value::Int(n)) => n.clamp(i32::MIN as i64, i32::MAX as i64) as i32,
-        Some(Value::Bool(b)) => i32::from(b),
-        Some(v) => {
-            let text = match &v {
-                Value::Str(s) => s.to_string(),
-                other => interp.repr(other).unwrap_or_default(),
-            };
-            eprintln!("{text}");
-            1
-        }
     }
 }
 

@@ -286,3 +286,54 @@ pub fn eye(n: i64, m: Option<i64>, dtype: Option<DType>, device: Device) -> Resu
     }
     Ok(t)
 }
+
+/// `torch.randn`/`torch.rand` (`normal`: N(p0, p1²), else U[p0, p1)) on the CPU from the default
+/// generator, written straight into the new tensor's buffer (no f64 staging copy: the memory
+/// used is the tensor's own).
+pub fn random(shape: &[i64], dtype: DType, normal: bool, p0: f64, p1: f64) -> Result<Tensor> {
+    use super::random::with_default;
+    use super::storage::zeroed_vec;
+    let n = empty(shape, Some(dtype), Device::Cpu)?.numel();
+    let dims: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
+    let buf = with_default(|g| -> Result<Buffer> {
+        Ok(match dtype {
+            DType::F64 => {
+                let mut v = zeroed_vec::<f64>(n)?;
+                if normal {
+                    g.fill_normal_f64(&mut v, p0, p1)
+                } else {
+                    g.fill_uniform_f64(&mut v, p0, p1)
+                }
+                Buffer::F64(v)
+            }
+            DType::F16 => {
+                let mut v = zeroed_vec::<half::f16>(n)?;
+                if normal {
+                    g.fill_normal_f16(&mut v, p0, p1)
+                } else {
+                    g.fill_uniform_f16(&mut v, p0, p1)
+                }
+                Buffer::F16(v)
+            }
+            DType::BF16 => {
+                let mut v = zeroed_vec::<half::bf16>(n)?;
+                if normal {
+                    g.fill_normal_bf16(&mut v, p0, p1)
+                } else {
+                    g.fill_uniform_bf16(&mut v, p0, p1)
+                }
+                Buffer::BF16(v)
+            }
+            _ => {
+                let mut v = zeroed_vec::<f32>(n)?;
+                if normal {
+                    g.fill_normal_f32(&mut v, p0, p1)
+                } else {
+                    g.fill_uniform_f32(&mut v, p0, p1)
+                }
+                Buffer::F32(v)
+            }
+        })
+    })?;
+    Tensor::from_buffer(buf, &dims, Device::Cpu)
+}

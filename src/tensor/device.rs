@@ -27,45 +27,81 @@ impl fmt::Display for Device {
     }
 }
 
-impl Device {
-    /// Parse `torch.device(s)`: `"cpu"`, `"cuda"`, `"cuda:1"`, `"cpu:0"`. Returns the device
-    /// (a bare `"cuda"` resolved to index 0; the caller substitutes the current device) and the
-    /// index exactly as written, which `torch.device('cuda').index` reports as `None`.
-    pub fn parse(s: &str) -> crate::tensor::Result<(Device, Option<u32>)> {
-        let (kind, idx) = match s.split_once(':') {
-            Some((k, i)) => (k, Some(i)),
-            None => (s, None),
-        };
-        let index = match idx {
-            None => None,
-            Some(i) if !i.is_empty() && i.bytes().all(|b| b.is_ascii_digit()) => match i
-                .parse::<u32>()
-            {
-                Ok(v) => Some(v),
-                Err(_) => {
-                    return crate::tensor::error::runtime(format!("Invalid device string: '{s}'"))
-                }
-            },
-            Some(_) => {
-                return crate::tensor::error::runtime(format!("Invalid device string: '{s}'"))
-            }
-        };
-        match kind {
-            "cpu" => Ok((Device::Cpu, index)),
-            "cuda" => Ok((Device::Cuda(index.unwrap_or(0)), index)),
-            _ if KNOWN.contains(&kind) => crate::tensor::error::not_impl(format!(
-                "cudalearn supports only cpu and cuda devices, not {kind}"
-            )),
-            _ => crate::tensor::error::runtime(format!(
-                "Expected one of {} device type at start of device string: {s}",
-                KNOWN.join(", ")
+/// A parsed device string: its type (any of PyTorch's, checked to be known) and its index as
+/// written (`torch.device('cuda').index` is `None`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeviceSpec<'a> {
+    pub kind: &'a str,
+    pub index: Option<u32>,
+}
+
+impl DeviceSpec<'_> {
+    /// The device it names (a bare `"cuda"` as GPU 0: callers substitute the current one);
+    /// a known type other than cpu/cuda is refused as not supported.
+    pub fn device(&self) -> crate::tensor::Result<Device> {
+        match self.kind {
+            "cpu" => Ok(Device::Cpu),
+            "cuda" => Ok(Device::Cuda(self.index.unwrap_or(0))),
+            other => crate::tensor::error::not_impl(format!(
+                "cudalearn supports only cpu and cuda devices, not {other}"
             )),
         }
     }
 }
 
+/// The one device-string parser (`torch.device(s)`, `.to(s)`, `device=` arguments, autocast),
+/// c10's `Device(const std::string&)` rule for rule: a type of letters, digits and `_`, then
+/// optionally `:` and an index without leading zeros (`cuda:01` is invalid); errors in
+/// PyTorch's order and words.
+pub fn parse_device(s: &str) -> crate::tensor::Result<DeviceSpec<'_>> {
+    use crate::tensor::error::runtime;
+    if s.is_empty() {
+        return runtime("Device string must not be empty");
+    }
+    let invalid = || runtime(format!("Invalid device string: '{s}'"));
+    let (kind, index) = match s.split_once(':') {
+        Some((k, i)) => (k, Some(i)),
+        None => (s, None),
+    };
+    let name_ok = !kind.is_empty() && kind.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    let index_ok = index.is_none_or(|i| {
+        !i.is_empty()
+            && i.bytes().all(|b| b.is_ascii_digit())
+            && (i.len() == 1 || !i.starts_with('0'))
+    });
+    if !name_ok || !index_ok {
+        return invalid();
+    }
+    let index = match index {
+        None => None,
+        Some(i) => match i.parse::<i32>() {
+            Ok(v) => Some(v as u32),
+            Err(_) => {
+                return runtime(format!(
+                    "Could not parse device index '{i}' in device string '{s}'"
+                ))
+            }
+        },
+    };
+    if !KNOWN.contains(&kind) {
+        return runtime(format!(
+            "Expected one of {} device type at start of device string: {s}",
+            KNOWN.join(", ")
+        ));
+    }
+    Ok(DeviceSpec { kind, index })
+}
+
+impl Device {
+    /// `parse_device` resolved to a device (cpu or cuda), with the index as written.
+    pub fn parse(s: &str) -> crate::tensor::Result<(Device, Option<u32>)> {
+        let spec = parse_device(s)?;
+        Ok((spec.device()?, spec.index))
+    }
+}
+
 /// The device types PyTorch names in its parse error, in its order.
-const KNOWN: [&str; 20] = [
+pub const KNOWN: [&str; 20] = [
     "cpu",
     "cuda",
     "ipu",
@@ -114,5 +150,24 @@ mod tests {
             .unwrap_err()
             .msg
             .ends_with("device type at start of device string: foo"));
+        // as PyTorch 2.15 says (torch-golden)
+        for bad in [
+            "cuda:01", "cuda:00", "cuda:", "cuda 0", " cuda", "cuda:0 ", "cuda:1:2",
+        ] {
+            assert_eq!(
+                parse_device(bad).unwrap_err().msg,
+                format!("Invalid device string: '{bad}'")
+            );
+        }
+        assert_eq!(
+            parse_device("").unwrap_err().msg,
+            "Device string must not be empty"
+        );
+        assert_eq!(
+            parse_device("cuda:99999999999").unwrap_err().msg,
+            "Could not parse device index '99999999999' in device string 'cuda:99999999999'"
+        );
+        assert_eq!(parse_device("mps").unwrap().kind, "mps");
+        assert!(parse_device("mps").unwrap().device().is_err());
     }
 }

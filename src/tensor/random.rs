@@ -199,6 +199,7 @@ impl Generator {
     }
 
     /// One 32-bit draw (`CPUGeneratorImpl::random`).
+    #[inline(always)]
     pub fn random(&mut self) -> u32 {
         self.left -= 1;
         if self.left == 0 {
@@ -220,6 +221,7 @@ impl Generator {
     }
 
     /// A uniform f32 in [0, 1) from 24 bits (`uniform_real_distribution<float>(0, 1)`).
+    #[inline(always)]
     fn unit_f32(&mut self) -> f32 {
         (self.random() & 0x00ff_ffff) as f32 * (1.0 / (1u32 << 24) as f32)
     }
@@ -258,9 +260,7 @@ impl Generator {
             *v = self.unit_f32();
         }
         let n = out.len();
-        for block in out.chunks_exact_mut(16) {
-            normal_fill_16_avx2(block, m, s);
-        }
+        normal_fill_blocks(out, m, s);
         if !n.is_multiple_of(16) {
             let tail = &mut out[n - 16..];
             for v in tail.iter_mut() {
@@ -341,6 +341,21 @@ impl Generator {
 
     /// `uniform_(from, to)` / `rand` on f32 (any layout: one draw per element in order).
     pub fn fill_uniform_f32(&mut self, out: &mut [f32], from: f64, to: f64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // `mul_add` as one instruction rather than a call (same bits; see
+            // `normal_fill_blocks`)
+            #[target_feature(enable = "fma")]
+            unsafe fn fma(g: &mut Generator, out: &mut [f32], from: f64, to: f64) {
+                g.fill_uniform_reduced(out, from, to, |x| x, |x| x);
+            }
+            if std::is_x86_feature_detected!("fma") {
+                // SAFETY: the CPU has FMA (detected just above), the only requirement of a
+                // `target_feature` function.
+                unsafe { fma(self, out, from, to) };
+                return;
+            }
+        }
         self.fill_uniform_reduced(out, from, to, |x| x, |x| x);
     }
 
@@ -354,6 +369,7 @@ impl Generator {
         self.fill_uniform_reduced(out, from, to, bf16::from_f32, bf16::to_f32);
     }
 
+    #[inline(always)]
     fn fill_uniform_reduced<T: Copy, K: PartialEq>(
         &mut self,
         out: &mut [T],
@@ -501,6 +517,7 @@ fn mask(cond: bool) -> u32 {
 }
 
 /// One lane of `log256_ps`, with the FMAs GCC fused in PyTorch's build.
+#[inline(always)]
 fn log_ps(x: f32) -> f32 {
     let invalid = mask(x <= 0.0);
     let min = c(MIN_NORM_POS);
@@ -527,6 +544,7 @@ fn log_ps(x: f32) -> f32 {
 }
 
 /// One lane of `sincos256_ps` (returns `(sin, cos)`), with PyTorch's build's FMAs.
+#[inline(always)]
 fn sincos_ps(x: f32) -> (f32, f32) {
     let sign_sin = x.to_bits() & 0x8000_0000;
     let x = f32::from_bits(x.to_bits() & 0x7fff_ffff);
@@ -560,7 +578,34 @@ fn sincos_ps(x: f32) -> (f32, f32) {
     (s, cc)
 }
 
+/// `normal_fill_16_avx2` on each whole block of 16, built for FMA where the CPU has it: `mul_add`
+/// is then one instruction instead of a call (the bits are the same, a fused multiply-add has
+/// one rounding either way).
+fn normal_fill_blocks(data: &mut [f32], mean: f32, std: f32) {
+    #[inline(always)]
+    fn blocks(data: &mut [f32], mean: f32, std: f32) {
+        for block in data.chunks_exact_mut(16) {
+            normal_fill_16_avx2(block, mean, std);
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2,fma")]
+        unsafe fn fma(data: &mut [f32], mean: f32, std: f32) {
+            blocks(data, mean, std)
+        }
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU has AVX2 and FMA (detected just above), the only requirement of
+            // a `target_feature` function.
+            unsafe { fma(data, mean, std) };
+            return;
+        }
+    }
+    blocks(data, mean, std)
+}
+
 /// `NormalFill16<float>` (AVX2): Box–Muller on 16 uniforms in place, lane by lane.
+#[inline(always)]
 fn normal_fill_16_avx2(data: &mut [f32], mean: f32, std: f32) {
     for j in 0..8 {
         let u1 = 1.0 - data[j];

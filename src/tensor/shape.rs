@@ -195,6 +195,18 @@ pub fn is_dense(shape: &[usize], strides: &[usize]) -> bool {
 
 /// Product of sizes; only called on shapes already validated by `checked_numel`.
 #[inline]
+/// The one rule for a reduction's result shape: reduced dims dropped, or kept as size 1 with
+/// `keepdim` (`dims`: the reduced dims, each once).
+pub fn reduced_shape(shape: &[usize], dims: &[usize], keepdim: bool) -> Dims {
+    (0..shape.len())
+        .filter_map(|i| match (dims.contains(&i), keepdim) {
+            (false, _) => Some(shape[i]),
+            (true, true) => Some(1),
+            (true, false) => None,
+        })
+        .collect()
+}
+
 pub fn numel(shape: &[usize]) -> usize {
     shape.iter().product()
 }

@@ -1,7 +1,7 @@
 //! Binary elementwise kernels: one generic loop per op, chosen once per call (not per element).
 use super::elementwise::{map2, update, Src};
+use super::iter::PAR_THRESHOLD;
 use super::iter::{output_order, permuted, strides_for_order};
-use super::iter::{PAR_CHUNK, PAR_THRESHOLD};
 use super::{scalar_m, typed, Laid};
 use crate::tensor::error::Result;
 use crate::tensor::ops::binary::BinaryOp;
@@ -9,7 +9,6 @@ use crate::tensor::shape::{broadcast_strides, numel, Dims};
 use crate::tensor::storage::{check_alloc, output_vec, Arith, Buffer, Element};
 use crate::tensor::{Scalar, Tensor};
 use crate::with_buffer;
-use rayon::prelude::*;
 
 /// A result buffer and its strides when not row-major.
 type Out = (Buffer, Option<Dims>);
@@ -42,14 +41,12 @@ fn run2<E: Element, O: Element>(
             return row_major(x.iter().zip(y).map(|(&p, &q)| f(p, q)).collect());
         }
         let mut out = output_vec::<O>(n)?;
-        out.par_chunks_mut(PAR_CHUNK)
-            .zip(x.par_chunks(PAR_CHUNK))
-            .zip(y.par_chunks(PAR_CHUNK))
-            .for_each(|((o, x), y)| {
-                for ((o, &p), &q) in o.iter_mut().zip(x).zip(y) {
-                    *o = f(p, q);
-                }
-            });
+        super::elementwise::drive(&mut out, |start, o| {
+            let (x, y) = (&x[start..start + o.len()], &y[start..start + o.len()]);
+            for ((o, &p), &q) in o.iter_mut().zip(x).zip(y) {
+                *o = f(p, q);
+            }
+        });
         return row_major(out);
     }
     let sa = broadcast_strides(a.shape(), a.strides(), shape);

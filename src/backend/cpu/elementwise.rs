@@ -1,8 +1,9 @@
 //! Elementwise kernels: map one, two or three strided operands into a dense output, or update a
-//! strided destination in place. Large work is split across rayon in `PAR_CHUNK` pieces.
-use super::iter::{coalesce, for_rows, PAR_CHUNK, PAR_THRESHOLD};
+//! strided destination in place. Large work is split over the CPU `team` (one piece per
+//! thread, as PyTorch's `parallel_for` with its 32K grain).
+use super::iter::{coalesce, for_rows, permuted, PAR_THRESHOLD};
+use super::{team, transpose};
 use crate::tensor::shape::Dims;
-use rayon::prelude::*;
 
 /// One operand: its elements and a layout (offset, strides broadcast to the iteration shape).
 #[derive(Clone, Copy)]
@@ -19,11 +20,10 @@ fn inner(st: &Dims) -> usize {
 
 /// Run `body(start, chunk)` over `out` in parallel pieces when it is large.
 #[inline]
-fn drive<O: Send>(out: &mut [O], body: impl Fn(usize, &mut [O]) + Sync) {
+pub(crate) fn drive<O: Send>(out: &mut [O], body: impl Fn(usize, &mut [O]) + Sync) {
     if out.len() >= PAR_THRESHOLD {
-        out.par_chunks_mut(PAR_CHUNK)
-            .enumerate()
-            .for_each(|(c, ch)| body(c * PAR_CHUNK, ch));
+        let parts = team::parts_for(out.len(), PAR_THRESHOLD);
+        team::for_pieces(out, parts, 64, &body);
     } else {
         body(0, out);
     }
@@ -38,6 +38,15 @@ pub fn map1<A: Copy + Sync, O: Send>(
 ) {
     let (cs, st) = coalesce(shape, [a.strides]);
     let sa = inner(&st[0]);
+    if transpose::worth_it(&cs, &st[0]) {
+        let a = transpose::Strided {
+            data: a.data,
+            offset: a.offset,
+            shape: &cs,
+            strides: &st[0],
+        };
+        return transpose::map_blocked(out, a, |o, x| *o = f(x));
+    }
     drive(out, |start, chunk| {
         for_rows(
             &cs,
@@ -155,12 +164,34 @@ pub fn update<D: Copy + Send + Sync, S: Copy + Sync>(
     src: Src<S>,
     f: impl Fn(D, S) -> D + Sync,
 ) {
-    let (cs, st) = coalesce(shape, [dst_strides, src.strides]);
+    // Walk in the destination's memory order (a transposed `clone()` then copies one run).
+    let mut order: Dims = (0..shape.len()).collect();
+    order.sort_by_key(|&d| std::cmp::Reverse(dst_strides[d]));
+    let (ps, pd, pss) = (
+        permuted(shape, &order),
+        permuted(dst_strides, &order),
+        permuted(src.strides, &order),
+    );
+    let (cs, st) = coalesce(&ps, [&pd, &pss]);
     let n: usize = cs.iter().product();
     if n == 0 {
         return;
     }
     let dense = cs.len() <= 1 && inner(&st[0]) <= 1;
+    if cs.len() >= 2 && inner(&st[0]) == 1 && transpose::worth_it(&cs, &st[1]) {
+        // a dense destination block-copied from a transposed source
+        let contiguous_dst = crate::tensor::shape::contiguous_strides(&cs)[..] == st[0][..];
+        if contiguous_dst {
+            let s = transpose::Strided {
+                data: src.data,
+                offset: src.offset,
+                shape: &cs,
+                strides: &st[1],
+            };
+            let region = &mut dst[dst_offset..dst_offset + n];
+            return transpose::map_blocked(region, s, |o, x| *o = f(*o, x));
+        }
+    }
     if dense {
         // The destination is one dense run: hand out disjoint slices of it.
         let region = &mut dst[dst_offset..dst_offset + n];

@@ -6,8 +6,6 @@ use crate::tensor::shape::Dims;
 /// Work below this many elements runs on the calling thread; rayon's fork/join costs more than
 /// the work itself for small tensors.
 pub const PAR_THRESHOLD: usize = 32 * 1024;
-/// Elements per parallel task.
-pub const PAR_CHUNK: usize = 16 * 1024;
 
 /// Merge dimensions (dropping size-1 ones) where every operand's strides allow it.
 pub fn coalesce<const N: usize>(shape: &[usize], strides: [&[usize]; N]) -> (Dims, [Dims; N]) {

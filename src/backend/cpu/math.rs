@@ -22,7 +22,7 @@ pub trait FloatMath: Arith {
 }
 
 macro_rules! float_math {
-    ($t:ty) => {
+    ($t:ty, $exp:path, $ln:path, $tanh:path) => {
         impl FloatMath for $t {
             #[inline(always)]
             fn sqrt(self) -> Self {
@@ -30,14 +30,14 @@ macro_rules! float_math {
             }
             #[inline(always)]
             fn exp(self) -> Self {
-                <$t>::exp(self)
+                $exp(self)
             }
             fn exp_m1(self) -> Self {
                 <$t>::exp_m1(self)
             }
             #[inline(always)]
             fn ln(self) -> Self {
-                <$t>::ln(self)
+                $ln(self)
             }
             fn log2(self) -> Self {
                 <$t>::log2(self)
@@ -58,7 +58,7 @@ macro_rules! float_math {
                 <$t>::tan(self)
             }
             fn tanh(self) -> Self {
-                <$t>::tanh(self)
+                $tanh(self)
             }
             fn floor(self) -> Self {
                 <$t>::floor(self)
@@ -83,5 +83,7 @@ macro_rules! float_math {
         }
     };
 }
-float_math!(f32);
-float_math!(f64);
+// f32 (and f16/bf16, computed in f32) through `vmath`, so every path (strided, fused,
+// backward) gives the bits of the vectorised kernels; f64 through the platform libm.
+float_math!(f32, super::vmath::exp, super::vmath::ln, super::vmath::tanh);
+float_math!(f64, f64::exp, f64::ln, f64::tanh);

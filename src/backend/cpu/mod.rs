@@ -1,4 +1,4 @@
-//! The CPU backend: host memory, kernels written over `Element` types, rayon for large work,
+//! The CPU backend: host memory, kernels written over `Element` types, the `team` for large work,
 //! `gemm` for matrix products.
 mod binary;
 pub mod elementwise;
@@ -6,10 +6,13 @@ mod index;
 pub mod iter;
 pub mod math;
 mod matmul;
+pub mod optim;
 mod reduce;
 mod sum;
 pub mod team;
+mod transpose;
 mod unary;
+pub mod vmath;
 
 use super::Backend;
 use crate::tensor::error::{runtime, Result};

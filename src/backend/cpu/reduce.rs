@@ -1,6 +1,7 @@
 //! Reductions (sum, prod, max, min, all, any), max/min with indices, and softmax.
-use super::iter::{coalesce, for_rows};
+use super::iter::{coalesce, for_rows, PAR_THRESHOLD};
 use super::sum::{cascade_column_sum, contiguous_sum, scalar_row_sum, vec_size};
+use super::team;
 use super::{internal, tensor_of};
 use crate::backend::cpu::math::FloatMath;
 use crate::tensor::error::Result;
@@ -32,15 +33,12 @@ fn split(x: &Tensor, dims: &[usize], keepdim: bool) -> Split {
         if dims.contains(&d) {
             s.red_shape.push(x.shape()[d]);
             s.red_strides.push(x.strides()[d]);
-            if keepdim {
-                s.out_shape.push(1);
-            }
         } else {
             s.kept_shape.push(x.shape()[d]);
             s.kept_strides.push(x.strides()[d]);
-            s.out_shape.push(x.shape()[d]);
         }
     }
+    s.out_shape = crate::tensor::shape::reduced_shape(x.shape(), dims, keepdim);
     s
 }
 
@@ -121,37 +119,131 @@ fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &Tensor, s: &Split) -> Res
         }
         _ => {
             let mut out = zeroed_vec::<E>(n_out)?;
-            for_each_output(s, x.offset(), |j, base| {
+            if n_out == 1 && dense && n_red >= PAR_THRESHOLD && op != ReduceOp::Prod {
+                let xs = &v[x.offset()..x.offset() + n_red];
+                out[0] = E::store(two_pass(op, xs));
+                return Ok(E::wrap(out));
+            }
+            let mut bases = Vec::with_capacity(n_out);
+            for_each_output(s, x.offset(), |_, base| bases.push(base));
+            let one = |j: usize, scratch: &mut Vec<E>| -> E {
+                let base = bases[j];
                 if n_red == 0 {
                     // empty regions: sum 0, prod 1 (max/min of nothing are refused earlier)
-                    out[j] = E::store(if op == ReduceOp::Prod {
+                    return E::store(if op == ReduceOp::Prod {
                         E::M::one()
                     } else {
                         E::M::zero()
                     });
-                    return;
                 }
-                region(base, &mut scratch);
+                region(base, scratch);
                 let xs = if dense {
                     &v[base..base + n_red]
                 } else {
                     &scratch[..]
                 };
-                let m: E::M = match op {
+                E::store(match op {
                     ReduceOp::Sum => match sum_order::<E>(s, &rs, &rst, j) {
                         SumOrder::Contiguous => contiguous_sum(xs),
                         SumOrder::Row => scalar_row_sum(n_red, |i| xs[i].load()),
                         SumOrder::Column => cascade_column_sum(n_red, |i| xs[i].load()),
                     },
-                    ReduceOp::Prod => xs.iter().fold(E::M::one(), |a, e| a.mul(e.load())),
-                    ReduceOp::Max => xs.iter().fold(xs[0].load(), |a, e| a.max(e.load())),
-                    ReduceOp::Min => xs.iter().fold(xs[0].load(), |a, e| a.min(e.load())),
-                    ReduceOp::All | ReduceOp::Any => E::M::zero(),
-                };
-                out[j] = E::store(m);
+                    _ => fold(op, xs),
+                })
+            };
+            // Outputs are independent (each keeps its own summation order): split them over
+            // the team when there is enough work, as PyTorch's `parallel_dim_reduction`.
+            let parts =
+                team::parts_for(n_out.saturating_mul(n_red.max(1)), PAR_THRESHOLD).min(n_out);
+            team::for_pieces(&mut out, parts, 1, &|start, piece| {
+                let mut scratch: Vec<E> = Vec::new();
+                for (k, o) in piece.iter_mut().enumerate() {
+                    *o = one(start + k, &mut scratch);
+                }
             });
             Ok(E::wrap(out))
         }
+    }
+}
+
+/// `prod`, `max` or `min` of a non-empty run, in order.
+fn fold<E: Element>(op: ReduceOp, xs: &[E]) -> E::M {
+    if matches!(op, ReduceOp::Max | ReduceOp::Min) && E::DTYPE.is_floating() && xs.len() >= 64 {
+        return lanes_minmax(op == ReduceOp::Max, xs);
+    }
+    match op {
+        ReduceOp::Prod => xs.iter().fold(E::M::one(), |a, e| a.mul(e.load())),
+        ReduceOp::Max => xs.iter().fold(xs[0].load(), |a, e| a.max(e.load())),
+        ReduceOp::Min => xs.iter().fold(xs[0].load(), |a, e| a.min(e.load())),
+        _ => E::M::zero(),
+    }
+}
+
+/// The float `max`/`min` fold in 16 independent lanes (branch-free, so it vectorises), giving
+/// exactly what the in-order fold gives: NaN if any element is NaN; else the extreme value,
+/// and when that is a zero, the last zero of the run (the in-order fold keeps replacing equal
+/// values, so `max(0.0, -0.0)` is `-0.0`).
+fn lanes_minmax<E: Element>(max: bool, xs: &[E]) -> E::M {
+    const L: usize = 16;
+    let better = |a: E::M, b: E::M| if max { a > b } else { a < b };
+    let mut acc: [E::M; L] = std::array::from_fn(|l| xs[l].load());
+    let mut nan = false;
+    let chunks = xs.chunks_exact(L);
+    let tail = chunks.remainder();
+    for c in chunks {
+        for (a, e) in acc.iter_mut().zip(c) {
+            let v = e.load();
+            nan |= v.is_nan();
+            *a = if better(v, *a) { v } else { *a };
+        }
+    }
+    let mut best = acc[0];
+    let rest = acc[1..]
+        .iter()
+        .copied()
+        .chain(tail.iter().map(|e| e.load()));
+    for v in rest {
+        nan |= v.is_nan();
+        best = if better(v, best) { v } else { best };
+    }
+    if nan {
+        // the NaN Arith::max/min give (canonical, as the in-order fold returns)
+        let any_nan = E::M::zero().div(E::M::zero());
+        return Arith::max(any_nan, any_nan);
+    }
+    if best == E::M::zero() {
+        if let Some(z) = xs
+            .iter()
+            .rev()
+            .map(|e| e.load())
+            .find(|&v| v == E::M::zero())
+        {
+            return z;
+        }
+    }
+    best
+}
+
+/// A whole-tensor sum/max/min of a contiguous run as PyTorch's `two_pass_reduction` does
+/// it: `parallel_for`'s equal chunks (one per thread, at least the 32K grain each), one
+/// partial per thread (unused threads hold the identity), then the partials reduced in order.
+/// For sums this decides the digits: on 2 threads, `sum(x[..h]) + sum(x[h..])`.
+fn two_pass<E: Element>(op: ReduceOp, xs: &[E]) -> E::M {
+    let threads = team::threads();
+    let n = xs.len();
+    let used = n.div_ceil(PAR_THRESHOLD).min(threads).max(1);
+    let chunk = n.div_ceil(used);
+    let mut partial = vec![E::store(E::M::zero()); threads];
+    team::for_pieces(&mut partial[..used], used, 1, &|t, p| {
+        let part = &xs[(t * chunk).min(n)..((t + 1) * chunk).min(n)];
+        p[0] = E::store(match op {
+            ReduceOp::Sum => contiguous_sum(part),
+            _ => fold(op, part),
+        });
+    });
+    match op {
+        ReduceOp::Sum => contiguous_sum(&partial),
+        _ => fold(op, &partial[..used]),
     }
 }
 
@@ -297,6 +389,40 @@ where
     Ok(E::wrap(out))
 }
 
+/// Softmax or log-softmax of contiguous f32 rows of `len`: the same arithmetic and summation
+/// order as `softmax_typed`, with the exponentials in a vectorised pass and rows split over
+/// the team.
+fn softmax_rows_f32(xs: &[f32], len: usize, log: bool) -> Result<Vec<f32>> {
+    let mut out = crate::tensor::storage::output_vec::<f32>(xs.len())?;
+    let rows = xs.len() / len;
+    let parts = team::parts_for(xs.len(), PAR_THRESHOLD).min(rows);
+    let rows_per = rows.div_ceil(parts.max(1));
+    team::for_pieces(&mut out, parts, rows_per * len, &|start, piece| {
+        let mut tmp = vec![0f32; len];
+        for (r, o) in piece.chunks_exact_mut(len).enumerate() {
+            let x = &xs[start + r * len..start + (r + 1) * len];
+            let mx = x[1..].iter().fold(x[0], |m, &v| Arith::max(m, v));
+            let e = if log { &mut tmp[..] } else { &mut *o };
+            for (e, &v) in e.iter_mut().zip(x) {
+                *e = v - mx;
+            }
+            let shifted: &mut [f32] = e;
+            super::vmath::exp_in_place(shifted);
+            let sum = shifted.iter().fold(0f32, |acc, &v| acc + v);
+            if log {
+                let ls = FloatMath::ln(sum);
+                for (o, &v) in o.iter_mut().zip(x) {
+                    *o = (v - mx) - ls;
+                }
+            } else {
+                let r = 1.0 / sum;
+                o.iter_mut().for_each(|v| *v *= r);
+            }
+        }
+    });
+    Ok(out)
+}
+
 /// Softmax or log-softmax along `dim` of a floating tensor.
 pub fn softmax(x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
     if x.numel() == 0 {
@@ -304,6 +430,11 @@ pub fn softmax(x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
     }
     let b = x.storage().borrow();
     let buf = match &*b {
+        Buffer::F32(v) if x.is_contiguous() && dim + 1 == x.ndim() => {
+            let len = x.shape()[dim];
+            let xs = &v[x.offset()..x.offset() + x.numel()];
+            Buffer::F32(softmax_rows_f32(xs, len, log)?)
+        }
         Buffer::F32(v) => softmax_typed::<f32>(v, x, dim, log)?,
         Buffer::F64(v) => softmax_typed::<f64>(v, x, dim, log)?,
         Buffer::F16(v) => softmax_typed::<f16>(v, x, dim, log)?,
@@ -311,4 +442,52 @@ pub fn softmax(x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
         _ => return internal("softmax of a non-float tensor"),
     };
     tensor_of(buf, x.shape(), x.device())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The in-order fold the lanes must reproduce.
+    fn in_order(max: bool, xs: &[f32]) -> f32 {
+        xs[1..]
+            .iter()
+            .fold(xs[0], |a, &v| if max { a.max_nan(v) } else { a.min_nan(v) })
+    }
+
+    trait NanMinMax {
+        fn max_nan(self, o: Self) -> Self;
+        fn min_nan(self, o: Self) -> Self;
+    }
+    impl NanMinMax for f32 {
+        fn max_nan(self, o: f32) -> f32 {
+            Arith::max(self, o)
+        }
+        fn min_nan(self, o: f32) -> f32 {
+            Arith::min(self, o)
+        }
+    }
+
+    #[test]
+    fn lane_minmax_is_the_in_order_fold() {
+        let mut cases: Vec<Vec<f32>> = vec![
+            (0..100).map(|i| ((i * 37) % 101) as f32 - 50.0).collect(),
+            (0..131).map(|i| -(i as f32)).collect(),
+        ];
+        let mut zeros: Vec<f32> = vec![-1.0; 90];
+        zeros[10] = 0.0;
+        zeros[70] = -0.0;
+        cases.push(zeros.clone());
+        zeros[80] = 0.0;
+        cases.push(zeros.clone());
+        let mut nan = cases[0].clone();
+        nan[77] = f32::NAN;
+        cases.push(nan);
+        for xs in &cases {
+            for max in [true, false] {
+                let (a, b) = (lanes_minmax::<f32>(max, xs), in_order(max, xs));
+                assert_eq!(a.to_bits(), b.to_bits(), "{xs:?}");
+            }
+        }
+    }
 }

@@ -104,6 +104,7 @@ pub fn cascade_column_sum<M: Arith>(n: usize, load: impl Fn(usize) -> M) -> M {
     multi_row_sum::<M, 1>(n, M::zero(), |a: M, b: M| a.add(b), |i, _| load(i))[0]
 }
 
+#[inline(always)]
 fn lanes_inner_sum<E: Element, const L: usize>(
     xs: &[E],
     per_lane: usize,
@@ -164,9 +165,56 @@ pub fn vec_size(dtype: DType) -> usize {
 }
 
 /// Sum of a contiguous row, as `vectorized_inner_sum` (rows shorter than a vector use the
-/// scalar order).
+/// scalar order). Long float rows run the same code built for AVX2 where the CPU has it (no
+/// FMA is involved, so the bits are the same).
 pub fn contiguous_sum<E: Element>(xs: &[E]) -> E::M {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2")]
+        unsafe fn avx2<E: Element>(xs: &[E]) -> E::M {
+            contiguous_sum_in_order(xs)
+        }
+        if xs.len() >= 64 && E::DTYPE.is_floating() && std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2 (detected just above), the only requirement of a
+            // `target_feature` function.
+            return unsafe { avx2(xs) };
+        }
+    }
+    contiguous_sum_in_order(xs)
+}
+
+/// `lanes_inner_sum` for one element per lane, over plain arrays (`[M; L]` adds are lane-wise,
+/// so they vectorise): the same additions in the same order.
+#[inline(always)]
+fn plain_lanes_sum<E: Element, const L: usize>(xs: &[E]) -> E::M {
+    let add = |a: [E::M; L], b: [E::M; L]| {
+        let mut r = a;
+        for (x, y) in r.iter_mut().zip(b) {
+            *x = x.add(y);
+        }
+        r
+    };
+    let nvec = xs.len() / L;
+    let load = |i: usize| -> [E::M; L] { std::array::from_fn(|l| xs[i * L + l].load()) };
+    let vacc = row_sum(nvec, [<E::M as Arith>::zero(); L], add, load);
+    let mut fin = <E::M as Arith>::zero();
+    for x in &xs[nvec * L..] {
+        fin = fin.add(x.load());
+    }
+    for v in vacc {
+        fin = fin.add(v);
+    }
+    fin
+}
+
+#[inline(always)]
+fn contiguous_sum_in_order<E: Element>(xs: &[E]) -> E::M {
     let n = xs.len();
+    match E::DTYPE {
+        DType::F32 if n >= 8 => return plain_lanes_sum::<E, 8>(xs),
+        DType::F64 if n >= 4 => return plain_lanes_sum::<E, 4>(xs),
+        _ => {}
+    }
     if E::DTYPE.is_floating() && n >= vec_size(E::DTYPE) {
         return match E::DTYPE {
             DType::F64 => lanes_inner_sum::<E, 4>(xs, 1, false),

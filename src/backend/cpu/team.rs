@@ -1,4 +1,5 @@
-//! A small fork-join team for CPU kernels of medium size (matmul splits its work here).
+//! A small fork-join team for CPU kernels of medium size: matmul, and elementwise ops,
+//! reductions, softmax and copies above `iter::PAR_THRESHOLD` split their work here.
 //!
 //! Why not rayon: a rayon call from outside its pool wakes the sleeping workers and then puts
 //! the caller to sleep until they are done — three futex wake-ups on the critical path, 100–200 µs
@@ -19,18 +20,35 @@ const MAX_HELPERS: usize = 15;
 
 const IDLE: usize = 0;
 const POSTED: usize = 1;
-const DONE: usize = 2;
+/// A helper took the job (it will claim parts until none are left, then set `DONE`).
+const TAKEN: usize = 2;
+const DONE: usize = 3;
 
-/// One share of work: `f(part)`.
+/// `f(part)` for parts `0..parts`, claimed one at a time by whoever is free: the caller
+/// and every helper that woke in time. A helper still asleep when the work is gone is simply
+/// un-posted, so a late wake-up never delays the caller.
 struct Job<'a> {
     f: &'a (dyn Fn(usize) + Sync),
+    next: AtomicUsize,
+    parts: usize,
+}
+
+impl Job<'_> {
+    fn work(&self) {
+        loop {
+            let p = self.next.fetch_add(1, Ordering::Relaxed);
+            if p >= self.parts {
+                return;
+            }
+            (self.f)(p);
+        }
+    }
 }
 
 struct Slot {
     state: AtomicUsize,
-    part: AtomicUsize,
-    /// Points at a `Job` on the stack of the thread inside `run`, which waits for `DONE`
-    /// before that frame ends.
+    /// Points at a `Job` on the stack of the thread inside `run`, which takes the job back
+    /// (POSTED → IDLE) or waits for `DONE` before that frame ends.
     job: AtomicPtr<Job<'static>>,
     thread: OnceLock<Thread>,
 }
@@ -49,7 +67,6 @@ fn team() -> &'static Team {
         for i in 0..cores.saturating_sub(1).min(MAX_HELPERS) {
             let slot: &'static Slot = Box::leak(Box::new(Slot {
                 state: AtomicUsize::new(IDLE),
-                part: AtomicUsize::new(0),
                 job: AtomicPtr::new(std::ptr::null_mut()),
                 thread: OnceLock::new(),
             }));
@@ -74,18 +91,25 @@ fn team() -> &'static Team {
 fn helper(slot: &'static Slot) {
     loop {
         let idle_since = Instant::now();
-        while slot.state.load(Ordering::Acquire) != POSTED {
+        loop {
+            let posted = slot
+                .state
+                .compare_exchange(POSTED, TAKEN, Ordering::Acquire, Ordering::Relaxed)
+                .is_ok();
+            if posted {
+                break;
+            }
             if idle_since.elapsed() < SPIN {
                 std::hint::spin_loop();
             } else {
                 std::thread::park_timeout(Duration::from_millis(100));
             }
         }
-        // SAFETY: a POSTED slot's job pointer refers to a live `Job` (see `Slot::job`).
+        // SAFETY: a TAKEN slot's job pointer refers to a live `Job`: the caller in `run`
+        // waits for `DONE` before its frame (and the job) ends (see `Slot::job`).
         let job = unsafe { &*slot.job.load(Ordering::Acquire) };
-        let part = slot.part.load(Ordering::Relaxed);
         // Kernels do not panic; if one ever did, the caller must still be released.
-        let _ = catch_unwind(AssertUnwindSafe(|| (job.f)(part)));
+        let _ = catch_unwind(AssertUnwindSafe(|| job.work()));
         slot.state.store(DONE, Ordering::Release);
     }
 }
@@ -95,9 +119,9 @@ pub fn threads() -> usize {
     team().slots.len() + 1
 }
 
-/// Runs `f(0)`, …, `f(parts - 1)`, part 0 on the calling thread and the others on helpers,
-/// and returns when all are done. With `parts` beyond `threads()`, or while another thread is
-/// using the team, the extra parts run on the caller.
+/// Runs `f(0)`, …, `f(parts - 1)`, each exactly once, on the calling thread and on helpers
+/// that are awake (spinning after a recent job) or wake in time; returns when all are done.
+/// While another thread is using the team, every part runs on the caller.
 pub fn run(parts: usize, f: &(dyn Fn(usize) + Sync)) {
     let team = team();
     let guard = if parts > 1 && !team.slots.is_empty() {
@@ -109,21 +133,29 @@ pub fn run(parts: usize, f: &(dyn Fn(usize) + Sync)) {
         Some(_) => (parts - 1).min(team.slots.len()),
         None => 0,
     };
-    let job = Job { f };
+    let job = Job {
+        f,
+        next: AtomicUsize::new(0),
+        parts,
+    };
     let job_ptr = &job as *const Job<'_> as *mut Job<'static>;
-    for (i, slot) in team.slots[..helpers].iter().enumerate() {
-        slot.part.store(i + 1, Ordering::Relaxed);
+    for slot in &team.slots[..helpers] {
         slot.job.store(job_ptr, Ordering::Relaxed);
         slot.state.store(POSTED, Ordering::Release);
         if let Some(t) = slot.thread.get() {
             t.unpark();
         }
     }
-    f(0);
-    for p in helpers + 1..parts {
-        f(p);
-    }
+    job.work();
     for slot in &team.slots[..helpers] {
+        // Not taken yet: take the post back (the parts are all claimed already).
+        if slot
+            .state
+            .compare_exchange(POSTED, IDLE, Ordering::Acquire, Ordering::Relaxed)
+            .is_ok()
+        {
+            continue;
+        }
         let waiting = Instant::now();
         while slot.state.load(Ordering::Acquire) != DONE {
             if waiting.elapsed() < Duration::from_millis(1) {
@@ -135,6 +167,40 @@ pub fn run(parts: usize, f: &(dyn Fn(usize) + Sync)) {
         slot.state.store(IDLE, Ordering::Relaxed);
     }
     drop(guard);
+}
+
+/// A piece of a split output and its first index, taken once by whichever thread runs it.
+type Piece<'a, O> = Mutex<Option<(usize, &'a mut [O])>>;
+
+/// Splits `out` into `parts` nearly equal pieces and runs `body(start, piece)` for each on the
+/// team (`start`: the piece's first index in `out`). Pieces are whole multiples of `align`
+/// elements (except the last), so vector loops see aligned lengths.
+pub fn for_pieces<O: Send>(
+    out: &mut [O],
+    parts: usize,
+    align: usize,
+    body: &(dyn Fn(usize, &mut [O]) + Sync),
+) {
+    let n = out.len();
+    let parts = parts.max(1);
+    let per = n.div_ceil(parts).div_ceil(align.max(1)) * align.max(1);
+    let pieces: Vec<Piece<O>> = out
+        .chunks_mut(per.max(1))
+        .enumerate()
+        .map(|(i, c)| Mutex::new(Some((i * per, c))))
+        .collect();
+    run(pieces.len(), &|p| {
+        let piece = pieces[p].lock().ok().and_then(|mut g| g.take());
+        if let Some((start, chunk)) = piece {
+            body(start, chunk);
+        }
+    });
+}
+
+/// Parts for `n` elements of elementwise work: one per thread once each gets at least
+/// `min_per_part` elements (below that the hand-off costs more than it saves).
+pub fn parts_for(n: usize, min_per_part: usize) -> usize {
+    (n / min_per_part.max(1)).clamp(1, threads())
 }
 
 #[cfg(test)]

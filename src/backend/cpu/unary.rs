@@ -1,10 +1,12 @@
 //! Unary elementwise kernels, by dtype family (the op layer has already promoted the input).
-use super::internal;
-use super::map_keep;
+use super::elementwise::drive;
 use super::math::FloatMath;
+use super::vmath;
+use super::{internal, map_keep};
 use crate::tensor::error::Result;
 use crate::tensor::ops::unary::UnaryOp;
 use crate::tensor::shape::Dims;
+use crate::tensor::storage::output_vec;
 use crate::tensor::storage::{Arith, Buffer, Element};
 use crate::tensor::Tensor;
 use half::{bf16, f16};
@@ -90,8 +92,32 @@ fn bool_kernel(op: UnaryOp, v: &[bool], x: &Tensor) -> Result<Laid> {
     })
 }
 
+/// The vectorised f32 kernels on a contiguous tensor, split over the team when large.
+fn fast_f32(op: UnaryOp, v: &[f32], x: &Tensor) -> Option<Result<Laid>> {
+    let kernel: fn(&[f32], &mut [f32]) = match op {
+        UnaryOp::Exp => vmath::exp_slice,
+        UnaryOp::Log => vmath::ln_slice,
+        UnaryOp::Tanh => vmath::tanh_slice,
+        UnaryOp::Sigmoid => vmath::sigmoid_slice,
+        _ => return None,
+    };
+    if !x.is_contiguous() || x.numel() == 0 {
+        return None;
+    }
+    let src = &v[x.offset()..x.offset() + x.numel()];
+    Some(output_vec::<f32>(src.len()).map(|mut out| {
+        drive(&mut out, |start, o| kernel(&src[start..start + o.len()], o));
+        (Buffer::F32(out), None)
+    }))
+}
+
 pub fn unary(op: UnaryOp, x: &Tensor) -> Result<Laid> {
     let b = x.storage().borrow();
+    if let Buffer::F32(v) = &*b {
+        if let Some(r) = fast_f32(op, v, x) {
+            return r;
+        }
+    }
     match &*b {
         Buffer::F32(v) => float_kernel::<f32>(op, v, x),
         Buffer::F64(v) => float_kernel::<f64>(op, v, x),

@@ -12,12 +12,13 @@ use super::launch::{grid, layouts, Kernels, Layout, BLOCK};
 use crate::backend::cpu::iter::{output_order, strides_for_order};
 use crate::backend::cpu::CPU;
 use crate::backend::Backend;
-use crate::cuda_launch;
 use crate::tensor::error::Result;
 use crate::tensor::ops::binary::BinaryOp;
 use crate::tensor::ops::reduce::ReduceOp;
 use crate::tensor::ops::unary::UnaryOp;
-use crate::tensor::shape::{broadcast_strides, contiguous_strides, is_dense, numel, Dims};
+use crate::tensor::shape::{
+    broadcast_strides, contiguous_strides, is_dense, numel, reduced_shape, Dims,
+};
 use crate::tensor::storage::{Buffer, Storage};
 use crate::tensor::{DType, Device, Scalar, Tensor};
 use std::rc::Rc;
@@ -115,7 +116,8 @@ fn copy_kernel(d: &Arc<dyn super::driver::Driver>, dst: &Tensor, src: &Tensor) -
         format!("cast_{}_{}", cast_name(src.dtype()), cast_name(dst.dtype()))
     };
     let (n64, ps, pd) = (n as i64, base(src), base(dst));
-    cuda_launch!(k(d), name, grid(n); &n64, &ps, &ls, &pd, &ld).map_err(gpu_err)
+    k(d).copy(&name, grid(n), n64, (ps, &ls), (pd, &ld))
+        .map_err(gpu_err)
 }
 
 impl Backend for Cuda {
@@ -163,7 +165,8 @@ impl Backend for Cuda {
                 }
                 let [lo] = lay(dst.shape(), [(dst.strides(), dst.offset())])?;
                 let (n64, p, x) = (n as i64, base(dst), v.to_f64());
-                return cuda_launch!(k(&d), format!("fill_{s}"), grid(n); &n64, &p, &lo, &x)
+                return k(&d)
+                    .fill(&format!("fill_{s}"), grid(n), n64, (p, &lo), x)
                     .map_err(gpu_err);
             }
         }
@@ -201,7 +204,15 @@ impl Backend for Cuda {
             if n > 0 {
                 let [la, lo] = lay(x.shape(), [(x.strides(), x.offset()), (out.strides(), 0)])?;
                 let (n64, pa, po) = (n as i64, base(x), base(&out));
-                cuda_launch!(k(&d), format!("unary_{s}"), grid(n); &code, &n64, &pa, &la, &po, &lo)
+                k(&d)
+                    .unary(
+                        &format!("unary_{s}"),
+                        grid(n),
+                        code,
+                        n64,
+                        (pa, &la),
+                        (po, &lo),
+                    )
                     .map_err(gpu_err)?;
             }
             return Ok(out);
@@ -229,9 +240,17 @@ impl Backend for Cuda {
                     [(&sa, a.offset()), (&sb, b.offset()), (out.strides(), 0)],
                 )?;
                 let (n64, pa, pb, po) = (n as i64, base(a), base(b), base(&out));
-                cuda_launch!(k(&d), format!("{family}_{s}"), grid(n);
-                    &code, &n64, &pa, &la, &pb, &lb, &po, &lo)
-                .map_err(gpu_err)?;
+                k(&d)
+                    .binary(
+                        &format!("{family}_{s}"),
+                        grid(n),
+                        code,
+                        n64,
+                        (pa, &la),
+                        (pb, &lb),
+                        (po, &lo),
+                    )
+                    .map_err(gpu_err)?;
             }
             return Ok(out);
         }
@@ -281,9 +300,17 @@ impl Backend for Cuda {
                 ],
             )?;
             let (n64, pa, pb) = (n as i64, base(dst), base(&src));
-            return cuda_launch!(k(&d), format!("binary_{s}"), grid(n);
-                &code, &n64, &pa, &la, &pb, &lb, &pa, &lo)
-            .map_err(gpu_err);
+            return k(&d)
+                .binary(
+                    &format!("binary_{s}"),
+                    grid(n),
+                    code,
+                    n64,
+                    (pa, &la),
+                    (pb, &lb),
+                    (pa, &lo),
+                )
+                .map_err(gpu_err);
         }
         host::run_inplace(dst, &[src], |d, v| CPU.binary_inplace(op, d, &v[0]))
     }
@@ -328,9 +355,17 @@ impl Backend for Cuda {
                     ],
                 )?;
                 let (n64, pc, pa, pb, po) = (n as i64, base(cond), base(a), base(b), base(&out));
-                cuda_launch!(k(&d), format!("where_{s}"), grid(n);
-                    &n64, &pc, &lc, &pa, &la, &pb, &lb, &po, &lo)
-                .map_err(gpu_err)?;
+                k(&d)
+                    .where_(
+                        &format!("where_{s}"),
+                        grid(n),
+                        n64,
+                        (pc, &lc),
+                        (pa, &la),
+                        (pb, &lb),
+                        (po, &lo),
+                    )
+                    .map_err(gpu_err)?;
             }
             return Ok(out);
         }
@@ -369,7 +404,15 @@ impl Backend for Cuda {
                 };
                 let partial = empty(acc, &[rows, chunks], None, x.device())?;
                 let (n, pp) = (chunks as i64, base(&partial));
-                cuda_launch!(k(&d), format!("reduce_chunks_{s}"), row_grid(rows * chunks); &code, &r, &c, &n, &px, &pp)
+                k(&d)
+                    .reduce_chunks(
+                        &format!("reduce_chunks_{s}"),
+                        row_grid(rows * chunks),
+                        code,
+                        (r, c, n),
+                        px,
+                        pp,
+                    )
                     .map_err(gpu_err)?;
                 let res = self.reduce(op, &partial, &[1], false, acc)?;
                 if acc == out {
@@ -380,7 +423,16 @@ impl Backend for Cuda {
             } else {
                 let res = empty(out, &[rows], None, x.device())?;
                 let po = base(&res);
-                cuda_launch!(k(&d), format!("reduce_rows_{s}"), row_grid(rows); &code, &r, &c, &px, &po)
+                k(&d)
+                    .reduce_rows(
+                        &format!("reduce_rows_{s}"),
+                        row_grid(rows),
+                        code,
+                        r,
+                        c,
+                        px,
+                        po,
+                    )
                     .map_err(gpu_err)?;
                 res
             };
@@ -423,7 +475,16 @@ impl Backend for Cuda {
             let idx = empty(DType::I64, &[rows], None, x.device())?;
             let (m, r, c) = (max as i32, rows as i64, cols as i64);
             let (px, pv, pi) = (first(&cont), base(&vals), base(&idx));
-            cuda_launch!(k(&d), format!("arg_rows_{s}"), row_grid(rows); &m, &r, &c, &px, &pv, &pi)
+            k(&d)
+                .arg_rows(
+                    &format!("arg_rows_{s}"),
+                    row_grid(rows),
+                    m,
+                    r,
+                    c,
+                    px,
+                    (pv, pi),
+                )
                 .map_err(gpu_err)?;
             let shape = reduced_shape(flat.shape(), &dims, keepdim);
             let st = contiguous_strides(&shape);
@@ -462,7 +523,8 @@ impl Backend for Cuda {
                 base(&res),
                 log as i32,
             );
-            cuda_launch!(k(&d), format!("softmax_{s}"), row_grid(rows); &r, &c, &px, &po, &lg)
+            k(&d)
+                .softmax(&format!("softmax_{s}"), row_grid(rows), r, c, px, po, lg)
                 .map_err(gpu_err)?;
             // `res` is row-major in `order`; view it in the original dim order
             let pshape: Vec<usize> = order.iter().map(|&i| x.shape()[i]).collect();
@@ -504,9 +566,10 @@ impl Backend for Cuda {
             if out.numel() > 0 {
                 let (sub, b, nb, sn) = index_args(bases, shape, strides, src.device())?;
                 let (pb, ps, po) = (base(&b), base(src), base(&out));
-                cuda_launch!(k(&d), format!("gather_{}", size_suffix(src.dtype())), grid(out.numel());
-                    &nb, &pb, &sub, &sn, &ps, &po)
-                .map_err(gpu_err)?;
+                let name = format!("gather_{}", size_suffix(src.dtype()));
+                k(&d)
+                    .index(&name, grid(out.numel()), nb, pb, &sub, sn, ps, po)
+                    .map_err(gpu_err)?;
             }
             return Ok(out);
         }
@@ -532,9 +595,10 @@ impl Backend for Cuda {
             let v = self.contiguous_copy_if_needed(&v)?;
             let (sub, b, nb, sn) = index_args(bases, shape, strides, dst.device())?;
             let (pb, pd, pv) = (base(&b), base(dst), first(&v));
-            return cuda_launch!(k(&d), format!("scatter_{}", size_suffix(dst.dtype())), grid(total);
-                &nb, &pb, &sub, &sn, &pd, &pv)
-            .map_err(gpu_err);
+            let name = format!("scatter_{}", size_suffix(dst.dtype()));
+            return k(&d)
+                .index(&name, grid(total), nb, pb, &sub, sn, pd, pv)
+                .map_err(gpu_err);
         }
         host::run_inplace(dst, &[values], |d, v| {
             CPU.scatter(d, bases, shape, strides, &v[0])
@@ -570,7 +634,8 @@ fn scalar_kernel(
         [(a.strides(), a.offset()), (out.strides(), out.offset())],
     )?;
     let (n64, pa, x, rev, po) = (n as i64, base(a), s.to_f64(), reversed as i32, base(out));
-    cuda_launch!(k(d), format!("{family}_{sfx}"), grid(n); &code, &n64, &pa, &la, &x, &rev, &po, &lo)
+    let name = format!("{family}_{sfx}");
+    k(d).binary_scalar(&name, grid(n), code, n64, (pa, &la), x, rev, (po, &lo))
         .map_err(gpu_err)
 }
 
@@ -603,17 +668,6 @@ fn rows_last(x: &Tensor, dims: &[usize]) -> Result<(usize, usize, Tensor)> {
     let v = x.view_as_layout(shape, strides, x.offset());
     let v = CUDA.contiguous_copy_if_needed(&v)?;
     Ok((rows, cols, v))
-}
-
-/// The shape of a reduction's result.
-fn reduced_shape(shape: &[usize], dims: &[usize], keepdim: bool) -> Dims {
-    (0..shape.len())
-        .filter_map(|i| match (dims.contains(&i), keepdim) {
-            (false, _) => Some(shape[i]),
-            (true, true) => Some(1),
-            (true, false) => None,
-        })
-        .collect()
 }
 
 /// The arguments of the gather/scatter kernels: the sub-tensor's layout, the base offsets as an

@@ -1,5 +1,6 @@
 //! `kernels/*.cu` loaded on one card (module, default stream, function cache), the
-//! `Layout` struct the kernels take, and the `launch!` macro the backend calls them with.
+//! `Layout` struct the kernels take, and the raw launch the typed launchers of
+//! `launchers.rs` wrap.
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -67,22 +68,6 @@ pub fn grid(n: usize) -> cudarc::driver::LaunchConfig {
     }
 }
 
-/// Launch kernel `$name` of `$k: &Kernels` with `$cfg` and the arguments (references to plain
-/// values: device pointers as `u64`, `Layout`s, sizes); a `Result<(), String>`.
-/// SAFETY is the caller's: the arguments must match the kernel's signature and every index it
-/// forms must stay inside the blocks passed.
-#[macro_export]
-macro_rules! cuda_launch {
-    ($k:expr, $name:expr, $cfg:expr; $($arg:expr),* $(,)?) => {{
-        let k: &$crate::backend::cuda::launch::Kernels = $k;
-        let mut params = [$( $arg as *const _ as *mut std::ffi::c_void ),*];
-        let (cfg, name) = ($cfg, $name);
-        #[allow(unused_unsafe)]
-        let r = unsafe { k.launch(&name, cfg, &mut params) };
-        r
-    }};
-}
-
 /// cudalearn's kernels loaded on one card: the module, the default stream, and the functions
 /// looked up so far.
 pub struct Kernels {
@@ -143,7 +128,7 @@ impl Kernels {
     /// # Safety
     /// As for `cuLaunchKernel`: `params` must match the kernel's parameters, and the kernel must
     /// only touch memory inside the blocks its pointers address.
-    pub unsafe fn launch(
+    pub(super) unsafe fn launch(
         &self,
         name: &str,
         cfg: cudarc::driver::LaunchConfig,

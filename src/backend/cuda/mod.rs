@@ -15,6 +15,7 @@ pub mod driver;
 pub mod host_route;
 pub mod kernels;
 pub mod launch;
+pub mod launchers;
 pub mod memory;
 pub mod nvml;
 pub mod probe;

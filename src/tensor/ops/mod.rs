@@ -7,6 +7,7 @@ pub mod inplace;
 pub mod join;
 pub mod matmul;
 pub mod nn;
+pub mod optim;
 pub mod reduce;
 pub mod shape_ops;
 pub mod unary;

@@ -245,7 +245,11 @@ pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, max: bool) -> Result<
             }
             let (_, i) = backend::for_device(x.device()).arg_reduce(max, x, None, false)?;
             if keepdim {
-                let ones: Vec<i64> = vec![1; x.ndim()];
+                let all: Vec<usize> = (0..x.ndim()).collect();
+                let ones: Vec<i64> = crate::tensor::shape::reduced_shape(x.shape(), &all, true)
+                    .iter()
+                    .map(|&d| d as i64)
+                    .collect();
                 return i.reshape(&ones);
             }
             Ok(i)

@@ -191,48 +191,7 @@ pub fn random_fill(
     p0: f64,
     p1: f64,
 ) -> PyResult<Tensor> {
-    let template = create::empty(shape, Some(dtype), Device::Cpu).py()?;
-    let n = template.numel();
-    let shape_u = template.shape().to_vec();
-    let vals: Vec<f64> = with_default(|g| match dtype {
-        DType::F64 => {
-            let mut v = vec![0f64; n];
-            if normal {
-                g.fill_normal_f64(&mut v, p0, p1)
-            } else {
-                g.fill_uniform_f64(&mut v, p0, p1)
-            }
-            v
-        }
-        DType::F16 => {
-            let mut v = vec![half::f16::ZERO; n];
-            if normal {
-                g.fill_normal_f16(&mut v, p0, p1)
-            } else {
-                g.fill_uniform_f16(&mut v, p0, p1)
-            }
-            v.iter().map(|x| x.to_f64()).collect()
-        }
-        DType::BF16 => {
-            let mut v = vec![half::bf16::ZERO; n];
-            if normal {
-                g.fill_normal_bf16(&mut v, p0, p1)
-            } else {
-                g.fill_uniform_bf16(&mut v, p0, p1)
-            }
-            v.iter().map(|x| x.to_f64()).collect()
-        }
-        _ => {
-            let mut v = vec![0f32; n];
-            if normal {
-                g.fill_normal_f32(&mut v, p0, p1)
-            } else {
-                g.fill_uniform_f32(&mut v, p0, p1)
-            }
-            v.iter().map(|&x| x as f64).collect()
-        }
-    });
-    Tensor::from_f64s(&vals, &shape_u, dtype).py()
+    create::random(shape, dtype, normal, p0, p1).py()
 }
 
 pub fn randn(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {

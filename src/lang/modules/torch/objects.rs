@@ -1,5 +1,6 @@
 //! `torch.dtype` and `torch.device` values.
-use crate::lang::error::{runtime_error, PyResult};
+use super::convert::TResult;
+use crate::lang::error::PyResult;
 use crate::lang::interp::Interp;
 use crate::lang::symbol::Sym;
 use crate::lang::value::*;
@@ -65,48 +66,19 @@ pub struct PyDevice {
     pub index: Option<u32>,
 }
 
-const DEVICE_TYPES: &str = "cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone";
-
 impl PyDevice {
-    /// Parses a device string with PyTorch's error messages.
+    /// Parses a device string (`tensor::device::parse_device`, PyTorch's rules and words).
     pub fn parse(s: &str) -> PyResult<PyDevice> {
-        if s.is_empty() {
-            return Err(runtime_error("Device string must not be empty"));
-        }
-        let (ty, idx) = match s.split_once(':') {
-            Some((t, i)) => (t, Some(i)),
-            None => (s, None),
-        };
-        let known = DEVICE_TYPES.split(", ").any(|t| t == ty);
-        if !known {
-            if s.chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == ':' || c == '_')
-                || !s.contains(' ')
-            {
-                return Err(runtime_error(format!(
-                    "Expected one of {DEVICE_TYPES} device type at start of device string: {s}"
-                )));
-            }
-            return Err(runtime_error(format!("Invalid device string: '{s}'")));
-        }
-        let index = match idx {
-            None => None,
-            Some(i) => {
-                if i.is_empty()
-                    || !i.chars().all(|c| c.is_ascii_digit())
-                    || (i.len() > 1 && i.starts_with('0'))
-                {
-                    return Err(runtime_error(format!("Invalid device string: '{s}'")));
-                }
-                Some(
-                    i.parse::<u32>()
-                        .map_err(|_| runtime_error(format!("Invalid device string: '{s}'")))?,
-                )
-            }
-        };
-        match ty {
-            "cpu" => Ok(PyDevice { cuda: false, index }),
-            "cuda" => Ok(PyDevice { cuda: true, index }),
+        let spec = crate::tensor::device::parse_device(s).py()?;
+        match spec.kind {
+            "cpu" => Ok(PyDevice {
+                cuda: false,
+                index: spec.index,
+            }),
+            "cuda" => Ok(PyDevice {
+                cuda: true,
+                index: spec.index,
+            }),
             other => Err(crate::lang::error::not_implemented(format!(
                 "the '{other}' device type"
             ))),

@@ -1,0 +1,107 @@
+# The engine's per-op benchmarks, one script for both sides so the rows are the same code:
+#   cudalearn bench --cpu                       runs it in cudalearn's interpreter;
+#   $(../shared/tools/torch-golden --python) benches/pytorch_cpu.py   runs it on PyTorch.
+# Each row is the median time of one statement (a loop of `reps` runs of it, 5 times, after a
+# warm-up), in microseconds; ratio = PyTorch's time / cudalearn's time.
+import time
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+try:
+    from cudalearn.datasets import load_digits
+except ImportError:
+    load_digits = None
+
+
+def median_us(f, reps):
+    f()
+    ts = []
+    for _ in range(5):
+        t = time.perf_counter()
+        for _ in range(reps):
+            f()
+        ts.append((time.perf_counter() - t) / reps)
+    ts.sort()
+    return ts[2] * 1e6
+
+
+def reps_for(n):
+    if n <= 10_000:
+        return 200
+    if n <= 100_000:
+        return 50
+    if n <= 1_000_000:
+        return 10
+    return 2
+
+
+def row(name, us):
+    print(f"{name:<42} {us:>10.1f} us")
+
+
+def filled(n):
+    return torch.arange(n, dtype=torch.float32) * 0.001 % 1.0
+
+
+torch.manual_seed(0)
+for n in (10_000, 100_000, 1_000_000, 10_000_000):
+    a = filled(n)
+    b = filled(n) + 0.5
+    r = reps_for(n)
+    row(f"add {n}", median_us(lambda: a + b, r))
+    row(f"mul {n}", median_us(lambda: a * b, r))
+    row(f"div {n}", median_us(lambda: a / b, r))
+    row(f"exp {n}", median_us(lambda: torch.exp(a), r))
+    row(f"log {n}", median_us(lambda: torch.log(b), r))
+    row(f"tanh {n}", median_us(lambda: torch.tanh(a), r))
+    row(f"sigmoid {n}", median_us(lambda: torch.sigmoid(a), r))
+for n in (100_000, 1_000_000, 10_000_000):
+    a = filled(n)
+    m = a.reshape(n // 1000, 1000)
+    r = reps_for(n)
+    row(f"sum {n}", median_us(lambda: a.sum(), r))
+    row(f"mean {n}", median_us(lambda: a.mean(), r))
+    row(f"max {n}", median_us(lambda: a.max(), r))
+    row(f"sum dim=1 {n // 1000}x1000", median_us(lambda: m.sum(dim=1), r))
+    row(f"mean dim=1 {n // 1000}x1000", median_us(lambda: m.mean(dim=1), r))
+    row(f"max dim=1 {n // 1000}x1000", median_us(lambda: m.max(dim=1), r))
+    row(f"sum dim=0 {n // 1000}x1000", median_us(lambda: m.sum(dim=0), r))
+
+x = torch.randn(4096, 1024)
+target = torch.randint(0, 1024, (4096,))
+row("softmax 4096x1024", median_us(lambda: torch.softmax(x, dim=1), 3))
+row("log_softmax 4096x1024", median_us(lambda: F.log_softmax(x, dim=1), 3))
+row("cross_entropy 4096x1024", median_us(lambda: F.cross_entropy(x, target), 3))
+
+for (h, w) in ((512, 784), (4096, 4096)):
+    t = torch.randn(h, w)
+    r = 20 if h < 1000 else 2
+    row(f"transpose+contiguous {h}x{w}", median_us(lambda: t.t().contiguous(), r))
+    row(f"clone {h}x{w}", median_us(lambda: t.clone(), r))
+    row(f"clone of transposed {h}x{w}", median_us(lambda: t.t().clone(), r))
+
+row("randn 4096x4096", median_us(lambda: torch.randn(4096, 4096), 1))
+row("rand 4096x4096", median_us(lambda: torch.rand(4096, 4096), 1))
+
+
+def train_step_us(model, xb, yb, reps):
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+
+    def step():
+        opt.zero_grad()
+        loss = F.cross_entropy(model(xb), yb)
+        loss.backward()
+        opt.step()
+
+    return median_us(step, reps)
+
+
+mlp = nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 10))
+row("MLP 784-512-512-10 Adam step, batch 128",
+    train_step_us(mlp, torch.randn(128, 784), torch.randint(0, 10, (128,)), 10))
+if load_digits is not None:
+    X, y = load_digits()
+    digits = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 10))
+    row("digits MLP 64-128-10 Adam step, batch 64",
+        train_step_us(digits, X[:64] / 16.0, y[:64], 100))
