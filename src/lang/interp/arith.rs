@@ -320,6 +320,8 @@ impl Interp {
                 Value::Set(x),
                 Value::Set(y),
             ) => {
+                let aligned = self.align_set(y, x)?.map(|s| Rc::new(RefCell::new(s)));
+                let y = aligned.as_ref().unwrap_or(y);
                 let (x, y) = (x.borrow(), y.borrow());
                 let r: SetMap = match op {
                     BinOp::BitOr => x.iter().chain(y.iter()).cloned().collect(),

@@ -204,7 +204,10 @@ impl Interp {
                 let vals = self.eval_items(items, f)?;
                 let mut set = SetMap::default();
                 for v in vals {
-                    set.insert(Key::new(v).map_err(|err| self.at(err, f, e.span, Anchor::None))?);
+                    let k = self
+                        .key_in_local(v, &set)
+                        .map_err(|err| self.at(err, f, e.span, Anchor::None))?;
+                    set.insert(k);
                 }
                 Value::Set(Rc::new(RefCell::new(set)))
             }
@@ -215,7 +218,8 @@ impl Interp {
                         Some(k) => {
                             let kv = self.eval(k, f)?;
                             let vv = self.eval(v, f)?;
-                            let key = Key::new(kv)
+                            let key = self
+                                .key_in_local(kv, &map)
                                 .map_err(|err| self.at(err, f, e.span, Anchor::None))?;
                             dict_insert(&mut map, key, vv);
                         }
@@ -640,15 +644,16 @@ impl Interp {
                 match (&mut *acc, &c.value) {
                     (CompAcc::Dict(m), Some(ve)) => {
                         let val = self.eval(ve, cf)?;
-                        let key = Key::new(v)
+                        let key = self
+                            .key_in_local(v, &*m)
                             .map_err(|err| self.at(err, cf, c.elt.span, Anchor::None))?;
                         dict_insert(m, key, val);
                     }
                     (CompAcc::Set(s), _) => {
-                        s.insert(
-                            Key::new(v)
-                                .map_err(|err| self.at(err, cf, c.elt.span, Anchor::None))?,
-                        );
+                        let key = self
+                            .key_in_local(v, &*s)
+                            .map_err(|err| self.at(err, cf, c.elt.span, Anchor::None))?;
+                        s.insert(key);
                     }
                     (CompAcc::Gen, _) => {
                         self.do_yield(v)
