@@ -635,8 +635,18 @@ fn dict_method(name: &str) -> Option<NativeFn> {
                 let built =
                     super::builtins::construct(i, TypeTag::Dict, Args::new(vec![other.clone()]))?;
                 if let Value::Dict(o) = built {
-                    for (k, v) in o.borrow().iter() {
-                        super::interp::dict_insert_pub(&mut d.borrow_mut(), k.clone(), v.clone());
+                    let items: Vec<(Key, Value)> = o
+                        .borrow()
+                        .iter()
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect();
+                    for (k, v) in items {
+                        // A key equal by a user `__eq__` to one already there replaces its value.
+                        let k = match needs_user_eq(&k.0) {
+                            true => i.key_in(k.0, &d)?,
+                            false => k,
+                        };
+                        super::interp::dict_insert_pub(&mut d.borrow_mut(), k, v);
                     }
                 }
             }

@@ -183,3 +183,34 @@ from collections import namedtuple
 P = namedtuple("P", "x y")
 print({P(1, 1), P(2, 2)} == {P(2, 2), P(1, 1)}, {P(1, 1)} <= {P(1, 1), P(0, 0)})
 print({P(1, 1)} ^ {P(1, 1), P(0, 0)})
+# %% dict_merge_user_keys
+from collections import namedtuple
+P = namedtuple("P", "x y")
+a = {P(1, 1): "a", P(2, 2): "b"}
+b = {P(1, 1): "A"}
+print(a | b)
+print({**a, **b})
+a.update(b)
+print(a, a == {P(2, 2): "b", P(1, 1): "A"}, a == {P(1, 1): "x", P(2, 2): "b"})
+# %% user_keys_order_and_identity
+class K:
+    def __init__(self, name, v):
+        self.name, self.v = name, v
+    def __eq__(self, other):
+        return isinstance(other, K) and self.v == other.v
+    def __hash__(self):
+        return hash(self.v)
+    def __repr__(self):
+        return self.name
+d = {K("first", 1): 1}
+d[K("second", 1)] = 2
+print(d)
+s = {K("a", 1)}
+s.add(K("b", 1))
+print(s, K("c", 1) in s)
+# %% hash_of_namedtuple_matches_tuple
+from collections import namedtuple
+P = namedtuple("P", "x y")
+print(hash(P(1, 2)) == hash((1, 2)), P(1, 2) == (1, 2))
+d = {P(1, 2): "nt"}
+print(d[P(1, 2)], P(2, 1) in d)

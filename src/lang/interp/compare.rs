@@ -136,7 +136,11 @@ impl Interp {
                     return Ok(false);
                 }
                 for (k, v) in x.iter() {
-                    match y.get(k) {
+                    let k = match needs_user_eq(&k.0) {
+                        true => self.key_in_local(k.0.clone(), &y)?,
+                        false => k.clone(),
+                    };
+                    match y.get(&k) {
                         Some(w) => {
                             if !v.is(w) && !self.eq(v, w)? {
                                 return Ok(false);

@@ -229,6 +229,10 @@ impl Interp {
                                 .mapping_items(&m)
                                 .map_err(|err| self.at(err, f, v.span, Anchor::None))?
                             {
+                                let k = match needs_user_eq(&k.0) {
+                                    true => self.key_in_local(k.0, &map)?,
+                                    false => k,
+                                };
                                 dict_insert(&mut map, k, v);
                             }
                         }

@@ -37,6 +37,7 @@ impl KeyedMap for SetMap {
 impl Interp {
     /// `v` as a key: instances of classes with a `__hash__` (also inside tuples) get its value
     /// computed; unhashable values raise CPython's TypeError.
+    #[inline]
     pub fn new_key(&mut self, v: Value) -> PyResult<Key> {
         if matches!(v, Value::Instance(_) | Value::Tuple(_)) {
             self.fill_hashes(&v)?;
@@ -77,6 +78,7 @@ impl Interp {
 
     /// `v` as a key of `map`: the equal key already there when `v` compares by a user
     /// `__eq__`, else `v` itself.
+    #[inline]
     pub fn key_in<M: KeyedMap>(&mut self, v: Value, map: &RefCell<M>) -> PyResult<Key> {
         let k = self.new_key(v)?;
         if !needs_user_eq(&k.0) {
