@@ -251,3 +251,46 @@ class C:
     def c(cls):
         return 2
 print(C.__dict__['s'].__func__(), C.__dict__['c'].__func__(C))
+# %% descriptor_odd_uses
+class C:
+    a = classmethod(1)
+    b = staticmethod(2)
+    c = property(3, 4, 5)
+def t(f):
+    try:
+        print(f())
+    except Exception as e:
+        print(type(e).__name__, e)
+t(lambda: C.a())
+t(lambda: C().a())
+t(lambda: C.b)
+t(lambda: C().b)
+t(lambda: C().c)
+t(lambda: setattr(C(), 'c', 1))
+t(lambda: delattr(C(), 'c'))
+t(lambda: hasattr(C(), 'c'))
+t(lambda: getattr(C(), 'zz', 'dflt'))
+t(lambda: type(C.c).__name__)
+t(lambda: super(C, C()).d)
+t(lambda: C.__dict__['a'].__func__)
+t(lambda: property.__name__)
+# %% property_hasattr_getattr
+class R:
+    @property
+    def ok(self):
+        return "fine"
+    @property
+    def bad(self):
+        raise AttributeError("nope")
+r = R()
+print(hasattr(r, "ok"), hasattr(r, "bad"), getattr(r, "bad", "default"), getattr(r, "ok"))
+print(isinstance(R.ok, property), isinstance(R.ok, staticmethod), property, classmethod)
+# %% property_recursion_error
+class Loop:
+    @property
+    def d(self):
+        return self.d
+try:
+    Loop().d
+except RecursionError as e:
+    print("RecursionError:", e)
