@@ -613,6 +613,9 @@ pub fn install(i: &mut Interp) {
             i.set_builtin(k.name(), Value::Class(c));
         }
     }
+    for (name, v) in super::interp::descriptor_types() {
+        i.set_builtin(name, v);
+    }
     i.set_builtin("NotImplemented", Value::NotImplemented);
     i.set_builtin("Ellipsis", Value::Ellipsis);
 }
@@ -1011,7 +1014,8 @@ pub fn construct(i: &mut Interp, tag: TypeTag, a: Args) -> PyResult<Value> {
             let mut s = SetMap::default();
             if let Some(v) = first {
                 for x in i.collect(&v)? {
-                    s.insert(Key::new(x)?);
+                    let k = i.key_in_local(x, &s)?;
+                    s.insert(k);
                 }
             }
             Value::Set(Rc::new(RefCell::new(s)))
@@ -1028,7 +1032,8 @@ pub fn construct(i: &mut Interp, tag: TypeTag, a: Args) -> PyResult<Value> {
                     let keys = i.call(&keys, Args::new(Vec::new()))?;
                     for k in i.collect(&keys)? {
                         let x = i.get_item(&v, &k)?;
-                        super::interp::dict_insert_pub(&mut m, Key::new(k)?, x);
+                        let k = i.key_in_local(k, &m)?;
+                        super::interp::dict_insert_pub(&mut m, k, x);
                     }
                 }
                 Some(v) => {
@@ -1050,7 +1055,8 @@ pub fn construct(i: &mut Interp, tag: TypeTag, a: Args) -> PyResult<Value> {
                             it.next().unwrap_or(Value::None),
                             it.next().unwrap_or(Value::None),
                         );
-                        super::interp::dict_insert_pub(&mut m, Key::new(k)?, v);
+                        let k = i.key_in_local(k, &m)?;
+                        super::interp::dict_insert_pub(&mut m, k, v);
                     }
                 }
             }

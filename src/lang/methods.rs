@@ -589,9 +589,9 @@ fn list_method(name: &str) -> Option<NativeFn> {
 
 fn dict_method(name: &str) -> Option<NativeFn> {
     Some(match name {
-        "get" => |_, t, a| {
+        "get" => |i, t, a| {
             arity("get", &a, 1, 2)?;
-            let k = Key::new(a.pos[0].clone())?;
+            let k = i.key_in(a.pos[0].clone(), &this_dict(t))?;
             Ok(this_dict(t)
                 .borrow()
                 .get(&k)
@@ -601,9 +601,9 @@ fn dict_method(name: &str) -> Option<NativeFn> {
         "keys" => |_, t, _| Ok(dict_view(t, ViewKind::Keys)),
         "values" => |_, t, _| Ok(dict_view(t, ViewKind::Values)),
         "items" => |_, t, _| Ok(dict_view(t, ViewKind::Items)),
-        "pop" => |_, t, a| {
+        "pop" => |i, t, a| {
             arity("pop", &a, 1, 2)?;
-            let k = Key::new(a.pos[0].clone())?;
+            let k = i.key_in(a.pos[0].clone(), &this_dict(t))?;
             match this_dict(t).borrow_mut().shift_remove(&k) {
                 Some(v) => Ok(v),
                 None => a
@@ -620,10 +620,10 @@ fn dict_method(name: &str) -> Option<NativeFn> {
                 "popitem(): dictionary is empty",
             )),
         },
-        "setdefault" => |_, t, a| {
+        "setdefault" => |i, t, a| {
             arity("setdefault", &a, 1, 2)?;
-            let k = Key::new(a.pos[0].clone())?;
             let d = this_dict(t);
+            let k = i.key_in(a.pos[0].clone(), &d)?;
             let mut d = d.borrow_mut();
             Ok(d.entry(k)
                 .or_insert_with(|| a.pos.get(1).cloned().unwrap_or(Value::None))
@@ -635,8 +635,18 @@ fn dict_method(name: &str) -> Option<NativeFn> {
                 let built =
                     super::builtins::construct(i, TypeTag::Dict, Args::new(vec![other.clone()]))?;
                 if let Value::Dict(o) = built {
-                    for (k, v) in o.borrow().iter() {
-                        super::interp::dict_insert_pub(&mut d.borrow_mut(), k.clone(), v.clone());
+                    let items: Vec<(Key, Value)> = o
+                        .borrow()
+                        .iter()
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect();
+                    for (k, v) in items {
+                        // A key equal by a user `__eq__` to one already there replaces its value.
+                        let k = match needs_user_eq(&k.0) {
+                            true => i.key_in(k.0, &d)?,
+                            false => k,
+                        };
+                        super::interp::dict_insert_pub(&mut d.borrow_mut(), k, v);
                     }
                 }
             }
@@ -660,27 +670,28 @@ fn dict_method(name: &str) -> Option<NativeFn> {
 
 fn set_method(name: &str) -> Option<NativeFn> {
     Some(match name {
-        "add" => |_, t, a| {
+        "add" => |i, t, a| {
             arity("set.add", &a, 1, 1)?;
-            this_set(t).borrow_mut().insert(Key::new(a.pos[0].clone())?);
+            let s = this_set(t);
+            let k = i.key_in(a.pos[0].clone(), &s)?;
+            s.borrow_mut().insert(k);
             Ok(Value::None)
         },
-        "remove" => |_, t, a| {
+        "remove" => |i, t, a| {
             arity("set.remove", &a, 1, 1)?;
-            if this_set(t)
-                .borrow_mut()
-                .shift_remove(&Key::new(a.pos[0].clone())?)
-            {
+            let s = this_set(t);
+            let k = i.key_in(a.pos[0].clone(), &s)?;
+            if s.borrow_mut().shift_remove(&k) {
                 Ok(Value::None)
             } else {
                 Err(PyErr::with_args(ExcKind::KeyError, vec![a.pos[0].clone()]))
             }
         },
-        "discard" => |_, t, a| {
+        "discard" => |i, t, a| {
             arity("set.discard", &a, 1, 1)?;
-            this_set(t)
-                .borrow_mut()
-                .shift_remove(&Key::new(a.pos[0].clone())?);
+            let s = this_set(t);
+            let k = i.key_in(a.pos[0].clone(), &s)?;
+            s.borrow_mut().shift_remove(&k);
             Ok(Value::None)
         },
         "pop" => |_, t, _| match this_set(t).borrow_mut().shift_remove_index(0) {
@@ -718,13 +729,27 @@ fn set_method(name: &str) -> Option<NativeFn> {
 
 fn set_of(i: &mut Interp, v: Option<&Value>) -> PyResult<SetMap> {
     let items = i.collect(v.unwrap_or(&Value::None))?;
-    items.into_iter().map(Key::new).collect()
+    let mut s = SetMap::default();
+    for x in items {
+        let k = i.key_in_local(x, &s)?;
+        s.insert(k);
+    }
+    Ok(s)
 }
 
 fn set_combine(i: &mut Interp, t: &Value, a: Args, mode: u8) -> PyResult<Value> {
     let mut acc = this_set(t).borrow().clone();
     for other in &a.pos {
-        let o = set_of(i, Some(other))?;
+        let mut o = set_of(i, Some(other))?;
+        // Elements equal by a user `__eq__` become the ones `acc` already holds.
+        if o.iter().any(|k| needs_user_eq(&k.0)) {
+            let mut same = SetMap::default();
+            for k in o {
+                let k = i.key_in_local(k.0, &acc)?;
+                same.insert(k);
+            }
+            o = same;
+        }
         acc = match mode {
             0 => acc.into_iter().chain(o).collect(),
             1 => acc.into_iter().filter(|k| o.contains(k)).collect(),

@@ -210,7 +210,53 @@ fn check_hashable(v: &Value) -> PyResult<()> {
         Value::Native(n) if !n.hashable() => {
             Err(type_error(format!("unhashable type: '{}'", v.type_name())))
         }
+        // `__hash__ = None`, which a class that defines `__eq__` alone gets.
+        Value::Instance(i) if !instance_hashable(&i.class) => {
+            Err(type_error(format!("unhashable type: '{}'", v.type_name())))
+        }
         _ => Ok(()),
+    }
+}
+
+/// Whether instances of `class` can be keys: its `__hash__` is not `None`.
+pub fn instance_hashable(class: &Class) -> bool {
+    !matches!(
+        class.lookup(crate::lang::symbol::dunder::HASH),
+        Some(Value::None)
+    )
+}
+
+/// Whether a key compares by a user `__eq__` (an instance of a class that defines one, or a
+/// tuple holding such): maps find such keys by `Interp::key_in`, which runs `__eq__` on the
+/// candidates with the same hash.
+pub fn needs_user_eq(v: &Value) -> bool {
+    match v {
+        Value::Instance(i) => {
+            i.class.builtin.is_none() && i.class.lookup(crate::lang::symbol::dunder::EQ).is_some()
+        }
+        Value::Tuple(items) => items.iter().any(needs_user_eq),
+        _ => false,
+    }
+}
+
+thread_local! {
+    /// While `Some`, failed comparisons of a user-`__eq__` probe key record the stored key
+    /// they met (the candidates `Interp::key_in` then asks `__eq__` about).
+    static KEY_CANDIDATES: RefCell<Option<Vec<Key>>> = const { RefCell::new(None) };
+}
+
+/// The keys a probe for `k` meets in a map (`probe` runs the lookup; `Some` = `k` itself is
+/// there). No user code runs meanwhile.
+pub fn key_candidates(k: &Key, probe: impl FnOnce(&Key) -> bool) -> Option<Vec<Key>> {
+    KEY_CANDIDATES.with(|c| *c.borrow_mut() = Some(Vec::new()));
+    let hit = probe(k);
+    let got = KEY_CANDIDATES
+        .with(|c| c.borrow_mut().take())
+        .unwrap_or_default();
+    if hit {
+        None
+    } else {
+        Some(got)
     }
 }
 
@@ -233,6 +279,10 @@ fn hash_value<H: Hasher>(v: &Value, h: &mut H) {
         }
         Value::Native(n) => match n.hash_key() {
             Some(k) => (n.type_name(), k).hash(h),
+            None => v.ptr_id().hash(h),
+        },
+        Value::Instance(i) => match i.hash.get() {
+            Some(k) => k.hash(h),
             None => v.ptr_id().hash(h),
         },
         other => other.ptr_id().hash(h),
@@ -268,7 +318,19 @@ pub fn simple_eq(a: &Value, b: &Value) -> bool {
 
 impl PartialEq for Key {
     fn eq(&self, other: &Key) -> bool {
-        simple_eq(&self.0, &other.0)
+        if simple_eq(&self.0, &other.0) {
+            return true;
+        }
+        if matches!(self.0, Value::Instance(_) | Value::Tuple(_)) {
+            KEY_CANDIDATES.with(|c| {
+                if let Ok(mut c) = c.try_borrow_mut() {
+                    if let Some(c) = c.as_mut() {
+                        c.push(other.clone());
+                    }
+                }
+            });
+        }
+        false
     }
 }
 impl Eq for Key {}
@@ -484,7 +546,12 @@ impl Class {
         if e == epoch {
             return has;
         }
-        let has = self.lookup(crate::lang::symbol::dunder::SETATTR).is_some();
+        let has = self.lookup(crate::lang::symbol::dunder::SETATTR).is_some()
+            || self
+                .mro
+                .borrow()
+                .iter()
+                .any(|c| crate::lang::interp::has_property(&c.dict.borrow()));
         self.setattr.set((epoch, has));
         has
     }
@@ -507,6 +574,9 @@ impl Class {
 pub struct Instance {
     pub class: Rc<Class>,
     pub dict: RefCell<AttrMap>,
+    /// What its class's `__hash__` returned when it was last made a dict key or set element
+    /// (`Interp::new_key`); keys hash by it. `None`: hashed by identity.
+    pub hash: std::cell::Cell<Option<i64>>,
 }
 
 pub struct Module {

@@ -320,6 +320,8 @@ impl Interp {
                 Value::Set(x),
                 Value::Set(y),
             ) => {
+                let aligned = self.align_set(y, x)?.map(|s| Rc::new(RefCell::new(s)));
+                let y = aligned.as_ref().unwrap_or(y);
                 let (x, y) = (x.borrow(), y.borrow());
                 let r: SetMap = match op {
                     BinOp::BitOr => x.iter().chain(y.iter()).cloned().collect(),
@@ -336,8 +338,17 @@ impl Interp {
             }
             (BinOp::BitOr, Value::Dict(x), Value::Dict(y)) => {
                 let mut m = x.borrow().clone();
-                for (k, v) in y.borrow().iter() {
-                    crate::lang::interp::expr::dict_insert(&mut m, k.clone(), v.clone());
+                let items: Vec<(Key, Value)> = y
+                    .borrow()
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                for (k, v) in items {
+                    let k = match needs_user_eq(&k.0) {
+                        true => self.key_in_local(k.0, &m)?,
+                        false => k,
+                    };
+                    crate::lang::interp::expr::dict_insert(&mut m, k, v);
                 }
                 Value::Dict(Rc::new(RefCell::new(m)))
             }

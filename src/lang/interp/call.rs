@@ -83,7 +83,7 @@ impl Interp {
                     Some(Value::Builtin(b)) if b.this.is_none() => {
                         Ok(Looked::Native(b.f, obj.clone(), b.name))
                     }
-                    Some(other) => Ok(Looked::Value(self.bind_class_attr(other, obj))),
+                    Some(other) => Ok(Looked::Value(self.class_attr_get(other, obj)?)),
                     None => Ok(Looked::Value(self.get_attr(obj, name)?)),
                 }
             }

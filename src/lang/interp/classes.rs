@@ -1,5 +1,6 @@
 //! Classes and instances: the builtin class objects, `class` statements, attribute access,
 //! instantiation and `super()`.
+use super::descriptors;
 use super::{Frame, Interp, Types};
 use crate::lang::ast::{AttrHint, ClassDef};
 use crate::lang::error::{attr_error, not_implemented, type_error, ExcKind, PyErr, PyResult};
@@ -157,8 +158,12 @@ impl Native for Super {
             .position(|c| Rc::ptr_eq(c, &self.class))
             .map_or(mro.len(), |p| p + 1);
         for c in &mro[start..] {
-            if let Some(v) = c.dict.borrow().get(&name) {
-                return Ok(Some(interp.bind_class_attr(v.clone(), &self.this)));
+            let found = c.dict.borrow().get(&name).cloned();
+            if let Some(v) = found {
+                if let Value::Instance(_) = &self.this {
+                    return interp.class_attr_get(v, &self.this).map(Some);
+                }
+                return Ok(Some(interp.bind_class_attr(v, &self.this)));
             }
             if let Some(BuiltinClass::Exception(_)) | Some(BuiltinClass::Object) = c.builtin {
                 if &*name.as_str() == "__init__" {
@@ -185,6 +190,10 @@ fn object_setattr(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
         ));
     };
     let name = Sym::new(name);
+    // Data descriptors (properties) first, as CPython's `object.__setattr__` does.
+    if i.property_store(&a.pos[0], name, a.pos.get(2).cloned())? {
+        return Ok(Value::None);
+    }
     match a.pos.get(2) {
         Some(v) => {
             inst.dict.borrow_mut().insert(name, v.clone());
@@ -224,6 +233,7 @@ impl Interp {
         match &v {
             Value::Func(_) => Value::Method(Rc::new((this.clone(), v))),
             Value::Native(n) if n.binds_as_method() => Value::Method(Rc::new((this.clone(), v))),
+            Value::Native(_) => descriptors::through_instance(&v, this).unwrap_or(v),
             Value::Builtin(b) if b.this.is_none() => Value::Builtin(Rc::new(Builtin {
                 name: b.name,
                 f: b.f,
@@ -322,10 +332,15 @@ impl Interp {
         let dict = Rc::try_unwrap(ns)
             .map(|c| c.into_inner())
             .unwrap_or_else(|ns| ns.borrow().clone());
-        for v in dict.values() {
-            if let Value::Func(func) = v {
-                *func.class.borrow_mut() = Some(Rc::downgrade(&class));
-            }
+        for (k, v) in dict.iter() {
+            descriptors::set_owner(*k, v, &class);
+        }
+        let mut dict = dict;
+        // A class that defines `__eq__` but not `__hash__` is unhashable (CPython's type_new).
+        if dict.contains_key(&crate::lang::symbol::dunder::EQ)
+            && !dict.contains_key(&crate::lang::symbol::dunder::HASH)
+        {
+            dict.insert(crate::lang::symbol::dunder::HASH, Value::None);
         }
         *class.dict.borrow_mut() = dict;
         class_changed();
@@ -395,10 +410,15 @@ impl Interp {
                 "Cannot create a consistent method resolution order (MRO) for bases",
             ));
         }
-        for v in dict.values() {
-            if let Value::Func(func) = v {
-                *func.class.borrow_mut() = Some(Rc::downgrade(&class));
-            }
+        for (k, v) in dict.iter() {
+            descriptors::set_owner(*k, v, &class);
+        }
+        let mut dict = dict;
+        // A class that defines `__eq__` but not `__hash__` is unhashable (CPython's type_new).
+        if dict.contains_key(&crate::lang::symbol::dunder::EQ)
+            && !dict.contains_key(&crate::lang::symbol::dunder::HASH)
+        {
+            dict.insert(crate::lang::symbol::dunder::HASH, Value::None);
         }
         *class.dict.borrow_mut() = dict;
         class_changed();
@@ -416,6 +436,7 @@ impl Interp {
         let inst = Rc::new(Instance {
             class: c.clone(),
             dict: RefCell::new(AttrMap::default()),
+            hash: std::cell::Cell::new(None),
         });
         if is_exc {
             inst.dict.borrow_mut().insert(
@@ -469,7 +490,7 @@ impl Interp {
                     return Ok(v.clone());
                 }
                 if let Some(v) = i.class.lookup(name) {
-                    return Ok(self.bind_class_attr(v, obj));
+                    return self.class_attr_get(v, obj);
                 }
                 match &*name.as_str() {
                     "__class__" => return Ok(Value::Class(i.class.clone())),
@@ -495,7 +516,7 @@ impl Interp {
             }
             Value::Class(c) => {
                 if let Some(v) = c.lookup(name) {
-                    return Ok(v);
+                    return Ok(descriptors::through_class(v, obj));
                 }
                 if let Some(BuiltinClass::Type(tag)) = c.builtin {
                     if let Some(sample) = sample_of(tag) {
@@ -710,17 +731,19 @@ impl Interp {
     pub fn set_attr(&mut self, obj: &Value, name: Sym, v: Value) -> PyResult<()> {
         match obj {
             Value::Instance(i) => {
+                // `has_setattr`: a `__setattr__` or a property somewhere in the class.
                 if i.class.has_setattr() {
-                    let setattr = i
-                        .class
-                        .lookup(crate::lang::symbol::dunder::SETATTR)
-                        .unwrap_or(Value::None);
-                    self.call_bound(
-                        &setattr,
-                        obj.clone(),
-                        Args::new(vec![Value::Str(name.as_str()), v]),
-                    )?;
-                    return Ok(());
+                    if let Some(setattr) = i.class.lookup(crate::lang::symbol::dunder::SETATTR) {
+                        self.call_bound(
+                            &setattr,
+                            obj.clone(),
+                            Args::new(vec![Value::Str(name.as_str()), v]),
+                        )?;
+                        return Ok(());
+                    }
+                    if self.property_store(obj, name, Some(v.clone()))? {
+                        return Ok(());
+                    }
                 }
                 i.dict.borrow_mut().insert(name, v);
                 Ok(())
@@ -776,6 +799,9 @@ impl Interp {
                     obj.clone(),
                     Args::new(vec![Value::Str(name.as_str())]),
                 )?;
+                return Ok(());
+            }
+            if self.property_store(obj, name, None)? {
                 return Ok(());
             }
         }

@@ -136,7 +136,11 @@ impl Interp {
                     return Ok(false);
                 }
                 for (k, v) in x.iter() {
-                    match y.get(k) {
+                    let k = match needs_user_eq(&k.0) {
+                        true => self.key_in_local(k.0.clone(), &y)?,
+                        false => k.clone(),
+                    };
+                    match y.get(&k) {
                         Some(w) => {
                             if !v.is(w) && !self.eq(v, w)? {
                                 return Ok(false);
@@ -148,6 +152,10 @@ impl Interp {
                 Ok(true)
             }
             (Value::Set(x), Value::Set(y)) => {
+                let aligned = self
+                    .align_set(y, x)?
+                    .map(|s| Rc::new(std::cell::RefCell::new(s)));
+                let y = aligned.as_ref().unwrap_or(y);
                 let (x, y) = (x.borrow(), y.borrow());
                 Ok(x.len() == y.len() && x.iter().all(|k| y.contains(k)))
             }
@@ -217,6 +225,10 @@ impl Interp {
             }
             (Value::Tuple(x), Value::Tuple(y)) => return self.seq_order(op, x, y),
             (Value::Set(x), Value::Set(y)) => {
+                let aligned = self
+                    .align_set(y, x)?
+                    .map(|s| Rc::new(std::cell::RefCell::new(s)));
+                let y = aligned.as_ref().unwrap_or(y);
                 let (x, y) = (x.borrow(), y.borrow());
                 let sub = x.iter().all(|k| y.contains(k));
                 let sup = y.iter().all(|k| x.contains(k));
@@ -310,11 +322,11 @@ impl Interp {
                 ))),
             },
             Value::Dict(d) => {
-                let k = Key::new(item.clone())?;
+                let k = self.key_in(item.clone(), d)?;
                 Ok(d.borrow().contains_key(&k))
             }
             Value::Set(s) => {
-                let k = Key::new(item.clone())?;
+                let k = self.key_in(item.clone(), s)?;
                 Ok(s.borrow().contains(&k))
             }
             Value::Range(r) => Ok(match num_of(item) {

@@ -204,7 +204,10 @@ impl Interp {
                 let vals = self.eval_items(items, f)?;
                 let mut set = SetMap::default();
                 for v in vals {
-                    set.insert(Key::new(v).map_err(|err| self.at(err, f, e.span, Anchor::None))?);
+                    let k = self
+                        .key_in_local(v, &set)
+                        .map_err(|err| self.at(err, f, e.span, Anchor::None))?;
+                    set.insert(k);
                 }
                 Value::Set(Rc::new(RefCell::new(set)))
             }
@@ -215,7 +218,8 @@ impl Interp {
                         Some(k) => {
                             let kv = self.eval(k, f)?;
                             let vv = self.eval(v, f)?;
-                            let key = Key::new(kv)
+                            let key = self
+                                .key_in_local(kv, &map)
                                 .map_err(|err| self.at(err, f, e.span, Anchor::None))?;
                             dict_insert(&mut map, key, vv);
                         }
@@ -225,6 +229,10 @@ impl Interp {
                                 .mapping_items(&m)
                                 .map_err(|err| self.at(err, f, v.span, Anchor::None))?
                             {
+                                let k = match needs_user_eq(&k.0) {
+                                    true => self.key_in_local(k.0, &map)?,
+                                    false => k,
+                                };
                                 dict_insert(&mut map, k, v);
                             }
                         }
@@ -640,15 +648,16 @@ impl Interp {
                 match (&mut *acc, &c.value) {
                     (CompAcc::Dict(m), Some(ve)) => {
                         let val = self.eval(ve, cf)?;
-                        let key = Key::new(v)
+                        let key = self
+                            .key_in_local(v, &*m)
                             .map_err(|err| self.at(err, cf, c.elt.span, Anchor::None))?;
                         dict_insert(m, key, val);
                     }
                     (CompAcc::Set(s), _) => {
-                        s.insert(
-                            Key::new(v)
-                                .map_err(|err| self.at(err, cf, c.elt.span, Anchor::None))?,
-                        );
+                        let key = self
+                            .key_in_local(v, &*s)
+                            .map_err(|err| self.at(err, cf, c.elt.span, Anchor::None))?;
+                        s.insert(key);
                     }
                     (CompAcc::Gen, _) => {
                         self.do_yield(v)

@@ -119,7 +119,7 @@ impl Interp {
                 }
             },
             Value::Dict(d) => {
-                let k = Key::new(idx.clone())?;
+                let k = self.key_in(idx.clone(), d)?;
                 if let Some(v) = d.borrow().get(&k) {
                     return Ok(v.clone());
                 }
@@ -182,7 +182,7 @@ impl Interp {
                 }
             },
             Value::Dict(d) => {
-                let k = Key::new(idx.clone())?;
+                let k = self.key_in(idx.clone(), d)?;
                 super::expr::dict_insert(&mut d.borrow_mut(), k, v);
                 Ok(())
             }
@@ -228,7 +228,7 @@ impl Interp {
                 }
             },
             Value::Dict(d) => {
-                let k = Key::new(idx.clone())?;
+                let k = self.key_in(idx.clone(), d)?;
                 if d.borrow_mut().shift_remove(&k).is_none() {
                     return Err(PyErr::with_args(ExcKind::KeyError, vec![idx.clone()]));
                 }

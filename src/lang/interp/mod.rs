@@ -3,15 +3,19 @@ mod arith;
 mod call;
 mod classes;
 mod compare;
+mod descriptors;
 pub(crate) mod expr;
 pub(crate) mod generator;
 mod index;
 mod iter;
+mod keys;
 mod ops;
 mod repr;
 mod stmt;
 
 pub use call::bind_error;
+pub(crate) use descriptors::{descriptor_types, has_property};
+pub use keys::KeyedMap;
 
 use super::ast::Stmt;
 use super::error::{Exc, ExcKind, PyErr, PyResult, Source};
@@ -351,6 +355,7 @@ impl Interp {
             Exc::Object(v) => v.clone(),
             Exc::Builtin(kind, args) => Value::Instance(Rc::new(Instance {
                 class: self.class_for(*kind),
+                hash: std::cell::Cell::new(None),
                 dict: RefCell::new({
                     let mut m = AttrMap::default();
                     m.insert(

@@ -322,3 +322,42 @@ import torch.nn.functional as F
 x = torch.tensor([-1.0, 0.5, 2.0], requires_grad=True)
 F.gelu(x, approximate='tanh').sum().backward()
 print(x.grad)
+# %% module_property_classmethod
+import torch
+import torch.nn as nn
+class Net(nn.Module):
+    def __init__(self, width):
+        super().__init__()
+        self.fc = nn.Linear(2, width)
+        self._scale = 1.0
+    @property
+    def width(self):
+        return self.fc.out_features
+    @property
+    def scale(self):
+        return self._scale
+    @scale.setter
+    def scale(self, v):
+        self._scale = v * 2
+    @classmethod
+    def small(cls):
+        return cls(3)
+    @staticmethod
+    def describe():
+        return "a net"
+n = Net.small()
+print(type(n).__name__, n.width, n.scale, n.describe(), Net.describe())
+n.scale = 4
+print(n.scale, '_scale' in n.__dict__, [k for k, _ in n.named_parameters()])
+n.width = 5
+# %% module_property_attribute_error_masked
+import torch.nn as nn
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(2, 2)
+    @property
+    def broken(self):
+        return self.missing_layer
+print(Net().fc.in_features)
+Net().broken

@@ -132,8 +132,14 @@ def _add_order(cls, fields):
     cls.__ge__ = __ge__
 
 
-def _process_class(cls, init, repr, eq, order, frozen):
+_MISSING_HASH = object()
+
+
+def _process_class(cls, init, repr, eq, order, frozen, unsafe_hash=False):
     fields = _fields_of(cls)
+    class_hash = cls.__dict__.get('__hash__', _MISSING_HASH)
+    has_explicit_hash = not (class_hash is _MISSING_HASH or
+                             (class_hash is None and '__eq__' in cls.__dict__))
     cls.__dataclass_fields__ = {f.name: f for f in fields}
     if init and '__init__' not in cls.__dict__:
         cls.__init__ = _init_fn(cls, fields)
@@ -160,14 +166,22 @@ def _process_class(cls, init, repr, eq, order, frozen):
             raise FrozenInstanceError(f"cannot delete field '{name}'")
         cls.__setattr__ = __setattr__
         cls.__delattr__ = __delattr__
-        if eq:
+    # CPython's table: which of None / an added __hash__ / the class's own applies.
+    if unsafe_hash:
+        if has_explicit_hash:
+            raise TypeError(f'Cannot overwrite attribute __hash__ in class {cls.__name__}')
+        cls.__hash__ = lambda self: hash(_tuple_of(self, fields))
+    elif eq and frozen:
+        if not has_explicit_hash:
             cls.__hash__ = lambda self: hash(_tuple_of(self, fields))
+    elif eq and not has_explicit_hash:
+        cls.__hash__ = None
     return cls
 
 
 def dataclass(cls=None, *, init=True, repr=True, eq=True, order=False, unsafe_hash=False, frozen=False, match_args=True, kw_only=False, slots=False):
     def wrap(c):
-        return _process_class(c, init, repr, eq, order, frozen)
+        return _process_class(c, init, repr, eq, order, frozen, unsafe_hash)
     if cls is None:
         return wrap
     return wrap(cls)

@@ -286,6 +286,7 @@ pub fn module() -> Value {
             // An instance without running __init__ (DataParallel's replicas).
             Some(Value::Class(c)) => Ok(Value::Instance(Rc::new(Instance {
                 class: c.clone(),
+                hash: std::cell::Cell::new(None),
                 dict: RefCell::new(AttrMap::default()),
             }))),
             _ => Err(type_error("new_instance expects a class")),

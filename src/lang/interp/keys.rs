@@ -1,0 +1,140 @@
+//! Dict keys and set elements of user classes: `__hash__` decides the bucket and `__eq__`
+//! which stored key a probe means. `Key`'s own `Hash`/`Eq` cannot run Python code, so a key
+//! that compares by a user `__eq__` is first replaced by the equal key the map already holds
+//! (found among the keys with the same hash); str, int and other builtin keys skip all this.
+use super::Interp;
+use crate::lang::error::{type_error, PyResult};
+use crate::lang::symbol::dunder;
+use crate::lang::value::*;
+use std::cell::RefCell;
+use std::hash::BuildHasher;
+
+/// A map whose keys `Interp::key_in` can search.
+pub trait KeyedMap {
+    /// Whether `k` itself (compared without user code) is a key.
+    fn has_key(&self, k: &Key) -> bool;
+    fn hash_of(&self, k: &Key) -> u64;
+}
+
+impl KeyedMap for DictMap {
+    fn has_key(&self, k: &Key) -> bool {
+        self.contains_key(k)
+    }
+    fn hash_of(&self, k: &Key) -> u64 {
+        self.hasher().hash_one(k)
+    }
+}
+
+impl KeyedMap for SetMap {
+    fn has_key(&self, k: &Key) -> bool {
+        self.contains(k)
+    }
+    fn hash_of(&self, k: &Key) -> u64 {
+        self.hasher().hash_one(k)
+    }
+}
+
+impl Interp {
+    /// `v` as a key: instances of classes with a `__hash__` (also inside tuples) get its value
+    /// computed; unhashable values raise CPython's TypeError.
+    #[inline]
+    pub fn new_key(&mut self, v: Value) -> PyResult<Key> {
+        if matches!(v, Value::Instance(_) | Value::Tuple(_)) {
+            self.fill_hashes(&v)?;
+        }
+        Key::new(v)
+    }
+
+    fn fill_hashes(&mut self, v: &Value) -> PyResult<()> {
+        match v {
+            Value::Instance(i) => {
+                let Some(h) = i.class.lookup(dunder::HASH) else {
+                    return Ok(());
+                };
+                if matches!(h, Value::None) {
+                    return Err(type_error(format!("unhashable type: '{}'", v.type_name())));
+                }
+                let r = self.call_bound(&h, v.clone(), Args::new(Vec::new()))?;
+                let n = match r {
+                    Value::Int(n) => n,
+                    Value::Bool(b) => b as i64,
+                    _ => {
+                        return Err(type_error("__hash__ method should return an integer"));
+                    }
+                };
+                i.hash.set(Some(n));
+            }
+            Value::Tuple(items) => {
+                for x in items.iter() {
+                    if matches!(x, Value::Instance(_) | Value::Tuple(_)) {
+                        self.fill_hashes(x)?;
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// `v` as a key of `map`: the equal key already there when `v` compares by a user
+    /// `__eq__`, else `v` itself.
+    #[inline]
+    pub fn key_in<M: KeyedMap>(&mut self, v: Value, map: &RefCell<M>) -> PyResult<Key> {
+        let k = self.new_key(v)?;
+        if !needs_user_eq(&k.0) {
+            return Ok(k);
+        }
+        let cands = match map.try_borrow() {
+            Ok(m) => candidates(&*m, &k),
+            Err(_) => Vec::new(),
+        };
+        self.canonical(k, cands)
+    }
+
+    /// `key_in` for a map being built (not yet shared).
+    pub fn key_in_local<M: KeyedMap>(&mut self, v: Value, map: &M) -> PyResult<Key> {
+        let k = self.new_key(v)?;
+        if !needs_user_eq(&k.0) {
+            return Ok(k);
+        }
+        let cands = candidates(map, &k);
+        self.canonical(k, cands)
+    }
+
+    /// `y`'s elements, with those equal by a user `__eq__` to an element of `x` replaced by
+    /// it, so that set algebra on the two compares them; `None` when none needs it.
+    pub fn align_set(
+        &mut self,
+        y: &RefCell<SetMap>,
+        x: &RefCell<SetMap>,
+    ) -> PyResult<Option<SetMap>> {
+        if !y.borrow().iter().any(|k| needs_user_eq(&k.0)) {
+            return Ok(None);
+        }
+        let ys: Vec<Key> = y.borrow().iter().cloned().collect();
+        let mut out = SetMap::default();
+        for k in ys {
+            let k = self.key_in(k.0, x)?;
+            out.insert(k);
+        }
+        Ok(Some(out))
+    }
+
+    fn canonical(&mut self, k: Key, cands: Vec<Key>) -> PyResult<Key> {
+        for c in cands {
+            if self.eq(&k.0, &c.0)? {
+                return Ok(c);
+            }
+        }
+        Ok(k)
+    }
+}
+
+/// The stored keys with `k`'s hash that are not `k` itself (none when `k` is there).
+fn candidates<M: KeyedMap>(m: &M, k: &Key) -> Vec<Key> {
+    let Some(got) = key_candidates(k, |k| m.has_key(k)) else {
+        return Vec::new();
+    };
+    let h = m.hash_of(k);
+    got.into_iter().filter(|c| m.hash_of(c) == h).collect()
+}
