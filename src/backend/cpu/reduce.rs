@@ -1,6 +1,6 @@
 //! Reductions (sum, prod, max, min, all, any), max/min with indices, and softmax.
 use super::iter::{coalesce, for_rows, PAR_THRESHOLD};
-use super::sum::{cascade_column_sum, contiguous_sum, scalar_row_sum, vec_size};
+use super::sum::{cascade_column_sum, cascade_columns, contiguous_sum, scalar_row_sum, vec_size};
 use super::team;
 use super::{internal, tensor_of};
 use crate::backend::cpu::math::FloatMath;
@@ -124,6 +124,9 @@ fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &Tensor, s: &Split) -> Res
                 out[0] = E::store(two_pass(op, xs));
                 return Ok(E::wrap(out));
             }
+            if op == ReduceOp::Sum && outer_sum(v, x, s, &rs, &rst, &mut out) {
+                return Ok(E::wrap(out));
+            }
             let mut bases = Vec::with_capacity(n_out);
             for_each_output(s, x.offset(), |_, base| bases.push(base));
             let one = |j: usize, scratch: &mut Vec<E>| -> E {
@@ -164,6 +167,49 @@ fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &Tensor, s: &Split) -> Res
             Ok(E::wrap(out))
         }
     }
+}
+
+/// A sum over one strided dim of a region whose kept elements are one contiguous run (`sum(dim=0)`
+/// of a matrix): the columns PyTorch sums by cascade go sixteen at a time reading whole rows,
+/// split over the team; the few tail columns keep their scalar row order. Same bits as the
+/// per-output path (`sum_order`), without gathering each strided column. False when the
+/// layout is not this one.
+fn outer_sum<E: Element>(
+    v: &[E],
+    x: &Tensor,
+    s: &Split,
+    rs: &Dims,
+    rst: &[Dims; 1],
+    out: &mut [E],
+) -> bool {
+    // one kept dim, as `sum_order` counts columns along the last kept dim
+    if rs.len() != 1 || s.kept_shape.len() != 1 || s.kept_strides[0] != 1 || rst[0][0] <= 1 {
+        return false;
+    }
+    let (n, row_stride, cols) = (rs[0], rst[0][0], s.kept_shape[0]);
+    if n == 0 {
+        return false;
+    }
+    let group = if cols >= vec_size(E::DTYPE) { 4 * 8 } else { 4 };
+    let cascade = cols / group * group;
+    let base = x.offset();
+    let parts = team::parts_for(cols.saturating_mul(n), PAR_THRESHOLD).min(cols / 16 + 1);
+    team::for_pieces(out, parts, 16, &|start, piece| {
+        let end = start + piece.len();
+        let split = cascade.clamp(start, end);
+        cascade_columns(
+            v,
+            base,
+            row_stride,
+            n,
+            start..split,
+            &mut piece[..split - start],
+        );
+        for c in split..end {
+            piece[c - start] = E::store(scalar_row_sum(n, |i| v[base + i * row_stride + c].load()));
+        }
+    });
+    true
 }
 
 /// `prod`, `max` or `min` of a non-empty run, in order.

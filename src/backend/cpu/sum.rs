@@ -239,3 +239,41 @@ mod tests {
         assert_eq!(contiguous_sum(&xs), expect);
     }
 }
+
+/// `cascade_column_sum` of columns `c` in `cols` of a row-major region (`v[base + i * row_stride
+/// + c]` for row `i < n`), sixteen columns at a time: each column gets exactly the additions
+/// `cascade_column_sum` makes, in its order (bit-identical), but the rows are read contiguously
+/// and the sixteen columns' additions vectorise.
+pub fn cascade_columns<E: Element>(
+    v: &[E],
+    base: usize,
+    row_stride: usize,
+    n: usize,
+    cols: std::ops::Range<usize>,
+    out: &mut [E],
+) {
+    const W: usize = 16;
+    let add = |a: Lanes<E::M, W>, b: Lanes<E::M, W>| {
+        let mut r = a;
+        for k in 0..W {
+            r.0[k] = a.0[k].add(b.0[k]);
+        }
+        r
+    };
+    let mut c = cols.start;
+    while c + W <= cols.end {
+        let s = multi_row_sum::<Lanes<E::M, W>, 1>(n, Lanes::zero_lanes(), add, |i, _| {
+            let row = &v[base + i * row_stride + c..][..W];
+            Lanes(std::array::from_fn(|k| row[k].load()))
+        })[0];
+        for k in 0..W {
+            out[c - cols.start + k] = E::store(s.0[k]);
+        }
+        c += W;
+    }
+    for c in c..cols.end {
+        out[c - cols.start] = E::store(cascade_column_sum(n, |i| {
+            v[base + i * row_stride + c].load()
+        }));
+    }
+}
