@@ -839,10 +839,12 @@ fn the_profiler_and_profile_command_time_the_card() {
     assert!(r.stdout.contains("measured"), "{}", r.stdout);
 }
 
-/// An "nccl" group on two virtual GPUs: the libnccl probe finds the virtual driver's NCCL,
-/// CUDA tensors all-reduce (through host memory over the TCP ring, with the warning that says
-/// so), CPU tensors are refused; a broken libnccl is a clear error. (NCCL's own communicators
-/// are not used, so nothing of them is verified here.)
+/// An "nccl" group on two virtual GPUs runs its collectives on (the virtual driver's) NCCL:
+/// a communicator per rank from rank 0's unique id, then all-reduce with every op and a few
+/// dtypes, a non-contiguous tensor, broadcast, all-gather, reduce-scatter and barrier as NCCL
+/// calls on device memory (the driver's log counts them, and would show a buffer outside the
+/// communicator's device), printing what the same script prints on the CPU over TCP. CPU
+/// tensors are refused; a broken or missing libnccl is a clear error.
 #[test]
 fn nccl_groups_on_virtual_gpus() {
     let Some(v) = vgpu() else { return };
@@ -868,18 +870,58 @@ fn nccl_groups_on_virtual_gpus() {
     );
     r.clean();
     assert!(r.ok, "{}\n{}", r.stdout, r.stderr);
-    for (rank, sum) in [(0, "[0.0, 3.0, 6.0, 9.0]"), (1, "[0.0, 3.0, 6.0, 9.0]")] {
-        let line = format!("[default{rank}]:rank {rank}: {sum} on cuda:{rank}\n");
-        assert!(r.stdout.contains(&line), "{}", r.stdout);
+    // the same script without a GPU: the TCP transport's results, which NCCL's must equal
+    let cpu = Command::new(env!("CARGO_BIN_EXE_cudalearn"))
+        .args(&args[2..])
+        .env("CUDALEARN_NO_CUDA", "1")
+        .env("CUDALEARN_DIST_TIMEOUT", "30")
+        .env("NO_COLOR", "1")
+        .env_remove("CUDALEARN_SIM_GPU")
+        .output()
+        .expect("cudalearn runs");
+    assert!(
+        cpu.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cpu.stderr)
+    );
+    let sorted = |s: &str| {
+        let mut l: Vec<String> = s.lines().map(str::to_string).collect();
+        l.sort();
+        l
+    };
+    let gpu_lines: Vec<String> = sorted(&r.stdout)
+        .into_iter()
+        .filter(|l| !l.contains(": on cuda:") && !l.contains("a CPU tensor"))
+        .collect();
+    assert_eq!(gpu_lines, sorted(&String::from_utf8_lossy(&cpu.stdout)));
+    assert_eq!(gpu_lines.len(), 28, "{}", r.stdout);
+    for rank in 0..2 {
+        let on = format!("[default{rank}]:rank {rank}: on cuda:{rank}\n");
+        assert!(r.stdout.contains(&on), "{}", r.stdout);
         let refused = format!("[default{rank}]:rank {rank}: a CPU tensor: No backend type associated with device type cpu\n");
         assert!(r.stdout.contains(&refused), "{}", r.stdout);
     }
-    assert!(
-        r.stderr
-            .contains("libnccl was found, but cudalearn does not drive NCCL itself yet"),
-        "{}",
-        r.stderr
-    );
+    // NCCL carried the data: both processes made a communicator and called NCCL (11
+    // all-reduces: sum, four ops, int64, float16, bfloat16, bool, the transposed view, the
+    // barrier)
+    for line in [
+        "event ncclCommInitRank rank 0 of 2 on device 0",
+        "event ncclCommInitRank rank 1 of 2 on device 1",
+    ] {
+        assert!(r.log.contains(line), "{}", r.log);
+    }
+    for (call, n) in [
+        ("ncclAllReduce", 11),
+        ("ncclBroadcast", 1),
+        ("ncclAllGather", 1),
+        ("ncclReduceScatter", 1),
+        ("ncclCommDestroy", 1),
+    ] {
+        let line = format!("nccl {call} {n}\n");
+        assert_eq!(r.log.matches(&line).count(), 2, "{call}: {}", r.log);
+    }
+    assert!(!r.stderr.contains("TCP transport"), "{}", r.stderr);
+
     let broken = run(
         v,
         &args,
@@ -897,5 +939,43 @@ fn nccl_groups_on_virtual_gpus() {
         ),
         "{}",
         broken.stderr
+    );
+    // no libnccl anywhere: the clear error, with what to do
+    let lib = lib_without(
+        v,
+        "no-nccl",
+        &[
+            "libcuda.so",
+            "libcuda.so.1",
+            "libcublas.so",
+            "libnvidia-ml.so.1",
+            "libnvrtc.so",
+            "libnvrtc.so.13",
+        ],
+    );
+    let env = venv(v, "no-nccl");
+    let missing = run_with_lib(
+        v,
+        &lib,
+        &args,
+        &[
+            ("VGPU_DEVICES", "2"),
+            ("CUDALEARN_DIST_TIMEOUT", "30"),
+            ("VIRTUAL_ENV", env.to_str().unwrap()),
+        ],
+        "",
+    );
+    assert!(!missing.ok);
+    assert!(
+        missing.stderr.contains(
+            "RuntimeError: ProcessGroupNCCL: the NCCL library (libnccl.so.2) could not be loaded"
+        ),
+        "{}",
+        missing.stderr
+    );
+    assert!(
+        missing.stderr.contains("pip install nvidia-nccl-cu12"),
+        "{}",
+        missing.stderr
     );
 }

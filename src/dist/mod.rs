@@ -9,6 +9,9 @@
 //! Gloo reports it ("Connection closed by peer"); after any failure the group shuts its
 //! sockets, so its own neighbours fail at once instead of waiting out their timeouts.
 //!
+//! An "nccl" group on a real GPU also holds an NCCL communicator (`nccl.rs`, made after the
+//! rendezvous with rank 0's unique id sent over the ring), which carries its CUDA tensors.
+//!
 //! The language's bindings are in `lang/modules/torch/distributed.rs`; the launcher that
 //! starts the processes is `crate::launch`.
 pub mod nccl;
@@ -127,10 +130,24 @@ pub fn default_timeout() -> Duration {
     Duration::from_secs_f64(secs)
 }
 
-/// A live process group: this rank's place and its two links of the ring.
+/// A live process group: this rank's place and its two links of the ring, and for an "nccl"
+/// group on a real GPU its NCCL communicator (which then carries the CUDA tensors).
 pub struct ProcessGroup {
     pub config: Config,
     pub ring: ring::Ring,
+    pub nccl: Option<nccl::Comm>,
+    /// A collective failed: the communicator is aborted rather than destroyed at the end.
+    failed: bool,
+}
+
+/// Whether an "nccl" group gets an NCCL communicator: a real card (not the simulated GPU, not
+/// the host-backed test device).
+fn wants_nccl(config: &Config) -> bool {
+    use crate::backend::gpu::{kind, GpuKind};
+    config.backend.name == "nccl"
+        && !config.backend.nccl_on_tcp
+        && kind() == GpuKind::Cuda
+        && !crate::backend::cuda::probe::is_host_device()
 }
 
 static GROUP: Mutex<Option<ProcessGroup>> = Mutex::new(None);
@@ -158,8 +175,25 @@ pub fn init(config: Config) -> Result<()> {
             "trying to initialize the default process group twice!",
         ));
     }
-    let ring = rendezvous::connect(&config)?;
-    *lock() = Some(ProcessGroup { config, ring });
+    let mut ring = rendezvous::connect(&config)?;
+    let nccl = if wants_nccl(&config) {
+        let device = nccl::local_device(config.rank);
+        match nccl::Comm::init(&mut ring, device) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                ring.shutdown();
+                return Err(e);
+            }
+        }
+    } else {
+        None
+    };
+    *lock() = Some(ProcessGroup {
+        config,
+        ring,
+        nccl,
+        failed: false,
+    });
     Ok(())
 }
 
@@ -170,6 +204,7 @@ pub fn with_group<T>(f: impl FnOnce(&mut ProcessGroup) -> Result<T>) -> Result<T
     let pg = g.as_mut().ok_or_else(not_initialized)?;
     let r = f(pg);
     if r.is_err() {
+        pg.failed = true;
         pg.ring.shutdown();
     }
     r
@@ -179,6 +214,9 @@ pub fn with_group<T>(f: impl FnOnce(&mut ProcessGroup) -> Result<T>) -> Result<T
 pub fn destroy() -> Result<()> {
     match lock().take() {
         Some(pg) => {
+            if let Some(c) = pg.nccl {
+                c.close(pg.failed);
+            }
             pg.ring.shutdown();
             Ok(())
         }

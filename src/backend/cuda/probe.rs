@@ -259,7 +259,7 @@ fn symbol_file(lib: &libloading::Library, symbol: &str) -> String {
 
 /// Where NVRTC and cuBLAS may be besides the library path: `CUDA_HOME`/`CUDA_PATH`, and the
 /// `nvidia-*` pip wheels (CUDA 13's `nvidia/cu13/lib`, CUDA 12's `nvidia/cuda_nvrtc/lib` and
-/// `nvidia/cublas/lib`) under the site-packages of the active virtual or conda environment, or
+/// `nvidia/cublas/lib`, and NCCL's `nvidia/nccl/lib`) under the site-packages of the active virtual or conda environment, or
 /// else of `python3`.
 pub fn library_dirs() -> Vec<std::path::PathBuf> {
     use std::path::PathBuf;
@@ -292,6 +292,8 @@ pub fn library_dirs() -> Vec<std::path::PathBuf> {
             "nvidia/cu13/lib",
             "nvidia/cuda_nvrtc/lib",
             "nvidia/cublas/lib",
+            // NCCL's wheels (nvidia-nccl-cu12/cu13), for `dist/nccl.rs`
+            "nvidia/nccl/lib",
         ] {
             dirs.push(site.join(sub));
         }

@@ -1,8 +1,8 @@
 //! vgpu: a virtual NVIDIA driver, so cudalearn's real CUDA path (`CudaDriver` through cudarc's
 //! dynamic loading) runs in `cargo test` on machines without a GPU. One shared library exports
 //! the C symbols cudalearn reaches — the `cu*` driver API, cuBLAS's strided batched GEMM, NVML
-//! and NVRTC, and NCCL's version query (`nccl.rs`) — and `run` links it under each library name
-//! cudarc, NVML and cudalearn's NCCL probe open.
+//! and NVRTC, and NCCL across processes (`nccl.rs`) — and `run` links it under each library name
+//! cudarc, NVML and cudalearn's NCCL loader open.
 //!
 //! - Device memory is host memory (`mmap`), range-checked on every copy; a freed block is made
 //!   inaccessible, so a kernel that uses it faults instead of reading stale data.

@@ -70,6 +70,8 @@ pub struct State {
     /// Freed blocks kept inaccessible (`PROT_NONE`) before their address space is returned.
     quarantine: VecDeque<(u64, u64)>,
     pub launches: BTreeMap<String, u64>,
+    /// NCCL calls made (`nccl.rs`), by name.
+    pub nccl: BTreeMap<String, u64>,
     pub violations: Vec<String>,
     pub events: Vec<String>,
     pub retains: u64,
@@ -275,6 +277,9 @@ extern "C" fn write_summary() {
     );
     for (name, n) in &s.launches {
         out += &format!("launch {name} {n}\n");
+    }
+    for (name, n) in &s.nccl {
+        out += &format!("nccl {name} {n}\n");
     }
     for e in &s.events {
         out += &format!("event {e}\n");

@@ -4,7 +4,7 @@
 //! world_size, rank)`, `env://` from RANK/WORLD_SIZE/MASTER_ADDR/MASTER_PORT), and errors are
 //! PyTorch's. `timeout=` takes seconds (a number) since the language has no `datetime`.
 //! Backends: "gloo" always runs on cudalearn's TCP transport; "nccl" needs a real NVIDIA GPU
-//! and libnccl, and elsewhere (the simulated GPU, or no GPU) runs on the same TCP transport
+//! and libnccl, whose communicator then carries the CUDA tensors (`dist::nccl`), and elsewhere (the simulated GPU, or no GPU) runs on the same TCP transport
 //! after a warning that says so (see ARCHITECTURE.md, "torch.distributed").
 //! DDP's gradient sync after `backward()` goes through [`after_backward`].
 use super::convert::as_tensor;
@@ -140,7 +140,11 @@ pub fn module() -> Value {
             Ok(Value::str(&r))
         }),
         ("barrier", |i, _, a| {
-            dist::with_group(|g| g.ring.barrier()).map_err(derr)?;
+            dist::with_group(|g| match &g.nccl {
+                Some(c) => c.barrier(),
+                None => g.ring.barrier(),
+            })
+            .map_err(derr)?;
             done(&a, i)
         }),
         ("all_reduce", all_reduce),
@@ -219,11 +223,24 @@ fn check_device(t: &Tensor) -> PyResult<()> {
     Ok(())
 }
 
+/// Runs `f` on the group's NCCL communicator when it has one (an "nccl" group on a real GPU,
+/// whose tensors `check_device` has checked are CUDA tensors): whether it ran.
+fn via_nccl(f: impl FnOnce(&dist::nccl::Comm) -> dist::Result<()>) -> PyResult<bool> {
+    dist::with_group(|g| match &g.nccl {
+        Some(c) => f(c).map(|()| true),
+        None => Ok(false),
+    })
+    .map_err(derr)
+}
+
 fn all_reduce(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     let tv = arg(&a, 0, "tensor");
     let t = tensor_arg(&tv, "all_reduce", "tensor")?;
     let op = op_arg(arg(&a, 1, "op"))?;
     check_device(t)?;
+    if via_nccl(|c| c.all_reduce(t, op))? {
+        return done(&a, i);
+    }
     let mut vals = dist::tensor_io::values(t).map_err(derr)?;
     let round = dist::tensor_io::rounder(t.dtype());
     dist::with_group(|g| g.ring.all_reduce(&mut vals, op, &round)).map_err(derr)?;
@@ -245,6 +262,9 @@ fn broadcast(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
             format!("Group <default> does not contain global rank {src}"),
         )
         .hint(format!("ranks are 0..{}", world - 1)));
+    }
+    if via_nccl(|c| c.broadcast(t, src as usize))? {
+        return done(&a, i);
     }
     let mut vals = dist::tensor_io::values(t).map_err(derr)?;
     dist::with_group(|g| g.ring.broadcast(&mut vals, src as usize)).map_err(derr)?;
@@ -311,6 +331,9 @@ fn all_gather(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     check_device(t)?;
     let world = dist::with_group(|g| Ok(g.config.world_size)).map_err(derr)?;
     check_list(&list, world, t.numel(), "allgather")?;
+    if via_nccl(|c| c.all_gather(&list, t))? {
+        return done(&a, i);
+    }
     let vals = dist::tensor_io::values(t).map_err(derr)?;
     let all = dist::with_group(|g| g.ring.all_gather(&vals)).map_err(derr)?;
     for (k, out) in list.iter().enumerate() {
@@ -329,6 +352,9 @@ fn reduce_scatter(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     check_device(out)?;
     let world = dist::with_group(|g| Ok(g.config.world_size)).map_err(derr)?;
     check_list(&list, world, out.numel(), "reduce_scatter")?;
+    if via_nccl(|c| c.reduce_scatter(out, &list, op))? {
+        return done(&a, i);
+    }
     let mut flat = Vec::with_capacity(world * out.numel());
     for t in &list {
         flat.extend(dist::tensor_io::values(t).map_err(derr)?);
@@ -510,10 +536,9 @@ fn choose_backend(name: Option<&str>) -> PyResult<(BackendChoice, Option<String>
                         PyErr::new(ExcKind::RuntimeError, e.msg).hint(e.hint.unwrap_or_default())
                     );
                 }
-                Ok((
-                    plain("nccl"),
-                    Some(crate::dist::nccl::STAGED_WARNING.to_string()),
-                ))
+                // the host-backed test device has no device memory NCCL could use
+                let warning = crate::backend::cuda::probe::is_host_device().then(|| "the host-backed test device is not a GPU NCCL can use: this 'nccl' group moves its tensors over cudalearn's TCP transport, as 'gloo' does.".to_string());
+                Ok((plain("nccl"), warning))
             }
             GpuKind::Simulated | GpuKind::None => {
                 let what = if gpu == GpuKind::Simulated {
