@@ -226,22 +226,8 @@ fn contiguous_sum_in_order<E: Element>(xs: &[E]) -> E::M {
     scalar_row_sum(n, |i| xs[i].load())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn small_rows_use_four_partials() {
-        // ((x0+x4+x8+x9) + (x1+x5)) + (x2+x6) + (x3+x7)
-        let xs: Vec<f32> = (0..10).map(|i| i as f32 * 0.1).collect();
-        let p0 = ((xs[0] + xs[4]) + xs[8]) + xs[9];
-        let expect = ((p0 + (xs[1] + xs[5])) + (xs[2] + xs[6])) + (xs[3] + xs[7]);
-        assert_eq!(contiguous_sum(&xs), expect);
-    }
-}
-
-/// `cascade_column_sum` of columns `c` in `cols` of a row-major region (`v[base + i * row_stride
-/// + c]` for row `i < n`), sixteen columns at a time: each column gets exactly the additions
+/// `cascade_column_sum` of columns `c` in `cols` of a row-major region (element
+/// `v[base + i * row_stride + c]` for row `i < n`), sixteen columns at a time: each column gets exactly the additions
 /// `cascade_column_sum` makes, in its order (bit-identical), but the rows are read contiguously
 /// and the sixteen columns' additions vectorise.
 pub fn cascade_columns<E: Element>(
@@ -275,5 +261,19 @@ pub fn cascade_columns<E: Element>(
         out[c - cols.start] = E::store(cascade_column_sum(n, |i| {
             v[base + i * row_stride + c].load()
         }));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_rows_use_four_partials() {
+        // ((x0+x4+x8+x9) + (x1+x5)) + (x2+x6) + (x3+x7)
+        let xs: Vec<f32> = (0..10).map(|i| i as f32 * 0.1).collect();
+        let p0 = ((xs[0] + xs[4]) + xs[8]) + xs[9];
+        let expect = ((p0 + (xs[1] + xs[5])) + (xs[2] + xs[6])) + (xs[3] + xs[7]);
+        assert_eq!(contiguous_sum(&xs), expect);
     }
 }
