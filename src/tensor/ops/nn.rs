@@ -568,7 +568,6 @@ pub fn nll_loss(
     }
     let f32ish = input.dtype() != DType::F64;
     let rd = |v: f64| if f32ish { v as f32 as f64 } else { v };
-    let x = rows.contiguous_values_f64()?;
     let t = target.contiguous_values_i64()?;
     let wv = match weight {
         Some(w) => Some(w.contiguous_values_f64()?),
@@ -579,6 +578,14 @@ pub fn nll_loss(
             return index_err(format!("Target {ti} is out of bounds."));
         }
     }
+    // only the target's entry of each row is read: pick those, not the whole input
+    let flat: Vec<i64> = t
+        .iter()
+        .enumerate()
+        .map(|(i, &ti)| (i * c) as i64 + if ti == ignore_index { 0 } else { ti })
+        .collect();
+    let x = mode::without(|| super::extra::host::take_flat(&rows, &flat, &[flat.len()]))?
+        .contiguous_values_f64()?;
     let n = t.len();
     let out = if r == Reduction::None {
         let vals: Vec<f64> = t
@@ -589,7 +596,7 @@ pub fn nll_loss(
                     0.0
                 } else {
                     let w = wv.as_ref().map_or(1.0, |w| w[ti as usize]);
-                    rd(-(x[i * c + ti as usize] * w))
+                    rd(-(x[i] * w))
                 }
             })
             .collect();
@@ -612,7 +619,7 @@ pub fn nll_loss(
                 ignored += 1;
                 continue;
             }
-            let d = x[b * c + ti as usize];
+            let d = x[b];
             match &wv {
                 Some(w) => {
                     let wt = w[ti as usize];
