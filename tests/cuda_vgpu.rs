@@ -894,16 +894,16 @@ fn nccl_groups_on_virtual_gpus() {
         .filter(|l| !l.contains(": on cuda:") && !l.contains("a CPU tensor"))
         .collect();
     assert_eq!(gpu_lines, sorted(&String::from_utf8_lossy(&cpu.stdout)));
-    assert_eq!(gpu_lines.len(), 28, "{}", r.stdout);
+    assert_eq!(gpu_lines.len(), 30, "{}", r.stdout);
     for rank in 0..2 {
         let on = format!("[default{rank}]:rank {rank}: on cuda:{rank}\n");
         assert!(r.stdout.contains(&on), "{}", r.stdout);
         let refused = format!("[default{rank}]:rank {rank}: a CPU tensor: No backend type associated with device type cpu\n");
         assert!(r.stdout.contains(&refused), "{}", r.stdout);
     }
-    // NCCL carried the data: both processes made a communicator and called NCCL (11
-    // all-reduces: sum, four ops, int64, float16, bfloat16, bool, the transposed view, the
-    // barrier)
+    // NCCL carried the data: both processes made a communicator and called NCCL (12
+    // all-reduces: sum, four ops, int64, float16, bfloat16, bool, the transposed view, DDP's
+    // gradients, the barrier; 3 broadcasts: one, and DDP's two parameters)
     for line in [
         "event ncclCommInitRank rank 0 of 2 on device 0",
         "event ncclCommInitRank rank 1 of 2 on device 1",
@@ -911,8 +911,8 @@ fn nccl_groups_on_virtual_gpus() {
         assert!(r.log.contains(line), "{}", r.log);
     }
     for (call, n) in [
-        ("ncclAllReduce", 11),
-        ("ncclBroadcast", 1),
+        ("ncclAllReduce", 12),
+        ("ncclBroadcast", 3),
         ("ncclAllGather", 1),
         ("ncclReduceScatter", 1),
         ("ncclCommDestroy", 1),

@@ -50,6 +50,18 @@ out = torch.zeros(2, device=dev)
 dist.reduce_scatter(out, [torch.full((2,), float(k + rank), device=dev) for k in range(world)])
 print(f"rank {rank}: reduce_scatter {out.tolist()}")
 
+# DistributedDataParallel over the same group: rank 0's parameters broadcast (two NCCL
+# broadcasts), the gradients averaged in one NCCL all-reduce after backward
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2).to(dev)
+if rank == 1:
+    with torch.no_grad():
+        model.weight.add_(1.0)
+ddp = torch.nn.parallel.DistributedDataParallel(model)
+x = torch.arange(8.0, device=dev).reshape(2, 4) * (rank + 1)
+ddp(x).sum().backward()
+print(f"rank {rank}: ddp grads {model.weight.grad.tolist()} {model.bias.grad.tolist()}")
+
 dist.barrier()
 print(f"rank {rank}: after barrier")
 if cuda:

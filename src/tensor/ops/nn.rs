@@ -578,14 +578,29 @@ pub fn nll_loss(
             return index_err(format!("Target {ti} is out of bounds."));
         }
     }
-    // only the target's entry of each row is read: pick those, not the whole input
-    let flat: Vec<i64> = t
-        .iter()
-        .enumerate()
-        .map(|(i, &ti)| (i * c) as i64 + if ti == ignore_index { 0 } else { ti })
-        .collect();
-    let x = mode::without(|| super::extra::host::take_flat(&rows, &flat, &[flat.len()]))?
-        .contiguous_values_f64()?;
+    // only each row's target entry is read: on the CPU pick those, not the whole input as f64
+    // (a GPU reads the rows back as before: the simulated clock charges what it always has)
+    let x = if input.device() == crate::tensor::Device::Cpu {
+        let flat: Vec<i64> = t
+            .iter()
+            .enumerate()
+            .map(|(i, &ti)| (i * c) as i64 + if ti == ignore_index { 0 } else { ti })
+            .collect();
+        mode::without(|| super::extra::host::take_flat(&rows, &flat, &[flat.len()]))?
+            .contiguous_values_f64()?
+    } else {
+        let all = rows.contiguous_values_f64()?;
+        t.iter()
+            .enumerate()
+            .map(|(i, &ti)| {
+                if ti == ignore_index {
+                    0.0
+                } else {
+                    all[i * c + ti as usize]
+                }
+            })
+            .collect()
+    };
     let n = t.len();
     let out = if r == Reduction::None {
         let vals: Vec<f64> = t
