@@ -31,7 +31,49 @@ class _OdictView:
         return f'{self._kind}({list(self._view)!r})'
 
 
-class OrderedDict:
+class _DictBacked:
+    # The mapping methods the dict-like classes below share, over their wrapped dict `_d`.
+    def __getitem__(self, key):
+        return self._d[key]
+
+    def __setitem__(self, key, value):
+        self._d[key] = value
+
+    def __delitem__(self, key):
+        del self._d[key]
+
+    def __contains__(self, key):
+        return key in self._d
+
+    def __len__(self):
+        return len(self._d)
+
+    def __iter__(self):
+        return iter(list(self._d))
+
+    def keys(self):
+        return self._d.keys()
+
+    def values(self):
+        return self._d.values()
+
+    def items(self):
+        return self._d.items()
+
+    def get(self, key, default=None):
+        return self._d.get(key, default)
+
+    def pop(self, key, *default):
+        return self._d.pop(key, *default)
+
+    def setdefault(self, key, default=None):
+        return self._d.setdefault(key, default)
+
+    def clear(self):
+        self._d.clear()
+
+
+class OrderedDict(_DictBacked):
     __module__ = 'collections'
 
     def __init__(self, other=None, **kwargs):
@@ -51,24 +93,6 @@ class OrderedDict:
         for k, v in kwargs.items():
             self._d[k] = v
 
-    def __getitem__(self, key):
-        return self._d[key]
-
-    def __setitem__(self, key, value):
-        self._d[key] = value
-
-    def __delitem__(self, key):
-        del self._d[key]
-
-    def __contains__(self, key):
-        return key in self._d
-
-    def __len__(self):
-        return len(self._d)
-
-    def __iter__(self):
-        return iter(list(self._d))
-
     def __eq__(self, other):
         if isinstance(other, OrderedDict):
             return list(self._d.items()) == list(other._d.items())
@@ -82,15 +106,6 @@ class OrderedDict:
 
     def items(self):
         return _OdictView('odict_items', self._d.items())
-
-    def get(self, key, default=None):
-        return self._d.get(key, default)
-
-    def pop(self, key, *default):
-        return self._d.pop(key, *default)
-
-    def setdefault(self, key, default=None):
-        return self._d.setdefault(key, default)
 
     def popitem(self, last=True):
         keys = list(self._d)
@@ -112,9 +127,6 @@ class OrderedDict:
     def copy(self):
         return OrderedDict(self)
 
-    def clear(self):
-        self._d.clear()
-
     def __repr__(self):
         if not self._d:
             return 'OrderedDict()'
@@ -126,7 +138,7 @@ def _type_repr(f):
     return repr(f)
 
 
-class defaultdict:
+class defaultdict(_DictBacked):
     __module__ = 'collections'
 
     def __init__(self, default_factory=None, *args, **kwargs):
@@ -147,49 +159,13 @@ class defaultdict:
             return self._d[key]
         return self.__missing__(key)
 
-    def __setitem__(self, key, value):
-        self._d[key] = value
-
-    def __delitem__(self, key):
-        del self._d[key]
-
-    def __contains__(self, key):
-        return key in self._d
-
-    def __len__(self):
-        return len(self._d)
-
-    def __iter__(self):
-        return iter(list(self._d))
-
     def __eq__(self, other):
         if isinstance(other, (defaultdict, OrderedDict, Counter)):
             return self._d == other._d
         return self._d == other
 
-    def keys(self):
-        return self._d.keys()
-
-    def values(self):
-        return self._d.values()
-
-    def items(self):
-        return self._d.items()
-
-    def get(self, key, default=None):
-        return self._d.get(key, default)
-
-    def pop(self, key, *default):
-        return self._d.pop(key, *default)
-
-    def setdefault(self, key, default=None):
-        return self._d.setdefault(key, default)
-
     def update(self, *args, **kwargs):
         self._d.update(*args, **kwargs)
-
-    def clear(self):
-        self._d.clear()
 
     def copy(self):
         return defaultdict(self.default_factory, self._d)
@@ -198,7 +174,7 @@ class defaultdict:
         return f'defaultdict({_type_repr(self.default_factory)}, {self._d!r})'
 
 
-class Counter:
+class Counter(_DictBacked):
     __module__ = 'collections'
 
     def __init__(self, iterable=None, **kwds):
@@ -230,44 +206,14 @@ class Counter:
     def __getitem__(self, key):
         return self._d.get(key, 0)
 
-    def __setitem__(self, key, value):
-        self._d[key] = value
-
     def __delitem__(self, key):
         if key in self._d:
             del self._d[key]
-
-    def __contains__(self, key):
-        return key in self._d
-
-    def __len__(self):
-        return len(self._d)
-
-    def __iter__(self):
-        return iter(list(self._d))
 
     def __eq__(self, other):
         if isinstance(other, Counter):
             return {k: v for k, v in self._d.items() if v} == {k: v for k, v in other._d.items() if v}
         return self._d == other
-
-    def keys(self):
-        return self._d.keys()
-
-    def values(self):
-        return self._d.values()
-
-    def items(self):
-        return self._d.items()
-
-    def get(self, key, default=None):
-        return self._d.get(key, default)
-
-    def pop(self, key, *default):
-        return self._d.pop(key, *default)
-
-    def clear(self):
-        self._d.clear()
 
     def copy(self):
         return Counter(self)
