@@ -5,20 +5,14 @@
 //! alpha, lerp), so trained weights match PyTorch's bit for bit.
 use super::iter::PAR_THRESHOLD;
 use super::team;
+use crate::tensor::storage::Arith;
 use std::sync::Mutex;
 
-/// The float types updates run in.
-pub trait Fl: Copy + PartialOrd + Send + Sync {
+/// The float types updates run in: the engine's arithmetic (`Arith`), plus a conversion from
+/// the f64 hyperparameters and the fused multiply-add PyTorch's vectorised kernels use.
+pub trait Fl: Arith {
     fn of(x: f64) -> Self;
-    fn neg(self) -> Self;
-    fn add(self, o: Self) -> Self;
-    fn sub(self, o: Self) -> Self;
-    fn mul(self, o: Self) -> Self;
-    fn div(self, o: Self) -> Self;
     fn fma(self, b: Self, c: Self) -> Self;
-    fn sqrt(self) -> Self;
-    fn abs(self) -> Self;
-    fn is_nan(self) -> bool;
 }
 
 macro_rules! fl {
@@ -29,40 +23,8 @@ macro_rules! fl {
                 x as $t
             }
             #[inline(always)]
-            fn neg(self) -> Self {
-                -self
-            }
-            #[inline(always)]
-            fn add(self, o: Self) -> Self {
-                self + o
-            }
-            #[inline(always)]
-            fn sub(self, o: Self) -> Self {
-                self - o
-            }
-            #[inline(always)]
-            fn mul(self, o: Self) -> Self {
-                self * o
-            }
-            #[inline(always)]
-            fn div(self, o: Self) -> Self {
-                self / o
-            }
-            #[inline(always)]
             fn fma(self, b: Self, c: Self) -> Self {
                 self.mul_add(b, c)
-            }
-            #[inline(always)]
-            fn sqrt(self) -> Self {
-                <$t>::sqrt(self)
-            }
-            #[inline(always)]
-            fn abs(self) -> Self {
-                <$t>::abs(self)
-            }
-            #[inline(always)]
-            fn is_nan(self) -> bool {
-                <$t>::is_nan(self)
             }
         }
     };
