@@ -144,7 +144,8 @@ class LogSoftmax(Module):
         return f'dim={self.dim}'
 
 
-class Dropout(Module):
+class _DropoutNd(Module):
+    # what Dropout and Dropout2d share, as in PyTorch's dropout.py
     __module__ = 'torch.nn.modules.dropout'
     __constants__ = ['p', 'inplace']
 
@@ -155,11 +156,15 @@ class Dropout(Module):
         self.p = p
         self.inplace = inplace
 
-    def forward(self, input):
-        return F.dropout(input, self.p, self.training, self.inplace)
-
     def extra_repr(self):
         return f'p={self.p}, inplace={self.inplace}'
+
+
+class Dropout(_DropoutNd):
+    __module__ = 'torch.nn.modules.dropout'
+
+    def forward(self, input):
+        return F.dropout(input, self.p, self.training, self.inplace)
 
 
 class Flatten(Module):

@@ -159,16 +159,8 @@ class Embedding(Module):
         return Embedding(num_embeddings=rows, embedding_dim=cols, _weight=embeddings, _freeze=freeze, padding_idx=padding_idx, max_norm=max_norm, norm_type=norm_type, scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
 
 
-class Dropout2d(Module):
+class Dropout2d(_DropoutNd):
     __module__ = 'torch.nn.modules.dropout'
-    __constants__ = ['p', 'inplace']
-
-    def __init__(self, p=0.5, inplace=False):
-        super().__init__()
-        if p < 0 or p > 1:
-            raise ValueError(f'dropout probability has to be between 0 and 1, but got {p}')
-        self.p = p
-        self.inplace = inplace
 
     def forward(self, input):
         if not self.training or self.p == 0:
@@ -179,6 +171,3 @@ class Dropout2d(Module):
         shape = tuple(input.shape[:-2]) + (1, 1)
         noise = F.dropout(torch.ones(shape, dtype=input.dtype, device=input.device), self.p, True)
         return input * noise
-
-    def extra_repr(self):
-        return f'p={self.p}, inplace={self.inplace}'
