@@ -2,26 +2,11 @@
 //! `avg_pool2d`, `adaptive_avg_pool2d` (the engine side is `tensor::ops::extra::conv`).
 use super::convert::*;
 use super::methods::arg;
+use super::methods_extra::need_tensor;
 use crate::lang::error::{type_error, value_error, PyResult};
 use crate::lang::interp::Interp;
 use crate::lang::value::*;
 use crate::tensor::ops::extra::conv::{self, Window};
-use crate::tensor::Tensor;
-
-fn tensor_at(a: &Args, k: usize, name: &str, f: &str) -> PyResult<Tensor> {
-    match arg(a, k, name) {
-        Some(v) => as_tensor(&v).cloned().ok_or_else(|| {
-            type_error(format!(
-                "{f}(): argument '{name}' (position {}) must be Tensor, not {}",
-                k + 1,
-                v.type_name()
-            ))
-        }),
-        None => Err(type_error(format!(
-            "{f}() missing required argument '{name}'"
-        ))),
-    }
-}
 
 /// An int or a pair of ints (`3`, `(3, 2)`), as (h, w); non-negative.
 fn pair(i: &mut Interp, v: &Value, name: &str, f: &str) -> PyResult<[usize; 2]> {
@@ -104,8 +89,8 @@ fn groups(a: &Args) -> PyResult<usize> {
 }
 
 fn conv2d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
-    let x = tensor_at(&a, 0, "input", "conv2d")?;
-    let w = tensor_at(&a, 1, "weight", "conv2d")?;
+    let x = need_tensor(&a, 0, "input", "conv2d")?;
+    let w = need_tensor(&a, 1, "weight", "conv2d")?;
     let b = arg(&a, 2, "bias").and_then(|v| as_tensor(&v).cloned());
     let stride = pair_or(i, &a, 3, "stride", "conv2d", [1, 1])?;
     let dil = pair_or(i, &a, 5, "dilation", "conv2d", [1, 1])?;
@@ -143,8 +128,8 @@ fn single(i: &mut Interp, a: &Args, k: usize, name: &str, default: usize) -> PyR
 }
 
 fn conv1d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
-    let x = tensor_at(&a, 0, "input", "conv1d")?;
-    let w = tensor_at(&a, 1, "weight", "conv1d")?;
+    let x = need_tensor(&a, 0, "input", "conv1d")?;
+    let w = need_tensor(&a, 1, "weight", "conv1d")?;
     let b = arg(&a, 2, "bias").and_then(|v| as_tensor(&v).cloned());
     let stride = single(i, &a, 3, "stride", 1)?;
     let dil = single(i, &a, 5, "dilation", 1)?;
@@ -199,7 +184,7 @@ fn pool_window(i: &mut Interp, a: &Args, f: &str, max: bool) -> PyResult<Window>
 }
 
 fn max_pool2d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
-    let x = tensor_at(&a, 0, "input", "max_pool2d")?;
+    let x = need_tensor(&a, 0, "input", "max_pool2d")?;
     if let Some(v) = arg(&a, 6, "return_indices") {
         if i.truthy(&v)? {
             return Err(crate::lang::error::not_implemented(
@@ -213,7 +198,7 @@ fn max_pool2d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
 }
 
 fn avg_pool2d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
-    let x = tensor_at(&a, 0, "input", "avg_pool2d")?;
+    let x = need_tensor(&a, 0, "input", "avg_pool2d")?;
     let w = pool_window(i, &a, "avg_pool2d", false)?;
     let cip = match arg(&a, 5, "count_include_pad") {
         Some(v) => i.truthy(&v)?,
@@ -228,7 +213,7 @@ fn avg_pool2d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
 }
 
 fn adaptive_avg_pool2d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
-    let x = tensor_at(&a, 0, "input", "adaptive_avg_pool2d")?;
+    let x = need_tensor(&a, 0, "input", "adaptive_avg_pool2d")?;
     let size = match arg(&a, 1, "output_size") {
         Some(v) => {
             let items: Vec<Value> = match &v {

@@ -3,6 +3,7 @@
 //! does), and `out=` for the function forms of methods (`torch.add(a, b, out=c)`).
 use super::convert::*;
 use super::methods::arg;
+use super::methods_extra::dims;
 use crate::lang::builtins::kwarg;
 use crate::lang::error::{not_implemented, runtime_error, type_error, PyResult};
 use crate::lang::interp::Interp;
@@ -48,13 +49,6 @@ fn tensor0(a: &Args, f: &str) -> PyResult<Tensor> {
     }
 }
 
-fn dims_of(i: &mut Interp, v: Option<Value>) -> PyResult<Option<Vec<i64>>> {
-    match v {
-        None | Some(Value::None) => Ok(None),
-        Some(v) => Ok(Some(int_list(i, &v)?)),
-    }
-}
-
 fn ord_of(v: Option<Value>) -> PyResult<Option<f64>> {
     match v {
         None | Some(Value::None) => Ok(None),
@@ -78,7 +72,7 @@ fn linalg_norm(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     let x = tensor0(&a, "norm")?;
     let fro = matches!(arg(&a, 1, "ord"), Some(Value::Str(ref s)) if &**s == "fro");
     let ord = ord_of(arg(&a, 1, "ord"))?;
-    let d = dims_of(i, arg(&a, 2, "dim"))?;
+    let d = dims(i, arg(&a, 2, "dim"))?;
     let keep = arg(&a, 3, "keepdim")
         .map(|v| i.truthy(&v))
         .transpose()?
@@ -101,7 +95,7 @@ fn linalg_norm(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
 fn vector_norm(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     let x = tensor0(&a, "vector_norm")?;
     let ord = ord_of(arg(&a, 1, "ord"))?.unwrap_or(2.0);
-    let d = dims_of(i, arg(&a, 2, "dim"))?;
+    let d = dims(i, arg(&a, 2, "dim"))?;
     let keep = arg(&a, 3, "keepdim")
         .map(|v| i.truthy(&v))
         .transpose()?

@@ -39,7 +39,8 @@ fn need_int(a: &Args, k: usize, name: &str, f: &str) -> PyResult<i64> {
         .ok_or_else(|| type_error(format!("{f}() missing required argument '{name}' (an int)")))
 }
 
-fn need_tensor(a: &Args, k: usize, name: &str, f: &str) -> PyResult<Tensor> {
+/// Argument `k` (or `name=`) of `f` as a tensor, with PyTorch's message for anything else.
+pub(super) fn need_tensor(a: &Args, k: usize, name: &str, f: &str) -> PyResult<Tensor> {
     match arg(a, k, name) {
         Some(v) => as_tensor(&v).cloned().ok_or_else(|| {
             type_error(format!(
@@ -55,7 +56,7 @@ fn need_tensor(a: &Args, k: usize, name: &str, f: &str) -> PyResult<Tensor> {
 }
 
 /// A `dim=` that may be an int, a tuple of ints, or absent.
-fn dims(i: &mut Interp, v: Option<Value>) -> PyResult<Option<Vec<i64>>> {
+pub(super) fn dims(i: &mut Interp, v: Option<Value>) -> PyResult<Option<Vec<i64>>> {
     match v {
         None | Some(Value::None) => Ok(None),
         Some(v) => Ok(Some(int_list(i, &v)?)),
