@@ -642,10 +642,7 @@ fn dict_method(name: &str) -> Option<NativeFn> {
                         .collect();
                     for (k, v) in items {
                         // A key equal by a user `__eq__` to one already there replaces its value.
-                        let k = match needs_user_eq(&k.0) {
-                            true => i.key_in(k.0, &d)?,
-                            false => k,
-                        };
+                        let k = i.rekey_in(k, &d)?;
                         super::interp::dict_insert_pub(&mut d.borrow_mut(), k, v);
                     }
                 }

@@ -344,10 +344,7 @@ impl Interp {
                     .map(|(k, v)| (k.clone(), v.clone()))
                     .collect();
                 for (k, v) in items {
-                    let k = match needs_user_eq(&k.0) {
-                        true => self.key_in_local(k.0, &m)?,
-                        false => k,
-                    };
+                    let k = self.rekey_in_local(k, &m)?;
                     crate::lang::interp::expr::dict_insert(&mut m, k, v);
                 }
                 Value::Dict(Rc::new(RefCell::new(m)))

@@ -136,10 +136,7 @@ impl Interp {
                     return Ok(false);
                 }
                 for (k, v) in x.iter() {
-                    let k = match needs_user_eq(&k.0) {
-                        true => self.key_in_local(k.0.clone(), &y)?,
-                        false => k.clone(),
-                    };
+                    let k = self.rekey_in_local(k.clone(), &y)?;
                     match y.get(&k) {
                         Some(w) => {
                             if !v.is(w) && !self.eq(v, w)? {

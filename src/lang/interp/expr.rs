@@ -229,10 +229,7 @@ impl Interp {
                                 .mapping_items(&m)
                                 .map_err(|err| self.at(err, f, v.span, Anchor::None))?
                             {
-                                let k = match needs_user_eq(&k.0) {
-                                    true => self.key_in_local(k.0, &map)?,
-                                    false => k,
-                                };
+                                let k = self.rekey_in_local(k, &map)?;
                                 dict_insert(&mut map, k, v);
                             }
                         }

@@ -81,6 +81,17 @@ impl Interp {
     #[inline]
     pub fn key_in<M: KeyedMap>(&mut self, v: Value, map: &RefCell<M>) -> PyResult<Key> {
         let k = self.new_key(v)?;
+        self.rekey_in(k, map)
+    }
+
+    /// `key_in` for a map being built (not yet shared).
+    pub fn key_in_local<M: KeyedMap>(&mut self, v: Value, map: &M) -> PyResult<Key> {
+        let k = self.new_key(v)?;
+        self.rekey_in_local(k, map)
+    }
+
+    /// `key_in` for a key already made (taken from another dict or set: not hashed again).
+    pub fn rekey_in<M: KeyedMap>(&mut self, k: Key, map: &RefCell<M>) -> PyResult<Key> {
         if !needs_user_eq(&k.0) {
             return Ok(k);
         }
@@ -91,9 +102,8 @@ impl Interp {
         self.canonical(k, cands)
     }
 
-    /// `key_in` for a map being built (not yet shared).
-    pub fn key_in_local<M: KeyedMap>(&mut self, v: Value, map: &M) -> PyResult<Key> {
-        let k = self.new_key(v)?;
+    /// `rekey_in` for a map being built (not yet shared).
+    pub fn rekey_in_local<M: KeyedMap>(&mut self, k: Key, map: &M) -> PyResult<Key> {
         if !needs_user_eq(&k.0) {
             return Ok(k);
         }
