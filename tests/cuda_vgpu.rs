@@ -603,7 +603,8 @@ fn optimizer_steps_run_on_the_card_with_the_cpus_bits() {
 }
 
 /// `optimizer.step()` on CUDA parameters copies nothing between host and device: a run with
-/// five steps of SGD-momentum and Adam (AMSGrad) makes exactly the copies of a run with none.
+/// five steps of SGD-momentum and Adam (AMSGrad) makes exactly the copies of a run with none
+/// (the SGD gradient is a transposed view, as a `Linear` weight's is).
 #[test]
 fn optimizer_steps_copy_nothing_between_host_and_device() {
     let Some(v) = vgpu() else { return };
@@ -612,7 +613,7 @@ fn optimizer_steps_copy_nothing_between_host_and_device() {
             "import torch\ntorch.manual_seed(0)\n\
             w = torch.randn(64, 32, device='cuda', requires_grad=True)\n\
             b = torch.randn(32, device='cuda', requires_grad=True)\n\
-            w.grad = torch.randn(64, 32, device='cuda')\nb.grad = torch.randn(32, device='cuda')\n\
+            w.grad = torch.randn(32, 64, device='cuda').t()\nb.grad = torch.randn(32, device='cuda')\n\
             opts = [torch.optim.SGD([w], lr=0.1, momentum=0.9), torch.optim.Adam([b], lr=0.01, amsgrad=True)]\n\
             for _ in range({steps}):\n    for o in opts:\n        o.step()\n\
             torch.cuda.synchronize()\nprint(w.is_cuda, b.is_cuda)\n"

@@ -8,8 +8,9 @@ def train(dev, make, dtype):
     opt = make(ps)
     for step in range(4):
         torch.manual_seed(100 + step)
-        for p in ps:
-            p.grad = torch.randn(p.shape, dtype=dtype).to(dev)
+        # the first gradient is a transposed view, as a Linear weight's is
+        ps[0].grad = torch.randn(3, 5, dtype=dtype).to(dev).t()
+        ps[1].grad = torch.randn(7, dtype=dtype).to(dev)
         opt.step()
     return [p.detach().to('cpu') for p in ps]
 makes = {

@@ -5,7 +5,8 @@
 //! both devices give the same bits.
 //!
 //! Called by `tensor::ops::optim`; a step the kernels cannot take (a driver without kernels,
-//! float16 parameters, strided or aliased tensors) returns `false` and is staged there.
+//! float16 parameters, a strided parameter or state, aliased tensors) returns `false` and is
+//! staged there. A strided gradient is copied to a row-major one on the card first.
 use super::driver::Driver;
 use super::host_route::{driver, gpu_err};
 use super::launch::grid;
@@ -81,18 +82,20 @@ impl AdamArgs {
 }
 
 /// The driver of the tensors' card when the fused kernels can update them in place: all on
-/// one CUDA device, in device memory, float32 or float64 alike, contiguous, no two sharing a
-/// storage (each thread then owns its element of every operand), and the card has kernels.
+/// one CUDA device, in device memory, float32 or float64 alike, no two sharing a storage (each
+/// thread then owns its element of every operand), and the card has kernels. All but the
+/// gradient (`ts[1]`, only read) must be contiguous: `dense_grad` copies a strided one on the
+/// card (a `Linear` weight's gradient is a transposed view).
 fn fused_ok(ts: &[&Tensor]) -> Option<Arc<dyn Driver>> {
     let p = ts[0];
     let (device, dt) = (p.device(), p.dtype());
     if !matches!(device, Device::Cuda(_)) || !matches!(dt, DType::F32 | DType::F64) {
         return None;
     }
-    let each = ts.iter().all(|t| {
+    let each = ts.iter().enumerate().all(|(i, t)| {
         t.device() == device
             && t.dtype() == dt
-            && t.is_contiguous()
+            && (i == 1 || t.is_contiguous())
             && t.numel() == p.numel()
             && t.storage().is_device_resident()
     });
@@ -103,6 +106,11 @@ fn fused_ok(ts: &[&Tensor]) -> Option<Arc<dyn Driver>> {
     let d = driver(device).ok()?;
     d.kernels()?;
     Some(d)
+}
+
+/// The gradient as the kernels read it: itself, or a row-major copy made on the card.
+fn dense_grad(g: &Tensor) -> Result<Tensor> {
+    crate::autograd::mode::without(|| g.contiguous())
 }
 
 /// The device address of `t`'s first element.
@@ -130,8 +138,9 @@ pub fn sgd(p: &Tensor, g: &Tensor, buf: Option<&Tensor>, fresh: bool, h: &Sgd) -
     };
     let n = p.numel();
     if n > 0 {
+        let g = dense_grad(g)?;
         let kernels = d.kernels().expect("checked by fused_ok");
-        let ptrs = (first(p), first(g), buf.map_or(0, first));
+        let ptrs = (first(p), first(&g), buf.map_or(0, first));
         kernels
             .sgd(
                 &name("sgd", p),
@@ -162,6 +171,7 @@ pub fn adam(
     };
     let n = p.numel();
     if n > 0 {
+        let g = dense_grad(g)?;
         let kernels = d.kernels().expect("checked by fused_ok");
         let args = match p.dtype() {
             DType::F64 => AdamArgs::new::<f64>(h),
@@ -169,7 +179,7 @@ pub fn adam(
         };
         let ptrs = (
             first(p),
-            first(g),
+            first(&g),
             first(m),
             first(v),
             vmax.map_or(0, first),
