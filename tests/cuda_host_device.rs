@@ -78,3 +78,18 @@ fn every_lesson_checks_on_the_cuda_backend() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(checked >= 9, "only {checked} lessons checked");
 }
+
+/// Optimizer steps on the host-backed device (no kernels: the staged route through host
+/// vectors) give the CPU's bits, for every SGD and Adam/AdamW variant of
+/// `tests/cuda/optim_bits.py`; on a card the same script runs `kernels/optim.cu`
+/// (`tests/cuda_vgpu.rs`).
+#[test]
+fn optimizer_steps_give_the_cpus_bits() {
+    let _serial = setup();
+    let code = include_str!("cuda/optim_bits.py");
+    let out = common::run_case(&format!("DEV = 'cuda'\n{code}"));
+    assert_eq!(out.lines().count(), 12, "{out}");
+    for l in out.lines() {
+        assert!(l.contains(" True ["), "CUDA and CPU steps differ: {l}");
+    }
+}

@@ -8,8 +8,16 @@
 mod common;
 pub mod parity;
 
+/// The real-card tests share the card and its allocator (the parity cases print memory
+/// statistics), so they run one at a time.
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 #[test]
 fn real_gpu_matches_cpu() {
+    let _serial = serial();
     match cudalearn::backend::cuda::probe() {
         Err(e) => {
             eprintln!("SKIP cuda_parity: no GPU here ({})", e.reason());
@@ -19,6 +27,27 @@ fn real_gpu_matches_cpu() {
     }
     let failures = parity::compare_all(|got, want| parity::numbers_close(got, want, 2e-3));
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// On a real card the optimizer steps of `tests/cuda/optim_bits.py` run `kernels/optim.cu`
+/// and must give the CPU's bits exactly (same parameters, same gradients): the kernels use
+/// explicitly rounded intrinsics, so NVRTC's FMA contraction cannot change a result.
+#[test]
+fn real_gpu_optimizer_steps_give_the_cpus_bits() {
+    let _serial = serial();
+    if let Err(e) = cudalearn::backend::cuda::probe() {
+        eprintln!(
+            "SKIP real_gpu_optimizer_steps: no GPU here ({})",
+            e.reason()
+        );
+        return;
+    }
+    let code = include_str!("cuda/optim_bits.py");
+    let out = common::run_case(&format!("DEV = 'cuda'\n{code}"));
+    assert_eq!(out.lines().count(), 12, "{out}");
+    for l in out.lines() {
+        assert!(l.contains(" True ["), "CUDA and CPU steps differ: {l}");
+    }
 }
 
 #[test]

@@ -190,6 +190,8 @@ fn parity_suite_prints_what_the_cpu_prints() {
         "scatter_",
         "copy_",
         "cast_",
+        "sgd_",
+        "adam_",
     ] {
         assert!(
             launched.iter().any(|k| k.starts_with(family)),
@@ -575,6 +577,72 @@ fn large_reductions_use_many_blocks_and_match_the_cpu() {
         "{:?}",
         r.launched()
     );
+}
+
+/// `torch.optim` steps on the card run the fused kernels of `kernels/optim.cu` and give the
+/// CPU's bits (same parameters, same gradients), for SGD with and without momentum (nesterov,
+/// dampening, weight decay, maximize) and Adam/AdamW (L2 decay, AMSGrad), float32 and float64.
+#[test]
+fn optimizer_steps_run_on_the_card_with_the_cpus_bits() {
+    let Some(v) = vgpu() else { return };
+    let code = include_str!("cuda/optim_bits.py");
+    let r = script(v, &format!("DEV = 'cuda'\n{code}"), &[]);
+    r.clean();
+    assert!(r.ok, "{}", r.stderr);
+    assert_eq!(r.stdout.lines().count(), 12, "{}", r.stdout);
+    for l in r.stdout.lines() {
+        assert!(l.contains(" True ["), "CUDA and CPU steps differ: {l}");
+    }
+    let launched = r.launched();
+    for k in ["sgd_f32", "sgd_f64", "adam_f32", "adam_f64"] {
+        assert!(
+            launched.iter().any(|n| n == k),
+            "{k} never ran: {launched:?}"
+        );
+    }
+}
+
+/// `optimizer.step()` on CUDA parameters copies nothing between host and device: a run with
+/// five steps of SGD-momentum and Adam (AMSGrad) makes exactly the copies of a run with none
+/// (the SGD gradient is a transposed view, as a `Linear` weight's is).
+#[test]
+fn optimizer_steps_copy_nothing_between_host_and_device() {
+    let Some(v) = vgpu() else { return };
+    let copies = |steps: usize| {
+        let code = format!(
+            "import torch\ntorch.manual_seed(0)\n\
+            w = torch.randn(64, 32, device='cuda', requires_grad=True)\n\
+            b = torch.randn(32, device='cuda', requires_grad=True)\n\
+            w.grad = torch.randn(32, 64, device='cuda').t()\nb.grad = torch.randn(32, device='cuda')\n\
+            opts = [torch.optim.SGD([w], lr=0.1, momentum=0.9), torch.optim.Adam([b], lr=0.01, amsgrad=True)]\n\
+            for _ in range({steps}):\n    for o in opts:\n        o.step()\n\
+            torch.cuda.synchronize()\nprint(w.is_cuda, b.is_cuda)\n"
+        );
+        let r = script(v, &code, &[]);
+        r.clean();
+        assert_eq!(r.stdout, "True True\n", "{}", r.stderr);
+        let lines = |prefix: &str| -> Vec<String> {
+            r.log
+                .lines()
+                .filter(|l| l.starts_with(prefix))
+                .map(String::from)
+                .collect()
+        };
+        (lines("copy "), lines("launch sgd_"), lines("launch adam_"))
+    };
+    let (none, no_sgd, no_adam) = copies(0);
+    let (five, sgd, adam) = copies(5);
+    assert!(
+        none.iter().any(|l| l.starts_with("copy cuMemcpyHtoD_v2 ")),
+        "the log counts copies: {none:?}"
+    );
+    assert_eq!(five, none, "step() copied between host and device");
+    assert!(
+        no_sgd.is_empty() && no_adam.is_empty(),
+        "{no_sgd:?} {no_adam:?}"
+    );
+    assert_eq!(sgd, ["launch sgd_f32 5"]);
+    assert_eq!(adam, ["launch adam_f32 5"]);
 }
 
 /// The virtual driver itself enforces a real driver's rules (called directly through its C API):

@@ -454,3 +454,26 @@ fn repl_smi_and_device_say_simulated() {
     assert!(stdout.contains("device: SIMULATED GPU"), "{stdout}");
     assert!(stderr.contains("runs no shell commands"), "{stderr}");
 }
+
+/// CUDA autocast on the simulated GPU, applied at the engine's op entries, so every path to an
+/// op gets its casts: lower precision for matrix products, convolutions, `linear` and `einsum`;
+/// float32 for `exp`/`log1p`/`pow`/`reciprocal` and the losses; `dtype=float32` for `sum`,
+/// `softmax`, `log_softmax`, `prod`; nothing for unlisted ops (`mean`, `gelu`, `cat`, pooling)
+/// or in-place ones; `binary_cross_entropy` refused. (PyTorch 2.15's `autocast_mode.h` lists.)
+#[test]
+fn cuda_autocast_casts_every_path_to_an_op_alike() {
+    let out = sim(include_str!("amp/cuda_paths.py"));
+    let (h, f) = ("torch.float16", "torch.float32");
+    let want = [
+        format!("lin {h} {h} {h} {h}"),
+        format!("fp32 {f} {f} {f} {f} {f} {f} {f}"),
+        format!("keep {h} {h} {h} {h} {h} {h}"),
+        format!("optdtype {f} {f} {f} {f} {h}"),
+        format!("loss {f} {f} {f}"),
+        format!("layer {f} {h}"),
+        format!("conv {h} {h} {h} {h}"),
+        format!("inplace {h}"),
+        "bce torch.nn.functional.binary_cross_entropy".to_string(),
+    ];
+    assert_eq!(out.lines().collect::<Vec<_>>(), want, "{out}");
+}

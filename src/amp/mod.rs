@@ -1,190 +1,47 @@
-//! Automatic mixed precision: the autocast state, PyTorch's per-device op policies, and the one
-//! function op bindings call to apply them; `scaler` holds GradScaler's arithmetic.
+//! Automatic mixed precision above the engine: GradScaler's arithmetic (`scaler`), and the
+//! autocast state and policies, which live in the engine (`tensor::autocast`, where each op
+//! entry applies its casts) and are re-exported here for `torch.autocast`'s bindings.
 //!
-//! An op binding does, before computing:
-//! ```ignore
-//! let (a, b) = amp::cast2("mm", &a, &b)?;            // casts per the op's policy
-//! let dtype = amp::opt_dtype("sum", &x, dtype);       // ops with a dtype= argument
-//! ```
-//! Both return their inputs unchanged (one thread-local flag read) when no autocast region is
-//! active. Only floating-point tensors on the autocast device type are cast, never float64
-//! ones (ATen's `is_eligible`), so integer tensors and other devices are untouched.
-pub mod policy;
+//! The functions below look an op up by its ATen name (`"mm"`), for listings and tests that
+//! speak PyTorch's names; the engine itself uses the typed `AmpOp`. A name the engine has no
+//! op for has no casts.
 pub mod scaler;
-pub mod state;
 
-pub use policy::{AmpDevice, Policy};
+pub use crate::tensor::autocast::{policy, state, AmpDevice, AmpOp, Policy};
 
-use crate::tensor::error::{runtime, Result};
-use crate::tensor::{DType, Device, Tensor};
+use crate::tensor::autocast as ac;
+use crate::tensor::error::Result;
+use crate::tensor::{DType, Tensor};
 
-/// The device type whose autocast applies to an op on `inputs`: CUDA's when a CUDA input is
-/// present and CUDA autocast is on (its dispatch key outranks the CPU one), else the CPU's.
-fn active_device(inputs: &[&Tensor]) -> Option<AmpDevice> {
-    let mut has_cpu = false;
-    let mut has_cuda = false;
-    for t in inputs {
-        match t.device() {
-            Device::Cpu => has_cpu = true,
-            Device::Cuda(_) => has_cuda = true,
-        }
-    }
-    if has_cuda && state::is_enabled(AmpDevice::Cuda) {
-        Some(AmpDevice::Cuda)
-    } else if has_cpu && state::is_enabled(AmpDevice::Cpu) {
-        Some(AmpDevice::Cpu)
-    } else {
-        None
-    }
-}
-
-/// ATen's `is_eligible`: floating point, on the autocast device type, and not float64.
-fn is_eligible(t: &Tensor, dev: AmpDevice) -> bool {
-    t.dtype().is_floating() && t.dtype() != DType::F64 && AmpDevice::of(t.device()) == dev
-}
-
-/// ATen's `cached_cast`: casts an eligible tensor; float32 leaf weights that require grad are
-/// cast once per autocast region and reused (the weight cache).
-fn cached_cast(to: DType, t: &Tensor, dev: AmpDevice) -> Result<Tensor> {
-    if !is_eligible(t, dev) || t.dtype() == to {
-        return Ok(t.clone());
-    }
-    let can_cache = to == state::dtype(dev)
-        && t.dtype() == DType::F32
-        && t.requires_grad()
-        && is_leaf(t)
-        && state::is_cache_enabled();
-    if can_cache {
-        if let Some(c) = state::cache_get(t) {
-            return Ok(c);
-        }
-        let c = cast(t, to)?;
-        state::cache_put(t, &c);
-        return Ok(c);
-    }
-    cast(t, to)
-}
-
-/// A tensor with no autograd history (parameters, inputs).
-fn is_leaf(t: &Tensor) -> bool {
-    t.is_leaf()
-}
-
-/// The dtype conversion autocast inserts (`x.to(dtype)`).
-fn cast(t: &Tensor, to: DType) -> Result<Tensor> {
-    t.to_dtype(to)
-}
-
-/// ATen's `promote_type` for the `promote` policy: float32 wins over the lower dtype; float64
-/// and ineligible inputs are ignored; mixing float16 and bfloat16 is an error.
-fn promote_type(dev: AmpDevice, inputs: &[&Tensor]) -> Result<DType> {
-    let lower = state::dtype(dev);
-    let mut cur = lower;
-    for t in inputs {
-        if !t.dtype().is_floating() || AmpDevice::of(t.device()) != dev {
-            continue;
-        }
-        let next = t.dtype();
-        if next == DType::F64 {
-            continue;
-        }
-        cur = if cur == DType::F32 || next == DType::F32 {
-            DType::F32
-        } else if cur == lower && next == lower {
-            lower
-        } else {
-            return runtime("Unexpected floating ScalarType in at::autocast::prioritize");
-        };
-    }
-    Ok(cur)
-}
-
-/// The inputs of `op` as autocast passes them on, or `None` when autocast leaves them alone
-/// (no active region for their device, or the op has no cast policy).
+/// The inputs of the op named `op` as autocast passes them on, or `None` when autocast leaves
+/// them alone.
 pub fn autocast_inputs(op: &str, inputs: &[&Tensor]) -> Result<Option<Vec<Tensor>>> {
-    if !state::any_enabled() {
-        return Ok(None);
+    match AmpOp::from_name(op) {
+        Some(o) => ac::inputs(o, inputs),
+        None => Ok(None),
     }
-    let Some(dev) = active_device(inputs) else {
-        return Ok(None);
-    };
-    let to = match policy::policy(dev, op) {
-        None | Some(Policy::Fp32SetOptDtype) => return Ok(None),
-        Some(Policy::Banned(msg)) => return runtime(msg),
-        Some(Policy::LowerPrecision) => state::dtype(dev),
-        Some(Policy::Fp32) => DType::F32,
-        Some(Policy::Promote) => promote_type(dev, inputs)?,
-    };
-    inputs
-        .iter()
-        .map(|t| cached_cast(to, t, dev))
-        .collect::<Result<Vec<_>>>()
-        .map(Some)
 }
 
-/// One input of `op`, cast per autocast.
+/// One input of the op named `op`, cast per autocast.
 pub fn cast1(op: &str, a: &Tensor) -> Result<Tensor> {
-    Ok(match autocast_inputs(op, &[a])? {
-        Some(mut v) => v.remove(0),
-        None => a.clone(),
-    })
-}
-
-/// Two inputs of `op`, cast per autocast.
-pub fn cast2(op: &str, a: &Tensor, b: &Tensor) -> Result<(Tensor, Tensor)> {
-    Ok(match autocast_inputs(op, &[a, b])? {
-        Some(v) => {
-            let mut it = v.into_iter();
-            match (it.next(), it.next()) {
-                (Some(x), Some(y)) => (x, y),
-                _ => (a.clone(), b.clone()),
-            }
-        }
-        None => (a.clone(), b.clone()),
-    })
-}
-
-/// Inputs of `op` where some are optional (`bias=None`), cast per autocast.
-pub fn cast_opts(op: &str, inputs: &[Option<&Tensor>]) -> Result<Vec<Option<Tensor>>> {
-    let present: Vec<&Tensor> = inputs.iter().flatten().copied().collect();
-    let Some(cast) = autocast_inputs(op, &present)? else {
-        return Ok(inputs.iter().map(|t| t.cloned()).collect());
-    };
-    let mut it = cast.into_iter();
-    Ok(inputs.iter().map(|t| t.and_then(|_| it.next())).collect())
-}
-
-/// `cross_entropy`: ATen's CPU list casts `cross_entropy_loss` to float32; on CUDA it
-/// decomposes into `log_softmax` (float32) and `nll_loss` (float32), which comes to the same.
-pub fn cast_cross_entropy(inputs: &[Option<&Tensor>]) -> Result<Vec<Option<Tensor>>> {
-    let present: Vec<&Tensor> = inputs.iter().flatten().copied().collect();
-    if autocast_inputs("cross_entropy_loss", &present)?.is_some() {
-        return cast_opts("cross_entropy_loss", inputs);
+    match AmpOp::from_name(op) {
+        Some(o) => ac::cast1(o, a),
+        None => Ok(a.clone()),
     }
-    cast_opts("nll_loss", inputs)
 }
 
-/// A list of inputs (`cat`, `stack`), cast per autocast.
+/// A list of inputs of the op named `op` (`cat`, `stack`), cast per autocast.
 pub fn cast_list(op: &str, ts: &[Tensor]) -> Result<Vec<Tensor>> {
-    if !state::any_enabled() {
-        return Ok(ts.to_vec());
+    match AmpOp::from_name(op) {
+        Some(o) => ac::cast_list(o, ts),
+        None => Ok(ts.to_vec()),
     }
-    let refs: Vec<&Tensor> = ts.iter().collect();
-    Ok(autocast_inputs(op, &refs)?.unwrap_or_else(|| ts.to_vec()))
 }
 
-/// For ops with a `dtype=` argument (`sum`, `softmax`, `log_softmax`, `prod`, `cumsum`): the
-/// dtype to run with. Autocast sets float32 when the caller gave none and the first input is
-/// eligible (`fp32_set_opt_dtype`); otherwise `dtype` is returned as given.
+/// The dtype the op named `op` runs with under autocast (`tensor::autocast::opt_dtype`).
 pub fn opt_dtype(op: &str, first: &Tensor, dtype: Option<DType>) -> Option<DType> {
-    if dtype.is_some() || !state::any_enabled() {
-        return dtype;
+    match AmpOp::from_name(op) {
+        Some(o) => ac::opt_dtype(o, first, dtype),
+        None => dtype,
     }
-    let Some(dev) = active_device(&[first]) else {
-        return dtype;
-    };
-    if policy::policy(dev, op) == Some(Policy::Fp32SetOptDtype) && is_eligible(first, dev) {
-        return Some(DType::F32);
-    }
-    dtype
 }

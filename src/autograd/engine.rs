@@ -248,7 +248,8 @@ fn run(
             (Kind::Func { f, .. }, Some(g)) => {
                 let needs = node.next.iter().map(|e| e.is_some()).collect();
                 let ctx = node.unpack(needs)?;
-                let r = f(&g, &ctx)?;
+                // backward formulas are not autocast ops: the ops they run are not cast
+                let r = crate::tensor::autocast::excluded(|| f(&g, &ctx))?;
                 if !retain_graph {
                     node.release();
                 }
@@ -260,7 +261,9 @@ fn run(
             let Some(next) = next else { continue };
             let k = key(next);
             if let Some(Some(gi)) = outs.get(i) {
-                let gi = validate(&node, i, gi.clone(), &node.inputs[i])?;
+                let gi = crate::tensor::autocast::excluded(|| {
+                    validate(&node, i, gi.clone(), &node.inputs[i])
+                })?;
                 add_into(buffers.entry(k).or_insert(None), gi)?;
             } else {
                 buffers.entry(k).or_insert(None);

@@ -32,6 +32,7 @@
 //!   skip recording; `ops::nn` holds `torch.nn.functional`
 //! - dtypes: `DType::{name, from_name, c10_name, size, is_floating}`, `promote::{promote_types,
 //!   result_type, can_cast, default_dtype, set_default_dtype}`, `Device::parse`
+pub mod autocast;
 pub mod convert;
 pub mod create;
 pub mod device;

@@ -87,19 +87,19 @@ fn sgd_one<T: Fl>(h: &Sgd, p: &mut T, g: T, buf: Option<&mut T>, fresh: bool) {
 }
 
 /// Adam's per-step constants, in the parameter's type as PyTorch rounds them.
-struct AdamConsts<T> {
-    w: T,
-    small: bool,
-    b2: T,
-    one_minus_b2: T,
-    neg_step_size: T,
-    bc2_sqrt: T,
-    eps: T,
-    decay: T,
+pub(crate) struct AdamConsts<T> {
+    pub(crate) w: T,
+    pub(crate) small: bool,
+    pub(crate) b2: T,
+    pub(crate) one_minus_b2: T,
+    pub(crate) neg_step_size: T,
+    pub(crate) bc2_sqrt: T,
+    pub(crate) eps: T,
+    pub(crate) decay: T,
 }
 
 impl<T: Fl> AdamConsts<T> {
-    fn new(h: &Adam) -> Self {
+    pub(crate) fn new(h: &Adam) -> Self {
         let w = T::of(1.0 - h.beta1);
         let bias_correction1 = 1.0 - h.beta1.powf(h.step);
         let bias_correction2 = 1.0 - h.beta2.powf(h.step);

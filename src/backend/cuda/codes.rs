@@ -156,6 +156,10 @@ pub fn all_names() -> Vec<String> {
             if is_float(d) {
                 v.push(format!("softmax_{s}"));
             }
+            if matches!(d, DType::F32 | DType::F64) {
+                v.push(format!("sgd_{s}"));
+                v.push(format!("adam_{s}"));
+            }
         }
     }
     v.sort();

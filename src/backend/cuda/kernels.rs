@@ -16,6 +16,7 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("softmax.cu", include_str!("../../../kernels/softmax.cu")),
     ("cast.cu", include_str!("../../../kernels/cast.cu")),
     ("index.cu", include_str!("../../../kernels/index.cu")),
+    ("optim.cu", include_str!("../../../kernels/optim.cu")),
 ];
 
 /// The whole program NVRTC compiles.

@@ -278,4 +278,46 @@ impl Kernels {
         // `sub` inside `data`'s storage, and `other` holds nbases * subn contiguous elements.
         unsafe { self.launch(name, cfg, &mut p) }
     }
+    /// `sgd_<T>(i64 n, T* p, const T* g, T* buf, SgdArgs a)`; `buf` is 0 without momentum.
+    pub fn sgd(
+        &self,
+        name: &str,
+        cfg: LaunchConfig,
+        n: i64,
+        (p, g, buf): (u64, u64, u64),
+        a: &super::optim::SgdArgs,
+    ) -> Result<(), String> {
+        let mut ps = [arg(&n), arg(&p), arg(&g), arg(&buf), arg(a)];
+        // SAFETY: the kernel's five parameters in order and type (`SgdArgs` is `repr(C)`, the
+        // struct of optim.cu); `p`, `g` and `buf` (when not 0, which the kernel tests) each
+        // address n contiguous elements of the kernel's type in distinct live storages
+        // (`optim::fused_ok`), and element i of each is touched only by the thread for i.
+        unsafe { self.launch(name, cfg, &mut ps) }
+    }
+
+    /// `adam_<T>(i64 n, T* p, const T* g, T* m, T* v, T* vmax, AdamArgs a)`; `vmax` is 0
+    /// without AMSGrad.
+    pub fn adam(
+        &self,
+        name: &str,
+        cfg: LaunchConfig,
+        n: i64,
+        (p, g, m, v, vmax): (u64, u64, u64, u64, u64),
+        a: &super::optim::AdamArgs,
+    ) -> Result<(), String> {
+        let mut ps = [
+            arg(&n),
+            arg(&p),
+            arg(&g),
+            arg(&m),
+            arg(&v),
+            arg(&vmax),
+            arg(a),
+        ];
+        // SAFETY: the kernel's seven parameters in order and type (`AdamArgs` is `repr(C)`,
+        // the struct of optim.cu); every non-zero pointer addresses n contiguous elements of
+        // the kernel's type in distinct live storages (`optim::fused_ok`), and element i of
+        // each is touched only by the thread for i.
+        unsafe { self.launch(name, cfg, &mut ps) }
+    }
 }

@@ -18,6 +18,7 @@ pub mod launch;
 pub mod launchers;
 pub mod memory;
 pub mod nvml;
+pub mod optim;
 pub mod probe;
 
 pub use memory::install_host_device;

@@ -138,6 +138,11 @@ fn check_int_divisor(op: BinaryOp, dtype: DType, divisor: &Tensor) -> Result<()>
 
 /// `op(a, b)` for two tensors.
 pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    if op == BinaryOp::Pow && crate::tensor::autocast::state::applies() {
+        // autocast: pow runs in float32 on CUDA
+        let (a, b) = crate::tensor::autocast::cast2(crate::tensor::autocast::AmpOp::Pow, a, b)?;
+        return crate::tensor::autocast::excluded(|| binary(op, &a, &b));
+    }
     let out = binary_raw(op, a, b)?;
     if autograd::is_recording(&[a, b]) {
         grad::record_binary(op, a, b, &out)?;
@@ -176,6 +181,11 @@ pub(crate) fn binary_raw(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor>
 
 /// `op(a, s)`, or `op(s, a)` when `reversed` (`2 - x`, `2 ** x`).
 pub fn binary_scalar(op: BinaryOp, a: &Tensor, s: Scalar, reversed: bool) -> Result<Tensor> {
+    if op == BinaryOp::Pow && crate::tensor::autocast::state::applies() {
+        // autocast: pow runs in float32 on CUDA
+        let a = crate::tensor::autocast::cast1(crate::tensor::autocast::AmpOp::Pow, a)?;
+        return crate::tensor::autocast::excluded(|| binary_scalar(op, &a, s, reversed));
+    }
     if autograd::is_recording1(a) {
         if reversed && op == BinaryOp::Div {
             // PyTorch's `2 / x` is `x.reciprocal() * 2`: two nodes

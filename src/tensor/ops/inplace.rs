@@ -39,6 +39,12 @@ fn shape_check(dst: &Tensor, src_shape: &[usize]) -> Result<()> {
 
 /// `dst = op(dst, src)` in place (`dst.add_(src)`, `dst *= src`).
 pub fn binary_inplace(op: BinaryOp, dst: &Tensor, src: &Tensor) -> Result<()> {
+    crate::tensor::autocast::excluded(|| binary_inplace_uncast(op, dst, src))
+}
+
+/// The in-place op itself: not an autocast op (PyTorch lists `pow`, not `pow_`), so the
+/// out-of-place op it runs here is not cast.
+fn binary_inplace_uncast(op: BinaryOp, dst: &Tensor, src: &Tensor) -> Result<()> {
     if autograd::is_recording(&[dst, src]) {
         autograd::node::check_inplace(dst)?;
         let old = autograd::node::history_of(dst)?;
@@ -87,6 +93,12 @@ fn binary_inplace_raw(op: BinaryOp, dst: &Tensor, src: &Tensor) -> Result<()> {
 
 /// `dst = op(dst, s)` in place with a Python number (`x += 1`, `x.mul_(0.5)`).
 pub fn binary_scalar_inplace(op: BinaryOp, dst: &Tensor, s: Scalar) -> Result<()> {
+    crate::tensor::autocast::excluded(|| binary_scalar_inplace_uncast(op, dst, s))
+}
+
+/// The in-place op itself: not an autocast op (PyTorch lists `pow`, not `pow_`), so the
+/// out-of-place op it runs here is not cast.
+fn binary_scalar_inplace_uncast(op: BinaryOp, dst: &Tensor, s: Scalar) -> Result<()> {
     if autograd::is_recording1(dst) {
         autograd::node::check_inplace(dst)?;
         let old = autograd::node::history_of(dst)?;

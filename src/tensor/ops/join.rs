@@ -1,6 +1,7 @@
 //! `cat`, `stack` and `where`.
 use super::{common_device, operand, same_device};
 use crate::backend;
+use crate::tensor::autocast::{self, AmpOp};
 use crate::tensor::error::{runtime, value_err, Result};
 use crate::tensor::promote::{result_type, Operand};
 use crate::tensor::scalar::checked_scalar;
@@ -16,6 +17,12 @@ pub enum TensorOrScalar {
 
 /// `torch.cat(tensors, dim)`.
 pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
+    let ts = autocast::cast_list(AmpOp::Cat, ts)?;
+    autocast::excluded(|| cat_uncast(&ts, dim))
+}
+
+/// `cat` past autocast (its inputs already cast, nested ops not cast again).
+fn cat_uncast(ts: &[Tensor], dim: i64) -> Result<Tensor> {
     let refs: Vec<&Tensor> = ts.iter().collect();
     if !crate::autograd::is_recording(&refs) {
         return cat_raw(ts, dim);
@@ -90,6 +97,12 @@ fn cat_raw(ts: &[Tensor], dim: i64) -> Result<Tensor> {
 
 /// `torch.stack(tensors, dim)`.
 pub fn stack(ts: &[Tensor], dim: i64) -> Result<Tensor> {
+    let ts = autocast::cast_list(AmpOp::Stack, ts)?;
+    autocast::excluded(|| stack_uncast(&ts, dim))
+}
+
+/// `stack` past autocast (its inputs already cast, nested ops not cast again).
+fn stack_uncast(ts: &[Tensor], dim: i64) -> Result<Tensor> {
     if ts.is_empty() {
         return runtime("stack expects a non-empty TensorList");
     }

@@ -1,6 +1,7 @@
 //! The matmul family: `dot`, `mv`, `mm`, `bmm` and `matmul` (`@`) with its broadcasting rules
 //! (ATen `LinearAlgebra.cpp`). No type promotion: operands must share a dtype, as in PyTorch.
 use crate::backend;
+use crate::tensor::autocast::{self, AmpOp};
 use crate::tensor::error::{not_impl_for, runtime, Result};
 use crate::tensor::shape::{broadcast_shapes, Dims};
 use crate::tensor::{DType, Device, Tensor};
@@ -31,6 +32,12 @@ fn bmm_raw(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 /// `torch.mm(a, b)`.
 pub fn mm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let (a, b) = autocast::cast2(AmpOp::Mm, a, b)?;
+    autocast::excluded(|| mm_uncast(&a, &b))
+}
+
+/// `mm` past autocast (its inputs already cast, nested ops not cast again).
+fn mm_uncast(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     check_devices(a, b, ("mat1", "mat2"), "mm")?;
     if a.ndim() != 2 {
         return runtime(format!(
@@ -80,6 +87,12 @@ fn mm_checked(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 /// `torch.bmm(a, b)`.
 pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let (a, b) = autocast::cast2(AmpOp::Bmm, a, b)?;
+    autocast::excluded(|| bmm_uncast(&a, &b))
+}
+
+/// `bmm` past autocast (its inputs already cast, nested ops not cast again).
+fn bmm_uncast(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     check_devices(a, b, ("self", "mat2"), "bmm")?;
     if a.ndim() != 3 {
         return runtime("batch1 must be a 3D tensor");
@@ -118,6 +131,12 @@ fn bmm_checked(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 /// `torch.dot(a, b)` of two vectors: a 0-dim tensor.
 pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let (a, b) = autocast::cast2(AmpOp::Dot, a, b)?;
+    autocast::excluded(|| dot_uncast(&a, &b))
+}
+
+/// `dot` past autocast (its inputs already cast, nested ops not cast again).
+fn dot_uncast(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     check_devices(a, b, ("self", "tensor"), "dot")?;
     if a.ndim() != 1 || b.ndim() != 1 {
         return runtime(format!(
@@ -158,7 +177,13 @@ fn dot_checked(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 }
 
 /// `torch.mv(m, v)`.
-pub fn mv(m: &Tensor, v: &Tensor) -> Result<Tensor> {
+pub fn mv(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let (a, b) = autocast::cast2(AmpOp::Mv, a, b)?;
+    autocast::excluded(|| mv_uncast(&a, &b))
+}
+
+/// `mv` past autocast (its inputs already cast, nested ops not cast again).
+fn mv_uncast(m: &Tensor, v: &Tensor) -> Result<Tensor> {
     check_devices(m, v, ("mat", "vec"), "mv")?;
     if m.ndim() != 2 || v.ndim() != 1 {
         return runtime(format!(
@@ -202,6 +227,12 @@ fn mv_checked(m: &Tensor, v: &Tensor) -> Result<Tensor> {
 
 /// `torch.matmul(a, b)` / `a @ b`.
 pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let (a, b) = autocast::cast2(AmpOp::Matmul, a, b)?;
+    autocast::excluded(|| matmul_uncast(&a, &b))
+}
+
+/// `matmul` past autocast (its inputs already cast, nested ops not cast again).
+fn matmul_uncast(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (da, db) = (a.ndim(), b.ndim());
     if da == 0 || db == 0 {
         return runtime(format!(

@@ -4,6 +4,7 @@
 //! a kernel, the nodes of the parts where PyTorch composes ops (`l1_loss`, `cross_entropy`).
 use crate::autograd::util::{add, div, mul, neg, scalar_op, scale, sub, when};
 use crate::autograd::{is_recording, is_recording1, mode, record, Grads};
+use crate::tensor::autocast::{self, req, AmpOp};
 use crate::tensor::error::{index_err, runtime, value_err, Result};
 use crate::tensor::ops::binary::{binary, binary_scalar, BinaryOp};
 use crate::tensor::ops::matmul::{matmul, mm};
@@ -105,6 +106,12 @@ fn addmm_values(b: &Tensor, x: &Tensor, w: &Tensor) -> Result<Tensor> {
 /// `F.linear(x, w, b=None)`: `x @ w.T + b`, recorded as PyTorch records it (`AddmmBackward0`
 /// for a batch of rows with a bias; batch dims folded into rows and unfolded again).
 pub fn linear(x: &Tensor, w: &Tensor, b: Option<&Tensor>) -> Result<Tensor> {
+    let v = autocast::cast_opts(AmpOp::Linear, &[Some(x), Some(w), b])?;
+    autocast::excluded(|| linear_uncast(req(&v[0]), req(&v[1]), v[2].as_ref()))
+}
+
+/// `linear` past autocast (its inputs already cast, nested ops not cast again).
+fn linear_uncast(x: &Tensor, w: &Tensor, b: Option<&Tensor>) -> Result<Tensor> {
     if x.ndim() == 0 {
         return runtime("both arguments to linear need to be at least 1D, but they are 0D and 2D");
     }
@@ -306,6 +313,20 @@ pub fn layer_norm(
     b: Option<&Tensor>,
     eps: f64,
 ) -> Result<Tensor> {
+    let v = autocast::cast_opts(AmpOp::LayerNorm, &[Some(x), w, b])?;
+    autocast::excluded(|| {
+        layer_norm_uncast(req(&v[0]), normalized, v[1].as_ref(), v[2].as_ref(), eps)
+    })
+}
+
+/// `layer_norm` past autocast (its inputs already cast, nested ops not cast again).
+fn layer_norm_uncast(
+    x: &Tensor,
+    normalized: &[usize],
+    w: Option<&Tensor>,
+    b: Option<&Tensor>,
+    eps: f64,
+) -> Result<Tensor> {
     let k = normalized.len();
     let nd = x.ndim();
     if k == 0 || k > nd || x.shape()[nd - k..] != *normalized {
@@ -428,6 +449,12 @@ fn check_same_size_warn(name: &str, input: &Tensor, target: &Tensor) -> Result<(
 
 /// `F.mse_loss(input, target, reduction='mean')` (`MseLossBackward0`).
 pub fn mse_loss(input: &Tensor, target: &Tensor, r: Reduction) -> Result<Tensor> {
+    let (x, y) = autocast::cast2(AmpOp::MseLoss, input, target)?;
+    autocast::excluded(|| mse_loss_uncast(&x, &y, r))
+}
+
+/// `mse_loss` past autocast (its inputs already cast, nested ops not cast again).
+fn mse_loss_uncast(input: &Tensor, target: &Tensor, r: Reduction) -> Result<Tensor> {
     check_same_size_warn("mse_loss", input, target)?;
     let rec = is_recording(&[input, target]);
     let out = mode::without(|| {
@@ -460,6 +487,12 @@ pub fn mse_loss(input: &Tensor, target: &Tensor, r: Reduction) -> Result<Tensor>
 /// `F.l1_loss(input, target, reduction='mean')`: `|input - target|` reduced (composed, as in
 /// PyTorch: `MeanBackward0` over `AbsBackward0` over `SubBackward0`).
 pub fn l1_loss(input: &Tensor, target: &Tensor, r: Reduction) -> Result<Tensor> {
+    let (x, y) = autocast::cast2(AmpOp::L1Loss, input, target)?;
+    autocast::excluded(|| l1_loss_uncast(&x, &y, r))
+}
+
+/// `l1_loss` past autocast (its inputs already cast, nested ops not cast again).
+fn l1_loss_uncast(input: &Tensor, target: &Tensor, r: Reduction) -> Result<Tensor> {
     check_same_size_warn("l1_loss", input, target)?;
     reduce(&unary(UnaryOp::Abs, &sub(input, target)?)?, r)
 }
@@ -549,6 +582,18 @@ fn check_nll_shapes(input: &Tensor, target: &Tensor) -> Result<()> {
 /// `F.nll_loss(input, target, weight=None, ignore_index=-100, reduction='mean')`
 /// (`NllLossBackward0`), summed in PyTorch's cascade order.
 pub fn nll_loss(
+    input: &Tensor,
+    target: &Tensor,
+    weight: Option<&Tensor>,
+    ignore_index: i64,
+    r: Reduction,
+) -> Result<Tensor> {
+    let v = autocast::cast_opts(AmpOp::NllLoss, &[Some(input), weight])?;
+    autocast::excluded(|| nll_loss_uncast(req(&v[0]), target, v[1].as_ref(), ignore_index, r))
+}
+
+/// `nll_loss` past autocast (its inputs already cast, nested ops not cast again).
+fn nll_loss_uncast(
     input: &Tensor,
     target: &Tensor,
     weight: Option<&Tensor>,
@@ -726,6 +771,20 @@ pub fn cross_entropy(
     r: Reduction,
     smoothing: f64,
 ) -> Result<Tensor> {
+    let v = autocast::cast_cross_entropy(&[Some(input), weight])?;
+    let (x, w) = (req(&v[0]), v[1].as_ref());
+    autocast::excluded(|| cross_entropy_uncast(x, target, w, ignore_index, r, smoothing))
+}
+
+/// `cross_entropy` past autocast (its inputs already cast, nested ops not cast again).
+fn cross_entropy_uncast(
+    input: &Tensor,
+    target: &Tensor,
+    weight: Option<&Tensor>,
+    ignore_index: i64,
+    r: Reduction,
+    smoothing: f64,
+) -> Result<Tensor> {
     if !(0.0..=1.0).contains(&smoothing) {
         return runtime(format!(
             "label_smoothing must be between 0.0 and 1.0. Got: {smoothing}"
@@ -872,6 +931,20 @@ pub fn binary_cross_entropy(
     weight: Option<&Tensor>,
     r: Reduction,
 ) -> Result<Tensor> {
+    let v = autocast::cast_opts(
+        AmpOp::BinaryCrossEntropy,
+        &[Some(input), Some(target), weight],
+    )?;
+    autocast::excluded(|| binary_cross_entropy_uncast(req(&v[0]), req(&v[1]), v[2].as_ref(), r))
+}
+
+/// `binary_cross_entropy` past autocast (its inputs already cast, nested ops not cast again).
+fn binary_cross_entropy_uncast(
+    input: &Tensor,
+    target: &Tensor,
+    weight: Option<&Tensor>,
+    r: Reduction,
+) -> Result<Tensor> {
     if input.shape() != target.shape() {
         return value_err(format!(
             "Using a target size (torch.Size({})) that is different to the input size (torch.Size({})) is deprecated. Please ensure they have the same size.",
@@ -928,6 +1001,20 @@ pub fn binary_cross_entropy(
 /// `F.binary_cross_entropy_with_logits(input, target, weight=None, reduction='mean',
 /// pos_weight=None)`.
 pub fn bce_with_logits(
+    input: &Tensor,
+    target: &Tensor,
+    weight: Option<&Tensor>,
+    pos_weight: Option<&Tensor>,
+    r: Reduction,
+) -> Result<Tensor> {
+    let ins = [Some(input), Some(target), weight, pos_weight];
+    let v = autocast::cast_opts(AmpOp::BinaryCrossEntropyWithLogits, &ins)?;
+    let (x, y) = (req(&v[0]), req(&v[1]));
+    autocast::excluded(|| bce_with_logits_uncast(x, y, v[2].as_ref(), v[3].as_ref(), r))
+}
+
+/// `bce_with_logits` past autocast (its inputs already cast, nested ops not cast again).
+fn bce_with_logits_uncast(
     input: &Tensor,
     target: &Tensor,
     weight: Option<&Tensor>,

@@ -2,10 +2,12 @@
 //! parameter's own device, outside autograd (as `torch.no_grad()` steps are), each bumping the
 //! version counters of what it writes.
 //!
-//! Host-backed storage (the CPU, the simulated GPU) of one float dtype, contiguous and
-//! unshared, is updated by the fused kernels of `backend::cpu::optim` in one pass. Anything
-//! else (float16/bfloat16 parameters computed in float32, strided views, device-resident CUDA
-//! memory) is staged through host vectors of the compute type and written back with `copy_`,
+//! Float32/float64 parameters and state, contiguous and unshared, are updated in one pass where
+//! they live: host-backed storage (the CPU, the simulated GPU) by the fused kernels of
+//! `backend::cpu::optim`, device memory on a card by `kernels/optim.cu`
+//! (`backend::cuda::optim`), with the same arithmetic. Anything else (float16/bfloat16
+//! parameters computed in float32, strided views, a card without kernels, the host-backed test
+//! device) is staged through host vectors of the compute type and written back with `copy_`,
 //! which is slower but gives the same numbers.
 use crate::backend::cpu::optim::{self as kernel, Fl};
 pub use crate::backend::cpu::optim::{Adam, Sgd};
@@ -82,7 +84,12 @@ pub fn sgd_(p: &Tensor, g: &Tensor, buf: Option<&Tensor>, h: &Sgd) -> Result<Opt
         (true, Some(b)) => Some(b.clone()),
         (true, None) => Some(create::zeros_like(g, None)?),
     };
-    if p.dtype() == DType::F64 {
+    if crate::backend::cuda::optim::sgd(p, g, buf.as_ref(), fresh, h)? {
+        p.bump_version();
+        if let Some(b) = &buf {
+            b.bump_version();
+        }
+    } else if p.dtype() == DType::F64 {
         sgd_typed::<f64>(p, g, buf.as_ref(), fresh, h)?;
     } else {
         sgd_typed::<f32>(p, g, buf.as_ref(), fresh, h)?;
@@ -165,7 +172,11 @@ pub fn adam_(
     if let Some(x) = vmax {
         check(p, &[x])?;
     }
-    if p.dtype() == DType::F64 {
+    if crate::backend::cuda::optim::adam(p, g, m, v, vmax, h)? {
+        for t in [p, m, v].into_iter().chain(vmax) {
+            t.bump_version();
+        }
+    } else if p.dtype() == DType::F64 {
         adam_typed::<f64>(p, g, m, v, vmax, h)?;
     } else {
         adam_typed::<f32>(p, g, m, v, vmax, h)?;

@@ -1,6 +1,7 @@
 //! Reductions: `sum`, `mean`, `prod`, `max`/`min` (whole tensor, or along a dim with indices),
 //! `amax`/`amin`, `argmax`/`argmin`, `all`/`any`, and `softmax`/`log_softmax`.
 use crate::backend;
+use crate::tensor::autocast::{self, AmpOp};
 use crate::tensor::error::{index_err, not_impl, not_impl_for, runtime, Result};
 use crate::tensor::promote::default_dtype;
 use crate::tensor::shape::wrap_dim;
@@ -58,6 +59,7 @@ pub fn sum(
     keepdim: bool,
     dtype: Option<DType>,
 ) -> Result<Tensor> {
+    let dtype = autocast::opt_dtype(AmpOp::Sum, x, dtype);
     let d = reduce_dims(dims, x.ndim())?;
     let x2 = x.to_dtype(dtype.unwrap_or_else(|| sum_dtype(x.dtype())))?;
     let out = run(ReduceOp::Sum, &x2, &d, keepdim)?;
@@ -74,6 +76,16 @@ pub fn sum(
 
 /// `t.mean(dim=None, keepdim=False, dtype=None)`: sum, then divide (as PyTorch's CPU path does).
 pub fn mean(
+    x: &Tensor,
+    dims: Option<&[i64]>,
+    keepdim: bool,
+    dtype: Option<DType>,
+) -> Result<Tensor> {
+    autocast::excluded(|| mean_uncast(x, dims, keepdim, dtype))
+}
+
+/// `mean` itself: not an autocast op (in PyTorch one kernel), so the `sum` it runs is not cast.
+fn mean_uncast(
     x: &Tensor,
     dims: Option<&[i64]>,
     keepdim: bool,
@@ -132,6 +144,9 @@ pub fn mean(
 
 /// `t.prod(dim=None, keepdim=False, dtype=None)`.
 pub fn prod(x: &Tensor, dim: Option<i64>, keepdim: bool, dtype: Option<DType>) -> Result<Tensor> {
+    // autocast: float32 on the CPU, `dtype=float32` on CUDA
+    let x = &autocast::cast1(AmpOp::Prod, x)?;
+    let dtype = autocast::opt_dtype(AmpOp::Prod, x, dtype);
     let dims = dim.map(|d| vec![d]);
     let d = reduce_dims(dims.as_deref(), x.ndim())?;
     let x2 = x.to_dtype(dtype.unwrap_or_else(|| sum_dtype(x.dtype())))?;
@@ -292,6 +307,12 @@ pub(crate) fn any_true(x: &Tensor) -> Result<bool> {
 
 /// `t.softmax(dim, dtype=None)` and `log_softmax`.
 pub fn softmax(x: &Tensor, dim: i64, dtype: Option<DType>, log: bool) -> Result<Tensor> {
+    let amp = if log {
+        AmpOp::LogSoftmax
+    } else {
+        AmpOp::Softmax
+    };
+    let dtype = autocast::opt_dtype(amp, x, dtype);
     let d = wrap_dim(dim, x.ndim())?;
     let x2 = match dtype {
         Some(dt) => x.to_dtype(dt)?,

@@ -145,6 +145,15 @@ fn compute_dtype(op: UnaryOp, dt: DType) -> Result<DType> {
 
 /// `op(x)`, e.g. `unary(UnaryOp::Exp, &x)` for `torch.exp(x)`.
 pub fn unary(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
+    // autocast: the unary ops PyTorch lists run in float32 on CUDA
+    let cast;
+    let x = match crate::tensor::autocast::AmpOp::of_unary(op) {
+        Some(amp) => {
+            cast = crate::tensor::autocast::cast1(amp, x)?;
+            &cast
+        }
+        None => x,
+    };
     let out = unary_raw(op, x)?;
     if crate::autograd::is_recording1(x) {
         grad::record_unary(op, x, &out)?;

@@ -258,6 +258,9 @@ unsafe fn copy(call: &str, device: &[u64], dst: *mut u8, src: *const u8, n: usiz
     if n > 0 {
         std::ptr::copy(src, dst, n);
     }
+    let c = s.copies.entry(call.to_string()).or_default();
+    c.0 += 1;
+    c.1 += n as u64;
     SUCCESS
 }
 

@@ -336,7 +336,15 @@ fn build(src: &str) -> Result<PathBuf, String> {
     let tmp = dir.join(format!("kernels-{tag}.so.tmp"));
     std::fs::write(&cpp, tu).map_err(|e| e.to_string())?;
     let out = Command::new("c++")
-        .args(["-std=c++17", "-O1", "-shared", "-fPIC", "-w", "-o"])
+        .args([
+            "-std=c++17",
+            "-O1",
+            "-ffp-contract=off",
+            "-shared",
+            "-fPIC",
+            "-w",
+            "-o",
+        ])
         .arg(&tmp)
         .arg(&cpp)
         .output()

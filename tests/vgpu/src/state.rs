@@ -3,7 +3,7 @@
 //! with their memory, modules and cuBLAS handles — at the last release), device memory
 //! (`mmap`'d host memory, range-checked, inaccessible once freed), host registrations, modules.
 //! Every broken rule is logged (`violation`) as well as returned, and `VGPU_LOG` gets a summary
-//! at exit.
+//! at exit (kernels launched, NCCL calls and copies counted, events, broken rules).
 use crate::config;
 use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -72,6 +72,9 @@ pub struct State {
     pub launches: BTreeMap<String, u64>,
     /// NCCL calls made (`nccl.rs`), by name.
     pub nccl: BTreeMap<String, u64>,
+    /// Successful copies by driver call (`cuMemcpyDtoH_v2`, ...): (count, bytes), so a test can
+    /// tell whether work stayed on the device.
+    pub copies: BTreeMap<String, (u64, u64)>,
     pub violations: Vec<String>,
     pub events: Vec<String>,
     pub retains: u64,
@@ -280,6 +283,9 @@ extern "C" fn write_summary() {
     }
     for (name, n) in &s.nccl {
         out += &format!("nccl {name} {n}\n");
+    }
+    for (name, (n, bytes)) in &s.copies {
+        out += &format!("copy {name} {n} {bytes}\n");
     }
     for e in &s.events {
         out += &format!("event {e}\n");

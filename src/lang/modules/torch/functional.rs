@@ -173,18 +173,7 @@ fn softmax_f(fname: &'static str, a: &Args, log: bool) -> PyResult<Value> {
         None => None,
         Some(v) => Some(dtype_of(v).ok_or_else(|| type_error("dtype must be a torch.dtype"))?),
     };
-    let dtype = crate::amp::opt_dtype(fname, &x, dtype);
     Ok(wrap(softmax(&x, dim, dtype, log).py()?))
-}
-
-/// Autocast's casts of an op's tensor arguments (`crate::amp`; unchanged outside autocast).
-fn amp_cast(op: &str, inputs: &[Option<&Tensor>]) -> PyResult<Vec<Option<Tensor>>> {
-    crate::amp::cast_opts(op, inputs).py()
-}
-
-/// A required argument after `amp_cast` (present by construction).
-fn t(v: &Option<Tensor>) -> &Tensor {
-    v.as_ref().expect("required tensor argument")
 }
 
 const LOSS2: &[&str] = &["input", "target", "size_average", "reduce", "reduction"];
@@ -206,22 +195,17 @@ fn functions() -> Vec<(&'static str, NativeFn)> {
             let b = bind("linear", &["input", "weight", "bias"], &a)?;
             let bias = b.opt_tensor(2)?;
             let (x, w) = (b.tensor(0)?, b.tensor(1)?);
-            let v = amp_cast("linear", &[Some(&x), Some(&w), bias.as_ref()])?;
-            Ok(wrap(nn::linear(t(&v[0]), t(&v[1]), v[2].as_ref()).py()?))
+            Ok(wrap(nn::linear(&x, &w, bias.as_ref()).py()?))
         }),
         ("mse_loss", |_, _, a| {
             let b = bind("mse_loss", LOSS2, &a)?;
             let (x, y) = (b.tensor(0)?, b.tensor(1)?);
-            let v = amp_cast("mse_loss", &[Some(&x), Some(&y)])?;
-            Ok(wrap(
-                nn::mse_loss(t(&v[0]), t(&v[1]), b.reduction(4)?).py()?,
-            ))
+            Ok(wrap(nn::mse_loss(&x, &y, b.reduction(4)?).py()?))
         }),
         ("l1_loss", |_, _, a| {
             let b = bind("l1_loss", LOSS2, &a)?;
             let (x, y) = (b.tensor(0)?, b.tensor(1)?);
-            let v = amp_cast("l1_loss", &[Some(&x), Some(&y)])?;
-            Ok(wrap(nn::l1_loss(t(&v[0]), t(&v[1]), b.reduction(4)?).py()?))
+            Ok(wrap(nn::l1_loss(&x, &y, b.reduction(4)?).py()?))
         }),
         ("cross_entropy", |_, _, a| {
             let b = bind(
@@ -239,12 +223,11 @@ fn functions() -> Vec<(&'static str, NativeFn)> {
                 &a,
             )?;
             let (x, w) = (b.tensor(0)?, b.opt_tensor(2)?);
-            let v = crate::amp::cast_cross_entropy(&[Some(&x), w.as_ref()]).py()?;
             Ok(wrap(
                 nn::cross_entropy(
-                    t(&v[0]),
+                    &x,
                     &b.tensor(1)?,
-                    v[1].as_ref(),
+                    w.as_ref(),
                     b.int(4, -100)?,
                     b.reduction(6)?,
                     b.float(7, 0.0)?,
@@ -267,12 +250,11 @@ fn functions() -> Vec<(&'static str, NativeFn)> {
                 &a,
             )?;
             let (x, w) = (b.tensor(0)?, b.opt_tensor(2)?);
-            let v = amp_cast("nll_loss", &[Some(&x), w.as_ref()])?;
             Ok(wrap(
                 nn::nll_loss(
-                    t(&v[0]),
+                    &x,
                     &b.tensor(1)?,
-                    v[1].as_ref(),
+                    w.as_ref(),
                     b.int(4, -100)?,
                     b.reduction(6)?,
                 )
@@ -293,10 +275,8 @@ fn functions() -> Vec<(&'static str, NativeFn)> {
                 &a,
             )?;
             let (x, y, w) = (b.tensor(0)?, b.tensor(1)?, b.opt_tensor(2)?);
-            let v = amp_cast("binary_cross_entropy", &[Some(&x), Some(&y), w.as_ref()])?;
             Ok(wrap(
-                nn::binary_cross_entropy(t(&v[0]), t(&v[1]), v[2].as_ref(), b.reduction(5)?)
-                    .py()?,
+                nn::binary_cross_entropy(&x, &y, w.as_ref(), b.reduction(5)?).py()?,
             ))
         }),
         ("binary_cross_entropy_with_logits", |_, _, a| {
@@ -315,19 +295,8 @@ fn functions() -> Vec<(&'static str, NativeFn)> {
             )?;
             let (x, y) = (b.tensor(0)?, b.tensor(1)?);
             let (w, pw) = (b.opt_tensor(2)?, b.opt_tensor(6)?);
-            let v = amp_cast(
-                "binary_cross_entropy_with_logits",
-                &[Some(&x), Some(&y), w.as_ref(), pw.as_ref()],
-            )?;
             Ok(wrap(
-                nn::bce_with_logits(
-                    t(&v[0]),
-                    t(&v[1]),
-                    v[2].as_ref(),
-                    v[3].as_ref(),
-                    b.reduction(5)?,
-                )
-                .py()?,
+                nn::bce_with_logits(&x, &y, w.as_ref(), pw.as_ref(), b.reduction(5)?).py()?,
             ))
         }),
         ("dropout", |i, _, a| {
@@ -359,16 +328,8 @@ fn functions() -> Vec<(&'static str, NativeFn)> {
                 };
             let shape: Vec<usize> = shape.iter().map(|&s| s.max(0) as usize).collect();
             let (x, w, bias) = (b.tensor(0)?, b.opt_tensor(2)?, b.opt_tensor(3)?);
-            let v = amp_cast("layer_norm", &[Some(&x), w.as_ref(), bias.as_ref()])?;
             Ok(wrap(
-                nn::layer_norm(
-                    t(&v[0]),
-                    &shape,
-                    v[1].as_ref(),
-                    v[2].as_ref(),
-                    b.float(4, 1e-5)?,
-                )
-                .py()?,
+                nn::layer_norm(&x, &shape, w.as_ref(), bias.as_ref(), b.float(4, 1e-5)?).py()?,
             ))
         }),
         ("gelu", |_, _, a| {

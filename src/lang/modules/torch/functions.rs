@@ -281,14 +281,12 @@ fn tensors(i: &mut Interp, v: &Value, fname: &str) -> PyResult<Vec<Tensor>> {
 
 pub fn cat(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     let ts = tensors(i, a.pos.first().unwrap_or(&Value::None), "cat")?;
-    let ts = crate::amp::cast_list("cat", &ts).py()?;
     let dim = arg(&a, 1, "dim").and_then(|v| v.as_int()).unwrap_or(0);
     Ok(wrap(join::cat(&ts, dim).py()?))
 }
 
 pub fn stack(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     let ts = tensors(i, a.pos.first().unwrap_or(&Value::None), "stack")?;
-    let ts = crate::amp::cast_list("stack", &ts).py()?;
     let dim = arg(&a, 1, "dim").and_then(|v| v.as_int()).unwrap_or(0);
     Ok(wrap(join::stack(&ts, dim).py()?))
 }

@@ -46,10 +46,7 @@ fn dims_arg(i: &mut Interp, v: Option<Value>) -> PyResult<Option<Vec<i64>>> {
 }
 
 fn unary_m(op: UnaryOp) -> impl Fn(&Value) -> PyResult<Value> {
-    move |t| {
-        let x = crate::amp::cast1(op.name(), &this(t)?).py()?;
-        Ok(wrap(unary::unary(op, &x).py()?))
-    }
+    move |t| Ok(wrap(unary::unary(op, &this(t)?).py()?))
 }
 
 /// `max(dim)`-style results: a named tuple of values and indices.
@@ -419,9 +416,7 @@ m! {
     "sum" => |i, t, a| {
         let dims = dims_arg(i, arg(&a, 0, "dim"))?;
         let keep = bool_arg(i, &a, 1, "keepdim")?;
-        let x = this(t)?;
-        let dtype = crate::amp::opt_dtype("sum", &x, dtype_kw(&a)?);
-        Ok(wrap(reduce::sum(&x, dims.as_deref(), keep, dtype).py()?))
+        Ok(wrap(reduce::sum(&this(t)?, dims.as_deref(), keep, dtype_kw(&a)?).py()?))
     },
     "mean" => |i, t, a| {
         let dims = dims_arg(i, arg(&a, 0, "dim"))?;
@@ -431,9 +426,7 @@ m! {
     "prod" => |i, t, a| {
         let dim = arg(&a, 0, "dim").and_then(|v| v.as_int());
         let keep = bool_arg(i, &a, 1, "keepdim")?;
-        let x = crate::amp::cast1("prod", &this(t)?).py()?;
-        let dtype = crate::amp::opt_dtype("prod", &x, dtype_kw(&a)?);
-        Ok(wrap(reduce::prod(&x, dim, keep, dtype).py()?))
+        Ok(wrap(reduce::prod(&this(t)?, dim, keep, dtype_kw(&a)?).py()?))
     },
     "max" => |i, t, a| max_min(i, &this(t)?, &a, true),
     "min" => |i, t, a| max_min(i, &this(t)?, &a, false),
@@ -445,15 +438,11 @@ m! {
     "any" => |i, t, a| { let d = dims_arg(i, arg(&a, 0, "dim"))?; let k = bool_arg(i, &a, 1, "keepdim")?; Ok(wrap(reduce::all_any(&this(t)?, d.as_deref(), k, false).py()?)) },
     "softmax" => |_, t, a| {
         let d = arg(&a, 0, "dim").and_then(|v| v.as_int()).ok_or_else(|| type_error("softmax() missing required argument 'dim'"))?;
-        let x = this(t)?;
-        let dtype = crate::amp::opt_dtype("softmax", &x, dtype_kw(&a)?);
-        Ok(wrap(reduce::softmax(&x, d, dtype, false).py()?))
+        Ok(wrap(reduce::softmax(&this(t)?, d, dtype_kw(&a)?, false).py()?))
     },
     "log_softmax" => |_, t, a| {
         let d = arg(&a, 0, "dim").and_then(|v| v.as_int()).ok_or_else(|| type_error("log_softmax() missing required argument 'dim'"))?;
-        let x = this(t)?;
-        let dtype = crate::amp::opt_dtype("log_softmax", &x, dtype_kw(&a)?);
-        Ok(wrap(reduce::softmax(&x, d, dtype, true).py()?))
+        Ok(wrap(reduce::softmax(&this(t)?, d, dtype_kw(&a)?, true).py()?))
     },
     "clamp" => |_, t, a| Ok(wrap(clamp(t, &a)?)),
     "clip" => |_, t, a| Ok(wrap(clamp(t, &a)?)),
@@ -550,11 +539,11 @@ m! {
         inplace::write_result(&this(t)?, &r).py()?;
         Ok(t.clone())
     },
-    "matmul" => |_, t, a| mat(t, &a, "matmul", matmul::matmul),
-    "mm" => |_, t, a| mat(t, &a, "mm", matmul::mm),
-    "bmm" => |_, t, a| mat(t, &a, "bmm", matmul::bmm),
-    "dot" => |_, t, a| mat(t, &a, "dot", matmul::dot),
-    "mv" => |_, t, a| mat(t, &a, "mv", matmul::mv),
+    "matmul" => |_, t, a| mat(t, &a, matmul::matmul),
+    "mm" => |_, t, a| mat(t, &a, matmul::mm),
+    "bmm" => |_, t, a| mat(t, &a, matmul::bmm),
+    "dot" => |_, t, a| mat(t, &a, matmul::dot),
+    "mv" => |_, t, a| mat(t, &a, matmul::mv),
     "equal" => |_, t, a| {
         let o = a.pos.first().and_then(as_tensor).cloned().ok_or_else(|| type_error("equal(): argument 'other' must be Tensor"))?;
         Ok(Value::Bool(crate::tensor::ops::compare::equal(&this(t)?, &o).py()?))
@@ -637,7 +626,6 @@ fn add_sub_(t: &Value, a: &Args, sub: bool) -> PyResult<Value> {
 fn mat(
     t: &Value,
     a: &Args,
-    op: &str,
     f: fn(&Tensor, &Tensor) -> crate::tensor::Result<Tensor>,
 ) -> PyResult<Value> {
     let v = a.pos.first().cloned().unwrap_or(Value::None);
@@ -647,6 +635,5 @@ fn mat(
             v.type_name()
         ))
     })?;
-    let (x, o) = crate::amp::cast2(op, &this(t)?, &o).py()?;
-    Ok(wrap(f(&x, &o).py()?))
+    Ok(wrap(f(&this(t)?, &o).py()?))
 }

@@ -65,29 +65,14 @@ fn binop(op: BinOp) -> Option<BinaryOp> {
 /// `a op b` where at least one side is a tensor.
 pub fn tensor_binary(op: BinaryOp, a: &Value, b: &Value) -> PyResult<Option<Value>> {
     use crate::tensor::ops::binary::{binary, binary_scalar};
-    // autocast: pow runs in float32 under CUDA autocast (the other binary ops have no policy)
-    let cast = |t: &Tensor| -> PyResult<Tensor> {
-        if op == BinaryOp::Pow {
-            crate::amp::cast1("pow", t).py()
-        } else {
-            Ok(t.clone())
-        }
-    };
     Ok(Some(match (as_tensor(a), as_tensor(b)) {
-        (Some(x), Some(y)) => {
-            let (x, y) = if op == BinaryOp::Pow {
-                crate::amp::cast2("pow", x, y).py()?
-            } else {
-                (x.clone(), y.clone())
-            };
-            wrap(binary(op, &x, &y).map_err(|e| broadcast_hint(e, &x, &y))?)
-        }
+        (Some(x), Some(y)) => wrap(binary(op, x, y).map_err(|e| broadcast_hint(e, x, y))?),
         (Some(x), None) => match scalar_of(b) {
-            Some(s) => wrap(binary_scalar(op, &cast(x)?, s, false).py()?),
+            Some(s) => wrap(binary_scalar(op, x, s, false).py()?),
             None => return Ok(None),
         },
         (None, Some(y)) => match scalar_of(a) {
-            Some(s) => wrap(binary_scalar(op, &cast(y)?, s, true).py()?),
+            Some(s) => wrap(binary_scalar(op, y, s, true).py()?),
             None => return Ok(None),
         },
         (None, None) => return Ok(None),
@@ -301,8 +286,7 @@ impl Native for PyTensor {
             } else {
                 (&self.0, o)
             };
-            let (a, b) = crate::amp::cast2("matmul", a, b).py()?;
-            return Ok(Some(wrap(crate::tensor::ops::matmul::matmul(&a, &b).py()?)));
+            return Ok(Some(wrap(crate::tensor::ops::matmul::matmul(a, b).py()?)));
         }
         let Some(bop) = binop(op) else {
             return Ok(None);

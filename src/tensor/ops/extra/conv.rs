@@ -5,6 +5,7 @@
 //! existing op, so this runs on every device with autograd; the last node is named as
 //! PyTorch names it (`ConvolutionBackward0`, `MaxPool2DWithIndicesBackward0`, ...).
 use super::host::{i64s, make, rename, take_flat};
+use crate::tensor::autocast::{self, req, AmpOp};
 use crate::tensor::error::{not_impl, runtime, Result};
 use crate::tensor::ops::join::cat;
 use crate::tensor::ops::matmul::matmul;
@@ -120,6 +121,19 @@ pub fn conv2d(
     w: Window,
     groups: usize,
 ) -> Result<Tensor> {
+    let v = autocast::cast_opts(AmpOp::Conv2d, &[Some(x), Some(weight), bias])?;
+    let (x, weight) = (req(&v[0]), req(&v[1]));
+    autocast::excluded(|| conv2d_uncast(x, weight, v[2].as_ref(), w, groups))
+}
+
+/// `conv2d` past autocast (its inputs already cast, nested ops not cast again).
+fn conv2d_uncast(
+    x: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    w: Window,
+    groups: usize,
+) -> Result<Tensor> {
     let (xb, added) = batched(x, "conv2d")?;
     if weight.ndim() != 4 {
         return runtime("weight should have at least three dimensions");
@@ -188,6 +202,23 @@ pub fn conv1d(
     dilation: usize,
     groups: usize,
 ) -> Result<Tensor> {
+    let v = autocast::cast_opts(AmpOp::Conv1d, &[Some(x), Some(weight), bias])?;
+    let (x, weight) = (req(&v[0]), req(&v[1]));
+    autocast::excluded(|| {
+        conv1d_uncast(x, weight, v[2].as_ref(), stride, padding, dilation, groups)
+    })
+}
+
+/// `conv1d` past autocast (its inputs already cast, nested ops not cast again).
+fn conv1d_uncast(
+    x: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    stride: usize,
+    padding: usize,
+    dilation: usize,
+    groups: usize,
+) -> Result<Tensor> {
     if x.ndim() != 2 && x.ndim() != 3 {
         return runtime(format!(
             "Expected 2D (unbatched) or 3D (batched) input to conv1d, but got input of size: {}",
@@ -230,6 +261,11 @@ fn unbatch(y: Tensor, added: bool, name: &'static str) -> Result<Tensor> {
 
 /// `F.max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode)`.
 pub fn max_pool2d(x: &Tensor, w: Window) -> Result<Tensor> {
+    autocast::excluded(|| max_pool2d_uncast(x, w))
+}
+
+/// The pooling itself: one kernel in PyTorch, so the ops it runs here are not cast.
+fn max_pool2d_uncast(x: &Tensor, w: Window) -> Result<Tensor> {
     let (xb, added) = pool_input(x, "max_pool2d", &w)?;
     let (cols, out) = unfold(&xb, &w, f64::NEG_INFINITY)?;
     let (v, _) = max_dim(&cols, 2, false, true)?;
@@ -240,6 +276,11 @@ pub fn max_pool2d(x: &Tensor, w: Window) -> Result<Tensor> {
 
 /// `F.avg_pool2d(x, kernel_size, stride, padding, ceil_mode=False, count_include_pad=True)`.
 pub fn avg_pool2d(x: &Tensor, w: Window, count_include_pad: bool) -> Result<Tensor> {
+    autocast::excluded(|| avg_pool2d_uncast(x, w, count_include_pad))
+}
+
+/// The pooling itself: one kernel in PyTorch, so the ops it runs here are not cast.
+fn avg_pool2d_uncast(x: &Tensor, w: Window, count_include_pad: bool) -> Result<Tensor> {
     if w.ceil_mode {
         return not_impl("cudalearn does not implement avg_pool2d with ceil_mode=True yet")
             .map_err(|e| e.with_hint("pad the input so the windows fit, or use ceil_mode=False"));
@@ -275,6 +316,11 @@ pub fn avg_pool2d(x: &Tensor, w: Window, count_include_pad: bool) -> Result<Tens
 /// `F.adaptive_avg_pool2d(x, output_size)`: output cell i averages input rows
 /// floor(i*H/oh) .. ceil((i+1)*H/oh), and likewise for columns.
 pub fn adaptive_avg_pool2d(x: &Tensor, size: [usize; 2]) -> Result<Tensor> {
+    autocast::excluded(|| adaptive_avg_pool2d_uncast(x, size))
+}
+
+/// The pooling itself: one kernel in PyTorch, so the ops it runs here are not cast.
+fn adaptive_avg_pool2d_uncast(x: &Tensor, size: [usize; 2]) -> Result<Tensor> {
     let (xb, added) = batched(x, "adaptive_avg_pool2d")?;
     if size == [1, 1] {
         // PyTorch takes the mean over the plane for a 1x1 output (`MeanBackward1`)

@@ -58,6 +58,14 @@ fn parse(eq: &str, n: usize) -> Result<(Vec<Vec<char>>, Vec<char>)> {
 }
 
 pub fn einsum(eq: &str, ops: &[Tensor]) -> Result<Tensor> {
+    let refs: Vec<&Tensor> = ops.iter().collect();
+    let cast = crate::tensor::autocast::inputs(crate::tensor::autocast::AmpOp::Einsum, &refs)?;
+    let ops = cast.as_deref().unwrap_or(ops);
+    crate::tensor::autocast::excluded(|| einsum_uncast(eq, ops))
+}
+
+/// `einsum` past autocast (its inputs already cast, nested ops not cast again).
+fn einsum_uncast(eq: &str, ops: &[Tensor]) -> Result<Tensor> {
     let (ins, out) = parse(eq, ops.len())?;
     let mut labels = out.clone();
     for c in ins.iter().flatten() {

@@ -78,6 +78,11 @@ pub fn tri(x: &Tensor, diagonal: i64, lower: bool) -> Result<Tensor> {
 
 /// `torch.diag(x, diagonal=0)`: a vector's diagonal matrix, or a matrix's diagonal.
 pub fn diag(x: &Tensor, diagonal: i64) -> Result<Tensor> {
+    crate::tensor::autocast::excluded(|| diag_uncast(x, diagonal))
+}
+
+/// `diag` itself: one kernel in PyTorch, so the `cat` it runs here is not cast.
+fn diag_uncast(x: &Tensor, diagonal: i64) -> Result<Tensor> {
     match x.ndim() {
         1 => {
             let n = x.numel();

@@ -43,6 +43,33 @@ thread_local! {
     static STATE: RefCell<State> = RefCell::new(State::default());
     /// Whether autocast is on for any device: the one check ops pay when it is off.
     static ANY: Cell<bool> = const { Cell::new(false) };
+    /// How many excluded scopes are open (inside an autocast op's body, or a backward formula):
+    /// ATen's `ExcludeDispatchKeyGuard(Autocast)`, so the ops they call are not cast again.
+    static EXCLUDED: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Whether an op entered now gets autocast's casts: a region is on and no op above it on this
+/// thread has already applied them.
+#[inline]
+pub fn applies() -> bool {
+    any_enabled() && EXCLUDED.with(|e| e.get()) == 0
+}
+
+/// Runs `f` with autocast excluded (ops it calls are not cast); a no-op outside autocast.
+#[inline]
+pub fn excluded<R>(f: impl FnOnce() -> R) -> R {
+    if !any_enabled() {
+        return f();
+    }
+    struct Reopen;
+    impl Drop for Reopen {
+        fn drop(&mut self) {
+            EXCLUDED.with(|e| e.set(e.get().saturating_sub(1)));
+        }
+    }
+    EXCLUDED.with(|e| e.set(e.get() + 1));
+    let _reopen = Reopen;
+    f()
 }
 
 fn with<R>(f: impl FnOnce(&mut State) -> R) -> R {
@@ -138,4 +165,5 @@ pub fn reset() {
     let old = with(std::mem::take);
     drop(old);
     ANY.with(|a| a.set(false));
+    EXCLUDED.with(|e| e.set(0));
 }

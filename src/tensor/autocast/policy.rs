@@ -1,10 +1,13 @@
-//! PyTorch 2.15's autocast op lists, per device type, as data.
+//! PyTorch 2.15's autocast op lists, per device type, as data, and the table the engine reads:
+//! each `AmpOp`'s policy per device, looked up by the enum (`of`).
 //!
 //! CUDA's lists are ATen's `AT_FORALL_LOWER_PRECISION_FP`, `AT_FORALL_FP32`,
 //! `AT_FORALL_FP32_SET_OPT_DTYPE`, `AT_FORALL_PROMOTE` (aten/src/ATen/autocast_mode.h); the CPU
 //! lists are the `KERNEL_CPU` registrations of aten/src/ATen/autocast_mode.cpp. Both were checked
 //! against the `Autocast`/`AutocastCPU` kernels registered in a real torch 2.15 build. Names are
 //! ATen operator names without overload suffixes; ops not listed run in their inputs' dtypes.
+
+use super::AmpOp;
 
 /// What autocast does with the floating-point inputs of an op.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -324,6 +327,21 @@ pub fn policy(device: AmpDevice, op: &str) -> Option<Policy> {
     }
 }
 
+/// The policy of the engine op `op` under `device`'s autocast: PyTorch's lists (`policy`),
+/// read once into a table indexed by the enum.
+pub fn of(device: AmpDevice, op: AmpOp) -> Option<Policy> {
+    static TABLE: std::sync::OnceLock<[Vec<Option<Policy>>; 2]> = std::sync::OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        [AmpDevice::Cpu, AmpDevice::Cuda].map(|d| {
+            AmpOp::ALL
+                .iter()
+                .map(|o| policy(d, o.aten_name()))
+                .collect()
+        })
+    });
+    t[device as usize][op as usize]
+}
+
 /// Every op with a policy on `device`, for `cudalearn`'s own listings and tests.
 pub fn ops(device: AmpDevice) -> Vec<(&'static str, Policy)> {
     let lists: &[(&[&str], Policy)] = match device {
@@ -344,4 +362,27 @@ pub fn ops(device: AmpDevice) -> Vec<(&'static str, Policy)> {
         .iter()
         .flat_map(|(l, p)| l.iter().map(move |n| (*n, *p)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The typed table agrees with the lists, and every unary op PyTorch lists has an `AmpOp`.
+    #[test]
+    fn the_table_is_the_lists() {
+        for d in [AmpDevice::Cpu, AmpDevice::Cuda] {
+            for &op in AmpOp::ALL {
+                assert_eq!(of(d, op), policy(d, op.aten_name()), "{op:?}");
+            }
+            for u in crate::tensor::ops::unary::ALL_UNARY {
+                if policy(d, u.name()).is_some() {
+                    assert!(AmpOp::of_unary(u).is_some(), "{u:?} has no AmpOp");
+                }
+            }
+        }
+        assert_eq!(of(AmpDevice::Cuda, AmpOp::Exp), Some(Policy::Fp32));
+        assert_eq!(of(AmpDevice::Cpu, AmpOp::Exp), None);
+        assert_eq!(of(AmpDevice::Cpu, AmpOp::Cat), Some(Policy::Promote));
+    }
 }
