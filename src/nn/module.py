@@ -490,14 +490,11 @@ class Module:
             for key, param in list(self._parameters.items()):
                 if param is None:
                     continue
-                applied = fn(param)
-                if applied is param:
-                    continue
-                new = Parameter(applied, param.requires_grad)
+                # As PyTorch (set_data): the Parameter object stays, so an optimizer built
+                # before `.to()` keeps training it.
+                param.data = fn(param)
                 if param.grad is not None:
-                    new.grad = fn(param.grad)
-                self._parameters[key] = new
-                object.__setattr__(self, key, new)
+                    param.grad.data = fn(param.grad)
             for key, buf in list(self._buffers.items()):
                 if buf is not None:
                     applied = fn(buf)
