@@ -447,3 +447,14 @@ import torch.nn as nn
 import torch.nn.functional as F
 print(nn.MaxPool2d(2)(torch.arange(8.).reshape(2, 2, 2)))
 
+
+# %% conv2d_forward_rounds_as_pytorch
+import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+for (n, c, o, h, k) in [(64, 8, 16, 4, 3), (2, 3, 16, 8, 3), (4, 16, 8, 6, 3), (3, 8, 8, 7, 5), (2, 1, 4, 5, 3)]:
+    x = torch.randn(n, c, h, h)
+    w = torch.randn(o, c, k, k)
+    b = torch.randn(o)
+    y = F.conv2d(x, w, b, padding=1)
+    print(y.flatten().tolist()[:6], y.double().sum().item())

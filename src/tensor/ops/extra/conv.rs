@@ -112,6 +112,34 @@ fn unfold(x: &Tensor, w: &Window, fill: f64) -> Result<(Tensor, [usize; 2])> {
     Ok((cols, out))
 }
 
+/// Up to this many input channels per group, PyTorch's CPU convolution (oneDNN's AVX-512
+/// direct kernel on a plain NCHW input) accumulates each output over (kh, kw, channel); above
+/// it the input is reordered to 16-channel blocks and the order is (channel, kh, kw).
+const SMALL_CHANNELS: usize = 16;
+
+/// One group's columns as [N, K, L] and weights as [og, K], the reduction index K in the
+/// order PyTorch's CPU convolution sums it (one fused multiply-add per term, bias last), so
+/// the matmul's sequential sums round as PyTorch's do (checked bit for bit for 1 to 16
+/// channels; see `SMALL_CHANNELS`).
+fn reduction_order(
+    cols: &Tensor,
+    weight: &Tensor,
+    (c0, cg): (usize, usize),
+    (o0, og): (usize, usize),
+    l: i64,
+) -> Result<(Tensor, Tensor)> {
+    let n = cols.shape()[0] as i64;
+    let gc = cols.narrow(1, c0 as i64, cg as i64)?;
+    let gw = weight.narrow(0, o0 as i64, og as i64)?;
+    if cg > SMALL_CHANNELS {
+        return Ok((gc.reshape(&[n, -1, l])?, gw.reshape(&[og as i64, -1])?));
+    }
+    Ok((
+        gc.permute(&[0, 2, 1, 3])?.reshape(&[n, -1, l])?,
+        gw.permute(&[0, 2, 3, 1])?.reshape(&[og as i64, -1])?,
+    ))
+}
+
 /// `F.conv2d(x, weight, bias, stride, padding, dilation, groups)`.
 pub fn conv2d(
     x: &Tensor,
@@ -153,13 +181,7 @@ pub fn conv2d(
     let (cg, og) = (c / groups, ws[0] / groups);
     let mut parts = Vec::with_capacity(groups);
     for g in 0..groups {
-        // [N, cg*kh*kw, L] for this group's channels, times its weights [og, cg*kh*kw]
-        let gcols = cols
-            .narrow(1, (g * cg) as i64, cg as i64)?
-            .reshape(&[n as i64, -1, l])?;
-        let gw = weight
-            .narrow(0, (g * og) as i64, og as i64)?
-            .reshape(&[og as i64, -1])?;
+        let (gcols, gw) = reduction_order(&cols, weight, (g * cg, cg), (g * og, og), l)?;
         parts.push(matmul(&gw, &gcols)?);
     }
     let mut y = if groups == 1 {
