@@ -123,7 +123,10 @@ fn set_data_swaps_while_old_references_stay_valid() {
     // References taken before the swap still read the replaced data (it is parked).
     assert_eq!(old_shape, &[2]);
     assert_eq!(old_storage.dtype(), DType::F32);
-    assert_eq!((t.shape(), t.dtype(), t.object_id()), (&[3usize][..], DType::F64, id));
+    assert_eq!(
+        (t.shape(), t.dtype(), t.object_id()),
+        (&[3usize][..], DType::F64, id)
+    );
     assert!(t.same_storage(&u));
     // SAFETY: `old_shape` and `old_storage` are not used again.
     unsafe { release_retired() };

@@ -3,7 +3,7 @@
 use super::convert::*;
 use super::methods::arg;
 use super::methods_extra::need_tensor;
-use crate::lang::error::{type_error, value_error, PyResult};
+use crate::lang::error::{runtime_error, type_error, value_error, PyResult};
 use crate::lang::interp::Interp;
 use crate::lang::value::*;
 use crate::tensor::ops::extra::conv::{self, Window};
@@ -185,16 +185,61 @@ fn pool_window(i: &mut Interp, a: &Args, f: &str, max: bool) -> PyResult<Window>
 
 fn max_pool2d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     let x = need_tensor(&a, 0, "input", "max_pool2d")?;
-    if let Some(v) = arg(&a, 6, "return_indices") {
-        if i.truthy(&v)? {
-            return Err(crate::lang::error::not_implemented(
-                "cudalearn does not implement max_pool2d(return_indices=True) yet",
-            )
-            .hint("the pooled values are returned; MaxUnpool2d is not available either"));
-        }
-    }
+    let with_indices = match arg(&a, 6, "return_indices") {
+        Some(v) => i.truthy(&v)?,
+        None => false,
+    };
     let w = pool_window(i, &a, "max_pool2d", true)?;
-    Ok(wrap(conv::max_pool2d(&x, w).py()?))
+    match conv::max_pool2d_with_indices(&x, w, with_indices).py()? {
+        (y, Some(at)) => Ok(Value::tuple(vec![wrap(y), wrap(at)])),
+        (y, None) => Ok(wrap(y)),
+    }
+}
+
+/// `F.max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None)`.
+fn max_unpool2d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
+    let x = need_tensor(&a, 0, "input", "max_unpool2d")?;
+    let at = need_tensor(&a, 1, "indices", "max_unpool2d")?;
+    let kernel = match arg(&a, 2, "kernel_size") {
+        Some(v) => pair(i, &v, "kernel_size", "max_unpool2d")?,
+        None => {
+            return Err(type_error(
+                "max_unpool2d() missing required argument 'kernel_size'",
+            ))
+        }
+    };
+    let stride = match arg(&a, 3, "stride") {
+        None | Some(Value::None) => kernel,
+        Some(v) => pair(i, &v, "stride", "max_unpool2d")?,
+    };
+    let padding = pair_or(i, &a, 4, "padding", "max_unpool2d", [0, 0])?;
+    let nd = x.ndim();
+    let out = match arg(&a, 5, "output_size") {
+        None | Some(Value::None) => {
+            let mut o = [0; 2];
+            for k in 0..2 {
+                let size = x
+                    .shape()
+                    .get((nd + k).wrapping_sub(2))
+                    .copied()
+                    .unwrap_or(0);
+                o[k] = ((size.max(1) - 1) * stride[k] + kernel[k]).saturating_sub(2 * padding[k]);
+            }
+            o
+        }
+        Some(v) => {
+            let l = int_list(i, &v)?;
+            match l.len() {
+                n if n >= 2 => [l[n - 2] as usize, l[n - 1] as usize],
+                _ => {
+                    return Err(value_error(
+                        "output_size should be a sequence containing 2 or 4 elements",
+                    ))
+                }
+            }
+        }
+    };
+    Ok(wrap(conv::max_unpool2d(&x, &at, out).py()?))
 }
 
 fn avg_pool2d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
@@ -204,12 +249,19 @@ fn avg_pool2d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
         Some(v) => i.truthy(&v)?,
         None => true,
     };
-    if arg(&a, 6, "divisor_override").is_some() {
-        return Err(crate::lang::error::not_implemented(
-            "cudalearn does not implement avg_pool2d(divisor_override=...) yet",
-        ));
-    }
-    Ok(wrap(conv::avg_pool2d(&x, w, cip).py()?))
+    let divisor = match arg(&a, 6, "divisor_override") {
+        None | Some(Value::None) => None,
+        Some(v) => match v.as_int() {
+            Some(d) if d > 0 => Some(d as usize),
+            Some(_) => return Err(runtime_error("divisor must be not zero")),
+            None => {
+                return Err(type_error(
+                    "avg_pool2d(): argument 'divisor_override' must be int",
+                ))
+            }
+        },
+    };
+    Ok(wrap(conv::avg_pool2d(&x, w, cip, divisor).py()?))
 }
 
 fn adaptive_avg_pool2d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
@@ -253,6 +305,7 @@ pub fn functions() -> Vec<(&'static str, NativeFn)> {
         ("conv2d", conv2d_f),
         ("max_pool2d", max_pool2d_f),
         ("avg_pool2d", avg_pool2d_f),
+        ("max_unpool2d", max_unpool2d_f),
         ("adaptive_avg_pool2d", adaptive_avg_pool2d_f),
     ]
 }
