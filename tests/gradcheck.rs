@@ -655,6 +655,14 @@ fn gather_scatter_and_layout() {
     check("triu", &[t(&[3, 4], 73)], &|x| layout::tri(&x[0], 1, false));
     check("diag 1d", &[t(&[3], 74)], &|x| layout::diag(&x[0], -1));
     check("diag 2d", &[t(&[3, 4], 75)], &|x| layout::diag(&x[0], 1));
+    check(
+        "einsum ellipsis",
+        &[t(&[2, 3, 4], 78), t(&[4, 2], 79)],
+        &|x| einsum::einsum("...ij,jk->...ik", &[x[0].clone(), x[1].clone()]),
+    );
+    check("einsum diagonal", &[t(&[2, 3, 3], 99)], &|x| {
+        einsum::einsum("bii->bi", &[x[0].clone()])
+    });
     check("einsum matmul", &[t(&[2, 3], 76), t(&[3, 4], 77)], &|x| {
         einsum::einsum("ij,jk->ik", &[x[0].clone(), x[1].clone()])
     });
