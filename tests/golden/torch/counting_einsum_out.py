@@ -191,3 +191,21 @@ t = torch.tensor([1, 2])
 u = torch.as_tensor(t, dtype=torch.float32)
 print(u, u is t, torch.as_tensor([[1., 2.]], dtype=torch.int64))
 
+# %% unique_dim
+import torch
+x = torch.tensor([[1, 2, 1], [0, 5, 3], [1, 2, 1], [0, 5, 3], [0, 1, 9]])
+print(torch.unique(x, dim=0))
+print(torch.unique(x, dim=1))
+print(torch.unique(x, dim=0, return_inverse=True, return_counts=True))
+print(x.unique(dim=-1, return_counts=True))
+print(torch.unique(x, sorted=False, dim=0))
+f = torch.tensor([[2.0, float('nan')], [2.0, float('nan')], [1.0, 3.0]])
+print(torch.unique(f, dim=0))
+print(torch.unique(torch.zeros(0, 3), dim=0))
+print(torch.unique(torch.tensor([3, 1, 3]), dim=0, return_inverse=True))
+try:
+    torch.unique(x, dim=2)
+except IndexError as e:
+    print(e)
+t = torch.arange(8).reshape(2, 2, 2) % 2
+print(torch.unique(t, dim=1, return_inverse=True))

@@ -180,15 +180,17 @@ fn contains(t: &Value, a: &Args) -> PyResult<Value> {
 
 fn unique(i: &mut Interp, t: &Value, a: &Args) -> PyResult<Value> {
     let x = this(t)?;
-    if arg(a, 3, "dim").is_some() {
-        return Err(crate::lang::error::not_implemented(
-            "cudalearn does not implement torch.unique with dim= yet",
-        )
-        .hint("flatten first: torch.unique(x) works over all elements"));
-    }
     let inv = flag(i, a, 1, "return_inverse", false)?;
     let cnt = flag(i, a, 2, "return_counts", false)?;
-    let u = counting::unique(&x).py()?;
+    let u = match arg(a, 3, "dim") {
+        None | Some(Value::None) => counting::unique(&x).py()?,
+        Some(d) => {
+            let d = d
+                .as_int()
+                .ok_or_else(|| type_error("unique(): argument 'dim' must be int"))?;
+            counting::unique_dim(&x, d).py()?
+        }
+    };
     if !inv && !cnt {
         return Ok(wrap(u.values));
     }
