@@ -209,3 +209,33 @@ except IndexError as e:
     print(e)
 t = torch.arange(8).reshape(2, 2, 2) % 2
 print(torch.unique(t, dim=1, return_inverse=True))
+# %% matrix_norms
+import torch
+A = torch.tensor([[1., -2., 3.], [-4., 5., -6.]], requires_grad=True)
+for o in [1, -1, float('inf'), float('-inf'), 'fro']:
+    r = torch.linalg.norm(A, ord=o)
+    print(o, r)
+print(torch.linalg.norm(A, 1, dim=(1, 0)))
+print(torch.linalg.norm(A, float('inf'), keepdim=True))
+B = torch.arange(24.).reshape(2, 3, 4) - 10
+print(torch.linalg.norm(B, 1, dim=(1, 2)))
+print(torch.linalg.norm(B, -float('inf'), dim=(2, 0), keepdim=True))
+print(torch.linalg.matrix_norm(B))
+print(torch.linalg.matrix_norm(B, ord=1))
+r = torch.linalg.norm(A, ord=1)
+r.backward()
+print(A.grad)
+print(torch.norm(A, p='fro'))
+for o in [3, 'abc']:
+    try:
+        torch.linalg.norm(A, ord=o)
+    except RuntimeError as e:
+        print(e)
+try:
+    torch.linalg.matrix_norm(torch.ones(3))
+except RuntimeError as e:
+    print(e)
+try:
+    torch.linalg.norm(torch.ones(2, 2, 2), ord=1)
+except RuntimeError as e:
+    print(e)

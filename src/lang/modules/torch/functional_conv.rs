@@ -62,8 +62,10 @@ fn conv_padding(
             }
             let total = [dil[0] * (kernel[0] - 1), dil[1] * (kernel[1] - 1)];
             if total.iter().any(|t| t % 2 == 1) {
-                return Err(crate::lang::error::not_implemented("cudalearn does not implement padding='same' with an even kernel (uneven padding) yet")
-                    .hint("use an odd kernel_size, or pad the input with explicit numbers"));
+                return Err(crate::lang::error::not_implemented_yet(
+                    "padding='same' with an even kernel (uneven padding)",
+                )
+                .hint("use an odd kernel_size, or pad the input with explicit numbers"));
             }
             Ok([total[0] / 2, total[1] / 2])
         }

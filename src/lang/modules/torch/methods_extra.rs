@@ -103,8 +103,8 @@ fn norm_p(v: Option<Value>) -> PyResult<f64> {
     match v {
         None | Some(Value::None) => Ok(2.0),
         Some(Value::Str(s)) if &*s == "fro" => Ok(2.0),
-        Some(Value::Str(s)) => Err(crate::lang::error::not_implemented(format!(
-            "cudalearn does not implement the '{s}' norm yet"
+        Some(Value::Str(s)) => Err(crate::lang::error::not_implemented_yet(format!(
+            "the '{s}' norm"
         ))
         .hint("vector norms (p = a number or float('inf')) and 'fro' are supported")),
         Some(v) => scalar_of(&v).map(|s| s.to_f64()).ok_or_else(|| {
