@@ -239,3 +239,24 @@ try:
     torch.linalg.norm(torch.ones(2, 2, 2), ord=1)
 except RuntimeError as e:
     print(e)
+
+# %% from_numpy_shares_memory
+import torch
+x = torch.arange(6.).reshape(2, 3)
+a = x.numpy()
+print(a, a.dtype, a.shape)
+t = torch.from_numpy(a)
+print(t, t.dtype)
+x[0, 0] = 7.0
+print(t[0, 0].item(), a.tolist()[0][0])
+t[1, 2] = -1.0
+print(x)
+print(torch.as_tensor(a).dtype, torch.tensor(a))
+i = torch.tensor([1, 2, 3]).numpy()
+print(torch.from_numpy(i), i.tolist())
+try:
+    torch.from_numpy([1, 2])
+except TypeError as e:
+    print(e)
+b = torch.ones(2, dtype=torch.bool).numpy()
+print(torch.from_numpy(b))
