@@ -622,6 +622,13 @@ fn statistics() {
 
 #[test]
 fn gather_scatter_and_layout() {
+    check("split and chunk", &[t(&[5, 2], 63)], &|x| {
+        let a = layout::split(&x[0], 2, 0)?;
+        let b = layout::split_with_sizes(&x[0], &[1, 4], 0)?;
+        let c = layout::chunk(&x[0], 2, 1)?;
+        let s = cudalearn::autograd::util::mul(&a[2], &b[0])?;
+        cudalearn::autograd::util::add(&s, &c[1].narrow(0, 0, 1)?)
+    });
     let i = idx(&[0, 2, 1, 1, 0, 2], &[2, 3]);
     check("gather", &[t(&[2, 4], 64)], &move |x| {
         gather::gather(&x[0], 1, &i)

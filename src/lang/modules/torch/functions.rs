@@ -301,9 +301,18 @@ pub fn where_(_: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
         .cloned()
         .ok_or_else(|| type_error("where(): argument 'condition' must be Tensor"))?;
     if a.pos.len() == 1 {
-        return Err(crate::lang::error::not_implemented(
-            "torch.where(condition) with one argument",
-        ));
+        // `torch.where(condition)` is `torch.nonzero(condition, as_tuple=True)`
+        // (a 0-d condition counts as 1-d: PyTorch answers `(tensor([0]),)` for True)
+        let c = if cond.ndim() == 0 {
+            cond.reshape(&[1]).py()?
+        } else {
+            cond.clone()
+        };
+        let nz = crate::tensor::index::nonzero(&c).py()?;
+        let cols = (0..cond.ndim().max(1))
+            .map(|k| Ok(wrap(nz.select(1, k as i64).py()?.contiguous().py()?)))
+            .collect::<PyResult<Vec<_>>>()?;
+        return Ok(Value::tuple(cols));
     }
     let side = |v: &Value| -> PyResult<join::TensorOrScalar> {
         if let Some(t) = as_tensor(v) {

@@ -204,6 +204,30 @@ fn unique(i: &mut Interp, t: &Value, a: &Args) -> PyResult<Value> {
     Ok(Value::tuple(out))
 }
 
+/// A tuple of tensors (what `split` and `chunk` return).
+fn pieces(ts: Vec<Tensor>) -> PyResult<Value> {
+    Ok(Value::tuple(ts.into_iter().map(wrap).collect()))
+}
+
+/// `x.split(split_size_or_sections, dim=0)`: an int gives equal pieces, a list their sizes.
+fn split(i: &mut Interp, t: &Value, a: &Args) -> PyResult<Value> {
+    let x = this(t)?;
+    let d = int_arg(a, 1, "dim", 0)?;
+    match arg(a, 0, "split_size") {
+        Some(Value::Int(n)) => pieces(layout::split(&x, n, d).py()?),
+        Some(v @ (Value::List(_) | Value::Tuple(_))) => {
+            let sizes = int_list(i, &v)?;
+            pieces(layout::split_with_sizes(&x, &sizes, d).py()?)
+        }
+        Some(v) if v.as_int().is_some() => {
+            pieces(layout::split(&x, v.as_int().unwrap_or(0), d).py()?)
+        }
+        _ => Err(type_error(
+            "split() missing required argument 'split_size' (an int or a list of ints)",
+        )),
+    }
+}
+
 /// Writes `r` into `t` in place (the `_` forms), keeping autograd's rules.
 fn in_place(t: &Value, r: &Tensor) -> PyResult<Value> {
     crate::tensor::ops::inplace::write_result_tracked(&this(t)?, r).py()?;
@@ -375,6 +399,18 @@ m! {
         Ok(wrap(crate::tensor::ops::compare::isclose(&this(t)?, &o, rtol, atol, en).py()?))
     },
     "unique" => |i, t, a| unique(i, t, &a),
+    "split" => |i, t, a| split(i, t, &a),
+    "chunk" => |_, t, a| {
+        let n = need_int(&a, 0, "chunks", "chunk")?;
+        let d = int_arg(&a, 1, "dim", 0)?;
+        pieces(layout::chunk(&this(t)?, n, d).py()?)
+    },
+    "count_nonzero" => |i, t, a| {
+        let x = this(t)?;
+        let nz = crate::tensor::ops::compare::compare_scalar(crate::tensor::BinaryOp::Ne, &x, crate::tensor::Scalar::Int(0)).py()?;
+        let d = dims(i, arg(&a, 0, "dim"))?;
+        Ok(wrap(crate::tensor::ops::reduce::sum(&nz, d.as_deref(), false, None).py()?))
+    },
     "bincount" => |_, t, a| {
         let w = arg(&a, 0, "weights").and_then(|v| as_tensor(&v).cloned());
         let m = int_arg(&a, 1, "minlength", 0)?;
@@ -426,6 +462,9 @@ torch_forms!(
     "clamp_max",
     "isclose",
     "unique",
+    "split",
+    "chunk",
+    "count_nonzero",
     "bincount",
     "histc",
 );
