@@ -400,6 +400,7 @@ m! {
     },
     "unique" => |i, t, a| unique(i, t, &a),
     "split" => |i, t, a| split(i, t, &a),
+    "is_inference" => |_, t, _| Ok(Value::Bool(this(t)?.is_inference())),
     "chunk" => |_, t, a| {
         let n = need_int(&a, 0, "chunks", "chunk")?;
         let d = int_arg(&a, 1, "dim", 0)?;
@@ -463,6 +464,7 @@ torch_forms!(
     "isclose",
     "unique",
     "split",
+    "is_inference",
     "chunk",
     "count_nonzero",
     "bincount",

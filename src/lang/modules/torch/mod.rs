@@ -139,17 +139,57 @@ impl Native for TorchType {
                 this: Some(this.clone()),
             }))));
         }
-        if &*name.as_str() == "__name__" {
-            return Ok(Some(Value::str(self.name)));
+        match &*name.as_str() {
+            "__name__" | "__qualname__" => return Ok(Some(Value::str(self.name))),
+            "__module__" => return Ok(Some(Value::str("torch"))),
+            _ => {}
         }
-        // `torch.Tensor.sort`: a real Tensor method that tensors here lack says so.
         let n = name.as_str();
-        if self.name == "Tensor" && !methods::METHOD_NAMES.contains(&&*n) {
+        if self.name == "Tensor" {
+            // `torch.Tensor.sort`: the method unbound, `torch.Tensor.sort(x)` == `x.sort()`
+            let found = methods::tensor_method(&n).or_else(|| methods_extra::tensor_method(&n));
+            if let Some((_, name)) = found {
+                return Ok(Some(Value::Native(Rc::new(UnboundMethod { name }))));
+            }
+            // a real Tensor method that tensors here lack says so
             if let Some(e) = crate::lang::modules::names::missing("torch.Tensor", &n) {
                 return Err(e);
             }
         }
-        Ok(None)
+        Err(crate::lang::error::attr_error(format!(
+            "type object '{}' has no attribute '{n}'",
+            match self.name {
+                "Tensor" => "Tensor".to_string(),
+                t => format!("torch.{t}"),
+            }
+        )))
+    }
+}
+
+/// `torch.Tensor.NAME`: a tensor method not bound to a tensor; calling it with the tensor
+/// first is calling the method.
+struct UnboundMethod {
+    name: &'static str,
+}
+
+impl Native for UnboundMethod {
+    fn callable(&self) -> bool {
+        true
+    }
+    fn type_name(&self) -> &str {
+        "method_descriptor"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn repr(&self, _i: &mut Interp) -> PyResult<String> {
+        Ok(format!(
+            "<method '{}' of 'torch._C.TensorBase' objects>",
+            self.name
+        ))
+    }
+    fn call(&self, _this: &Value, a: Args, i: &mut Interp) -> PyResult<Value> {
+        functions::method_form(i, self.name, a)
     }
 }
 
