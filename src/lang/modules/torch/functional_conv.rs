@@ -7,6 +7,7 @@ use crate::lang::error::{runtime_error, type_error, value_error, PyResult};
 use crate::lang::interp::Interp;
 use crate::lang::value::*;
 use crate::tensor::ops::extra::conv::{self, Window};
+use crate::tensor::Tensor;
 
 /// An int or a pair of ints (`3`, `(3, 2)`), as (h, w); non-negative.
 fn pair(i: &mut Interp, v: &Value, name: &str, f: &str) -> PyResult<[usize; 2]> {
@@ -42,7 +43,9 @@ fn pair_or(
     }
 }
 
-/// `padding=` of a convolution: numbers, `'valid'` (0) or `'same'` (symmetric only).
+/// `padding=` of a convolution: numbers, `'valid'` (0) or `'same'`, as (the padding on both
+/// sides, the extra zeros after the end). An even kernel needs an odd total; PyTorch puts
+/// the extra one at the end (right, bottom), padding the input before the convolution.
 fn conv_padding(
     i: &mut Interp,
     a: &Args,
@@ -51,9 +54,9 @@ fn conv_padding(
     dil: [usize; 2],
     stride: [usize; 2],
     f: &str,
-) -> PyResult<[usize; 2]> {
+) -> PyResult<([usize; 2], [usize; 2])> {
     match arg(a, k, "padding") {
-        Some(Value::Str(s)) if &*s == "valid" => Ok([0, 0]),
+        Some(Value::Str(s)) if &*s == "valid" => Ok(([0, 0], [0, 0])),
         Some(Value::Str(s)) if &*s == "same" => {
             if stride != [1, 1] {
                 return Err(value_error(
@@ -61,20 +64,30 @@ fn conv_padding(
                 ));
             }
             let total = [dil[0] * (kernel[0] - 1), dil[1] * (kernel[1] - 1)];
-            if total.iter().any(|t| t % 2 == 1) {
-                return Err(crate::lang::error::not_implemented_yet(
-                    "padding='same' with an even kernel (uneven padding)",
-                )
-                .hint("use an odd kernel_size, or pad the input with explicit numbers"));
-            }
-            Ok([total[0] / 2, total[1] / 2])
+            Ok(([total[0] / 2, total[1] / 2], [total[0] % 2, total[1] % 2]))
         }
         Some(Value::Str(s)) => Err(value_error(format!(
             "Invalid padding string '{s}', should be one of {{'valid', 'same'}}"
         ))),
-        Some(v) => pair(i, &v, "padding", f),
-        None => Ok([0, 0]),
+        Some(v) => Ok((pair(i, &v, "padding", f)?, [0, 0])),
+        None => Ok(([0, 0], [0, 0])),
     }
+}
+
+/// `x` with `extra` zeros appended to its last two dims (the end of each row, then rows).
+fn pad_end(x: &Tensor, extra: [usize; 2]) -> PyResult<Tensor> {
+    let mut x = x.clone();
+    for (k, &e) in extra.iter().enumerate() {
+        if e == 0 || x.ndim() < 2 {
+            continue;
+        }
+        let dim = x.ndim() - 2 + k;
+        let mut shape: Vec<i64> = x.shape().iter().map(|&d| d as i64).collect();
+        shape[dim] = e as i64;
+        let z = crate::tensor::create::zeros(&shape, Some(x.dtype()), x.device()).py()?;
+        x = crate::tensor::ops::join::cat(&[x, z], dim as i64).py()?;
+    }
+    Ok(x)
 }
 
 fn groups(a: &Args) -> PyResult<usize> {
@@ -101,7 +114,8 @@ fn conv2d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     } else {
         [1, 1]
     };
-    let padding = conv_padding(i, &a, 4, k, dil, stride, "conv2d")?;
+    let (padding, extra) = conv_padding(i, &a, 4, k, dil, stride, "conv2d")?;
+    let x = pad_end(&x, extra)?;
     let win = Window {
         kernel: k,
         stride,
@@ -130,14 +144,18 @@ fn single(i: &mut Interp, a: &Args, k: usize, name: &str, default: usize) -> PyR
 }
 
 fn conv1d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
-    let x = need_tensor(&a, 0, "input", "conv1d")?;
+    let mut x = need_tensor(&a, 0, "input", "conv1d")?;
     let w = need_tensor(&a, 1, "weight", "conv1d")?;
     let b = arg(&a, 2, "bias").and_then(|v| as_tensor(&v).cloned());
     let stride = single(i, &a, 3, "stride", 1)?;
     let dil = single(i, &a, 5, "dilation", 1)?;
     let k = if w.ndim() == 3 { w.shape()[2] } else { 1 };
     let padding = match arg(&a, 4, "padding") {
-        Some(Value::Str(_)) => conv_padding(i, &a, 4, [1, k], [1, dil], [1, stride], "conv1d")?[1],
+        Some(Value::Str(_)) => {
+            let (p, extra) = conv_padding(i, &a, 4, [1, k], [1, dil], [1, stride], "conv1d")?;
+            x = pad_end(&x, [0, extra[1]])?;
+            p[1]
+        }
         _ => single(i, &a, 4, "padding", 0)?,
     };
     Ok(wrap(
