@@ -187,7 +187,7 @@ impl Tensor {
         // SAFETY: the cell is written only by `set_data`, which swaps the `Rc` without
         // dropping the old `TensorData` (it moves to `RETIRED`), and tensors are not `Sync`,
         // so no write overlaps this read and the returned reference outlives any swap.
-        unsafe { &**self.0.data.get() }
+        unsafe { &*self.0.data.get() }
     }
 
     /// `self.data = new` (PyTorch's `set_data`): this object takes `new`'s storage, layout,

@@ -4,6 +4,19 @@
 //! matmul with the weights and pooling a max or mean over each window. Every step is an
 //! existing op, so this runs on every device with autograd; the last node is named as
 //! PyTorch names it (`ConvolutionBackward0`, `MaxPool2DWithIndicesBackward0`, ...).
+//!
+//! Rounding against PyTorch's CPU results (oneDNN 3.13 on AVX-512, measured on the golden
+//! machine): the forward matches bit for bit up to 16 channels per group (see
+//! `reduction_order`); above that oneDNN reorders the input to 16-channel blocks and sums
+//! (channel, kh, kw), which our matmul's blocking does not reproduce. The backward does not
+//! match in the last bits: oneDNN's backward-weights kernel sums the bias gradient over
+//! (n, oh, ow) in one sequence for 8 channels but splits the batch over the threads for 1
+//! channel (so it depends on the machine's core count), and its weight and input gradients
+//! come from kernels with their own blocking; PyTorch's `Linear` is MKL's sgemm, whose
+//! small-K kernels add the products as a tree (K = 8: eight lanes reduced pairwise) rather
+//! than in sequence. The gradients differ by at most a few 1e-8, which SGD keeps below the
+//! 4th printed digit but Adam, which divides by each gradient's running size, amplifies into
+//! the 3rd-4th digit within a few epochs on the digits CNN.
 use super::host::{i64s, make, make_i64, rename, take_flat, values};
 use crate::tensor::error::{runtime, Result};
 use crate::tensor::ops::join::cat;

@@ -46,7 +46,7 @@ pub fn unique_dim(x: &Tensor, dim: i64) -> Result<Unique> {
     perm.insert(0, d as i64);
     let front = x.permute(&perm)?;
     let v = values(&front)?;
-    let len = if n == 0 { 0 } else { v.len() / n };
+    let len = v.len().checked_div(n).unwrap_or(0);
     let row = |k: usize| &v[k * len..(k + 1) * len];
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| {
