@@ -260,3 +260,47 @@ except TypeError as e:
     print(e)
 b = torch.ones(2, dtype=torch.bool).numpy()
 print(torch.from_numpy(b))
+
+# %% out_forms_resize_and_pairs
+import torch
+def tr(label, f):
+    try:
+        r = f()
+        print(label, r)
+    except Exception as e:
+        print(label, type(e).__name__, e)
+x = torch.tensor([[1., 2.], [3., 4.]])
+o = torch.empty(2, 2)
+tr('o1', lambda: (torch.mul(x, 2, out=o), o))
+tr('o2', lambda: torch.exp(x, out=torch.empty(2, 2)))
+tr('o3', lambda: torch.cat([x, x], out=torch.empty(4, 2)))
+tr('o4', lambda: torch.max(x, 1, out=(torch.empty(2), torch.empty(2, dtype=torch.long))))
+tr('o5', lambda: torch.add(x, 1, out=torch.empty(3)))
+tr('o6', lambda: torch.add(x, 1, out=torch.empty(2, 2, dtype=torch.long)))
+tr('o7', lambda: torch.sort(x, out=(torch.empty(2, 2), torch.empty(2, 2, dtype=torch.long))))
+tr('o8', lambda: torch.cumsum(x, 0, out=torch.empty(2, 2)))
+tr('o9', lambda: torch.mm(x, x, out=torch.empty(2, 2)))
+tr('o11', lambda: torch.arange(3, out=torch.empty(3)))
+tr('o12', lambda: torch.zeros(2, out=torch.empty(2)))
+y = torch.ones(2, requires_grad=True)
+tr('o13', lambda: torch.mul(y, 2, out=torch.empty(2)))
+tr('o14', lambda: torch.mean(x, 0, out=torch.empty(2)))
+
+# %% out_of_creation_functions
+import torch
+o = torch.empty(3)
+r = torch.arange(3, out=o)
+print(r, o, r is o)
+z = torch.full((2,), 7.)
+r = torch.zeros(2, out=z)
+print(r, z, r is z)
+q = torch.ones(5)
+r = torch.ones(2, 2, out=q)
+print(q)
+a = torch.tensor([[1., 5.], [3., 2.]])
+v, ix = torch.empty(2), torch.empty(2, dtype=torch.long)
+r = torch.max(a, 1, out=(v, ix))
+print(r, v, ix, r.values is v)
+e = torch.empty(0)
+torch.mul(a, 2, out=e)
+print(e)

@@ -2,7 +2,7 @@
 //! `torch.linalg.norm`/`vector_norm`, `from_numpy`, `as_tensor` (sharing memory where PyTorch
 //! does), and `out=` for the function forms of methods (`torch.add(a, b, out=c)`).
 use super::convert::*;
-use super::methods::arg;
+use super::methods::{arg, ReturnTypes};
 use super::methods_extra::dims;
 use crate::lang::builtins::kwarg;
 use crate::lang::error::{not_implemented_yet, runtime_error, type_error, PyResult};
@@ -10,6 +10,7 @@ use crate::lang::interp::Interp;
 use crate::lang::value::*;
 use crate::tensor::ops::extra::{einsum, stats};
 use crate::tensor::Tensor;
+use std::rc::Rc;
 
 fn einsum_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     let eq = match a.pos.first() {
@@ -257,24 +258,65 @@ fn as_tensor_f(i: &mut Interp, this: &Value, a: Args) -> PyResult<Value> {
 
 /// `torch.f(..., out=t)`: the result copied into `t`, which is returned. `t` must already
 /// have the result's shape (cudalearn cannot resize a tensor in place).
-pub fn write_out(name: &str, r: Value, out: &Value) -> PyResult<Value> {
+pub fn write_out(i: &mut Interp, name: &str, r: Value, out: &Value) -> PyResult<Value> {
+    write_out_resizing(i, name, r, out, true)
+}
+
+/// `write_out`; `warn`: whether resizing a non-empty out tensor warns (ops do; the creation
+/// functions resize it silently, as PyTorch's `zeros(..., out=)` calls `resize_`).
+pub fn write_out_resizing(
+    i: &mut Interp,
+    name: &str,
+    r: Value,
+    out: &Value,
+    warn: bool,
+) -> PyResult<Value> {
     if matches!(out, Value::None) {
         return Ok(r);
     }
-    let (Some(o), Some(rt)) = (as_tensor(out), as_tensor(&r)) else {
+    // (values, indices) results take a pair of out tensors
+    let pair = match out {
+        Value::Tuple(t) if t.len() == 2 => Some((t[0].clone(), t[1].clone())),
+        _ => None,
+    };
+    let named = match &r {
+        Value::Native(n) => n.as_any().downcast_ref::<ReturnTypes>(),
+        _ => None,
+    };
+    if let (Some((ov, oi)), Some(rt)) = (pair, named) {
+        write_one(i, name, &ov, &rt.values, warn)?;
+        write_one(i, name, &oi, &rt.indices, warn)?;
+        return Ok(Value::Native(Rc::new(ReturnTypes {
+            name: out_name(rt.name),
+            values: ov,
+            indices: oi,
+        })));
+    }
+    write_one(i, name, out, &r, warn)?;
+    Ok(out.clone())
+}
+
+/// The `torch.return_types` name of a result written to `out=`.
+fn out_name(name: &'static str) -> &'static str {
+    match name {
+        "max" => "max_out",
+        "min" => "min_out",
+        "sort" => "sort_out",
+        "topk" => "topk_out",
+        "kthvalue" => "kthvalue_out",
+        other => other,
+    }
+}
+
+/// Writes the result `r` into the out tensor `out`; one of another shape is resized (with
+/// PyTorch's deprecation warning unless it was empty), keeping its dtype and device.
+fn write_one(i: &mut Interp, name: &str, out: &Value, r: &Value, warn: bool) -> PyResult<()> {
+    let (Some(o), Some(rt)) = (as_tensor(out), as_tensor(r)) else {
         return Err(type_error(format!(
             "{name}(): argument 'out' must be Tensor, not {}",
             out.type_name()
         )));
     };
-    if o.shape() != rt.shape() {
-        return Err(runtime_error(format!(
-            "cudalearn cannot resize the out= tensor of {name}(): it has shape {} and the result has shape {}",
-            crate::tensor::shape::fmt_list(o.shape()),
-            crate::tensor::shape::fmt_list(rt.shape())
-        ))
-        .hint("make it with the result's shape (torch.empty(...) of that size), or drop out= and assign the result"));
-    }
     if !crate::tensor::promote::can_cast(rt.dtype(), o.dtype()) {
         return Err(runtime_error(format!(
             "result type {} can't be cast to the desired output type {}",
@@ -287,8 +329,20 @@ pub fn write_out(name: &str, r: Value, out: &Value) -> PyResult<Value> {
             "{name}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad."
         )));
     }
+    if o.shape() != rt.shape() {
+        if warn && o.numel() != 0 {
+            i.warn("UserWarning", &format!(
+                "An output with one or more elements was resized since it had shape {}, which does not match the required output shape {}. This behavior is deprecated, and in a future PyTorch release outputs will not be resized unless they have zero elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0). (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)",
+                crate::tensor::shape::fmt_list(o.shape()),
+                crate::tensor::shape::fmt_list(rt.shape())
+            ));
+        }
+        let shape: Vec<i64> = rt.shape().iter().map(|&d| d as i64).collect();
+        let fresh = crate::tensor::create::zeros(&shape, Some(o.dtype()), o.device()).py()?;
+        o.set_data(&fresh);
+    }
     crate::tensor::ops::inplace::copy_(o, rt).py()?;
-    Ok(out.clone())
+    Ok(())
 }
 
 pub fn torch_fns() -> Vec<(&'static str, NativeFn)> {
