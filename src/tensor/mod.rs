@@ -75,6 +75,10 @@ struct TensorData {
     offset: usize,
     dtype: DType,
     device: Device,
+    /// Added to the storage's version counter: `set_data` keeps the object's `_version`
+    /// going across the swap (PyTorch keeps a variable's version counter), so saved tensors
+    /// neither fail nor pass their in-place check by the change of storage.
+    version_shift: i64,
 }
 
 /// A tensor handle. See the module documentation.
@@ -125,6 +129,7 @@ impl Tensor {
                 offset,
                 dtype,
                 device,
+                version_shift: 0,
             })),
             requires_grad: Cell::new(false),
             is_param: Cell::new(false),
@@ -205,6 +210,7 @@ impl Tensor {
             offset: new.d().offset,
             dtype: new.d().dtype,
             device: new.d().device,
+            version_shift: self.version() as i64 - new.d().storage.version() as i64,
         });
         let changed = self.dtype() != new.dtype() || self.device() != new.device();
         // SAFETY: see `d`: the old data is kept alive in `RETIRED`, not dropped here.
@@ -370,7 +376,7 @@ impl Tensor {
     }
     /// `t._version`: in-place writes through any view bump it.
     pub fn version(&self) -> u32 {
-        self.d().storage.version()
+        (self.d().storage.version() as i64 + self.d().version_shift) as u32
     }
     pub fn bump_version(&self) {
         self.d().storage.bump_version()

@@ -72,3 +72,24 @@ for step in range(30):
     loss.backward()
     opt.step()
 print(f'{loss.item():.6f}', opt.state[model[0].weight]['exp_avg'].dtype)
+
+# %% set_data_keeps_the_version_counter
+import torch
+w = torch.ones(2, requires_grad=True)
+with torch.no_grad():
+    w.mul_(2)
+    w.add_(1)
+y = (w * w).sum()
+print(w._version)
+w.data = torch.zeros(2)
+print(w._version)
+y.backward()
+print(w.grad)
+z = (w * 3).sum() + (w * w).sum()
+with torch.no_grad():
+    w.add_(1)
+print(w._version)
+try:
+    z.backward()
+except RuntimeError as e:
+    print(str(e)[:80])
