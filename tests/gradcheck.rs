@@ -622,6 +622,13 @@ fn statistics() {
 
 #[test]
 fn gather_scatter_and_layout() {
+    check("split and chunk", &[t(&[5, 2], 63)], &|x| {
+        let a = layout::split(&x[0], 2, 0)?;
+        let b = layout::split_with_sizes(&x[0], &[1, 4], 0)?;
+        let c = layout::chunk(&x[0], 2, 1)?;
+        let s = cudalearn::autograd::util::mul(&a[2], &b[0])?;
+        cudalearn::autograd::util::add(&s, &c[1].narrow(0, 0, 1)?)
+    });
     let i = idx(&[0, 2, 1, 1, 0, 2], &[2, 3]);
     check("gather", &[t(&[2, 4], 64)], &move |x| {
         gather::gather(&x[0], 1, &i)
@@ -655,6 +662,14 @@ fn gather_scatter_and_layout() {
     check("triu", &[t(&[3, 4], 73)], &|x| layout::tri(&x[0], 1, false));
     check("diag 1d", &[t(&[3], 74)], &|x| layout::diag(&x[0], -1));
     check("diag 2d", &[t(&[3, 4], 75)], &|x| layout::diag(&x[0], 1));
+    check(
+        "einsum ellipsis",
+        &[t(&[2, 3, 4], 78), t(&[4, 2], 79)],
+        &|x| einsum::einsum("...ij,jk->...ik", &[x[0].clone(), x[1].clone()]),
+    );
+    check("einsum diagonal", &[t(&[2, 3, 3], 99)], &|x| {
+        einsum::einsum("bii->bi", &[x[0].clone()])
+    });
     check("einsum matmul", &[t(&[2, 3], 76), t(&[3, 4], 77)], &|x| {
         einsum::einsum("ij,jk->ik", &[x[0].clone(), x[1].clone()])
     });
@@ -699,11 +714,35 @@ fn convolution_and_pooling() {
         conv::max_pool2d(&x[0], win(3, 2, 1))
     });
     check("avg_pool2d", &[t(&[1, 2, 4, 4], 90)], &|x| {
-        conv::avg_pool2d(&x[0], win(2, 1, 0), true)
+        conv::avg_pool2d(&x[0], win(2, 1, 0), true, None)
     });
     check("avg_pool2d no pad count", &[t(&[1, 1, 4, 4], 91)], &|x| {
-        conv::avg_pool2d(&x[0], win(3, 2, 1), false)
+        conv::avg_pool2d(&x[0], win(3, 2, 1), false, None)
     });
+    let ceil = conv::Window {
+        ceil_mode: true,
+        ..win(3, 2, 1)
+    };
+    check("avg_pool2d ceil_mode", &[t(&[1, 1, 6, 6], 93)], &move |x| {
+        conv::avg_pool2d(&x[0], ceil, true, None)
+    });
+    check(
+        "avg_pool2d divisor_override",
+        &[t(&[1, 1, 5, 5], 94)],
+        &move |x| conv::avg_pool2d(&x[0], ceil, false, Some(3)),
+    );
+    check("max_pool2d ceil_mode", &[t(&[1, 1, 6, 6], 95)], &move |x| {
+        conv::max_pool2d(&x[0], ceil)
+    });
+    let at = idx(&[0, 3, 9, 14, 1, 7, 8, 15], &[1, 2, 2, 2]);
+    check("max_unpool2d", &[t(&[1, 2, 2, 2], 96)], &move |x| {
+        conv::max_unpool2d(&x[0], &at, [4, 4])
+    });
+    check(
+        "conv2d over 16 channels",
+        &[t(&[1, 18, 3, 3], 97), t(&[2, 18, 2, 2], 98)],
+        &|x| conv::conv2d(&x[0], &x[1], None, win(2, 1, 0), 1),
+    );
     check("adaptive_avg_pool2d", &[t(&[1, 2, 5, 7], 92)], &|x| {
         conv::adaptive_avg_pool2d(&x[0], [2, 3])
     });

@@ -154,3 +154,18 @@ fn help_shows_a_learners_own_docstring() {
         "Help on function area in module __main__:\n\narea(w, h=2)\n    Width times height.\n\n"
     );
 }
+
+/// Parts of an implemented function that are missing say so too, naming what works instead.
+#[test]
+fn missing_options_of_implemented_functions_are_not_implemented() {
+    for ord in ["2", "-2", "'nuc'"] {
+        assert_gap(
+            &format!("import torch\ntorch.linalg.norm(torch.eye(2), ord={ord})"),
+            "the spectral (2, -2) or nuclear ('nuc') matrix norms",
+        );
+    }
+    assert_gap(
+        "import torch\ntorch.linalg.matrix_norm(torch.eye(2), ord='nuc')",
+        "the spectral (2, -2) or nuclear ('nuc') matrix norms",
+    );
+}

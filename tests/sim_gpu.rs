@@ -477,3 +477,33 @@ fn cuda_autocast_casts_every_path_to_an_op_alike() {
     ];
     assert_eq!(out.lines().collect::<Vec<_>>(), want, "{out}");
 }
+
+/// `Module.to` swaps each Parameter's data in place (PyTorch's `set_data`): an optimizer built
+/// before `model.to('cuda')` trains the moved parameters. The losses are PyTorch 2.15's for the
+/// same script on the CPU; moving back frees the parameters' and gradients' GPU memory (what is
+/// left is the inputs, the last loss and Adam's state, which stays where it was made).
+#[test]
+fn optimizer_built_before_module_to_trains_the_moved_parameters() {
+    let out = sim("import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
+ids = [id(p) for p in model.parameters()]
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+model.to('cuda')
+print([id(p) for p in model.parameters()] == ids, next(model.parameters()).device)
+print(torch.cuda.memory_allocated())
+x = torch.randn(16, 4, device='cuda')
+y = x.sum(1, keepdim=True)
+for step in range(50):
+    opt.zero_grad()
+    loss = ((model(x) - y) ** 2).mean()
+    loss.backward()
+    opt.step()
+    if step % 10 == 0:
+        print(step, f'{loss.item():.4f}')
+print(opt.state[model[0].weight]['exp_avg'].device)
+model.cpu()
+print(torch.cuda.memory_allocated(), next(model.parameters()).device, [id(p) for p in model.parameters()] == ids)
+");
+    assert_eq!(out, "True cuda:0\n2048\n0 4.7567\n10 3.9324\n20 2.7531\n30 1.3751\n40 0.4712\ncuda:0\n5632 cpu True\n");
+}

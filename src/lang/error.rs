@@ -278,6 +278,15 @@ pub fn not_implemented(what: impl std::fmt::Display) -> PyErr {
         format!("cudalearn does not support {what} yet"),
     )
 }
+/// `cudalearn does not implement {what} yet`: the honest-gap form, for a missing part of
+/// something PyTorch has.
+pub fn not_implemented_yet(what: impl std::fmt::Display) -> PyErr {
+    not_implemented_text(format!("cudalearn does not implement {what} yet"))
+}
+/// A NotImplementedError whose whole text is given.
+pub fn not_implemented_text(text: impl Into<String>) -> PyErr {
+    PyErr::new(ExcKind::NotImplementedError, text.into())
+}
 pub fn overflow_error() -> PyErr {
     PyErr::new(ExcKind::OverflowError, "integer overflow: cudalearn integers are 64-bit")
         .hint("Python ints are unbounded, but cudalearn keeps them in 64 bits (up to 9223372036854775807).")

@@ -125,6 +125,23 @@ class AvgPool2d(Module):
         return f'kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}'
 
 
+class MaxUnpool2d(Module):
+    __module__ = 'torch.nn.modules.pooling'
+    __constants__ = ['kernel_size', 'stride', 'padding']
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        self.kernel_size = _pair(kernel_size)
+        self.stride = _pair(stride if (stride is not None) else kernel_size)
+        self.padding = _pair(padding)
+
+    def forward(self, input, indices, output_size=None):
+        return F.max_unpool2d(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+    def extra_repr(self):
+        return f'kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}'
+
+
 class AdaptiveAvgPool2d(Module):
     __module__ = 'torch.nn.modules.pooling'
     __constants__ = ['output_size']

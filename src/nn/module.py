@@ -112,72 +112,136 @@ _RemovableHandle = RemovableHandle
 del RemovableHandle
 
 
+def _joined(tensors):
+    # One tensor holding the flattened `tensors` and each one again as a view of it. A hook on
+    # the joined tensor sees all their gradients at once, after every use of every view has
+    # contributed (the engine runs a node only when its gradient is complete): the role of
+    # PyTorch's BackwardHookFunction node. None when they cannot be joined (mixed kinds).
+    first = tensors[0]
+    if any(t.dtype != first.dtype or t.device != first.device for t in tensors):
+        return None
+    flat = torch.cat([t.reshape(-1) for t in tensors])
+    views, at = [], 0
+    for t in tensors:
+        n = t.numel()
+        views.append(flat[at:at + n].view(t.shape))
+        at += n
+    return flat, views
+
+
+def _split_like(g, tensors):
+    out, at = [], 0
+    for t in tensors:
+        n = t.numel()
+        out.append(g[at:at + n].view(t.shape))
+        at += n
+    return out
+
+
+def _join_grads(grads, tensors):
+    # A joined gradient from per-tensor ones (None: zeros, nothing flows there).
+    return torch.cat([(torch.zeros_like(t) if g is None else g).reshape(-1) for g, t in zip(grads, tensors)])
+
+
 class _BackwardHooks:
-    # One call's full backward hooks, as PyTorch's BackwardHook: tensor inputs that require
-    # grad go through an identity view whose tensor hook collects grad_input; a hook on the
-    # output collects grad_output (after the backward pre-hooks); when the last input gradient
-    # arrives, each hook(module, grad_input, grad_output) runs.
+    # One call's full backward hooks, as PyTorch's BackwardHook: the tensor inputs that require
+    # grad, and the tensor outputs, each pass through one joined identity (`_joined`) whose
+    # tensor hook sees all their gradients together: the outputs' hook runs the backward
+    # pre-hooks on grad_output, the inputs' hook runs hook(module, grad_input, grad_output)
+    # and takes its replacement. grad_input has one entry per positional argument (None for
+    # those that are not tensors requiring grad); grad_output one per output tensor (None for
+    # an output no gradient reached).
 
     def __init__(self, module, bw, bw_pre):
         self.module = module
         self.bw = bw
         self.bw_pre = bw_pre
-        self.grads_in = []
-        self.pending = 0
-        self.wrapped = []
+        self.n_args = 0
+        self.in_idx = []
+        self.inputs = []
         self.grad_out = None
+        self.out_seen = []
 
     def wrap_inputs(self, args):
-        out = []
-        for a in args:
-            if isinstance(a, torch.Tensor):
-                k = len(self.grads_in)
-                self.grads_in.append(None)
-                if a.requires_grad:
-                    a = a.view_as(a)
-                    self.pending += 1
-                    self.wrapped.append(a)
-                    a.register_hook(self._input_hook(k))
-            out.append(a)
+        self.n_args = len(args)
+        for k, a in enumerate(args):
+            if isinstance(a, torch.Tensor) and a.requires_grad:
+                self.in_idx.append(k)
+                self.inputs.append(a)
+        if not self.inputs:
+            return args
+        joined = _joined(self.inputs)
+        if joined is None:
+            raise NotImplementedError('cudalearn does not implement full backward hooks on modules whose inputs differ in dtype or device yet')
+        flat, views = joined
+        flat.register_hook(self._inputs_hook)
+        out = list(args)
+        for k, v in zip(self.in_idx, views):
+            out[k] = v
         return tuple(out)
 
     def wrap_output(self, out):
-        if not isinstance(out, torch.Tensor):
-            raise NotImplementedError('cudalearn does not implement full backward hooks on modules that return several tensors yet')
-        if not out.requires_grad:
+        single = isinstance(out, torch.Tensor)
+        items = [out] if single else (list(out) if isinstance(out, (tuple, list)) else None)
+        if items is None:
             return out
-        if any(out is w for w in self.wrapped):
-            out = out.view_as(out)
-        out.register_hook(self._output_hook)
-        return out
+        idx = [k for k, t in enumerate(items) if isinstance(t, torch.Tensor) and t.requires_grad]
+        self.n_out = len(idx)
+        if not idx:
+            return out
+        tensors = [items[k] for k in idx]
+        joined = _joined(tensors)
+        if joined is None:
+            raise NotImplementedError('cudalearn does not implement full backward hooks on modules whose outputs differ in dtype or device yet')
+        flat, views = joined
+        self.outputs = tensors
+        self.out_seen = [False] * len(views)
+        for n, v in enumerate(views):
+            v.register_hook(self._seen(n))
+            items[idx[n]] = v
+        flat.register_hook(self._outputs_hook)
+        if single:
+            return items[0]
+        return tuple(items) if isinstance(out, tuple) else items
 
-    def _output_hook(self, g):
+    def _seen(self, n):
+        def mark(g):
+            self.out_seen[n] = True
+        return mark
+
+    def _outputs_hook(self, g):
+        grads = [x if seen else None for x, seen in zip(_split_like(g, self.outputs), self.out_seen)]
+        replaced = False
         for hook in list(self.bw_pre.values()):
-            r = hook(self.module, (g,))
+            r = hook(self.module, tuple(grads))
             if r is not None:
-                g = r[0] if isinstance(r, tuple) else r
-        self.grad_out = (g,)
-        if self.pending == 0:
+                grads = list(r) if isinstance(r, tuple) else [r]
+                replaced = True
+        self.grad_out = tuple(grads)
+        if not self.inputs:
             # No input requires grad: PyTorch fires the hooks with grad_input of Nones.
             for hook in list(self.bw.values()):
-                hook(self.module, tuple(self.grads_in), self.grad_out)
-        return g
+                hook(self.module, (None,) * self.n_args, self.grad_out)
+        if replaced:
+            return _join_grads(grads, self.outputs)
+        return None
 
-    def _input_hook(self, k):
-        def hook_k(g):
-            self.grads_in[k] = g
-            self.pending -= 1
-            if self.pending:
-                return None
-            for hook in list(self.bw.values()):
-                r = hook(self.module, tuple(self.grads_in), self.grad_out)
-                if r is not None:
-                    if len(self.wrapped) != 1:
-                        raise NotImplementedError('cudalearn does not implement replacing grad_input from a backward hook on a module with several inputs yet')
-                    r = r if isinstance(r, tuple) else (r,)
-                    self.grads_in[k] = r[k]
-            return self.grads_in[k]
-        return hook_k
+    def _inputs_hook(self, g):
+        grads = [None] * self.n_args
+        for k, x in zip(self.in_idx, _split_like(g, self.inputs)):
+            grads[k] = x
+        replaced = False
+        for hook in list(self.bw.values()):
+            r = hook(self.module, tuple(grads), self.grad_out)
+            if r is not None:
+                r = r if isinstance(r, tuple) else (r,)
+                if len(r) != len(grads):
+                    raise RuntimeError(f'Backward hook returned an invalid number of grad_input, got {len(r)}, but expected {len(grads)}')
+                grads = list(r)
+                replaced = True
+        if replaced:
+            return _join_grads([grads[k] for k in self.in_idx], self.inputs)
+        return None
 
 
 class Module:
@@ -490,14 +554,11 @@ class Module:
             for key, param in list(self._parameters.items()):
                 if param is None:
                     continue
-                applied = fn(param)
-                if applied is param:
-                    continue
-                new = Parameter(applied, param.requires_grad)
+                # As PyTorch (set_data): the Parameter object stays, so an optimizer built
+                # before `.to()` keeps training it.
+                param.data = fn(param)
                 if param.grad is not None:
-                    new.grad = fn(param.grad)
-                self._parameters[key] = new
-                object.__setattr__(self, key, new)
+                    param.grad.data = fn(param.grad)
             for key, buf in list(self._buffers.items()):
                 if buf is not None:
                     applied = fn(buf)

@@ -65,20 +65,31 @@ pub use storage::{Buffer, Storage};
 
 use crate::backend;
 use meta::AutogradMeta;
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, RefCell, UnsafeCell};
 use std::rc::Rc;
 
-/// A tensor handle. See the module documentation.
-#[derive(Clone)]
-pub struct Tensor(Rc<TensorImpl>);
-
-pub struct TensorImpl {
+/// What `set_data` replaces: the storage and the view of it, with its dtype and device.
+struct TensorData {
     storage: Rc<Storage>,
     shape: Dims,
     strides: Dims,
     offset: usize,
     dtype: DType,
     device: Device,
+    /// Added to the storage's version counter: `set_data` keeps the object's `_version`
+    /// going across the swap (PyTorch keeps a variable's version counter), so saved tensors
+    /// neither fail nor pass their in-place check by the change of storage.
+    version_shift: i64,
+}
+
+/// A tensor handle. See the module documentation.
+#[derive(Clone)]
+pub struct Tensor(Rc<TensorImpl>);
+
+pub struct TensorImpl {
+    /// Storage and layout. Replaced only by `set_data` (`p.data = t`), so `Module.to` keeps
+    /// the Parameter object an optimizer holds. See `TensorImpl::data`.
+    data: UnsafeCell<Rc<TensorData>>,
     requires_grad: Cell<bool>,
     /// Whether this object is an `nn.Parameter` (set once, by `Parameter(...)`).
     is_param: Cell<bool>,
@@ -112,12 +123,15 @@ impl Tensor {
         let dtype = storage.dtype();
         let device = storage.device();
         Tensor(Rc::new(TensorImpl {
-            storage,
-            shape,
-            strides,
-            offset,
-            dtype,
-            device,
+            data: UnsafeCell::new(Rc::new(TensorData {
+                storage,
+                shape,
+                strides,
+                offset,
+                dtype,
+                device,
+                version_shift: 0,
+            })),
             requires_grad: Cell::new(false),
             is_param: Cell::new(false),
             inference: crate::autograd::mode::is_inference(),
@@ -170,55 +184,95 @@ impl Tensor {
         Tensor::from_buffer(buf, &[], device)
     }
 
+    /// The storage and layout. `set_data` may replace them while references from here are
+    /// alive (a native caller up the stack that ran Python code), so the replaced data is not
+    /// dropped there but parked in `RETIRED` until `release_retired`, at a point where no
+    /// native code holds such a reference: the reference stays valid.
+    #[inline]
+    fn d(&self) -> &TensorData {
+        // SAFETY: the cell is written only by `set_data`, which swaps the `Rc` without
+        // dropping the old `TensorData` (it moves to `RETIRED`), and tensors are not `Sync`,
+        // so no write overlaps this read and the returned reference outlives any swap.
+        unsafe { &*self.0.data.get() }
+    }
+
+    /// `self.data = new` (PyTorch's `set_data`): this object takes `new`'s storage, layout,
+    /// dtype and device and keeps its identity, `requires_grad`, `.grad` and hooks, so an
+    /// optimizer holding it trains the moved parameter. A leaf's `AccumulateGrad` is dropped
+    /// when the dtype or device changes, as PyTorch resets its grad accumulator.
+    pub fn set_data(&self, new: &Tensor) {
+        if self.ptr_eq(new) {
+            return;
+        }
+        let fresh = Rc::new(TensorData {
+            storage: new.d().storage.clone(),
+            shape: new.d().shape.clone(),
+            strides: new.d().strides.clone(),
+            offset: new.d().offset,
+            dtype: new.d().dtype,
+            device: new.d().device,
+            version_shift: self.version() as i64 - new.d().storage.version() as i64,
+        });
+        let changed = self.dtype() != new.dtype() || self.device() != new.device();
+        // SAFETY: see `d`: the old data is kept alive in `RETIRED`, not dropped here.
+        let old = unsafe { std::mem::replace(&mut *self.0.data.get(), fresh) };
+        RETIRED.with(|r| r.borrow_mut().push(old));
+        if changed {
+            if let Some(m) = self.0.autograd.borrow_mut().as_mut() {
+                m.accumulator = None;
+            }
+        }
+    }
+
     /// A new tensor object viewing the same storage with another layout.
     pub(crate) fn view_as_layout(&self, shape: Dims, strides: Dims, offset: usize) -> Tensor {
-        Tensor::from_parts(self.0.storage.clone(), shape, strides, offset)
+        Tensor::from_parts(self.d().storage.clone(), shape, strides, offset)
     }
 
     pub fn shape(&self) -> &[usize] {
-        &self.0.shape
+        &self.d().shape
     }
     pub fn dims(&self) -> &Dims {
-        &self.0.shape
+        &self.d().shape
     }
     pub fn strides(&self) -> &[usize] {
-        &self.0.strides
+        &self.d().strides
     }
     pub fn stride_dims(&self) -> &Dims {
-        &self.0.strides
+        &self.d().strides
     }
     /// `storage_offset()`, in elements.
     pub fn offset(&self) -> usize {
-        self.0.offset
+        self.d().offset
     }
     pub fn dtype(&self) -> DType {
-        self.0.dtype
+        self.d().dtype
     }
     pub fn device(&self) -> Device {
-        self.0.device
+        self.d().device
     }
     pub fn ndim(&self) -> usize {
-        self.0.shape.len()
+        self.d().shape.len()
     }
     pub fn numel(&self) -> usize {
-        shape::numel(&self.0.shape)
+        shape::numel(&self.d().shape)
     }
     pub fn element_size(&self) -> usize {
-        self.0.dtype.size()
+        self.d().dtype.size()
     }
     /// `nbytes`: the bytes this view spans as if it were dense (`numel * element_size`).
     pub fn nbytes(&self) -> usize {
         self.numel() * self.element_size()
     }
     pub fn is_contiguous(&self) -> bool {
-        shape::is_contiguous(&self.0.shape, &self.0.strides)
+        shape::is_contiguous(&self.d().shape, &self.d().strides)
     }
     pub fn storage(&self) -> &Rc<Storage> {
-        &self.0.storage
+        &self.d().storage
     }
     /// Whether two tensors share storage (one is a view of the other, or both of a third).
     pub fn same_storage(&self, other: &Tensor) -> bool {
-        Rc::ptr_eq(&self.0.storage, &other.0.storage)
+        Rc::ptr_eq(&self.d().storage, &other.d().storage)
     }
     /// Python identity: the same tensor object.
     pub fn ptr_eq(&self, other: &Tensor) -> bool {
@@ -230,8 +284,8 @@ impl Tensor {
     }
     /// `data_ptr()`: address of the first element (storage address + offset * element size).
     pub fn data_ptr(&self) -> usize {
-        let base = Rc::as_ptr(&self.0.storage) as usize;
-        base + self.0.offset * self.element_size()
+        let base = Rc::as_ptr(&self.d().storage) as usize;
+        base + self.d().offset * self.element_size()
     }
     /// `requires_grad`: set on leaves by the user, on op results by autograd when recorded.
     pub fn requires_grad(&self) -> bool {
@@ -323,10 +377,10 @@ impl Tensor {
     }
     /// `t._version`: in-place writes through any view bump it.
     pub fn version(&self) -> u32 {
-        self.0.storage.version()
+        (self.d().storage.version() as i64 + self.d().version_shift) as u32
     }
     pub fn bump_version(&self) {
-        self.0.storage.bump_version()
+        self.d().storage.bump_version()
     }
     /// A handle that does not keep the tensor alive (`retain_grad` hooks).
     pub fn downgrade(&self) -> WeakTensor {
@@ -335,8 +389,24 @@ impl Tensor {
     /// Whether this handle is the only one to the tensor and its storage (autograd may then
     /// keep a gradient buffer instead of copying it, as PyTorch's AccumulateGrad does).
     pub(crate) fn is_unique(&self) -> bool {
-        Rc::strong_count(&self.0) == 1 && Rc::strong_count(&self.0.storage) == 1
+        Rc::strong_count(&self.0) == 1 && Rc::strong_count(&self.d().storage) == 1
     }
+}
+
+thread_local! {
+    /// Data replaced by `set_data`, kept until `release_retired` (see `Tensor::d`).
+    static RETIRED: RefCell<Vec<Rc<TensorData>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Drops the data `set_data` replaced.
+///
+/// # Safety
+/// No reference returned by a tensor's accessors (`shape`, `strides`, `storage`, ...) taken
+/// before a `set_data` on that tensor may be alive: the interpreter calls this between
+/// top-level statements, outside every Python call, where no native code is running.
+pub unsafe fn release_retired() {
+    let parked = RETIRED.with(|r| std::mem::take(&mut *r.borrow_mut()));
+    drop(parked);
 }
 
 /// A weak tensor handle.

@@ -111,3 +111,24 @@ fn recycled_output_buffers_are_fully_overwritten() {
         assert!(z.contiguous_values_f64().unwrap().iter().all(|&x| x == 0.0));
     }
 }
+
+#[test]
+fn set_data_swaps_while_old_references_stay_valid() {
+    let t = Tensor::from_f64s(&[1.0, 2.0], &[2], DType::F32).unwrap();
+    let u = Tensor::from_f64s(&[3.0, 4.0, 5.0], &[3], DType::F64).unwrap();
+    let id = t.object_id();
+    let old_shape = t.shape();
+    let old_storage = t.storage();
+    t.set_data(&u);
+    // References taken before the swap still read the replaced data (it is parked).
+    assert_eq!(old_shape, &[2]);
+    assert_eq!(old_storage.dtype(), DType::F32);
+    assert_eq!(
+        (t.shape(), t.dtype(), t.object_id()),
+        (&[3usize][..], DType::F64, id)
+    );
+    assert!(t.same_storage(&u));
+    // SAFETY: `old_shape` and `old_storage` are not used again.
+    unsafe { release_retired() };
+    assert_eq!(t.contiguous_values_f64().unwrap(), vec![3.0, 4.0, 5.0]);
+}

@@ -197,3 +197,10 @@ from collections import Counter, deque, defaultdict, OrderedDict, namedtuple
 print(type(Counter()), type(deque()), type(defaultdict()), type(OrderedDict()))
 P = namedtuple('P', 'a')
 print(type(P(1)), P.__module__)
+
+# %% ordereddict_fromkeys
+from collections import OrderedDict
+d = OrderedDict.fromkeys('abc')
+print(d, list(OrderedDict.fromkeys([3, 1, 3], 0).items()))
+d.move_to_end('a')
+print(d)

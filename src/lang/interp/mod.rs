@@ -280,6 +280,11 @@ impl Interp {
                 }
             }
             self.exec(s, &mut frame)?;
+            if self.depth == 0 {
+                // SAFETY: between top-level statements, outside every Python call, no native
+                // code is running, so none holds a reference into a tensor's replaced data.
+                unsafe { crate::tensor::release_retired() };
+            }
         }
         Ok(())
     }

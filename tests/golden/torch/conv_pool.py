@@ -447,3 +447,30 @@ import torch.nn as nn
 import torch.nn.functional as F
 print(nn.MaxPool2d(2)(torch.arange(8.).reshape(2, 2, 2)))
 
+
+# %% conv2d_forward_rounds_as_pytorch
+import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+for (n, c, o, h, k) in [(64, 8, 16, 4, 3), (2, 3, 16, 8, 3), (4, 16, 8, 6, 3), (3, 8, 8, 7, 5), (2, 1, 4, 5, 3)]:
+    x = torch.randn(n, c, h, h)
+    w = torch.randn(o, c, k, k)
+    b = torch.randn(o)
+    y = F.conv2d(x, w, b, padding=1)
+    print(y.flatten().tolist()[:6], y.double().sum().item())
+
+# %% padding_same_even_kernel
+import torch, torch.nn as nn, torch.nn.functional as F
+torch.manual_seed(0)
+x = torch.randn(1, 2, 5, 6, requires_grad=True)
+c = nn.Conv2d(2, 3, 4, padding='same')
+print(c)
+y = c(x)
+print(y.shape, y.grad_fn.name())
+print(y[0, 0])
+y.sum().backward()
+print(x.grad[0, 0])
+w = torch.randn(1, 1, 2, 3)
+print(F.conv2d(torch.arange(12.).reshape(1, 1, 3, 4), w, padding='same', dilation=(1, 2)))
+print(F.conv1d(torch.arange(5.).reshape(1, 1, 5), torch.ones(1, 1, 2), padding='same'))
+print(nn.Conv1d(1, 1, 4, padding='same', bias=False)(torch.ones(1, 1, 6)).shape)

@@ -382,3 +382,28 @@ torch.tril(torch.ones(3))
 import torch
 print(torch.full((3, 3), float('-inf')).triu(1))
 
+
+# %% split_chunk_where_count_nonzero
+import torch
+x = torch.arange(10.).reshape(5, 2).requires_grad_()
+a = x.split(2)
+print(a)
+b = torch.split(x, [1, 4])
+print(b)
+print(x.chunk(3), torch.chunk(x, 2, dim=1))
+print(torch.arange(6).chunk(4))
+print(torch.arange(5).split(2, dim=-1))
+(a[0].sum() * 2 + b[1].sum()).backward()
+print(x.grad)
+print(torch.where(torch.tensor([[1, 0], [0, 3]]) > 0))
+print(torch.count_nonzero(torch.tensor([[1, 0], [0, 3]])), torch.tensor([[1, 0], [2, 3]]).count_nonzero(dim=0))
+for f in [lambda: x.split([2, 2]), lambda: x.chunk(0), lambda: x.split(-1), lambda: x.split(2, dim=3)]:
+    try:
+        f()
+    except (RuntimeError, IndexError) as e:
+        print(type(e).__name__, e)
+
+# %% where_one_argument_edges
+import torch
+print(torch.where(torch.tensor(True)), torch.where(torch.tensor([False, True, True])))
+print(torch.where(torch.zeros(2, 0) > 0))

@@ -133,3 +133,64 @@ x = torch.randn(2, 4, requires_grad=True)
 net(x).sum().backward()
 print(seen)
 print(x.grad)
+
+# %% full_backward_hooks_several_inputs_and_outputs
+import torch
+import torch.nn as nn
+class Two(nn.Module):
+    def forward(self, a, b):
+        return a * b, a + 2 * b
+m = Two()
+def hook(mod, gi, go):
+    print('hook', [None if g is None else g.tolist() for g in gi], [None if g is None else g.tolist() for g in go])
+def pre(mod, go):
+    print('pre', [None if g is None else g.tolist() for g in go])
+m.register_full_backward_pre_hook(pre)
+h = m.register_full_backward_hook(hook)
+a = torch.tensor([1., 2.], requires_grad=True)
+b = torch.tensor([3., 4.], requires_grad=True)
+x, y = m(a, b)
+(x.sum() + 3 * y.sum()).backward()
+print(a.grad, b.grad)
+a.grad = None; b.grad = None
+x, y = m(a, b)
+x.sum().backward()
+print(a.grad, b.grad)
+h.remove()
+def rep(mod, gi, go):
+    return (gi[0] * 10, gi[1])
+m.register_full_backward_hook(rep)
+a.grad = None; b.grad = None
+x, y = m(a, b)
+(x + y).sum().backward()
+print(a.grad, b.grad)
+c = torch.tensor([1., 1.])
+a.grad = None
+x, y = m(a, c)
+(x + y).sum().backward()
+print(a.grad)
+
+# %% full_backward_hooks_non_tensor_args_and_pre_hook_replacement
+import torch
+import torch.nn as nn
+class Scale(nn.Module):
+    def forward(self, x, k, y):
+        return x * k + y
+m = Scale()
+m.register_full_backward_hook(lambda mod, gi, go: print('hook', len(gi), gi[1], [g.tolist() for g in go]))
+x = torch.ones(2, requires_grad=True)
+m(x, 3, torch.ones(2)).sum().backward()
+print(x.grad)
+n = Scale()
+n.register_full_backward_hook(lambda mod, gi, go: print('no input grads', gi, [g.tolist() for g in go]))
+w = torch.ones(2, requires_grad=True)
+(n(torch.ones(2), 2, torch.zeros(2)) * w).sum().backward()
+class Pair(nn.Module):
+    def forward(self, a):
+        return a.sin(), a.cos()
+p = Pair()
+p.register_full_backward_pre_hook(lambda mod, go: (go[0] * 0, go[1]))
+a = torch.zeros(2, requires_grad=True)
+s, c = p(a)
+(s + c).sum().backward()
+print(a.grad)

@@ -127,6 +127,13 @@ class OrderedDict(_DictBacked):
     def copy(self):
         return OrderedDict(self)
 
+    @classmethod
+    def fromkeys(cls, iterable, value=None):
+        d = cls()
+        for k in iterable:
+            d[k] = value
+        return d
+
     def __repr__(self):
         if not self._d:
             return 'OrderedDict()'

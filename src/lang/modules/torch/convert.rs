@@ -125,6 +125,12 @@ pub fn nested(interp: &mut Interp, v: &Value, depth: usize) -> PyResult<NestedDa
     if let Some(t) = as_tensor(v) {
         return Ok(NestedData::Tensor(t.clone()));
     }
+    // an array from `t.numpy()` is data like a tensor's (torch.tensor copies it)
+    if let Value::Native(n) = v {
+        if let Some(a) = n.as_any().downcast_ref::<super::numpy::NdArray>() {
+            return Ok(NestedData::Tensor(a.0.clone()));
+        }
+    }
     match v {
         Value::List(_) | Value::Tuple(_) => {
             let items = interp.collect(v)?;

@@ -3,10 +3,11 @@
 use super::convert::*;
 use super::methods::arg;
 use super::methods_extra::need_tensor;
-use crate::lang::error::{type_error, value_error, PyResult};
+use crate::lang::error::{runtime_error, type_error, value_error, PyResult};
 use crate::lang::interp::Interp;
 use crate::lang::value::*;
 use crate::tensor::ops::extra::conv::{self, Window};
+use crate::tensor::Tensor;
 
 /// An int or a pair of ints (`3`, `(3, 2)`), as (h, w); non-negative.
 fn pair(i: &mut Interp, v: &Value, name: &str, f: &str) -> PyResult<[usize; 2]> {
@@ -42,7 +43,9 @@ fn pair_or(
     }
 }
 
-/// `padding=` of a convolution: numbers, `'valid'` (0) or `'same'` (symmetric only).
+/// `padding=` of a convolution: numbers, `'valid'` (0) or `'same'`, as (the padding on both
+/// sides, the extra zeros after the end). An even kernel needs an odd total; PyTorch puts
+/// the extra one at the end (right, bottom), padding the input before the convolution.
 fn conv_padding(
     i: &mut Interp,
     a: &Args,
@@ -51,9 +54,9 @@ fn conv_padding(
     dil: [usize; 2],
     stride: [usize; 2],
     f: &str,
-) -> PyResult<[usize; 2]> {
+) -> PyResult<([usize; 2], [usize; 2])> {
     match arg(a, k, "padding") {
-        Some(Value::Str(s)) if &*s == "valid" => Ok([0, 0]),
+        Some(Value::Str(s)) if &*s == "valid" => Ok(([0, 0], [0, 0])),
         Some(Value::Str(s)) if &*s == "same" => {
             if stride != [1, 1] {
                 return Err(value_error(
@@ -61,18 +64,30 @@ fn conv_padding(
                 ));
             }
             let total = [dil[0] * (kernel[0] - 1), dil[1] * (kernel[1] - 1)];
-            if total.iter().any(|t| t % 2 == 1) {
-                return Err(crate::lang::error::not_implemented("cudalearn does not implement padding='same' with an even kernel (uneven padding) yet")
-                    .hint("use an odd kernel_size, or pad the input with explicit numbers"));
-            }
-            Ok([total[0] / 2, total[1] / 2])
+            Ok(([total[0] / 2, total[1] / 2], [total[0] % 2, total[1] % 2]))
         }
         Some(Value::Str(s)) => Err(value_error(format!(
             "Invalid padding string '{s}', should be one of {{'valid', 'same'}}"
         ))),
-        Some(v) => pair(i, &v, "padding", f),
-        None => Ok([0, 0]),
+        Some(v) => Ok((pair(i, &v, "padding", f)?, [0, 0])),
+        None => Ok(([0, 0], [0, 0])),
     }
+}
+
+/// `x` with `extra` zeros appended to its last two dims (the end of each row, then rows).
+fn pad_end(x: &Tensor, extra: [usize; 2]) -> PyResult<Tensor> {
+    let mut x = x.clone();
+    for (k, &e) in extra.iter().enumerate() {
+        if e == 0 || x.ndim() < 2 {
+            continue;
+        }
+        let dim = x.ndim() - 2 + k;
+        let mut shape: Vec<i64> = x.shape().iter().map(|&d| d as i64).collect();
+        shape[dim] = e as i64;
+        let z = crate::tensor::create::zeros(&shape, Some(x.dtype()), x.device()).py()?;
+        x = crate::tensor::ops::join::cat(&[x, z], dim as i64).py()?;
+    }
+    Ok(x)
 }
 
 fn groups(a: &Args) -> PyResult<usize> {
@@ -99,7 +114,8 @@ fn conv2d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     } else {
         [1, 1]
     };
-    let padding = conv_padding(i, &a, 4, k, dil, stride, "conv2d")?;
+    let (padding, extra) = conv_padding(i, &a, 4, k, dil, stride, "conv2d")?;
+    let x = pad_end(&x, extra)?;
     let win = Window {
         kernel: k,
         stride,
@@ -128,14 +144,18 @@ fn single(i: &mut Interp, a: &Args, k: usize, name: &str, default: usize) -> PyR
 }
 
 fn conv1d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
-    let x = need_tensor(&a, 0, "input", "conv1d")?;
+    let mut x = need_tensor(&a, 0, "input", "conv1d")?;
     let w = need_tensor(&a, 1, "weight", "conv1d")?;
     let b = arg(&a, 2, "bias").and_then(|v| as_tensor(&v).cloned());
     let stride = single(i, &a, 3, "stride", 1)?;
     let dil = single(i, &a, 5, "dilation", 1)?;
     let k = if w.ndim() == 3 { w.shape()[2] } else { 1 };
     let padding = match arg(&a, 4, "padding") {
-        Some(Value::Str(_)) => conv_padding(i, &a, 4, [1, k], [1, dil], [1, stride], "conv1d")?[1],
+        Some(Value::Str(_)) => {
+            let (p, extra) = conv_padding(i, &a, 4, [1, k], [1, dil], [1, stride], "conv1d")?;
+            x = pad_end(&x, [0, extra[1]])?;
+            p[1]
+        }
         _ => single(i, &a, 4, "padding", 0)?,
     };
     Ok(wrap(
@@ -185,16 +205,61 @@ fn pool_window(i: &mut Interp, a: &Args, f: &str, max: bool) -> PyResult<Window>
 
 fn max_pool2d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     let x = need_tensor(&a, 0, "input", "max_pool2d")?;
-    if let Some(v) = arg(&a, 6, "return_indices") {
-        if i.truthy(&v)? {
-            return Err(crate::lang::error::not_implemented(
-                "cudalearn does not implement max_pool2d(return_indices=True) yet",
-            )
-            .hint("the pooled values are returned; MaxUnpool2d is not available either"));
-        }
-    }
+    let with_indices = match arg(&a, 6, "return_indices") {
+        Some(v) => i.truthy(&v)?,
+        None => false,
+    };
     let w = pool_window(i, &a, "max_pool2d", true)?;
-    Ok(wrap(conv::max_pool2d(&x, w).py()?))
+    match conv::max_pool2d_with_indices(&x, w, with_indices).py()? {
+        (y, Some(at)) => Ok(Value::tuple(vec![wrap(y), wrap(at)])),
+        (y, None) => Ok(wrap(y)),
+    }
+}
+
+/// `F.max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None)`.
+fn max_unpool2d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
+    let x = need_tensor(&a, 0, "input", "max_unpool2d")?;
+    let at = need_tensor(&a, 1, "indices", "max_unpool2d")?;
+    let kernel = match arg(&a, 2, "kernel_size") {
+        Some(v) => pair(i, &v, "kernel_size", "max_unpool2d")?,
+        None => {
+            return Err(type_error(
+                "max_unpool2d() missing required argument 'kernel_size'",
+            ))
+        }
+    };
+    let stride = match arg(&a, 3, "stride") {
+        None | Some(Value::None) => kernel,
+        Some(v) => pair(i, &v, "stride", "max_unpool2d")?,
+    };
+    let padding = pair_or(i, &a, 4, "padding", "max_unpool2d", [0, 0])?;
+    let nd = x.ndim();
+    let out = match arg(&a, 5, "output_size") {
+        None | Some(Value::None) => {
+            let mut o = [0; 2];
+            for k in 0..2 {
+                let size = x
+                    .shape()
+                    .get((nd + k).wrapping_sub(2))
+                    .copied()
+                    .unwrap_or(0);
+                o[k] = ((size.max(1) - 1) * stride[k] + kernel[k]).saturating_sub(2 * padding[k]);
+            }
+            o
+        }
+        Some(v) => {
+            let l = int_list(i, &v)?;
+            match l.len() {
+                n if n >= 2 => [l[n - 2] as usize, l[n - 1] as usize],
+                _ => {
+                    return Err(value_error(
+                        "output_size should be a sequence containing 2 or 4 elements",
+                    ))
+                }
+            }
+        }
+    };
+    Ok(wrap(conv::max_unpool2d(&x, &at, out).py()?))
 }
 
 fn avg_pool2d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
@@ -204,12 +269,19 @@ fn avg_pool2d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
         Some(v) => i.truthy(&v)?,
         None => true,
     };
-    if arg(&a, 6, "divisor_override").is_some() {
-        return Err(crate::lang::error::not_implemented(
-            "cudalearn does not implement avg_pool2d(divisor_override=...) yet",
-        ));
-    }
-    Ok(wrap(conv::avg_pool2d(&x, w, cip).py()?))
+    let divisor = match arg(&a, 6, "divisor_override") {
+        None | Some(Value::None) => None,
+        Some(v) => match v.as_int() {
+            Some(d) if d > 0 => Some(d as usize),
+            Some(_) => return Err(runtime_error("divisor must be not zero")),
+            None => {
+                return Err(type_error(
+                    "avg_pool2d(): argument 'divisor_override' must be int",
+                ))
+            }
+        },
+    };
+    Ok(wrap(conv::avg_pool2d(&x, w, cip, divisor).py()?))
 }
 
 fn adaptive_avg_pool2d_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
@@ -253,6 +325,7 @@ pub fn functions() -> Vec<(&'static str, NativeFn)> {
         ("conv2d", conv2d_f),
         ("max_pool2d", max_pool2d_f),
         ("avg_pool2d", avg_pool2d_f),
+        ("max_unpool2d", max_unpool2d_f),
         ("adaptive_avg_pool2d", adaptive_avg_pool2d_f),
     ]
 }

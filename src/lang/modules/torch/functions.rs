@@ -299,9 +299,18 @@ pub fn where_(_: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
         .cloned()
         .ok_or_else(|| type_error("where(): argument 'condition' must be Tensor"))?;
     if a.pos.len() == 1 {
-        return Err(crate::lang::error::not_implemented(
-            "torch.where(condition) with one argument",
-        ));
+        // `torch.where(condition)` is `torch.nonzero(condition, as_tuple=True)`
+        // (a 0-d condition counts as 1-d: PyTorch answers `(tensor([0]),)` for True)
+        let c = if cond.ndim() == 0 {
+            cond.reshape(&[1]).py()?
+        } else {
+            cond.clone()
+        };
+        let nz = crate::tensor::index::nonzero(&c).py()?;
+        let cols = (0..cond.ndim().max(1))
+            .map(|k| Ok(wrap(nz.select(1, k as i64).py()?.contiguous().py()?)))
+            .collect::<PyResult<Vec<_>>>()?;
+        return Ok(Value::tuple(cols));
     }
     let side = |v: &Value| -> PyResult<join::TensorOrScalar> {
         if let Some(t) = as_tensor(v) {
@@ -356,7 +365,7 @@ pub fn method_form(i: &mut Interp, name: &str, mut a: Args) -> PyResult<Value> {
     if let Some(k) = a.kw.iter().position(|(k, _)| &*k.as_str() == "out") {
         let (_, out) = a.kw.remove(k);
         let r = method_form(i, name, a)?;
-        return super::functions_extra::write_out(name, r, &out);
+        return super::functions_extra::write_out(i, name, r, &out);
     }
     if a.pos.is_empty() {
         if let Some(pos) = a.kw.iter().position(|(k, _)| &*k.as_str() == "input") {
@@ -388,25 +397,29 @@ pub fn method_form(i: &mut Interp, name: &str, mut a: Args) -> PyResult<Value> {
     i.call_method(&first, name, a)
 }
 
-pub fn max(i: &mut Interp, _: &Value, mut a: Args) -> PyResult<Value> {
-    let t = a
-        .pos
-        .first()
-        .and_then(as_tensor)
-        .cloned()
-        .ok_or_else(|| type_error("max(): argument 'input' must be Tensor"))?;
-    a.pos.remove(0);
-    max_min(i, &t, &a, true)
+pub fn max(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
+    max_min_f(i, a, true)
 }
-pub fn min(i: &mut Interp, _: &Value, mut a: Args) -> PyResult<Value> {
+pub fn min(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
+    max_min_f(i, a, false)
+}
+
+/// `torch.max(x, ...)` / `torch.min(x, ...)`, `out=` included.
+fn max_min_f(i: &mut Interp, mut a: Args, is_max: bool) -> PyResult<Value> {
+    let name = if is_max { "max" } else { "min" };
     let t = a
         .pos
         .first()
         .and_then(as_tensor)
         .cloned()
-        .ok_or_else(|| type_error("min(): argument 'input' must be Tensor"))?;
+        .ok_or_else(|| type_error(format!("{name}(): argument 'input' must be Tensor")))?;
     a.pos.remove(0);
-    max_min(i, &t, &a, false)
+    let out = match a.kw.iter().position(|(k, _)| &*k.as_str() == "out") {
+        Some(k) => a.kw.remove(k).1,
+        None => Value::None,
+    };
+    let r = max_min(i, &t, &a, is_max)?;
+    super::functions_extra::write_out(i, name, r, &out)
 }
 
 pub fn set_printoptions(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {

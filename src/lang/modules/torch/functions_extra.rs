@@ -2,14 +2,15 @@
 //! `torch.linalg.norm`/`vector_norm`, `from_numpy`, `as_tensor` (sharing memory where PyTorch
 //! does), and `out=` for the function forms of methods (`torch.add(a, b, out=c)`).
 use super::convert::*;
-use super::methods::arg;
+use super::methods::{arg, ReturnTypes};
 use super::methods_extra::dims;
 use crate::lang::builtins::kwarg;
-use crate::lang::error::{not_implemented, runtime_error, type_error, PyResult};
+use crate::lang::error::{not_implemented_yet, runtime_error, type_error, PyResult};
 use crate::lang::interp::Interp;
 use crate::lang::value::*;
 use crate::tensor::ops::extra::{einsum, stats};
 use crate::tensor::Tensor;
+use std::rc::Rc;
 
 fn einsum_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     let eq = match a.pos.first() {
@@ -49,57 +50,149 @@ fn tensor0(a: &Args, f: &str) -> PyResult<Tensor> {
     }
 }
 
-fn ord_of(v: Option<Value>) -> PyResult<Option<f64>> {
+/// A norm's `ord`: a number, or one of the matrix norms' names.
+enum Ord {
+    Num(f64),
+    Name(std::rc::Rc<str>),
+}
+
+fn ord_of(v: Option<Value>, f: &str) -> PyResult<Option<Ord>> {
     match v {
         None | Some(Value::None) => Ok(None),
-        Some(Value::Str(s)) if &*s == "fro" => Ok(Some(2.0)),
-        Some(Value::Str(s)) => Err(not_implemented(format!(
-            "cudalearn does not implement the '{s}' matrix norm yet"
-        ))
-        .hint("'fro' and vector norms (torch.linalg.vector_norm) are supported")),
-        Some(v) => scalar_of(&v).map(|s| Some(s.to_f64())).ok_or_else(|| {
-            type_error(format!(
-                "linalg.norm(): argument 'ord' must be a number or str, not {}",
-                v.type_name()
-            ))
-        }),
+        Some(Value::Str(s)) => Ok(Some(Ord::Name(s))),
+        Some(v) => scalar_of(&v)
+            .map(|s| Some(Ord::Num(s.to_f64())))
+            .ok_or_else(|| {
+                type_error(format!(
+                    "linalg.{f}(): argument 'ord' must be a number or str, not {}",
+                    v.type_name()
+                ))
+            }),
     }
 }
 
-/// `torch.linalg.norm(x, ord=None, dim=None, keepdim=False)`: vector norms, and the
-/// Frobenius norm of a matrix; other matrix norms are not implemented.
-fn linalg_norm(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
-    let x = tensor0(&a, "norm")?;
-    let fro = matches!(arg(&a, 1, "ord"), Some(Value::Str(ref s)) if &**s == "fro");
-    let ord = ord_of(arg(&a, 1, "ord"))?;
-    let d = dims(i, arg(&a, 2, "dim"))?;
-    let keep = arg(&a, 3, "keepdim")
+fn keepdim(i: &mut Interp, a: &Args) -> PyResult<bool> {
+    Ok(arg(a, 3, "keepdim")
         .map(|v| i.truthy(&v))
         .transpose()?
-        .unwrap_or(false);
+        .unwrap_or(false))
+}
+
+/// A matrix norm over the two dims `d` (PyTorch's `linalg_matrix_norm`): 'fro' is the vector
+/// 2-norm; ±1 and ±inf the largest (smallest) column or row abs sum, composed as PyTorch
+/// composes them (`amax(vector_norm(A, 1, d0), d1)`); 2, -2 and 'nuc' need singular values.
+fn matrix_norm_of(x: &Tensor, ord: Ord, d: [i64; 2], keep: bool) -> PyResult<Tensor> {
+    let n = match ord {
+        Ord::Name(s) if &*s == "fro" => {
+            return stats::vector_norm(x, 2.0, Some(&d), keep).py();
+        }
+        Ord::Name(s) if &*s == "nuc" => f64::NAN,
+        Ord::Name(s) => {
+            return Err(runtime_error(format!(
+                "linalg.matrix_norm: Order {s} not supported."
+            )))
+        }
+        Ord::Num(n) => n,
+    };
+    if n.abs() == 2.0 || n.is_nan() {
+        return Err(not_implemented_yet(
+            "the spectral (2, -2) or nuclear ('nuc') matrix norms",
+        )
+        .hint("they need singular values (an SVD); 'fro', 1, -1, inf and -inf matrix norms are supported"));
+    }
+    if n.abs() != 1.0 && n.abs() != f64::INFINITY {
+        let shown = crate::lang::format::float_repr(n);
+        let shown = shown.strip_suffix(".0").unwrap_or(&shown).to_string();
+        return Err(runtime_error(format!(
+            "linalg.matrix_norm: Order {shown} not supported."
+        )));
+    }
+    let nd = x.ndim() as i64;
+    let wrap = |k: i64| if k < 0 { k + nd } else { k };
+    let (mut d0, mut d1) = (wrap(d[0]), wrap(d[1]));
+    if n.abs() == f64::INFINITY {
+        std::mem::swap(&mut d0, &mut d1);
+    }
+    let sums = stats::vector_norm(x, 1.0, Some(&[d0]), keep).py()?;
+    if !keep && d0 < d1 {
+        d1 -= 1;
+    }
+    crate::tensor::ops::reduce::amax(&sums, Some(&[d1]), keep, n > 0.0).py()
+}
+
+/// `torch.linalg.norm(x, ord=None, dim=None, keepdim=False)`: a vector norm over one dim (or
+/// all of a 1-D input), a matrix norm over two (or a 2-D input's, when `ord` is given).
+fn linalg_norm(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
+    let x = tensor0(&a, "norm")?;
+    let ord = ord_of(arg(&a, 1, "ord"), "norm")?;
+    let d = dims(i, arg(&a, 2, "dim"))?;
+    let keep = keepdim(i, &a)?;
+    if d.is_none() && ord.is_some() && !(1..=2).contains(&x.ndim()) {
+        return Err(runtime_error(format!(
+            "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got {}D.",
+            x.ndim()
+        )));
+    }
     let matrix = match &d {
         Some(d) => d.len() == 2,
-        None => x.ndim() == 2,
+        None => x.ndim() == 2 && ord.is_some(),
     };
-    if matrix && ord.is_some() && !fro {
-        return Err(not_implemented(
-            "cudalearn does not implement matrix norms other than 'fro' in torch.linalg.norm yet",
-        )
-        .hint("torch.linalg.vector_norm(x, ord) treats the matrix as a vector"));
+    if matrix {
+        let d = d.map_or([-2, -1], |d| [d[0], d[1]]);
+        return Ok(wrap(matrix_norm_of(
+            &x,
+            ord.unwrap_or(Ord::Name("fro".into())),
+            d,
+            keep,
+        )?));
     }
-    Ok(wrap(
-        stats::vector_norm(&x, ord.unwrap_or(2.0), d.as_deref(), keep).py()?,
-    ))
+    let ord = match ord {
+        None => 2.0,
+        Some(Ord::Num(n)) => n,
+        Some(Ord::Name(s)) => {
+            return Err(runtime_error(format!(
+                "linalg.vector_norm: Order {s} not supported."
+            )))
+        }
+    };
+    Ok(wrap(stats::vector_norm(&x, ord, d.as_deref(), keep).py()?))
+}
+
+/// `torch.linalg.matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False)`.
+fn matrix_norm(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
+    let x = tensor0(&a, "matrix_norm")?;
+    let ord = ord_of(arg(&a, 1, "ord"), "matrix_norm")?.unwrap_or(Ord::Name("fro".into()));
+    let d = match dims(i, arg(&a, 2, "dim"))? {
+        None => [-2, -1],
+        Some(d) if d.len() == 2 => [d[0], d[1]],
+        Some(_) => {
+            return Err(runtime_error(
+                "linalg.matrix_norm: dim must be a 2-tuple. Got ",
+            ))
+        }
+    };
+    if x.ndim() < 2 {
+        return Err(runtime_error(
+            "linalg.matrix_norm: The input tensor A must have at least 2 dimensions.",
+        ));
+    }
+    let keep = keepdim(i, &a)?;
+    Ok(wrap(matrix_norm_of(&x, ord, d, keep)?))
 }
 
 fn vector_norm(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     let x = tensor0(&a, "vector_norm")?;
-    let ord = ord_of(arg(&a, 1, "ord"))?.unwrap_or(2.0);
+    let ord = match ord_of(arg(&a, 1, "ord"), "vector_norm")? {
+        None => 2.0,
+        Some(Ord::Num(n)) => n,
+        Some(Ord::Name(_)) => {
+            return Err(type_error(
+                "linalg_vector_norm(): argument 'ord' must be Number, not str",
+            ))
+        }
+    };
     let d = dims(i, arg(&a, 2, "dim"))?;
-    let keep = arg(&a, 3, "keepdim")
-        .map(|v| i.truthy(&v))
-        .transpose()?
-        .unwrap_or(false);
+    let keep = keepdim(i, &a)?;
     Ok(wrap(stats::vector_norm(&x, ord, d.as_deref(), keep).py()?))
 }
 
@@ -107,7 +200,11 @@ fn vector_norm(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
 pub fn linalg_module() -> Value {
     crate::lang::modules::make_module(
         "torch.linalg",
-        &[("norm", linalg_norm), ("vector_norm", vector_norm)],
+        &[
+            ("norm", linalg_norm),
+            ("vector_norm", vector_norm),
+            ("matrix_norm", matrix_norm),
+        ],
         &[],
     )
 }
@@ -161,24 +258,65 @@ fn as_tensor_f(i: &mut Interp, this: &Value, a: Args) -> PyResult<Value> {
 
 /// `torch.f(..., out=t)`: the result copied into `t`, which is returned. `t` must already
 /// have the result's shape (cudalearn cannot resize a tensor in place).
-pub fn write_out(name: &str, r: Value, out: &Value) -> PyResult<Value> {
+pub fn write_out(i: &mut Interp, name: &str, r: Value, out: &Value) -> PyResult<Value> {
+    write_out_resizing(i, name, r, out, true)
+}
+
+/// `write_out`; `warn`: whether resizing a non-empty out tensor warns (ops do; the creation
+/// functions resize it silently, as PyTorch's `zeros(..., out=)` calls `resize_`).
+pub fn write_out_resizing(
+    i: &mut Interp,
+    name: &str,
+    r: Value,
+    out: &Value,
+    warn: bool,
+) -> PyResult<Value> {
     if matches!(out, Value::None) {
         return Ok(r);
     }
-    let (Some(o), Some(rt)) = (as_tensor(out), as_tensor(&r)) else {
+    // (values, indices) results take a pair of out tensors
+    let pair = match out {
+        Value::Tuple(t) if t.len() == 2 => Some((t[0].clone(), t[1].clone())),
+        _ => None,
+    };
+    let named = match &r {
+        Value::Native(n) => n.as_any().downcast_ref::<ReturnTypes>(),
+        _ => None,
+    };
+    if let (Some((ov, oi)), Some(rt)) = (pair, named) {
+        write_one(i, name, &ov, &rt.values, warn)?;
+        write_one(i, name, &oi, &rt.indices, warn)?;
+        return Ok(Value::Native(Rc::new(ReturnTypes {
+            name: out_name(rt.name),
+            values: ov,
+            indices: oi,
+        })));
+    }
+    write_one(i, name, out, &r, warn)?;
+    Ok(out.clone())
+}
+
+/// The `torch.return_types` name of a result written to `out=`.
+fn out_name(name: &'static str) -> &'static str {
+    match name {
+        "max" => "max_out",
+        "min" => "min_out",
+        "sort" => "sort_out",
+        "topk" => "topk_out",
+        "kthvalue" => "kthvalue_out",
+        other => other,
+    }
+}
+
+/// Writes the result `r` into the out tensor `out`; one of another shape is resized (with
+/// PyTorch's deprecation warning unless it was empty), keeping its dtype and device.
+fn write_one(i: &mut Interp, name: &str, out: &Value, r: &Value, warn: bool) -> PyResult<()> {
+    let (Some(o), Some(rt)) = (as_tensor(out), as_tensor(r)) else {
         return Err(type_error(format!(
             "{name}(): argument 'out' must be Tensor, not {}",
             out.type_name()
         )));
     };
-    if o.shape() != rt.shape() {
-        return Err(runtime_error(format!(
-            "cudalearn cannot resize the out= tensor of {name}(): it has shape {} and the result has shape {}",
-            crate::tensor::shape::fmt_list(o.shape()),
-            crate::tensor::shape::fmt_list(rt.shape())
-        ))
-        .hint("make it with the result's shape (torch.empty(...) of that size), or drop out= and assign the result"));
-    }
     if !crate::tensor::promote::can_cast(rt.dtype(), o.dtype()) {
         return Err(runtime_error(format!(
             "result type {} can't be cast to the desired output type {}",
@@ -191,8 +329,20 @@ pub fn write_out(name: &str, r: Value, out: &Value) -> PyResult<Value> {
             "{name}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad."
         )));
     }
+    if o.shape() != rt.shape() {
+        if warn && o.numel() != 0 {
+            i.warn("UserWarning", &format!(
+                "An output with one or more elements was resized since it had shape {}, which does not match the required output shape {}. This behavior is deprecated, and in a future PyTorch release outputs will not be resized unless they have zero elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0). (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)",
+                crate::tensor::shape::fmt_list(o.shape()),
+                crate::tensor::shape::fmt_list(rt.shape())
+            ));
+        }
+        let shape: Vec<i64> = rt.shape().iter().map(|&d| d as i64).collect();
+        let fresh = crate::tensor::create::zeros(&shape, Some(o.dtype()), o.device()).py()?;
+        o.set_data(&fresh);
+    }
     crate::tensor::ops::inplace::copy_(o, rt).py()?;
-    Ok(out.clone())
+    Ok(())
 }
 
 pub fn torch_fns() -> Vec<(&'static str, NativeFn)> {

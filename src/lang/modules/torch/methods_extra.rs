@@ -103,8 +103,8 @@ fn norm_p(v: Option<Value>) -> PyResult<f64> {
     match v {
         None | Some(Value::None) => Ok(2.0),
         Some(Value::Str(s)) if &*s == "fro" => Ok(2.0),
-        Some(Value::Str(s)) => Err(crate::lang::error::not_implemented(format!(
-            "cudalearn does not implement the '{s}' norm yet"
+        Some(Value::Str(s)) => Err(crate::lang::error::not_implemented_yet(format!(
+            "the '{s}' norm"
         ))
         .hint("vector norms (p = a number or float('inf')) and 'fro' are supported")),
         Some(v) => scalar_of(&v).map(|s| s.to_f64()).ok_or_else(|| {
@@ -180,15 +180,17 @@ fn contains(t: &Value, a: &Args) -> PyResult<Value> {
 
 fn unique(i: &mut Interp, t: &Value, a: &Args) -> PyResult<Value> {
     let x = this(t)?;
-    if arg(a, 3, "dim").is_some() {
-        return Err(crate::lang::error::not_implemented(
-            "cudalearn does not implement torch.unique with dim= yet",
-        )
-        .hint("flatten first: torch.unique(x) works over all elements"));
-    }
     let inv = flag(i, a, 1, "return_inverse", false)?;
     let cnt = flag(i, a, 2, "return_counts", false)?;
-    let u = counting::unique(&x).py()?;
+    let u = match arg(a, 3, "dim") {
+        None | Some(Value::None) => counting::unique(&x).py()?,
+        Some(d) => {
+            let d = d
+                .as_int()
+                .ok_or_else(|| type_error("unique(): argument 'dim' must be int"))?;
+            counting::unique_dim(&x, d).py()?
+        }
+    };
     if !inv && !cnt {
         return Ok(wrap(u.values));
     }
@@ -200,6 +202,30 @@ fn unique(i: &mut Interp, t: &Value, a: &Args) -> PyResult<Value> {
         out.push(wrap(u.counts));
     }
     Ok(Value::tuple(out))
+}
+
+/// A tuple of tensors (what `split` and `chunk` return).
+fn pieces(ts: Vec<Tensor>) -> PyResult<Value> {
+    Ok(Value::tuple(ts.into_iter().map(wrap).collect()))
+}
+
+/// `x.split(split_size_or_sections, dim=0)`: an int gives equal pieces, a list their sizes.
+fn split(i: &mut Interp, t: &Value, a: &Args) -> PyResult<Value> {
+    let x = this(t)?;
+    let d = int_arg(a, 1, "dim", 0)?;
+    match arg(a, 0, "split_size") {
+        Some(Value::Int(n)) => pieces(layout::split(&x, n, d).py()?),
+        Some(v @ (Value::List(_) | Value::Tuple(_))) => {
+            let sizes = int_list(i, &v)?;
+            pieces(layout::split_with_sizes(&x, &sizes, d).py()?)
+        }
+        Some(v) if v.as_int().is_some() => {
+            pieces(layout::split(&x, v.as_int().unwrap_or(0), d).py()?)
+        }
+        _ => Err(type_error(
+            "split() missing required argument 'split_size' (an int or a list of ints)",
+        )),
+    }
 }
 
 /// Writes `r` into `t` in place (the `_` forms), keeping autograd's rules.
@@ -373,6 +399,19 @@ m! {
         Ok(wrap(crate::tensor::ops::compare::isclose(&this(t)?, &o, rtol, atol, en).py()?))
     },
     "unique" => |i, t, a| unique(i, t, &a),
+    "split" => |i, t, a| split(i, t, &a),
+    "is_inference" => |_, t, _| Ok(Value::Bool(this(t)?.is_inference())),
+    "chunk" => |_, t, a| {
+        let n = need_int(&a, 0, "chunks", "chunk")?;
+        let d = int_arg(&a, 1, "dim", 0)?;
+        pieces(layout::chunk(&this(t)?, n, d).py()?)
+    },
+    "count_nonzero" => |i, t, a| {
+        let x = this(t)?;
+        let nz = crate::tensor::ops::compare::compare_scalar(crate::tensor::BinaryOp::Ne, &x, crate::tensor::Scalar::Int(0)).py()?;
+        let d = dims(i, arg(&a, 0, "dim"))?;
+        Ok(wrap(crate::tensor::ops::reduce::sum(&nz, d.as_deref(), false, None).py()?))
+    },
     "bincount" => |_, t, a| {
         let w = arg(&a, 0, "weights").and_then(|v| as_tensor(&v).cloned());
         let m = int_arg(&a, 1, "minlength", 0)?;
@@ -424,6 +463,10 @@ torch_forms!(
     "clamp_max",
     "isclose",
     "unique",
+    "split",
+    "is_inference",
+    "chunk",
+    "count_nonzero",
     "bincount",
     "histc",
 );

@@ -139,17 +139,57 @@ impl Native for TorchType {
                 this: Some(this.clone()),
             }))));
         }
-        if &*name.as_str() == "__name__" {
-            return Ok(Some(Value::str(self.name)));
+        match &*name.as_str() {
+            "__name__" | "__qualname__" => return Ok(Some(Value::str(self.name))),
+            "__module__" => return Ok(Some(Value::str("torch"))),
+            _ => {}
         }
-        // `torch.Tensor.sort`: a real Tensor method that tensors here lack says so.
         let n = name.as_str();
-        if self.name == "Tensor" && !methods::METHOD_NAMES.contains(&&*n) {
+        if self.name == "Tensor" {
+            // `torch.Tensor.sort`: the method unbound, `torch.Tensor.sort(x)` == `x.sort()`
+            let found = methods::tensor_method(&n).or_else(|| methods_extra::tensor_method(&n));
+            if let Some((_, name)) = found {
+                return Ok(Some(Value::Native(Rc::new(UnboundMethod { name }))));
+            }
+            // a real Tensor method that tensors here lack says so
             if let Some(e) = crate::lang::modules::names::missing("torch.Tensor", &n) {
                 return Err(e);
             }
         }
-        Ok(None)
+        Err(crate::lang::error::attr_error(format!(
+            "type object '{}' has no attribute '{n}'",
+            match self.name {
+                "Tensor" => "Tensor".to_string(),
+                t => format!("torch.{t}"),
+            }
+        )))
+    }
+}
+
+/// `torch.Tensor.NAME`: a tensor method not bound to a tensor; calling it with the tensor
+/// first is calling the method.
+struct UnboundMethod {
+    name: &'static str,
+}
+
+impl Native for UnboundMethod {
+    fn callable(&self) -> bool {
+        true
+    }
+    fn type_name(&self) -> &str {
+        "method_descriptor"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn repr(&self, _i: &mut Interp) -> PyResult<String> {
+        Ok(format!(
+            "<method '{}' of 'torch._C.TensorBase' objects>",
+            self.name
+        ))
+    }
+    fn call(&self, _this: &Value, a: Args, i: &mut Interp) -> PyResult<Value> {
+        functions::method_form(i, self.name, a)
     }
 }
 
@@ -230,25 +270,60 @@ forwarded!(
     "clip",
 );
 
+/// `torch.zeros(..., out=t)` and the other creation functions: the result takes `out`'s
+/// dtype and device unless given, and is written into `out`, which is returned.
+fn creation_out(
+    i: &mut Interp,
+    this: &Value,
+    mut a: Args,
+    name: &str,
+    f: NativeFn,
+) -> PyResult<Value> {
+    let Some(k) = a.kw.iter().position(|(k, _)| &*k.as_str() == "out") else {
+        return f(i, this, a);
+    };
+    let out = a.kw.remove(k).1;
+    if let Some(o) = as_tensor(&out) {
+        let given = |a: &Args, n: &str| a.kw.iter().any(|(k, _)| &*k.as_str() == n);
+        if !given(&a, "dtype") {
+            a.kw.push((Sym::new("dtype"), objects::dtype_value(o.dtype())));
+        }
+        if !given(&a, "device") {
+            a.kw.push((
+                Sym::new("device"),
+                objects::device_value(PyDevice::from_device(o.device())),
+            ));
+        }
+    }
+    let r = f(i, this, a)?;
+    functions_extra::write_out_resizing(i, name, r, &out, false)
+}
+
+macro_rules! creation_with_out {
+    ($n:literal, $f:path) => {
+        ($n, |i, t, a| creation_out(i, t, a, $n, $f))
+    };
+}
+
 pub fn module() -> Value {
     let mut fns: Vec<(&'static str, NativeFn)> = vec![
         ("tensor", functions::tensor),
-        ("zeros", functions::zeros),
-        ("ones", functions::ones),
-        ("empty", functions::empty),
-        ("full", functions::full),
-        ("arange", functions::arange),
-        ("linspace", functions::linspace),
-        ("eye", functions::eye),
+        creation_with_out!("zeros", functions::zeros),
+        creation_with_out!("ones", functions::ones),
+        creation_with_out!("empty", functions::empty),
+        creation_with_out!("full", functions::full),
+        creation_with_out!("arange", functions::arange),
+        creation_with_out!("linspace", functions::linspace),
+        creation_with_out!("eye", functions::eye),
         ("zeros_like", functions::zeros_like),
         ("ones_like", functions::ones_like),
         ("empty_like", functions::empty_like),
         ("rand_like", functions::rand_like),
         ("randn_like", functions::randn_like),
-        ("rand", functions::rand),
-        ("randn", functions::randn),
-        ("randint", functions::randint),
-        ("randperm", functions::randperm),
+        creation_with_out!("rand", functions::rand),
+        creation_with_out!("randn", functions::randn),
+        creation_with_out!("randint", functions::randint),
+        creation_with_out!("randperm", functions::randperm),
         ("manual_seed", functions::manual_seed),
         ("cat", functions::cat),
         ("concat", functions::cat),

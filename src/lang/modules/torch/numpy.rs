@@ -106,6 +106,17 @@ fn shortest_f32(x: f32) -> String {
     }
 }
 
+/// `arr.tolist()`: nested lists of Python numbers, as the tensor's `tolist()`.
+fn tolist(_: &mut Interp, this: &Value, _: Args) -> PyResult<Value> {
+    match this {
+        Value::Native(n) => match n.as_any().downcast_ref::<NdArray>() {
+            Some(a) => Ok(nested_value(a.0.tolist().py()?)),
+            None => Err(type_error("tolist() needs an ndarray")),
+        },
+        _ => Err(type_error("tolist() needs an ndarray")),
+    }
+}
+
 impl NdArray {
     /// The nested brackets; `sep` between elements, `col` the column of the first `[`.
     fn body(&self, sep: &str, col: usize) -> PyResult<String> {
@@ -165,7 +176,7 @@ impl Native for NdArray {
     }
     fn get_attr(
         &self,
-        _this: &Value,
+        this: &Value,
         name: crate::lang::symbol::Sym,
         _i: &mut Interp,
     ) -> PyResult<Option<Value>> {
@@ -180,6 +191,11 @@ impl Native for NdArray {
             "dtype" => Some(Value::str(np_dtype(self.0.dtype()))),
             "ndim" => Some(Value::Int(self.0.ndim() as i64)),
             "size" => Some(Value::Int(self.0.numel() as i64)),
+            "tolist" => Some(Value::Builtin(Rc::new(Builtin {
+                name: "tolist",
+                f: tolist,
+                this: Some(this.clone()),
+            }))),
             _ => None,
         })
     }

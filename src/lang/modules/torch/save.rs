@@ -6,7 +6,7 @@
 //! (two tensors sharing memory load as two tensors).
 use super::convert::*;
 use crate::lang::builtins::kwarg;
-use crate::lang::error::{not_implemented, type_error, ExcKind, PyErr, PyResult};
+use crate::lang::error::{not_implemented_text, type_error, ExcKind, PyErr, PyResult};
 use crate::lang::interp::Interp;
 use crate::lang::symbol::Sym;
 use crate::lang::value::*;
@@ -28,7 +28,7 @@ fn checked_path(v: Option<&Value>, f: &str) -> PyResult<String> {
     let p =
         match v {
             Some(Value::Str(s)) => s.to_string(),
-            Some(v) => return Err(not_implemented(format!(
+            Some(v) => return Err(not_implemented_text(format!(
                 "cudalearn's torch.{f} takes a file name (str), not {}",
                 v.type_name()
             ))
@@ -112,7 +112,7 @@ impl Writer<'_> {
             _ => match as_tensor(v) {
                 Some(t) => self.tensor(t)?,
                 None => {
-                    return Err(not_implemented(format!(
+                    return Err(not_implemented_text(format!(
                         "cudalearn's torch.save cannot save a '{}' object",
                         v.type_name()
                     ))
@@ -330,7 +330,7 @@ pub fn load(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
             Target::To(d)
         }
         Some(v) => {
-            return Err(not_implemented(format!(
+            return Err(not_implemented_text(format!(
                 "cudalearn's torch.load does not take a map_location of type '{}' yet",
                 v.type_name()
             ))

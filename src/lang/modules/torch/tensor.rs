@@ -221,10 +221,13 @@ impl Native for PyTensor {
             }
             "data" => match as_tensor(&value) {
                 Some(t) => {
-                    crate::tensor::ops::inplace::copy_(&self.0, t).py()?;
+                    self.0.set_data(t);
                     Ok(true)
                 }
-                None => Err(type_error("Tensor.data must be a Tensor")),
+                None => Err(type_error(format!(
+                    "Variable data has to be a tensor, but got {}",
+                    value.type_name()
+                ))),
             },
             _ => Ok(false),
         }

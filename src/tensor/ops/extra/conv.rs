@@ -4,9 +4,22 @@
 //! matmul with the weights and pooling a max or mean over each window. Every step is an
 //! existing op, so this runs on every device with autograd; the last node is named as
 //! PyTorch names it (`ConvolutionBackward0`, `MaxPool2DWithIndicesBackward0`, ...).
-use super::host::{i64s, make, rename, take_flat};
+//!
+//! Rounding against PyTorch's CPU results (oneDNN 3.13 on AVX-512, measured on the golden
+//! machine): the forward matches bit for bit up to 16 channels per group (see
+//! `reduction_order`); above that oneDNN reorders the input to 16-channel blocks and sums
+//! (channel, kh, kw), which our matmul's blocking does not reproduce. The backward does not
+//! match in the last bits: oneDNN's backward-weights kernel sums the bias gradient over
+//! (n, oh, ow) in one sequence for 8 channels but splits the batch over the threads for 1
+//! channel (so it depends on the machine's core count), and its weight and input gradients
+//! come from kernels with their own blocking; PyTorch's `Linear` is MKL's sgemm, whose
+//! small-K kernels add the products as a tree (K = 8: eight lanes reduced pairwise) rather
+//! than in sequence. The gradients differ by at most a few 1e-8, which SGD keeps below the
+//! 4th printed digit but Adam, which divides by each gradient's running size, amplifies into
+//! the 3rd-4th digit within a few epochs on the digits CNN.
+use super::host::{i64s, make, make_i64, rename, take_flat, values};
 use crate::tensor::autocast::{self, req, AmpOp};
-use crate::tensor::error::{not_impl, runtime, Result};
+use crate::tensor::error::{runtime, Result};
 use crate::tensor::ops::join::cat;
 use crate::tensor::ops::matmul::matmul;
 use crate::tensor::ops::reduce::{max_dim, mean, sum};
@@ -113,6 +126,34 @@ fn unfold(x: &Tensor, w: &Window, fill: f64) -> Result<(Tensor, [usize; 2])> {
     Ok((cols, out))
 }
 
+/// Up to this many input channels per group, PyTorch's CPU convolution (oneDNN's AVX-512
+/// direct kernel on a plain NCHW input) accumulates each output over (kh, kw, channel); above
+/// it the input is reordered to 16-channel blocks and the order is (channel, kh, kw).
+const SMALL_CHANNELS: usize = 16;
+
+/// One group's columns as [N, K, L] and weights as [og, K], the reduction index K in the
+/// order PyTorch's CPU convolution sums it (one fused multiply-add per term, bias last), so
+/// the matmul's sequential sums round as PyTorch's do (checked bit for bit for 1 to 16
+/// channels; see `SMALL_CHANNELS`).
+fn reduction_order(
+    cols: &Tensor,
+    weight: &Tensor,
+    (c0, cg): (usize, usize),
+    (o0, og): (usize, usize),
+    l: i64,
+) -> Result<(Tensor, Tensor)> {
+    let n = cols.shape()[0] as i64;
+    let gc = cols.narrow(1, c0 as i64, cg as i64)?;
+    let gw = weight.narrow(0, o0 as i64, og as i64)?;
+    if cg > SMALL_CHANNELS {
+        return Ok((gc.reshape(&[n, -1, l])?, gw.reshape(&[og as i64, -1])?));
+    }
+    Ok((
+        gc.permute(&[0, 2, 1, 3])?.reshape(&[n, -1, l])?,
+        gw.permute(&[0, 2, 3, 1])?.reshape(&[og as i64, -1])?,
+    ))
+}
+
 /// `F.conv2d(x, weight, bias, stride, padding, dilation, groups)`.
 pub fn conv2d(
     x: &Tensor,
@@ -167,13 +208,7 @@ fn conv2d_uncast(
     let (cg, og) = (c / groups, ws[0] / groups);
     let mut parts = Vec::with_capacity(groups);
     for g in 0..groups {
-        // [N, cg*kh*kw, L] for this group's channels, times its weights [og, cg*kh*kw]
-        let gcols = cols
-            .narrow(1, (g * cg) as i64, cg as i64)?
-            .reshape(&[n as i64, -1, l])?;
-        let gw = weight
-            .narrow(0, (g * og) as i64, og as i64)?
-            .reshape(&[og as i64, -1])?;
+        let (gcols, gw) = reduction_order(&cols, weight, (g * cg, cg), (g * og, og), l)?;
         parts.push(matmul(&gw, &gcols)?);
     }
     let mut y = if groups == 1 {
@@ -261,52 +296,154 @@ fn unbatch(y: Tensor, added: bool, name: &'static str) -> Result<Tensor> {
 
 /// `F.max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode)`.
 pub fn max_pool2d(x: &Tensor, w: Window) -> Result<Tensor> {
-    autocast::excluded(|| max_pool2d_uncast(x, w))
+    Ok(max_pool2d_with_indices(x, w, false)?.0)
 }
 
-/// The pooling itself: one kernel in PyTorch, so the ops it runs here are not cast.
-fn max_pool2d_uncast(x: &Tensor, w: Window) -> Result<Tensor> {
+/// `F.max_pool2d(..., return_indices=...)`: the pooled values and, when asked, each one's
+/// flat position in its input plane (`h * W + w`, int64), as PyTorch returns them. Ties go
+/// to the first window element, as PyTorch's CPU kernel keeps the first maximum.
+pub fn max_pool2d_with_indices(
+    x: &Tensor,
+    w: Window,
+    with_indices: bool,
+) -> Result<(Tensor, Option<Tensor>)> {
+    // one kernel in PyTorch, so the ops it runs here are not cast
+    autocast::excluded(|| max_pool2d_uncast(x, w, with_indices))
+}
+
+/// The max pooling itself, past autocast.
+fn max_pool2d_uncast(
+    x: &Tensor,
+    w: Window,
+    with_indices: bool,
+) -> Result<(Tensor, Option<Tensor>)> {
     let (xb, added) = pool_input(x, "max_pool2d", &w)?;
     let (cols, out) = unfold(&xb, &w, f64::NEG_INFINITY)?;
-    let (v, _) = max_dim(&cols, 2, false, true)?;
-    let s = xb.shape();
-    let y = v.reshape(&i64s(&[s[0], s[1], out[0], out[1]]))?;
-    unbatch(y, added, "MaxPool2DWithIndicesBackward0")
+    let (v, at) = max_dim(&cols, 2, false, true)?;
+    let s = xb.shape().to_vec();
+    let shape = i64s(&[s[0], s[1], out[0], out[1]]);
+    let y = unbatch(v.reshape(&shape)?, added, "MaxPool2DWithIndicesBackward0")?;
+    if !with_indices {
+        return Ok((y, None));
+    }
+    // window element k of output p in plane c sits at positions[(c*kk + k)*L + p]
+    let pos = window_positions(&s, &w, out);
+    let (kk, l, plane) = (w.kernel[0] * w.kernel[1], out[0] * out[1], s[2] * s[3]);
+    let idx: Vec<i64> = i64_values(&at)?
+        .iter()
+        .enumerate()
+        .map(|(q, &k)| {
+            let (c, p) = (q / l, q % l);
+            pos[(c * kk + k as usize) * l + p] % plane as i64
+        })
+        .collect();
+    let mut i = make_i64(&idx, &[s[0], s[1], out[0], out[1]], x.device())?;
+    if added {
+        i = i.squeeze(Some(0))?;
+    }
+    Ok((y, Some(i)))
 }
 
-/// `F.avg_pool2d(x, kernel_size, stride, padding, ceil_mode=False, count_include_pad=True)`.
-pub fn avg_pool2d(x: &Tensor, w: Window, count_include_pad: bool) -> Result<Tensor> {
-    autocast::excluded(|| avg_pool2d_uncast(x, w, count_include_pad))
+/// `F.max_unpool2d(x, indices, ...)`: zeros of the unpooled size ([.., oh, ow]) with each
+/// value of `x` written at its index (a flat position in its plane, as `max_pool2d` returns).
+pub fn max_unpool2d(x: &Tensor, indices: &Tensor, out: [usize; 2]) -> Result<Tensor> {
+    if x.shape() != indices.shape() {
+        return runtime(format!(
+            "Expected shape of indices to be same as that of the input tensor ({}) but got indices tensor with shape: {}",
+            fmt_list(x.shape()),
+            fmt_list(indices.shape())
+        ));
+    }
+    let (xb, added) = batched(x, "max_unpool2d")?;
+    let s = xb.shape().to_vec();
+    let (n, c) = (s[0] as i64, s[1] as i64);
+    let plane = out[0] * out[1];
+    let idx = indices.reshape(&[n, c, -1])?;
+    // PyTorch's kernel records each invalid index it meets and reports the last one
+    if let Some(&bad) = i64_values(&idx)?
+        .iter()
+        .rev()
+        .find(|&&v| v < 0 || v >= plane as i64)
+    {
+        return runtime(format!(
+            "Found an invalid max index: {bad} (output volumes are of size {}x{})",
+            out[0], out[1]
+        ));
+    }
+    let zeros = make(
+        &vec![0.0; s[0] * s[1] * plane],
+        &[s[0], s[1], plane],
+        x.dtype(),
+        x.device(),
+    )?;
+    let src = xb.reshape(&[n, c, -1])?;
+    let y = super::gather::scatter(&zeros, 2, &idx, super::gather::Src::Tensor(&src), false)?;
+    let y = y.reshape(&[n, c, out[0] as i64, out[1] as i64])?;
+    unbatch(y, added, "MaxUnpool2DBackward0")
+}
+
+/// The int64 values of `t` in order.
+fn i64_values(t: &Tensor) -> Result<Vec<i64>> {
+    Ok(values(t)?.into_iter().map(|v| v as i64).collect())
+}
+
+/// Each window's divisor in `F.avg_pool2d`, as PyTorch's kernel computes it: the window
+/// clipped to the padded input (count_include_pad) or to the input itself, unless
+/// `divisor_override` fixes it. With ceil_mode a last window may reach past the padding.
+fn avg_divisors(
+    w: &Window,
+    input: [usize; 2],
+    out: [usize; 2],
+    count_include_pad: bool,
+    divisor_override: Option<usize>,
+) -> Vec<f64> {
+    let extent = |o: usize, k: usize| {
+        let start = (o * w.stride[k]) as i64 - w.padding[k] as i64;
+        let end = (start + w.kernel[k] as i64).min((input[k] + w.padding[k]) as i64);
+        let size = end - start;
+        let inside = end.min(input[k] as i64) - start.max(0);
+        if count_include_pad {
+            size
+        } else {
+            inside
+        }
+    };
+    (0..out[0] * out[1])
+        .map(|p| match divisor_override {
+            Some(d) => d as f64,
+            None => (extent(p / out[1], 0) * extent(p % out[1], 1)) as f64,
+        })
+        .collect()
+}
+
+/// `F.avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+/// divisor_override)`.
+pub fn avg_pool2d(
+    x: &Tensor,
+    w: Window,
+    count_include_pad: bool,
+    divisor_override: Option<usize>,
+) -> Result<Tensor> {
+    autocast::excluded(|| avg_pool2d_uncast(x, w, count_include_pad, divisor_override))
 }
 
 /// The pooling itself: one kernel in PyTorch, so the ops it runs here are not cast.
-fn avg_pool2d_uncast(x: &Tensor, w: Window, count_include_pad: bool) -> Result<Tensor> {
-    if w.ceil_mode {
-        return not_impl("cudalearn does not implement avg_pool2d with ceil_mode=True yet")
-            .map_err(|e| e.with_hint("pad the input so the windows fit, or use ceil_mode=False"));
-    }
+fn avg_pool2d_uncast(
+    x: &Tensor,
+    w: Window,
+    count_include_pad: bool,
+    divisor_override: Option<usize>,
+) -> Result<Tensor> {
     let (xb, added) = pool_input(x, "avg_pool2d", &w)?;
     let (cols, out) = unfold(&xb, &w, 0.0)?;
     let s = xb.shape().to_vec();
-    let v = if count_include_pad || w.padding == [0, 0] {
+    let div = avg_divisors(&w, [s[2], s[3]], out, count_include_pad, divisor_override);
+    let area = (w.kernel[0] * w.kernel[1]) as f64;
+    let v = if div.iter().all(|&d| d == area) {
         mean(&cols, Some(&[2]), false, None)?
     } else {
-        // divide each window's sum by the number of its elements inside the input
-        let counts: Vec<f64> = (0..out[0] * out[1])
-            .map(|p| {
-                let (oy, ox) = (p / out[1], p % out[1]);
-                let inside = |o: usize, k: usize| {
-                    (0..w.kernel[k])
-                        .filter(|&i| {
-                            let at = (o * w.stride[k] + i) as i64 - w.padding[k] as i64;
-                            at >= 0 && at < s[2 + k] as i64
-                        })
-                        .count()
-                };
-                (inside(oy, 0) * inside(ox, 1)) as f64
-            })
-            .collect();
-        let c = make(&counts, &[out[0] * out[1]], x.dtype(), x.device())?;
+        // each window's sum divided by its own divisor
+        let c = make(&div, &[out[0] * out[1]], x.dtype(), x.device())?;
         crate::autograd::util::div(&sum(&cols, Some(&[2]), false, None)?, &c)?
     };
     let y = v.reshape(&i64s(&[s[0], s[1], out[0], out[1]]))?;

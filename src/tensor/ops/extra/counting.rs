@@ -33,6 +33,60 @@ pub fn unique(x: &Tensor) -> Result<Unique> {
     })
 }
 
+/// `torch.unique(x, dim=d, ...)`: the distinct slices along `d`, sorted lexicographically as
+/// PyTorch's CPU kernel sorts them (the first element that differs decides; a NaN decides
+/// nothing and never equals, so slices holding one are all kept); `inverse` has one entry
+/// per slice of `x` along `d`.
+pub fn unique_dim(x: &Tensor, dim: i64) -> Result<Unique> {
+    let d = crate::tensor::shape::wrap_dim(dim, x.ndim())?;
+    let n = x.shape()[d];
+    // slices along d as rows: move d to the front
+    let mut perm: Vec<i64> = (0..x.ndim() as i64).collect();
+    perm.remove(d);
+    perm.insert(0, d as i64);
+    let front = x.permute(&perm)?;
+    let v = values(&front)?;
+    let len = v.len().checked_div(n).unwrap_or(0);
+    let row = |k: usize| &v[k * len..(k + 1) * len];
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        for (l, r) in row(a).iter().zip(row(b)) {
+            if l < r {
+                return std::cmp::Ordering::Less;
+            }
+            if l > r {
+                return std::cmp::Ordering::Greater;
+            }
+        }
+        std::cmp::Ordering::Equal
+    });
+    let (mut kept, mut inverse, mut counts) = (Vec::<usize>::new(), vec![0i64; n], Vec::new());
+    for &k in &order {
+        match kept.last() {
+            Some(&p) if row(p).iter().zip(row(k)).all(|(a, b)| a == b) => {
+                *counts.last_mut().unwrap_or(&mut 0) += 1;
+            }
+            _ => {
+                kept.push(k);
+                counts.push(1i64);
+            }
+        }
+        inverse[k] = kept.len() as i64 - 1;
+    }
+    let flat: Vec<f64> = kept.iter().flat_map(|&k| row(k).iter().cloned()).collect();
+    let mut shape = front.shape().to_vec();
+    shape[0] = kept.len();
+    let out = make(&flat, &shape, x.dtype(), x.device())?;
+    // and d back where it was
+    let mut back: Vec<i64> = (1..x.ndim() as i64).collect();
+    back.insert(d, 0);
+    Ok(Unique {
+        values: out.permute(&back)?.contiguous()?,
+        inverse: make_i64(&inverse, &[n], x.device())?,
+        counts: make_i64(&counts, &[counts.len()], x.device())?,
+    })
+}
+
 /// `torch.bincount(x, weights=None, minlength=0)`.
 pub fn bincount(x: &Tensor, weights: Option<&Tensor>, minlength: i64) -> Result<Tensor> {
     if x.dtype().is_floating() || x.dtype() == DType::Bool {

@@ -1,32 +1,101 @@
 //! `torch.einsum(equation, *operands)`: each operand is permuted and unsqueezed onto one
 //! shared list of labels (output labels first, then the summed ones), the operands are
 //! multiplied with broadcasting and the summed labels reduced. Composed of tensor ops, so it
-//! runs on every device with autograd. Ellipsis (`...`) and repeated labels within one
-//! operand (diagonals) are refused with a hint.
+//! runs on every device with autograd. An ellipsis (`...`) becomes labels of its own (one per
+//! broadcast dim); a label repeated within one operand first takes that operand's diagonal.
 use crate::autograd::util::mul;
-use crate::tensor::error::{not_impl, runtime, Result};
+use crate::tensor::error::{runtime, Result};
 use crate::tensor::ops::reduce::sum;
 use crate::tensor::Tensor;
 
-fn parse(eq: &str, n: usize) -> Result<(Vec<Vec<char>>, Vec<char>)> {
-    let eq: String = eq.chars().filter(|c| !c.is_whitespace()).collect();
-    if eq.contains("...") {
-        return not_impl("cudalearn does not implement '...' (ellipsis) in torch.einsum yet")
-            .map_err(|e| e.with_hint("write every dimension's letter out, e.g. 'bij,bjk->bik'"));
+/// The label standing for the `k`-th ellipsis dimension (outside [a-zA-Z], never typed).
+fn ellipsis_label(k: usize) -> char {
+    char::from_u32(0xE000 + k as u32).unwrap_or('\u{E000}')
+}
+
+fn is_ellipsis_label(c: char) -> bool {
+    ('\u{E000}'..='\u{F8FF}').contains(&c)
+}
+
+/// One side's subscripts with `...` replaced by `e` of the ellipsis labels (the last ones of
+/// `total`, as broadcasting aligns trailing dims); whether it had an ellipsis.
+fn expand(
+    sub: &str,
+    who: &str,
+    e: impl Fn(usize) -> usize,
+    total: usize,
+) -> Result<(Vec<char>, bool)> {
+    let (mut v, mut found) = (Vec::new(), false);
+    let mut rest = sub;
+    while let Some(c) = rest.chars().next() {
+        if c == '.' {
+            if !rest.starts_with("...") {
+                return runtime(format!(
+                    "einsum(): found '.' for {who} that is not part of any ellipsis"
+                ));
+            }
+            if found {
+                return runtime(if who == "output" {
+                    "einsum(): found '.' for output but an ellipsis (...) was already found"
+                        .to_string()
+                } else {
+                    format!("einsum(): found '.' for {who} for which an ellipsis was already found")
+                });
+            }
+            found = true;
+            let n = e(sub.chars().filter(|&c| c != '.').count());
+            v.extend((total - n..total).map(ellipsis_label));
+            rest = &rest[3..];
+        } else {
+            v.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
     }
+    Ok((v, found))
+}
+
+fn parse(eq: &str, ndims: &[usize]) -> Result<(Vec<Vec<char>>, Vec<char>)> {
+    let eq: String = eq.chars().filter(|c| !c.is_whitespace()).collect();
     let (lhs, rhs) = match eq.split_once("->") {
         Some((l, r)) => (l.to_string(), Some(r.to_string())),
         None => (eq.clone(), None),
     };
-    let ins: Vec<Vec<char>> = lhs.split(',').map(|s| s.chars().collect()).collect();
-    if ins.len() > n {
+    let parts: Vec<&str> = lhs.split(',').collect();
+    if parts.len() > ndims.len() {
         return runtime("einsum(): fewer operands were provided than specified in the equation");
     }
-    if ins.len() < n {
+    if parts.len() < ndims.len() {
         return runtime("einsum(): more operands were provided than specified in the equation");
     }
+    // how many dims each operand's ellipsis covers; the ellipsis labels are the widest's
+    let covers = |k: usize, explicit: usize| ndims[k].saturating_sub(explicit);
+    let total = parts
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.contains("..."))
+        .map(|(k, p)| covers(k, p.chars().filter(|&c| c != '.').count()))
+        .max()
+        .unwrap_or(0);
+    let mut ins = Vec::with_capacity(parts.len());
+    for (k, p) in parts.iter().enumerate() {
+        let (v, found) = expand(p, &format!("operand {k}"), |n| covers(k, n), total)?;
+        let explicit = v.iter().filter(|c| !is_ellipsis_label(**c)).count();
+        if found && explicit > ndims[k] {
+            return runtime(format!(
+                "einsum(): the number of subscripts in the equation ({explicit}) is more than the number of dimensions ({}) for operand {k}",
+                ndims[k]
+            ));
+        }
+        if !found && explicit != ndims[k] {
+            return runtime(format!(
+                "einsum(): the number of subscripts in the equation ({explicit}) does not match the number of dimensions ({}) for operand {k} and no ellipsis was given",
+                ndims[k]
+            ));
+        }
+        ins.push(v);
+    }
     for s in ins.iter().flatten() {
-        if !s.is_ascii_alphabetic() {
+        if !s.is_ascii_alphabetic() && !is_ellipsis_label(*s) {
             return runtime(format!(
                 "einsum(): invalid subscript given at index {} in the equation string, subscripts must be in [a-zA-Z]",
                 eq.find(*s).unwrap_or(0)
@@ -34,17 +103,19 @@ fn parse(eq: &str, n: usize) -> Result<(Vec<Vec<char>>, Vec<char>)> {
         }
     }
     let out: Vec<char> = match rhs {
-        Some(r) => r.chars().collect(),
+        Some(r) => expand(&r, "output", |_| total, total)?.0,
         None => {
-            // implicit form: the labels that occur once, in alphabetical order
+            // implicit form: the ellipsis dims, then the labels that occur once, sorted
             let mut once: Vec<char> = ins
                 .iter()
                 .flatten()
-                .filter(|c| ins.iter().flatten().filter(|d| d == c).count() == 1)
+                .filter(|c| {
+                    !is_ellipsis_label(**c) && ins.iter().flatten().filter(|d| d == c).count() == 1
+                })
                 .cloned()
                 .collect();
             once.sort_unstable();
-            once
+            (0..total).map(ellipsis_label).chain(once).collect()
         }
     };
     for c in &out {
@@ -57,6 +128,54 @@ fn parse(eq: &str, n: usize) -> Result<(Vec<Vec<char>>, Vec<char>)> {
     Ok((ins, out))
 }
 
+/// `t` with each label repeated in `sub` taken once, along its diagonal (`'ii->i'`): the
+/// labels in first-occurrence order and the tensor over them.
+fn diagonals(t: &Tensor, sub: &[char], k: usize) -> Result<(Tensor, Vec<char>)> {
+    let mut labels: Vec<char> = Vec::new();
+    let mut size: Vec<usize> = Vec::new();
+    for (d, c) in sub.iter().enumerate() {
+        match labels.iter().position(|l| l == c) {
+            Some(at) if size[at] != t.shape()[d] => {
+                return runtime(format!(
+                    "einsum(): subscript {c} is repeated for operand {k} but the sizes don't match, {} != {}",
+                    t.shape()[d],
+                    size[at]
+                ))
+            }
+            Some(_) => {}
+            None => {
+                labels.push(*c);
+                size.push(t.shape()[d]);
+            }
+        }
+    }
+    if labels.len() == sub.len() {
+        return Ok((t.clone(), labels));
+    }
+    // element (i_0, .., i_m) of the result is t at the position where each dim takes its
+    // label's index
+    let strides = super::host::strides_of(t.shape());
+    let n: usize = size.iter().product();
+    let mut flat = Vec::with_capacity(n);
+    let mut at = vec![0usize; labels.len()];
+    for _ in 0..n {
+        let p: usize = sub
+            .iter()
+            .enumerate()
+            .map(|(d, c)| at[labels.iter().position(|l| l == c).unwrap_or(0)] * strides[d])
+            .sum();
+        flat.push(p as i64);
+        for q in (0..at.len()).rev() {
+            at[q] += 1;
+            if at[q] < size[q] {
+                break;
+            }
+            at[q] = 0;
+        }
+    }
+    Ok((super::host::take_flat(t, &flat, &size)?, labels))
+}
+
 pub fn einsum(eq: &str, ops: &[Tensor]) -> Result<Tensor> {
     let refs: Vec<&Tensor> = ops.iter().collect();
     let cast = crate::tensor::autocast::inputs(crate::tensor::autocast::AmpOp::Einsum, &refs)?;
@@ -66,7 +185,8 @@ pub fn einsum(eq: &str, ops: &[Tensor]) -> Result<Tensor> {
 
 /// `einsum` past autocast (its inputs already cast, nested ops not cast again).
 fn einsum_uncast(eq: &str, ops: &[Tensor]) -> Result<Tensor> {
-    let (ins, out) = parse(eq, ops.len())?;
+    let ndims: Vec<usize> = ops.iter().map(|t| t.ndim()).collect();
+    let (ins, out) = parse(eq, &ndims)?;
     let mut labels = out.clone();
     for c in ins.iter().flatten() {
         if !labels.contains(c) {
@@ -75,22 +195,11 @@ fn einsum_uncast(eq: &str, ops: &[Tensor]) -> Result<Tensor> {
     }
     let mut sizes = vec![1usize; labels.len()];
     let mut terms = Vec::with_capacity(ops.len());
+    let mut took_diagonal = false;
     for (k, (t, sub)) in ops.iter().zip(&ins).enumerate() {
-        if sub.len() != t.ndim() {
-            return runtime(format!(
-                "einsum(): the number of subscripts in the equation ({}) does not match the number of dimensions ({}) for operand {k} and no ellipsis was given",
-                sub.len(),
-                t.ndim()
-            ));
-        }
-        let mut seen = Vec::new();
-        for c in sub {
-            if seen.contains(c) {
-                return not_impl("cudalearn does not implement a repeated subscript within one operand of torch.einsum (a diagonal) yet")
-                    .map_err(|e| e.with_hint("take the diagonal first with torch.diagonal(x) or torch.diag(x)"));
-            }
-            seen.push(*c);
-        }
+        let (t, sub) = diagonals(t, sub, k)?;
+        took_diagonal |= sub.len() < ins[k].len();
+        let t = &t;
         // this operand's dims in the shared label order, then the missing labels as size 1
         let mut pos: Vec<(usize, usize)> = sub
             .iter()
@@ -128,6 +237,10 @@ fn einsum_uncast(eq: &str, ops: &[Tensor]) -> Result<Tensor> {
         .collect();
     if r.shape().iter().map(|&s| s as i64).collect::<Vec<_>>() != want {
         r = r.expand(&want)?;
+    }
+    if ops.len() == 1 && took_diagonal && labels.len() == out.len() {
+        // PyTorch takes the diagonal as a view and permutes it
+        super::host::rename(&r, "PermuteBackward0");
     }
     if ops.len() > 1 {
         // PyTorch contracts with bmm and views the result back

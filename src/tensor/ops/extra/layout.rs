@@ -123,3 +123,63 @@ fn diag_uncast(x: &Tensor, diagonal: i64) -> Result<Tensor> {
         ),
     }
 }
+
+/// `x.split(sizes, dim)` with explicit sizes: views along `dim`, each named `name` as
+/// PyTorch names its split node.
+fn split_views(x: &Tensor, sizes: &[usize], d: usize, name: &'static str) -> Result<Vec<Tensor>> {
+    let mut start = 0;
+    let mut out = Vec::with_capacity(sizes.len());
+    for &s in sizes {
+        let v = x.narrow(d as i64, start as i64, s as i64)?;
+        rename(&v, name);
+        out.push(v);
+        start += s;
+    }
+    Ok(out)
+}
+
+/// `x.split(split_size, dim)`: pieces of `split_size` along `dim`, the last one shorter.
+pub fn split(x: &Tensor, split_size: i64, dim: i64) -> Result<Vec<Tensor>> {
+    let d = crate::tensor::shape::wrap_dim(dim, x.ndim().max(1))?;
+    if split_size < 0 {
+        return runtime(format!(
+            "split expects split_size be non-negative, but got split_size={split_size}"
+        ));
+    }
+    let n = x.shape().get(d).copied().unwrap_or(0);
+    let step = split_size as usize;
+    let sizes: Vec<usize> = if step == 0 {
+        vec![0; usize::from(n == 0)]
+    } else {
+        (0..n.div_ceil(step).max(1))
+            .map(|k| step.min(n - (k * step).min(n)))
+            .collect()
+    };
+    split_views(x, &sizes, d, "SplitBackward0")
+}
+
+/// `x.split([s0, s1, ...], dim)`: the sizes must add up to the dim's size.
+pub fn split_with_sizes(x: &Tensor, sizes: &[i64], dim: i64) -> Result<Vec<Tensor>> {
+    let d = crate::tensor::shape::wrap_dim(dim, x.ndim().max(1))?;
+    let n = x.shape().get(d).copied().unwrap_or(0) as i64;
+    if sizes.iter().any(|&s| s < 0) || sizes.iter().sum::<i64>() != n {
+        return runtime(format!(
+            "split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at dimension {d}), but got split_sizes={}",
+            crate::tensor::shape::fmt_list(sizes)
+        ));
+    }
+    let sizes: Vec<usize> = sizes.iter().map(|&s| s as usize).collect();
+    split_views(x, &sizes, d, "SplitWithSizesBackward0")
+}
+
+/// `x.chunk(chunks, dim)`: pieces of ceil(size / chunks), so possibly fewer than `chunks`.
+pub fn chunk(x: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
+    if chunks <= 0 {
+        return runtime(format!(
+            "chunk expects `chunks` to be greater than 0, got: {chunks}"
+        ));
+    }
+    let d = crate::tensor::shape::wrap_dim(dim, x.ndim().max(1))?;
+    let n = x.shape().get(d).copied().unwrap_or(0) as i64;
+    split(x, (n + chunks - 1) / chunks, dim)
+}
