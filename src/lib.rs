@@ -6,6 +6,7 @@ pub mod amp;
 pub mod autograd;
 pub mod backend;
 pub mod bench;
+pub mod core;
 pub mod dist;
 pub mod info;
 pub mod lang;

@@ -34,10 +34,6 @@
 //!   result_type, can_cast, default_dtype, set_default_dtype}`, `Device::parse`
 pub mod convert;
 pub mod create;
-pub mod device;
-pub mod dtype;
-pub mod element;
-pub mod error;
 pub mod index;
 pub mod meta;
 pub mod nested;
@@ -45,9 +41,10 @@ pub mod ops;
 pub mod print;
 pub mod promote;
 pub mod random;
-pub mod scalar;
-pub mod shape;
 pub mod storage;
+
+// the engine's shared vocabulary lives in `core`; these keep its old paths
+pub use crate::core::{device, dtype, element, error, scalar, shape};
 
 pub use device::Device;
 pub use dtype::DType;

@@ -6,15 +6,7 @@ use crate::tensor::promote::default_dtype;
 use crate::tensor::shape::wrap_dim;
 use crate::tensor::{DType, Scalar, Tensor};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ReduceOp {
-    Sum,
-    Prod,
-    Max,
-    Min,
-    All,
-    Any,
-}
+pub use crate::core::op::ReduceOp;
 
 /// Normalise a `dim=` argument: `None` or `()` means every dim; duplicates are an error.
 pub fn reduce_dims(dims: Option<&[i64]>, ndim: usize) -> Result<Vec<usize>> {
