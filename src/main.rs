@@ -277,7 +277,7 @@ fn main() {
                 if gpu::kind() == gpu::GpuKind::Simulated {
                     print!("{}", cudalearn::backend::sim_bench::report());
                 } else {
-                    print!("{}", cudalearn::backend::cuda::bench::report());
+                    print!("{}", cudalearn::bench::gpu::report());
                 }
             }
             0

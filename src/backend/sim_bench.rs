@@ -1,8 +1,8 @@
 //! `cudalearn bench --sim-gpu`: the GPU suite's figures as the simulated GPU's model predicts
-//! them for the imitated card (the real GPU suite, `cuda::bench`, measures a card instead).
+//! them for the imitated card (the real GPU suite, `bench::gpu`, measures a card instead).
 use super::sim_model::{self, Work, HOST_DISPATCH_S};
 use crate::bench::Row;
-use crate::tensor::DType;
+use crate::core::DType;
 
 /// The modelled suite for the chosen card.
 pub fn rows() -> Vec<Row> {

@@ -6,7 +6,6 @@ use super::ops::check_writable;
 use super::scalar::{checked_scalar, Scalar};
 use super::shape::{broadcast_shapes, contiguous_strides, fmt_list, numel, Dims};
 use super::{DType, Tensor};
-use crate::backend;
 
 /// The autograd rules of indexing.
 mod grad;
@@ -393,7 +392,7 @@ pub(crate) fn index_raw(t: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
         return Ok(p.view);
     }
     let pl = plan(&p)?;
-    let g = backend::for_device(t.device()).gather(
+    let g = crate::tensor::dispatch::on(t.device()).gather(
         &p.view,
         &pl.bases,
         &pl.rest_shape,
@@ -484,7 +483,7 @@ pub(crate) fn index_put_raw(t: &Tensor, items: &[IndexItem], value: &IndexValue)
         inv[q] = i;
     }
     let vt = vb.permute_dims(&inv)?.contiguous()?.to_device(t.device())?;
-    backend::for_device(t.device()).scatter(
+    crate::tensor::dispatch::on(t.device()).scatter(
         &p.view,
         &pl.bases,
         &pl.rest_shape,

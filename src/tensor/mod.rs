@@ -34,6 +34,7 @@
 //!   result_type, can_cast, default_dtype, set_default_dtype}`, `Device::parse`
 pub mod convert;
 pub mod create;
+pub mod dispatch;
 pub mod index;
 pub mod meta;
 pub mod nested;
@@ -41,10 +42,11 @@ pub mod ops;
 pub mod print;
 pub mod promote;
 pub mod random;
-pub mod storage;
 
 // the engine's shared vocabulary lives in `core`; these keep its old paths
 pub use crate::core::{device, dtype, element, error, scalar, shape};
+// storage is the backend's: a tensor is an `Rc<Storage>` plus a `Layout`
+pub use crate::backend::storage;
 
 pub use device::Device;
 pub use dtype::DType;
@@ -59,7 +61,8 @@ pub use scalar::Scalar;
 pub use shape::Dims;
 pub use storage::{Buffer, Storage};
 
-use crate::backend;
+use crate::backend::{Owned, View};
+use crate::core::Layout;
 use meta::AutogradMeta;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -70,9 +73,7 @@ pub struct Tensor(Rc<TensorImpl>);
 
 pub struct TensorImpl {
     storage: Rc<Storage>,
-    shape: Dims,
-    strides: Dims,
-    offset: usize,
+    layout: Layout,
     dtype: DType,
     device: Device,
     requires_grad: Cell<bool>,
@@ -105,13 +106,15 @@ impl Tensor {
         strides: Dims,
         offset: usize,
     ) -> Tensor {
+        Tensor::from_layout(storage, Layout::new(shape, strides, offset))
+    }
+    /// A tensor over `storage` with `layout` (inside the storage, as for `from_parts`).
+    pub(crate) fn from_layout(storage: Rc<Storage>, layout: Layout) -> Tensor {
         let dtype = storage.dtype();
         let device = storage.device();
         Tensor(Rc::new(TensorImpl {
             storage,
-            shape,
-            strides,
-            offset,
+            layout,
             dtype,
             device,
             requires_grad: Cell::new(false),
@@ -131,13 +134,8 @@ impl Tensor {
                 buf.len()
             ));
         }
-        let storage = backend::for_device(device).upload(buf, device)?;
-        Ok(Tensor::from_parts(
-            storage,
-            Dims::from_slice(shape),
-            shape::contiguous_strides(shape),
-            0,
-        ))
+        let storage = dispatch::on(device).upload(buf, device)?;
+        Ok(Tensor::from_layout(storage, Layout::contiguous(shape)))
     }
 
     /// A contiguous CPU tensor of `dtype` holding `values` converted with PyTorch's cast rules.
@@ -172,20 +170,33 @@ impl Tensor {
     }
 
     pub fn shape(&self) -> &[usize] {
-        &self.0.shape
+        self.0.layout.shape()
     }
     pub fn dims(&self) -> &Dims {
-        &self.0.shape
+        self.0.layout.dims()
     }
     pub fn strides(&self) -> &[usize] {
-        &self.0.strides
+        self.0.layout.strides()
     }
     pub fn stride_dims(&self) -> &Dims {
-        &self.0.strides
+        self.0.layout.stride_dims()
     }
     /// `storage_offset()`, in elements.
     pub fn offset(&self) -> usize {
-        self.0.offset
+        self.0.layout.offset()
+    }
+    /// Shape, strides and offset together.
+    pub fn layout(&self) -> &Layout {
+        &self.0.layout
+    }
+    /// This tensor as a backend operand: its storage and layout.
+    pub fn operand(&self) -> View<'_> {
+        View::new(&self.0.storage, &self.0.layout)
+    }
+    /// A new tensor object owning a backend op's result.
+    pub fn from_owned(o: Owned) -> Tensor {
+        let (storage, layout) = o.into_parts();
+        Tensor::from_layout(Rc::new(storage), layout)
     }
     pub fn dtype(&self) -> DType {
         self.0.dtype
@@ -194,10 +205,10 @@ impl Tensor {
         self.0.device
     }
     pub fn ndim(&self) -> usize {
-        self.0.shape.len()
+        self.0.layout.ndim()
     }
     pub fn numel(&self) -> usize {
-        shape::numel(&self.0.shape)
+        self.0.layout.numel()
     }
     pub fn element_size(&self) -> usize {
         self.0.dtype.size()
@@ -207,7 +218,7 @@ impl Tensor {
         self.numel() * self.element_size()
     }
     pub fn is_contiguous(&self) -> bool {
-        shape::is_contiguous(&self.0.shape, &self.0.strides)
+        self.0.layout.is_contiguous()
     }
     pub fn storage(&self) -> &Rc<Storage> {
         &self.0.storage
@@ -227,7 +238,7 @@ impl Tensor {
     /// `data_ptr()`: address of the first element (storage address + offset * element size).
     pub fn data_ptr(&self) -> usize {
         let base = Rc::as_ptr(&self.0.storage) as usize;
-        base + self.0.offset * self.element_size()
+        base + self.offset() * self.element_size()
     }
     /// `requires_grad`: set on leaves by the user, on op results by autograd when recorded.
     pub fn requires_grad(&self) -> bool {

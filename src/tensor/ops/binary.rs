@@ -2,7 +2,6 @@
 //! between tensors or a tensor and a Python number, with PyTorch's promotion and messages.
 use super::{common_device, operand};
 use crate::autograd;
-use crate::backend;
 use crate::tensor::error::{not_impl, not_impl_for, runtime, Result};
 use crate::tensor::promote::{default_dtype, result_type, Operand};
 use crate::tensor::shape::broadcast_shapes;
@@ -47,7 +46,7 @@ fn check_int_divisor(op: BinaryOp, dtype: DType, divisor: &Tensor) -> Result<()>
     ) && dtype.is_integral()
     {
         let zero = Tensor::scalar(Scalar::Int(0), dtype, divisor.device())?;
-        let hit = backend::for_device(divisor.device()).binary(
+        let hit = crate::tensor::dispatch::on(divisor.device()).binary(
             BinaryOp::Eq,
             divisor,
             &zero,
@@ -81,7 +80,7 @@ pub(crate) fn binary_raw(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor>
     {
         let compute = compute_dtype(op, dt, dt == DType::Bool)?;
         if compute == dt {
-            return backend::for_device(a.device()).binary(op, a, b, a.shape());
+            return crate::tensor::dispatch::on(a.device()).binary(op, a, b, a.shape());
         }
     }
     let device = common_device(&[a, b])?;
@@ -95,7 +94,7 @@ pub(crate) fn binary_raw(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor>
     let a2 = a.to_dtype_device(compute, device)?;
     let b2 = b.to_dtype_device(compute, device)?;
     check_int_divisor(op, compute, &b2)?;
-    backend::for_device(device).binary(op, &a2, &b2, &shape)
+    crate::tensor::dispatch::on(device).binary(op, &a2, &b2, &shape)
 }
 
 /// `op(a, s)`, or `op(s, a)` when `reversed` (`2 - x`, `2 ** x`).
@@ -136,7 +135,7 @@ pub(crate) fn binary_scalar_raw(
     if reversed {
         check_int_divisor(op, compute, &a2)?;
     }
-    backend::for_device(a.device()).binary_scalar(op, &a2, s, reversed)
+    crate::tensor::dispatch::on(a.device()).binary_scalar(op, &a2, s, reversed)
 }
 
 /// Checks specific to a Python-number operand.

@@ -1,6 +1,5 @@
 //! `cat`, `stack` and `where`.
 use super::{common_device, operand, same_device};
-use crate::backend;
 use crate::tensor::error::{runtime, value_err, Result};
 use crate::tensor::promote::{result_type, Operand};
 use crate::tensor::scalar::checked_scalar;
@@ -74,7 +73,7 @@ fn cat_raw(ts: &[Tensor], dim: i64) -> Result<Tensor> {
     }
     let mut shape = first.dims().clone();
     shape[d] = total;
-    let be = backend::for_device(device);
+    let be = crate::tensor::dispatch::on(device);
     let n = crate::tensor::shape::checked_numel(&shape)?;
     let storage = be.zeros(dtype, n, device)?;
     let out = Tensor::from_parts(storage, shape.clone(), contiguous_strides(&shape), 0);
@@ -149,7 +148,7 @@ pub fn where_(cond: &Tensor, a: &TensorOrScalar, b: &TensorOrScalar) -> Result<T
     shape = broadcast_shapes(&shape, ta.shape())?;
     shape = broadcast_shapes(&shape, tb.shape())?;
     let c = cond.to_device(device)?;
-    let out = backend::for_device(device).where_(&c, &ta, &tb, &shape)?;
+    let out = crate::tensor::dispatch::on(device).where_(&c, &ta, &tb, &shape)?;
     let ins: Vec<&Tensor> = [a, b]
         .into_iter()
         .filter_map(|x| match x {

@@ -1,6 +1,5 @@
 //! The matmul family: `dot`, `mv`, `mm`, `bmm` and `matmul` (`@`) with its broadcasting rules
 //! (ATen `LinearAlgebra.cpp`). No type promotion: operands must share a dtype, as in PyTorch.
-use crate::backend;
 use crate::tensor::error::{not_impl_for, runtime, Result};
 use crate::tensor::shape::{broadcast_shapes, Dims};
 use crate::tensor::{DType, Device, Tensor};
@@ -26,7 +25,7 @@ fn batch1(t: &Tensor) -> Tensor {
 }
 
 fn bmm_raw(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    backend::for_device(a.device()).bmm(a, b)
+    crate::tensor::dispatch::on(a.device()).bmm(a, b)
 }
 
 /// `torch.mm(a, b)`.

@@ -1,6 +1,5 @@
 //! Reductions: `sum`, `mean`, `prod`, `max`/`min` (whole tensor, or along a dim with indices),
 //! `amax`/`amin`, `argmax`/`argmin`, `all`/`any`, and `softmax`/`log_softmax`.
-use crate::backend;
 use crate::tensor::error::{index_err, not_impl, not_impl_for, runtime, Result};
 use crate::tensor::promote::default_dtype;
 use crate::tensor::shape::wrap_dim;
@@ -40,7 +39,7 @@ fn sum_dtype(dt: DType) -> DType {
 }
 
 fn run(op: ReduceOp, x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
-    backend::for_device(x.device()).reduce(op, x, dims, keepdim, x.dtype())
+    crate::tensor::dispatch::on(x.device()).reduce(op, x, dims, keepdim, x.dtype())
 }
 
 /// `t.sum(dim=None, keepdim=False, dtype=None)`.
@@ -186,7 +185,7 @@ pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, max: bool) -> Result<(Tensor
         let idx = Tensor::scalar(Scalar::Int(0), DType::I64, x.device())?;
         return Ok((x.clone_tensor()?, idx));
     }
-    let (v, i) = backend::for_device(x.device()).arg_reduce(max, x, Some(d), keepdim)?;
+    let (v, i) = crate::tensor::dispatch::on(x.device()).arg_reduce(max, x, Some(d), keepdim)?;
     if crate::autograd::is_recording1(x) {
         let name = if max { "MaxBackward0" } else { "MinBackward0" };
         grad::record_select_dim(name, x, d, keepdim, &i, &v)?;
@@ -235,7 +234,7 @@ pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, max: bool) -> Result<
                     "{name}(): Expected reduction dim to be specified for input.numel() == 0."
                 ));
             }
-            let (_, i) = backend::for_device(x.device()).arg_reduce(max, x, None, false)?;
+            let (_, i) = crate::tensor::dispatch::on(x.device()).arg_reduce(max, x, None, false)?;
             if keepdim {
                 let all: Vec<usize> = (0..x.ndim()).collect();
                 let ones: Vec<i64> = crate::tensor::shape::reduced_shape(x.shape(), &all, true)
@@ -252,7 +251,7 @@ pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, max: bool) -> Result<
             if x.ndim() == 0 {
                 return Tensor::scalar(Scalar::Int(0), DType::I64, x.device());
             }
-            Ok(backend::for_device(x.device())
+            Ok(crate::tensor::dispatch::on(x.device())
                 .arg_reduce(max, x, Some(d), keepdim)?
                 .1)
         }
@@ -301,7 +300,7 @@ pub fn softmax(x: &Tensor, dim: i64, dtype: Option<DType>, log: bool) -> Result<
         let one = if log { 0.0 } else { 1.0 };
         Tensor::scalar(Scalar::Float(one), x2.dtype(), x2.device())?
     } else {
-        backend::for_device(x.device()).softmax(&x2, d, log)?
+        crate::tensor::dispatch::on(x.device()).softmax(&x2, d, log)?
     };
     if crate::autograd::is_recording1(&x2) {
         grad::record_softmax(&x2, d, log, &out)?;

@@ -1,6 +1,5 @@
 //! Elementwise unary ops with PyTorch's dtype rules: math functions turn integer and bool inputs
 //! into the default float dtype; sign-like ops keep the dtype; predicates give bool.
-use crate::backend;
 use crate::tensor::error::{not_impl, not_impl_for, type_err, Result};
 use crate::tensor::promote::default_dtype;
 use crate::tensor::{DType, Tensor};
@@ -46,7 +45,7 @@ pub fn unary(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
 pub(crate) fn unary_raw(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
     let dt = compute_dtype(op, x.dtype())?;
     let x2 = x.to_dtype(dt)?;
-    backend::for_device(x.device()).unary(op, &x2)
+    crate::tensor::dispatch::on(x.device()).unary(op, &x2)
 }
 
 /// In-place form (`x.relu_()`, `x.neg_()`): computed out of place, then written back; in a
