@@ -275,7 +275,7 @@ fn main() {
             } else {
                 use cudalearn::backend::gpu;
                 if gpu::kind() == gpu::GpuKind::Simulated {
-                    print!("{}", cudalearn::backend::sim_bench::report());
+                    print!("{}", cudalearn::bench::sim::report());
                 } else {
                     print!("{}", cudalearn::bench::gpu::report());
                 }

@@ -1,6 +1,6 @@
 //! gradcheck: for every differentiable op, the gradient from `backward` matches central finite
 //! differences in float64 (PyTorch's `torch.autograd.gradcheck` idea, eps 1e-6).
-use cudalearn::autograd;
+use cudalearn::tensor::autograd;
 use cudalearn::tensor::index::{index, index_put, IndexItem, IndexValue};
 use cudalearn::tensor::ops::binary::{binary, binary_scalar, clamp, clamp_tensor, BinaryOp};
 use cudalearn::tensor::ops::inplace;

@@ -19,7 +19,6 @@ pub mod cuda;
 pub mod gpu;
 pub mod profile_log;
 pub mod sim;
-pub mod sim_bench;
 pub mod sim_model;
 pub mod storage;
 pub mod timed;

@@ -161,8 +161,8 @@ impl Tensor {
 /// Copies and casts pass the gradient through (the engine casts it back to the input's dtype
 /// and device).
 fn record_copy(name: &'static str, x: &Tensor, out: &Tensor) -> Result<()> {
-    if crate::autograd::is_recording1(x) {
-        crate::autograd::record(name, &[x], out, &[], |g, _| Ok(vec![Some(g.clone())]))?;
+    if crate::tensor::autograd::is_recording1(x) {
+        crate::tensor::autograd::record(name, &[x], out, &[], |g, _| Ok(vec![Some(g.clone())]))?;
     }
     Ok(())
 }

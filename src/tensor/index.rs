@@ -355,7 +355,7 @@ fn result_perm(pl: &Plan) -> Vec<usize> {
 /// `t[items]`.
 pub fn index(t: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
     let out = index_raw(t, items)?;
-    if crate::autograd::is_recording1(t) {
+    if crate::tensor::autograd::is_recording1(t) {
         grad::record_index(t, items, &out)?;
         if out.same_storage(t) {
             let items = items.to_vec();
@@ -375,7 +375,7 @@ pub fn index_put(t: &Tensor, items: &[IndexItem], value: &IndexValue) -> Result<
     };
     let mut ins = vec![t];
     ins.extend(vt);
-    if crate::autograd::is_recording(&ins) {
+    if crate::tensor::autograd::is_recording(&ins) {
         return grad::index_put_recorded(t, items, value);
     }
     index_put_raw(t, items, value)?;

@@ -28,10 +28,11 @@
 //! - indexing: `index::{index, index_put, nonzero}` with `IndexItem`/`IndexValue`
 //! - autograd: `requires_grad`, `grad`/`set_grad`, `grad_fn`, `is_leaf`, `retains_grad`,
 //!   `version` (in-place writes bump it), `downgrade`; ops record nodes through
-//!   `crate::autograd` (each op family's rule is in `ops/<family>/grad.rs`); `*_raw` variants
+//!   `crate::tensor::autograd` (each op family's rule is in `ops/<family>/grad.rs`); `*_raw` variants
 //!   skip recording; `ops::nn` holds `torch.nn.functional`
 //! - dtypes: `DType::{name, from_name, c10_name, size, is_floating}`, `promote::{promote_types,
 //!   result_type, can_cast, default_dtype, set_default_dtype}`, `Device::parse`
+pub mod autograd;
 pub mod convert;
 pub mod create;
 pub mod dispatch;
@@ -119,7 +120,7 @@ impl Tensor {
             device,
             requires_grad: Cell::new(false),
             is_param: Cell::new(false),
-            inference: crate::autograd::mode::is_inference(),
+            inference: crate::tensor::autograd::mode::is_inference(),
             autograd: RefCell::new(None),
         }))
     }
@@ -244,7 +245,7 @@ impl Tensor {
     pub fn requires_grad(&self) -> bool {
         self.0.requires_grad.get()
     }
-    /// Sets the flag only (`crate::autograd` checks the leaf rules first).
+    /// Sets the flag only (`crate::tensor::autograd` checks the leaf rules first).
     pub fn set_requires_grad(&self, v: bool) {
         self.0.requires_grad.set(v)
     }
@@ -293,14 +294,14 @@ impl Tensor {
         self.with_meta(|m| m.grad = g)
     }
     /// `.grad_fn`: the node that made this tensor, `None` for leaves.
-    pub fn grad_fn(&self) -> Option<Rc<crate::autograd::Node>> {
+    pub fn grad_fn(&self) -> Option<Rc<crate::tensor::autograd::Node>> {
         self.0
             .autograd
             .borrow()
             .as_ref()
             .and_then(|m| m.grad_fn.clone())
     }
-    pub(crate) fn set_grad_fn(&self, n: Option<Rc<crate::autograd::Node>>) {
+    pub(crate) fn set_grad_fn(&self, n: Option<Rc<crate::tensor::autograd::Node>>) {
         self.with_meta(|m| m.grad_fn = n)
     }
     /// `.is_leaf`: made by the user (or by ops on tensors that need no grad).
@@ -318,14 +319,14 @@ impl Tensor {
         self.with_meta(|m| m.retains_grad = true)
     }
     /// The leaf's `AccumulateGrad` node while a graph holds it.
-    pub(crate) fn accumulator(&self) -> Option<Rc<crate::autograd::Node>> {
+    pub(crate) fn accumulator(&self) -> Option<Rc<crate::tensor::autograd::Node>> {
         self.0
             .autograd
             .borrow()
             .as_ref()
             .and_then(|m| m.accumulator.as_ref().and_then(|w| w.upgrade()))
     }
-    pub(crate) fn set_accumulator(&self, n: &Rc<crate::autograd::Node>) {
+    pub(crate) fn set_accumulator(&self, n: &Rc<crate::tensor::autograd::Node>) {
         self.with_meta(|m| m.accumulator = Some(Rc::downgrade(n)))
     }
     /// `t._version`: in-place writes through any view bump it.

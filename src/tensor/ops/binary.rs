@@ -1,7 +1,7 @@
 //! Elementwise binary ops (`+ - * / // % **`, bitwise, max/min, comparisons and logical ops)
 //! between tensors or a tensor and a Python number, with PyTorch's promotion and messages.
 use super::{common_device, operand};
-use crate::autograd;
+use crate::tensor::autograd;
 use crate::tensor::error::{not_impl, not_impl_for, runtime, Result};
 use crate::tensor::promote::{default_dtype, result_type, Operand};
 use crate::tensor::shape::broadcast_shapes;

@@ -4,7 +4,7 @@
 //! elements at one address; a source that partially overlaps the destination is refused.
 use super::binary::{check_alpha, check_scalar_operand, compute_dtype, BinaryOp};
 use super::{check_no_partial_overlap, check_writable, common_device, operand};
-use crate::autograd;
+use crate::tensor::autograd;
 use crate::tensor::error::{runtime, Result};
 use crate::tensor::promote::{can_cast, result_type, Operand};
 use crate::tensor::shape::{broadcast_shapes, fmt_list};
@@ -215,7 +215,7 @@ pub fn write_result_tracked(dst: &Tensor, r: &Tensor) -> Result<()> {
             n.rebind_output(r, dst);
             dst.set_grad_fn(Some(n));
         }
-        crate::autograd::views::rebase(dst)?;
+        crate::tensor::autograd::views::rebase(dst)?;
     }
     Ok(())
 }

@@ -16,10 +16,10 @@ pub enum TensorOrScalar {
 /// `torch.cat(tensors, dim)`.
 pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
     let refs: Vec<&Tensor> = ts.iter().collect();
-    if !crate::autograd::is_recording(&refs) {
+    if !crate::tensor::autograd::is_recording(&refs) {
         return cat_raw(ts, dim);
     }
-    let out = crate::autograd::mode::without(|| cat_raw(ts, dim))?;
+    let out = crate::tensor::autograd::mode::without(|| cat_raw(ts, dim))?;
     grad::record_cat(&refs, dim, &out)?;
     Ok(out)
 }
@@ -103,8 +103,8 @@ pub fn stack(ts: &[Tensor], dim: i64) -> Result<Tensor> {
         }
     }
     let refs: Vec<&Tensor> = ts.iter().collect();
-    let rec = crate::autograd::is_recording(&refs);
-    let out = crate::autograd::mode::without(|| {
+    let rec = crate::tensor::autograd::is_recording(&refs);
+    let out = crate::tensor::autograd::mode::without(|| {
         let us: Vec<Tensor> = ts
             .iter()
             .map(|t| t.unsqueeze_raw(d as i64))
@@ -156,7 +156,7 @@ pub fn where_(cond: &Tensor, a: &TensorOrScalar, b: &TensorOrScalar) -> Result<T
             TensorOrScalar::Scalar(_) => None,
         })
         .collect();
-    if crate::autograd::is_recording(&ins) {
+    if crate::tensor::autograd::is_recording(&ins) {
         grad::record_where(&c, a, b, &out)?;
     }
     Ok(out)

@@ -71,7 +71,7 @@ fn mm_checked(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     }
     let r = bmm_raw(&batch1(a), &batch1(b))?
         .reshape_raw(&[a.shape()[0] as i64, b.shape()[1] as i64])?;
-    if crate::autograd::is_recording(&[a, b]) {
+    if crate::tensor::autograd::is_recording(&[a, b]) {
         grad::record_mm(a, b, &r)?;
     }
     Ok(r)
@@ -109,7 +109,7 @@ fn bmm_checked(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         return not_impl_for("bmm", a.dtype());
     }
     let r = bmm_raw(a, b)?;
-    if crate::autograd::is_recording(&[a, b]) {
+    if crate::tensor::autograd::is_recording(&[a, b]) {
         grad::record_bmm(a, b, &r)?;
     }
     Ok(r)
@@ -150,7 +150,7 @@ fn dot_checked(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     }
     let r =
         bmm_raw(&batch1(&a.unsqueeze_raw(0)?), &batch1(&b.unsqueeze_raw(1)?))?.reshape_raw(&[])?;
-    if crate::autograd::is_recording(&[a, b]) {
+    if crate::tensor::autograd::is_recording(&[a, b]) {
         grad::record_dot(a, b, &r)?;
     }
     Ok(r)
@@ -193,7 +193,7 @@ fn mv_checked(m: &Tensor, v: &Tensor) -> Result<Tensor> {
     }
     let r =
         bmm_raw(&batch1(m), &batch1(&v.unsqueeze_raw(1)?))?.reshape_raw(&[m.shape()[0] as i64])?;
-    if crate::autograd::is_recording(&[m, v]) {
+    if crate::tensor::autograd::is_recording(&[m, v]) {
         grad::record_mv(m, v, &r)?;
     }
     Ok(r)

@@ -66,7 +66,7 @@ fn read<T: Fl>(t: &Tensor) -> Result<Vec<T>> {
 fn write<T: Fl + Into<f64>>(t: &Tensor, vals: &[T]) -> Result<()> {
     let f: Vec<f64> = vals.iter().map(|&x| x.into()).collect();
     let src = Tensor::from_f64s(&f, t.shape(), t.dtype())?.to_device(t.device())?;
-    crate::autograd::mode::without(|| super::inplace::copy_(t, &src))
+    crate::tensor::autograd::mode::without(|| super::inplace::copy_(t, &src))
 }
 
 /// One SGD step on `p` from `g`; `buf` is the momentum buffer, or `None` before the first

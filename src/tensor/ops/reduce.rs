@@ -52,7 +52,7 @@ pub fn sum(
     let d = reduce_dims(dims, x.ndim())?;
     let x2 = x.to_dtype(dtype.unwrap_or_else(|| sum_dtype(x.dtype())))?;
     let out = run(ReduceOp::Sum, &x2, &d, keepdim)?;
-    if crate::autograd::is_recording1(&x2) {
+    if crate::tensor::autograd::is_recording1(&x2) {
         let name = if dims.is_none() {
             "SumBackward0"
         } else {
@@ -85,9 +85,9 @@ pub fn mean(
         }
         _ => {}
     }
-    if crate::autograd::is_recording1(x) {
+    if crate::tensor::autograd::is_recording1(x) {
         let x2 = x.to_dtype(dtype.unwrap_or(x.dtype()))?;
-        let out = crate::autograd::mode::without(|| mean(&x2, dims, keepdim, None))?;
+        let out = crate::tensor::autograd::mode::without(|| mean(&x2, dims, keepdim, None))?;
         let d = reduce_dims(dims, x.ndim())?;
         let count: usize = d.iter().map(|&i| x.shape()[i]).product();
         let name = if dims.is_none() {
@@ -127,7 +127,7 @@ pub fn prod(x: &Tensor, dim: Option<i64>, keepdim: bool, dtype: Option<DType>) -
     let d = reduce_dims(dims.as_deref(), x.ndim())?;
     let x2 = x.to_dtype(dtype.unwrap_or_else(|| sum_dtype(x.dtype())))?;
     let out = run(ReduceOp::Prod, &x2, &d, keepdim)?;
-    if crate::autograd::is_recording1(&x2) {
+    if crate::tensor::autograd::is_recording1(&x2) {
         let name = if dim.is_none() {
             "ProdBackward0"
         } else {
@@ -161,7 +161,7 @@ pub fn max_all(x: &Tensor, max: bool) -> Result<Tensor> {
         &d,
         false,
     )?;
-    if crate::autograd::is_recording1(x) {
+    if crate::tensor::autograd::is_recording1(x) {
         let name = if max { "MaxBackward1" } else { "MinBackward1" };
         grad::record_amax(name, x, &d, false, &out)?;
     }
@@ -186,7 +186,7 @@ pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, max: bool) -> Result<(Tensor
         return Ok((x.clone_tensor()?, idx));
     }
     let (v, i) = crate::tensor::dispatch::on(x.device()).arg_reduce(max, x, Some(d), keepdim)?;
-    if crate::autograd::is_recording1(x) {
+    if crate::tensor::autograd::is_recording1(x) {
         let name = if max { "MaxBackward0" } else { "MinBackward0" };
         grad::record_select_dim(name, x, d, keepdim, &i, &v)?;
     }
@@ -210,7 +210,7 @@ pub fn amax(x: &Tensor, dims: Option<&[i64]>, keepdim: bool, max: bool) -> Resul
         &d,
         keepdim,
     )?;
-    if crate::autograd::is_recording1(x) {
+    if crate::tensor::autograd::is_recording1(x) {
         let name = if max {
             "AmaxBackward0"
         } else {
@@ -302,7 +302,7 @@ pub fn softmax(x: &Tensor, dim: i64, dtype: Option<DType>, log: bool) -> Result<
     } else {
         crate::tensor::dispatch::on(x.device()).softmax(&x2, d, log)?
     };
-    if crate::autograd::is_recording1(&x2) {
+    if crate::tensor::autograd::is_recording1(&x2) {
         grad::record_softmax(&x2, d, log, &out)?;
     }
     Ok(out)

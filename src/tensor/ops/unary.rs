@@ -35,7 +35,7 @@ fn compute_dtype(op: UnaryOp, dt: DType) -> Result<DType> {
 /// `op(x)`, e.g. `unary(UnaryOp::Exp, &x)` for `torch.exp(x)`.
 pub fn unary(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
     let out = unary_raw(op, x)?;
-    if crate::autograd::is_recording1(x) {
+    if crate::tensor::autograd::is_recording1(x) {
         grad::record_unary(op, x, &out)?;
     }
     Ok(out)
@@ -51,11 +51,11 @@ pub(crate) fn unary_raw(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
 /// In-place form (`x.relu_()`, `x.neg_()`): computed out of place, then written back; in a
 /// graph the tensor's history becomes the op applied to its old self.
 pub fn unary_(op: UnaryOp, x: &Tensor) -> Result<()> {
-    if !crate::autograd::is_recording1(x) {
+    if !crate::tensor::autograd::is_recording1(x) {
         return super::inplace::write_result(x, &unary_raw(op, x)?);
     }
-    crate::autograd::node::check_inplace(x)?;
-    let old = crate::autograd::node::history_of(x)?;
+    crate::tensor::autograd::node::check_inplace(x)?;
+    let old = crate::tensor::autograd::node::history_of(x)?;
     let r = unary(op, &old)?;
     super::inplace::write_result_tracked(x, &r)
 }

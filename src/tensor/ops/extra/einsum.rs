@@ -3,7 +3,7 @@
 //! multiplied with broadcasting and the summed labels reduced. Composed of tensor ops, so it
 //! runs on every device with autograd. Ellipsis (`...`) and repeated labels within one
 //! operand (diagonals) are refused with a hint.
-use crate::autograd::util::mul;
+use crate::tensor::autograd::util::mul;
 use crate::tensor::error::{not_impl, runtime, Result};
 use crate::tensor::ops::reduce::sum;
 use crate::tensor::Tensor;
