@@ -131,49 +131,65 @@ fn crate_refs(
 ) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     for (n, line) in code.lines().enumerate() {
-        let mut rest = line;
-        while let Some(k) = rest.find("crate") {
-            let before = rest[..k].chars().last();
-            let after = rest[k + 5..].trim_start();
-            rest = &rest[k + 5..];
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-                continue;
-            }
-            let Some(path) = after.strip_prefix("::") else {
-                continue;
-            };
-            let path = path.trim_start();
-            if path.starts_with('{') {
-                out.extend(group_heads(path).into_iter().map(|h| (n + 1, h)));
-            } else if let Some(id) = ident_at(path) {
-                let is_macro = path[id.len()..].trim_start().starts_with('!');
-                let name = match macros.get(id) {
-                    Some(m) if is_macro => m.clone(),
-                    _ => id.to_string(),
-                };
-                out.push((n + 1, name));
-            }
+        for name in rooted_refs(line, macros)
+            .into_iter()
+            .chain(super_refs(line, module))
+        {
+            out.push((n + 1, name));
         }
-        // `super::super::x` from deep enough climbs to the crate root
-        let mut rest = line;
-        while let Some(k) = rest.find("super::") {
-            let before = rest[..k].chars().last();
-            let tail = &rest[k..];
-            rest = &rest[k + 7..];
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
-                continue;
-            }
-            let mut ups = 0;
-            let mut t = tail;
-            while let Some(r) = t.strip_prefix("super::") {
-                ups += 1;
-                t = r.trim_start();
-            }
-            if ups >= module.len() {
-                if let Some(id) = ident_at(t) {
-                    out.push((n + 1, id.to_string()));
-                }
-            }
+    }
+    out
+}
+
+/// Whether the character before a match continues an identifier or path (`notcrate::`).
+fn glued(before: Option<char>) -> bool {
+    before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':')
+}
+
+/// The heads of `crate::x`, `$crate::x`, `crate::{x, y}` and `crate::m!` paths on one line.
+fn rooted_refs(line: &str, macros: &HashMap<String, String>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = line;
+    while let Some(k) = rest.find("crate") {
+        let before = rest[..k].chars().last();
+        let after = rest[k + 5..].trim_start();
+        rest = &rest[k + 5..];
+        let Some(path) = after.strip_prefix("::").filter(|_| !glued(before)) else {
+            continue;
+        };
+        let path = path.trim_start();
+        if path.starts_with('{') {
+            out.extend(group_heads(path));
+        } else if let Some(id) = ident_at(path) {
+            let is_macro = path[id.len()..].trim_start().starts_with('!');
+            out.push(match macros.get(id) {
+                Some(m) if is_macro => m.clone(),
+                _ => id.to_string(),
+            });
+        }
+    }
+    out
+}
+
+/// The item after a `super::super::...` chain long enough to climb from `module` to the crate
+/// root (an inline `mod tests` is one level deeper, so this errs towards reporting).
+fn super_refs(line: &str, module: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = line;
+    while let Some(k) = rest.find("super::") {
+        let before = rest[..k].chars().last();
+        let mut t = &rest[k..];
+        rest = &rest[k + 7..];
+        if glued(before) {
+            continue;
+        }
+        let mut ups = 0;
+        while let Some(r) = t.strip_prefix("super::") {
+            ups += 1;
+            t = r.trim_start();
+        }
+        if ups >= module.len() {
+            out.extend(ident_at(t).map(str::to_string));
         }
     }
     out
