@@ -36,46 +36,60 @@ pub struct View<'a> {
 }
 
 impl<'a> View<'a> {
+    #[inline]
     pub fn new(storage: &'a Storage, layout: &'a Layout) -> Self {
         View { storage, layout }
     }
+    #[inline]
     pub fn storage(&self) -> &'a Storage {
         self.storage
     }
+    #[inline]
     pub fn layout(&self) -> &'a Layout {
         self.layout
     }
+    #[inline]
     pub fn shape(&self) -> &'a [usize] {
         self.layout.shape()
     }
+    #[inline]
     pub fn dims(&self) -> &'a Dims {
         self.layout.dims()
     }
+    #[inline]
     pub fn strides(&self) -> &'a [usize] {
         self.layout.strides()
     }
+    #[inline]
     pub fn stride_dims(&self) -> &'a Dims {
         self.layout.stride_dims()
     }
+    #[inline]
     pub fn offset(&self) -> usize {
         self.layout.offset()
     }
+    #[inline]
     pub fn ndim(&self) -> usize {
         self.layout.ndim()
     }
+    #[inline]
     pub fn numel(&self) -> usize {
         self.layout.numel()
     }
+    #[inline]
     pub fn is_contiguous(&self) -> bool {
         self.layout.is_contiguous()
     }
+    #[inline]
     pub fn dtype(&self) -> DType {
         self.storage.dtype()
     }
+    #[inline]
     pub fn device(&self) -> Device {
         self.storage.device()
     }
     /// Whether two operands read the same memory (one may be a view of the other).
+    #[inline]
     pub fn same_storage(&self, other: &View) -> bool {
         std::ptr::eq(self.storage, other.storage)
     }
@@ -90,26 +104,33 @@ pub struct Owned {
 }
 
 impl Owned {
+    #[inline]
     pub fn new(storage: Storage, layout: Layout) -> Self {
         Owned { storage, layout }
     }
     /// Row-major storage of `shape`.
+    #[inline]
     pub fn contiguous(storage: Storage, shape: &[usize]) -> Self {
         Owned::new(storage, Layout::contiguous(shape))
     }
+    #[inline]
     pub fn view(&self) -> View<'_> {
         View::new(&self.storage, &self.layout)
     }
     /// The same storage seen with another layout (which stays inside it).
+    #[inline]
     pub fn relayout(self, layout: Layout) -> Self {
         Owned::new(self.storage, layout)
     }
+    #[inline]
     pub fn into_parts(self) -> (Storage, Layout) {
         (self.storage, self.layout)
     }
+    #[inline]
     pub fn numel(&self) -> usize {
         self.layout.numel()
     }
+    #[inline]
     pub fn dtype(&self) -> DType {
         self.storage.dtype()
     }

@@ -111,10 +111,12 @@ impl Storage {
         &self.memory
     }
     /// Whether the bytes are in a real card's memory (`device_ptr`) rather than in `borrow()`.
+    #[inline]
     pub fn is_device_resident(&self) -> bool {
         matches!(self.memory, Memory::Cuda(_))
     }
     /// The device address of element 0 (0 for an empty device-resident storage).
+    #[inline]
     pub fn device_ptr(&self) -> u64 {
         self.block().map_or(0, |b| b.ptr)
     }
@@ -149,19 +151,23 @@ impl Storage {
         }
     }
     /// The device block this storage owns (GPU storage only).
+    #[inline]
     pub fn block(&self) -> Option<&GpuBlock> {
         match &self.memory {
             Memory::Host(_) => None,
             Memory::SimGpu(_, b) | Memory::Cuda(b) => b.as_ref(),
         }
     }
+    #[inline]
     pub fn device(&self) -> Device {
         self.device
     }
+    #[inline]
     pub fn dtype(&self) -> DType {
         self.dtype
     }
     /// Number of elements (not bytes).
+    #[inline]
     pub fn len(&self) -> usize {
         self.len
     }
@@ -172,12 +178,14 @@ impl Storage {
         self.len * self.dtype.size()
     }
     /// The host buffer, for memory the host can read (`None` on a real card).
+    #[inline]
     pub fn host(&self) -> Option<&RefCell<Buffer>> {
         match &self.memory {
             Memory::Host(d) | Memory::SimGpu(d, _) => Some(d),
             Memory::Cuda(_) => None,
         }
     }
+    #[inline]
     fn host_data(&self) -> &RefCell<Buffer> {
         // only the CUDA backend is handed device memory, and it reads it through the driver
         self.host()
@@ -185,9 +193,11 @@ impl Storage {
     }
     /// Read access. Panics only if a kernel is writing the same storage, which the ops prevent
     /// by copying aliased sources first.
+    #[inline]
     pub fn borrow(&self) -> Ref<'_, Buffer> {
         self.host_data().borrow()
     }
+    #[inline]
     pub fn borrow_mut(&self) -> RefMut<'_, Buffer> {
         self.host_data().borrow_mut()
     }

@@ -12,6 +12,7 @@ pub struct Layout {
 
 impl Layout {
     /// A layout the caller has checked stays inside its storage.
+    #[inline]
     pub fn new(shape: Dims, strides: Dims, offset: usize) -> Layout {
         Layout {
             shape,
@@ -20,30 +21,39 @@ impl Layout {
         }
     }
     /// Row-major from offset 0: what a fresh dense result has.
+    #[inline]
     pub fn contiguous(shape: &[usize]) -> Layout {
         Layout::new(Dims::from_slice(shape), contiguous_strides(shape), 0)
     }
+    #[inline]
     pub fn shape(&self) -> &[usize] {
         &self.shape
     }
+    #[inline]
     pub fn dims(&self) -> &Dims {
         &self.shape
     }
+    #[inline]
     pub fn strides(&self) -> &[usize] {
         &self.strides
     }
+    #[inline]
     pub fn stride_dims(&self) -> &Dims {
         &self.strides
     }
+    #[inline]
     pub fn offset(&self) -> usize {
         self.offset
     }
+    #[inline]
     pub fn ndim(&self) -> usize {
         self.shape.len()
     }
+    #[inline]
     pub fn numel(&self) -> usize {
         numel(&self.shape)
     }
+    #[inline]
     pub fn is_contiguous(&self) -> bool {
         is_contiguous(&self.shape, &self.strides)
     }

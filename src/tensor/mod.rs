@@ -7,7 +7,8 @@
 //! in-place ops through any of them are seen by all.
 //!
 //! Every op lives in `ops/` and follows the same order: device check, dtype rule, shape rule,
-//! then the backend kernel of the operands' device (`crate::backend`). Errors are
+//! then the backend kernel of the operands' device (`dispatch::on`, which hands `crate::backend`
+//! the operands' storages and layouts and wraps its result into a new tensor). Errors are
 //! `TensorError { kind, msg, hint }` with PyTorch's own message text.
 //!
 //! What the interpreter binds (everything returns `Result<_>` unless noted):
@@ -110,6 +111,7 @@ impl Tensor {
         Tensor::from_layout(storage, Layout::new(shape, strides, offset))
     }
     /// A tensor over `storage` with `layout` (inside the storage, as for `from_parts`).
+    #[inline]
     pub(crate) fn from_layout(storage: Rc<Storage>, layout: Layout) -> Tensor {
         let dtype = storage.dtype();
         let device = storage.device();
@@ -170,31 +172,39 @@ impl Tensor {
         Tensor::from_parts(self.0.storage.clone(), shape, strides, offset)
     }
 
+    #[inline]
     pub fn shape(&self) -> &[usize] {
         self.0.layout.shape()
     }
+    #[inline]
     pub fn dims(&self) -> &Dims {
         self.0.layout.dims()
     }
+    #[inline]
     pub fn strides(&self) -> &[usize] {
         self.0.layout.strides()
     }
+    #[inline]
     pub fn stride_dims(&self) -> &Dims {
         self.0.layout.stride_dims()
     }
     /// `storage_offset()`, in elements.
+    #[inline]
     pub fn offset(&self) -> usize {
         self.0.layout.offset()
     }
     /// Shape, strides and offset together.
+    #[inline]
     pub fn layout(&self) -> &Layout {
         &self.0.layout
     }
     /// This tensor as a backend operand: its storage and layout.
+    #[inline]
     pub fn operand(&self) -> View<'_> {
         View::new(&self.0.storage, &self.0.layout)
     }
     /// A new tensor object owning a backend op's result.
+    #[inline]
     pub fn from_owned(o: Owned) -> Tensor {
         let (storage, layout) = o.into_parts();
         Tensor::from_layout(Rc::new(storage), layout)
@@ -205,9 +215,11 @@ impl Tensor {
     pub fn device(&self) -> Device {
         self.0.device
     }
+    #[inline]
     pub fn ndim(&self) -> usize {
         self.0.layout.ndim()
     }
+    #[inline]
     pub fn numel(&self) -> usize {
         self.0.layout.numel()
     }
@@ -218,6 +230,7 @@ impl Tensor {
     pub fn nbytes(&self) -> usize {
         self.numel() * self.element_size()
     }
+    #[inline]
     pub fn is_contiguous(&self) -> bool {
         self.0.layout.is_contiguous()
     }
