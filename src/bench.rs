@@ -1,5 +1,8 @@
 //! `cudalearn bench`: the numbers behind "why a GPU" — and the engine's own speed, measured
 //! the same way PyTorch is measured by `benches/pytorch_cpu.py`.
+pub mod gpu;
+pub mod sim;
+
 use crate::lang::interp::Output;
 use crate::lang::{Interp, Source};
 use crate::tensor::ops::{binary::binary, matmul::matmul};

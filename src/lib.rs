@@ -1,11 +1,14 @@
 //! cudalearn: a teaching REPL and lesson runner for PyTorch on the GPU.
 //!
-//! `lang` is the Python-subset interpreter, `tensor` the tensor engine, `backend` the
-//! CPU/CUDA/simulated devices, `repl` the interactive prompt, `run` the script runner.
+//! `lang` is the Python-subset interpreter, `tensor` the tensor engine (with its autograd),
+//! `backend` the CPU/CUDA/simulated devices over storages and layouts, `core` the dtypes,
+//! layouts, op enums and errors they share, `repl` the interactive prompt, `run` the script
+//! runner. The engine's layers depend one way, `tensor` → `backend` → `core`
+//! (`tests/layering.rs`).
 pub mod amp;
-pub mod autograd;
 pub mod backend;
 pub mod bench;
+pub mod core;
 pub mod dist;
 pub mod info;
 pub mod lang;

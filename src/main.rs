@@ -275,9 +275,9 @@ fn main() {
             } else {
                 use cudalearn::backend::gpu;
                 if gpu::kind() == gpu::GpuKind::Simulated {
-                    print!("{}", cudalearn::backend::sim_bench::report());
+                    print!("{}", cudalearn::bench::sim::report());
                 } else {
-                    print!("{}", cudalearn::backend::cuda::bench::report());
+                    print!("{}", cudalearn::bench::gpu::report());
                 }
             }
             0

@@ -53,9 +53,13 @@ fn tensors_live_in_device_memory_and_are_accounted() {
     assert!(t.storage().is_device_resident());
     assert_eq!(t.storage().len(), 3);
     assert!(
-        t.storage().borrow().is_empty(),
-        "no host copy of device data"
+        matches!(
+            t.storage().memory(),
+            cudalearn::backend::storage::Memory::Cuda(Some(_))
+        ),
+        "the bytes are device memory"
     );
+    assert!(t.storage().host().is_none(), "no host copy of device data");
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! gradcheck: for every differentiable op, the gradient from `backward` matches central finite
 //! differences in float64 (PyTorch's `torch.autograd.gradcheck` idea, eps 1e-6).
-use cudalearn::autograd;
+use cudalearn::tensor::autograd;
 use cudalearn::tensor::index::{index, index_put, IndexItem, IndexValue};
 use cudalearn::tensor::ops::binary::{binary, binary_scalar, clamp, clamp_tensor, BinaryOp};
 use cudalearn::tensor::ops::inplace;
@@ -626,8 +626,8 @@ fn gather_scatter_and_layout() {
         let a = layout::split(&x[0], 2, 0)?;
         let b = layout::split_with_sizes(&x[0], &[1, 4], 0)?;
         let c = layout::chunk(&x[0], 2, 1)?;
-        let s = cudalearn::autograd::util::mul(&a[2], &b[0])?;
-        cudalearn::autograd::util::add(&s, &c[1].narrow(0, 0, 1)?)
+        let s = cudalearn::tensor::autograd::util::mul(&a[2], &b[0])?;
+        cudalearn::tensor::autograd::util::add(&s, &c[1].narrow(0, 0, 1)?)
     });
     let i = idx(&[0, 2, 1, 1, 0, 2], &[2, 3]);
     check("gather", &[t(&[2, 4], 64)], &move |x| {

@@ -93,7 +93,7 @@ fn bench_gpu_part_reports_no_gpu() {
         eprintln!("SKIP: this machine has a GPU");
         return;
     }
-    let report = cudalearn::backend::cuda::bench::report();
+    let report = cudalearn::bench::gpu::report();
     assert!(report.starts_with("GPU: no GPU ("), "{report}");
 }
 

@@ -7,7 +7,7 @@
 //! real card found by `cuda::probe()` is used; otherwise there is no GPU and CUDA placements fail
 //! with PyTorch's no-driver error.
 use super::alloc::{AllocError, CachingAllocator, DeviceStats, RawAllocator};
-use crate::tensor::error::{ErrorKind, TensorError};
+use crate::core::error::{ErrorKind, TensorError};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,7 +65,7 @@ pub fn current_device() -> u32 {
 }
 
 /// `torch.cuda.set_device(i)`.
-pub fn set_current_device(i: u32) -> crate::tensor::Result<()> {
+pub fn set_current_device(i: u32) -> crate::core::Result<()> {
     check_device(i)?;
     CURRENT.store(i, Ordering::Relaxed);
     Ok(())
@@ -99,7 +99,7 @@ pub fn no_gpu() -> TensorError {
 }
 
 /// Device `i` exists (else PyTorch's error for it).
-pub fn check_device(i: u32) -> crate::tensor::Result<()> {
+pub fn check_device(i: u32) -> crate::core::Result<()> {
     if !is_available() {
         return Err(no_gpu());
     }
@@ -132,7 +132,7 @@ impl DeviceProps {
     }
 }
 
-pub fn properties(i: u32) -> crate::tensor::Result<DeviceProps> {
+pub fn properties(i: u32) -> crate::core::Result<DeviceProps> {
     check_device(i)?;
     match kind() {
         GpuKind::Cuda => super::cuda::properties(i),
@@ -229,7 +229,7 @@ impl Drop for GpuBlock {
 
 /// Take `bytes` from device `i` (none for 0 bytes, as PyTorch's allocator returns no block).
 /// Fails with `torch.OutOfMemoryError` as PyTorch does.
-pub fn allocate(i: u32, bytes: u64) -> crate::tensor::Result<Option<GpuBlock>> {
+pub fn allocate(i: u32, bytes: u64) -> crate::core::Result<Option<GpuBlock>> {
     if bytes == 0 {
         check_device(i)?;
         return Ok(None);
@@ -257,7 +257,7 @@ pub fn allocate(i: u32, bytes: u64) -> crate::tensor::Result<Option<GpuBlock>> {
 
 /// `torch.cuda.synchronize(i)`: wait for the work queued on a real card, or, on the simulated
 /// GPU (whose arithmetic is done when an op returns), for its modelled device clock.
-pub fn synchronize(i: u32) -> crate::tensor::Result<()> {
+pub fn synchronize(i: u32) -> crate::core::Result<()> {
     check_device(i)?;
     match kind() {
         GpuKind::Cuda => {

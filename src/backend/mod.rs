@@ -5,6 +5,10 @@
 //! `Backend` for that device (`for_device`). The backend receives operands already in the
 //! compute dtype and already shape-checked, so a backend only has to implement kernels.
 //!
+//! Backends know nothing of tensors: an operand is a `View` (a storage and a `Layout`), a
+//! result is an `Owned` (new storage and the layout of its elements in it). This layer uses
+//! only `core` below it; `tensor` wraps storages and layouts into tensors above it.
+//!
 //! The CPU backend serves the CPU and the simulated GPU (`--sim-gpu`: host memory behind a
 //! separate device identity, with the caching allocator's accounting in its storage). A real
 //! card is served by `cuda::backend`, over device-resident storage, with NVRTC kernels and
@@ -15,86 +19,194 @@ pub mod cuda;
 pub mod gpu;
 pub mod profile_log;
 pub mod sim;
-pub mod sim_bench;
 pub mod sim_model;
+pub mod storage;
 pub mod timed;
 
-use crate::tensor::ops::binary::BinaryOp;
-use crate::tensor::ops::reduce::ReduceOp;
-use crate::tensor::ops::unary::UnaryOp;
-use crate::tensor::storage::{Buffer, Storage};
-use crate::tensor::{DType, Device, Result, Scalar, Tensor};
-use std::rc::Rc;
+use crate::core::error::Result;
+use crate::core::{BinaryOp, DType, Device, Layout, ReduceOp, Scalar, UnaryOp};
+use storage::{Buffer, Storage};
+
+/// A backend op's operand: a storage and the layout of the elements read (or written) there.
+/// Two references, so it is copied freely.
+#[derive(Clone, Copy, Debug)]
+pub struct View<'a> {
+    storage: &'a Storage,
+    layout: &'a Layout,
+}
+
+impl<'a> View<'a> {
+    #[inline]
+    pub fn new(storage: &'a Storage, layout: &'a Layout) -> Self {
+        View { storage, layout }
+    }
+    #[inline]
+    pub fn storage(&self) -> &'a Storage {
+        self.storage
+    }
+    #[inline]
+    pub fn layout(&self) -> &'a Layout {
+        self.layout
+    }
+    #[inline]
+    pub fn shape(&self) -> &'a [usize] {
+        self.layout.shape()
+    }
+    #[inline]
+    pub fn dims(&self) -> &'a Dims {
+        self.layout.dims()
+    }
+    #[inline]
+    pub fn strides(&self) -> &'a [usize] {
+        self.layout.strides()
+    }
+    #[inline]
+    pub fn stride_dims(&self) -> &'a Dims {
+        self.layout.stride_dims()
+    }
+    #[inline]
+    pub fn offset(&self) -> usize {
+        self.layout.offset()
+    }
+    #[inline]
+    pub fn ndim(&self) -> usize {
+        self.layout.ndim()
+    }
+    #[inline]
+    pub fn numel(&self) -> usize {
+        self.layout.numel()
+    }
+    #[inline]
+    pub fn is_contiguous(&self) -> bool {
+        self.layout.is_contiguous()
+    }
+    #[inline]
+    pub fn dtype(&self) -> DType {
+        self.storage.dtype()
+    }
+    #[inline]
+    pub fn device(&self) -> Device {
+        self.storage.device()
+    }
+    /// Whether two operands read the same memory (one may be a view of the other).
+    #[inline]
+    pub fn same_storage(&self, other: &View) -> bool {
+        std::ptr::eq(self.storage, other.storage)
+    }
+}
+
+/// A backend op's result: new storage and the layout of its elements in it (row-major, or the
+/// memory order PyTorch's TensorIterator gives an elementwise result).
+#[derive(Debug)]
+pub struct Owned {
+    storage: Storage,
+    layout: Layout,
+}
+
+impl Owned {
+    #[inline]
+    pub fn new(storage: Storage, layout: Layout) -> Self {
+        Owned { storage, layout }
+    }
+    /// Row-major storage of `shape`.
+    #[inline]
+    pub fn contiguous(storage: Storage, shape: &[usize]) -> Self {
+        Owned::new(storage, Layout::contiguous(shape))
+    }
+    #[inline]
+    pub fn view(&self) -> View<'_> {
+        View::new(&self.storage, &self.layout)
+    }
+    /// The same storage seen with another layout (which stays inside it).
+    #[inline]
+    pub fn relayout(self, layout: Layout) -> Self {
+        Owned::new(self.storage, layout)
+    }
+    #[inline]
+    pub fn into_parts(self) -> (Storage, Layout) {
+        (self.storage, self.layout)
+    }
+    #[inline]
+    pub fn numel(&self) -> usize {
+        self.layout.numel()
+    }
+    #[inline]
+    pub fn dtype(&self) -> DType {
+        self.storage.dtype()
+    }
+}
+
+use crate::core::shape::Dims;
 
 pub trait Backend {
     /// Zero-filled storage of `numel` elements (the allocator's OOM is an error, never an abort).
-    fn zeros(&self, dtype: DType, numel: usize, device: Device) -> Result<Rc<Storage>>;
+    fn zeros(&self, dtype: DType, numel: usize, device: Device) -> Result<Storage>;
     /// Storage holding host data (`torch.tensor([...])`, host→device copies).
-    fn upload(&self, buf: Buffer, device: Device) -> Result<Rc<Storage>>;
-    /// The elements of `t` in row-major order as a host buffer of `t`'s dtype.
-    fn to_host(&self, t: &Tensor) -> Result<Buffer>;
+    fn upload(&self, buf: Buffer, device: Device) -> Result<Storage>;
+    /// The elements of `x` in row-major order as a host buffer of `x`'s dtype.
+    fn to_host(&self, x: View) -> Result<Buffer>;
     /// `dst.copy_(src)`: `src` broadcast to `dst`'s shape (checked by the caller), cast to
     /// `dst`'s dtype. `src` may share storage with `dst`.
-    fn copy(&self, dst: &Tensor, src: &Tensor) -> Result<()>;
+    fn copy(&self, dst: View, src: View) -> Result<()>;
     /// `dst.fill_(v)`, with `v` cast to `dst`'s dtype.
-    fn fill(&self, dst: &Tensor, v: Scalar) -> Result<()>;
-    /// `src.to(dtype)`: a new tensor with `src`'s values cast to `dtype`, keeping the layout of
-    /// a dense `src` (a transposed matrix stays transposed), else row-major.
-    fn cast(&self, src: &Tensor, dtype: DType) -> Result<Tensor>;
+    fn fill(&self, dst: View, v: Scalar) -> Result<()>;
+    /// `src.to(dtype)`: `src`'s values cast to `dtype`, keeping the layout of a dense `src` (a
+    /// transposed matrix stays transposed), else row-major.
+    fn cast(&self, src: View, dtype: DType) -> Result<Owned>;
     /// A row-major copy (`contiguous()`).
-    fn contiguous_copy(&self, src: &Tensor) -> Result<Tensor>;
+    fn contiguous_copy(&self, src: View) -> Result<Owned>;
     /// An elementwise unary op; the result has `x`'s dtype (bool for predicates).
-    fn unary(&self, op: UnaryOp, x: &Tensor) -> Result<Tensor>;
-    /// An elementwise binary op of two tensors of one dtype broadcast to `shape`; the result
+    fn unary(&self, op: UnaryOp, x: View) -> Result<Owned>;
+    /// An elementwise binary op of two operands of one dtype broadcast to `shape`; the result
     /// has that dtype, or bool for comparisons and logical ops.
-    fn binary(&self, op: BinaryOp, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor>;
+    fn binary(&self, op: BinaryOp, a: View, b: View, shape: &[usize]) -> Result<Owned>;
     /// `op(a, s)` (or `op(s, a)` when `reversed`) with a Python number already checked to suit
     /// `a`'s dtype.
-    fn binary_scalar(&self, op: BinaryOp, a: &Tensor, s: Scalar, reversed: bool) -> Result<Tensor>;
+    fn binary_scalar(&self, op: BinaryOp, a: View, s: Scalar, reversed: bool) -> Result<Owned>;
     /// In place: `dst = op(dst, src)`, `src` of `dst`'s dtype broadcast to `dst`'s shape.
-    fn binary_inplace(&self, op: BinaryOp, dst: &Tensor, src: &Tensor) -> Result<()>;
+    fn binary_inplace(&self, op: BinaryOp, dst: View, src: View) -> Result<()>;
     /// In place with a number: `dst = op(dst, s)`.
-    fn binary_scalar_inplace(&self, op: BinaryOp, dst: &Tensor, s: Scalar) -> Result<()>;
+    fn binary_scalar_inplace(&self, op: BinaryOp, dst: View, s: Scalar) -> Result<()>;
     /// `where(cond, a, b)` with `a` and `b` of one dtype, all broadcast to `shape`.
-    fn where_(&self, cond: &Tensor, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor>;
+    fn where_(&self, cond: View, a: View, b: View, shape: &[usize]) -> Result<Owned>;
     /// Reduce `dims` (sorted, distinct) of `x` into `out` dtype.
     fn reduce(
         &self,
         op: ReduceOp,
-        x: &Tensor,
+        x: View,
         dims: &[usize],
         keepdim: bool,
         out: DType,
-    ) -> Result<Tensor>;
-    /// `max`/`min` along one dim (or the flattened tensor): values and int64 indices.
+    ) -> Result<Owned>;
+    /// `max`/`min` along one dim (or the flattened operand): values and int64 indices.
     fn arg_reduce(
         &self,
         max: bool,
-        x: &Tensor,
+        x: View,
         dim: Option<usize>,
         keepdim: bool,
-    ) -> Result<(Tensor, Tensor)>;
-    /// `softmax`/`log_softmax` along `dim` of a floating tensor.
-    fn softmax(&self, x: &Tensor, dim: usize, log: bool) -> Result<Tensor>;
+    ) -> Result<(Owned, Owned)>;
+    /// `softmax`/`log_softmax` along `dim` of a floating operand.
+    fn softmax(&self, x: View, dim: usize, log: bool) -> Result<Owned>;
     /// Batched matrix product of `a` [B, M, K] and `b` [B, K, N] (any strides, one dtype).
-    fn bmm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor>;
+    fn bmm(&self, a: View, b: View) -> Result<Owned>;
     /// Advanced-indexing gather: for each base offset, copy the sub-tensor of `src`'s storage
     /// laid out by (`shape`, `strides`) from there; result is `[bases.len(), *shape]`.
     fn gather(
         &self,
-        src: &Tensor,
+        src: View,
         bases: &[usize],
         shape: &[usize],
         strides: &[usize],
-    ) -> Result<Tensor>;
+    ) -> Result<Owned>;
     /// The inverse: write `values` (`[bases.len(), *shape]`, `dst`'s dtype) at the same places.
     fn scatter(
         &self,
-        dst: &Tensor,
+        dst: View,
         bases: &[usize],
         shape: &[usize],
         strides: &[usize],
-        values: &Tensor,
+        values: View,
     ) -> Result<()>;
 }
 

@@ -11,7 +11,7 @@
 //! the same modelled times on every machine (the interpreter's own speed is not part of it).
 //!
 //! Everything here is labelled "modelled" where users see it: a model is not a measurement.
-use crate::tensor::DType;
+use crate::core::DType;
 use std::sync::Mutex;
 
 /// A card's published specification (dense rates, no sparsity).

@@ -3,14 +3,10 @@
 //! its name, device, FLOPs and bytes, estimated from shapes and dtypes.
 use super::cpu::CPU;
 use super::sim_model::{self, Step, Work};
-use super::{profile_log, Backend};
-use crate::tensor::ops::binary::BinaryOp;
-use crate::tensor::ops::reduce::ReduceOp;
-use crate::tensor::ops::unary::UnaryOp;
-use crate::tensor::storage::{Buffer, Storage};
-use crate::tensor::{DType, Device, Result, Scalar, Tensor};
+use super::storage::{Buffer, Storage};
+use super::{profile_log, Backend, Owned, View};
+use crate::core::{BinaryOp, DType, Device, ReduceOp, Result, Scalar, UnaryOp};
 use std::cell::Cell;
-use std::rc::Rc;
 use std::time::Instant;
 
 #[derive(PartialEq)]
@@ -93,7 +89,7 @@ pub fn sim_kernels(device: Device, dtype: DType, kernels: &[(&'static str, f64, 
     }
 }
 
-fn bytes(t: &Tensor) -> f64 {
+fn bytes(t: View) -> f64 {
     (t.numel() * t.dtype().size()) as f64
 }
 
@@ -177,7 +173,7 @@ impl Timed {
 }
 
 impl Backend for Timed {
-    fn zeros(&self, dtype: DType, numel: usize, device: Device) -> Result<Rc<Storage>> {
+    fn zeros(&self, dtype: DType, numel: usize, device: Device) -> Result<Storage> {
         let b = (numel * dtype.size()) as f64;
         self.kernel(
             &["aten::zero_"],
@@ -186,7 +182,7 @@ impl Backend for Timed {
             || self.inner.zeros(dtype, numel, device),
         )
     }
-    fn upload(&self, buf: Buffer, device: Device) -> Result<Rc<Storage>> {
+    fn upload(&self, buf: Buffer, device: Device) -> Result<Storage> {
         let pinned = PINNED_SOURCE.with(|p| p.replace(false));
         let b = (buf.len() * buf.dtype().size()) as f64;
         let Some(_guard) = OpGuard::enter() else {
@@ -200,7 +196,7 @@ impl Backend for Timed {
         }
         Ok(out)
     }
-    fn to_host(&self, t: &Tensor) -> Result<Buffer> {
+    fn to_host(&self, t: View) -> Result<Buffer> {
         let Some(_guard) = OpGuard::enter() else {
             return self.inner.to_host(t);
         };
@@ -211,7 +207,7 @@ impl Backend for Timed {
         }
         Ok(out)
     }
-    fn copy(&self, dst: &Tensor, src: &Tensor) -> Result<()> {
+    fn copy(&self, dst: View, src: View) -> Result<()> {
         let w = stream(0.0, bytes(dst) + bytes(src), dst.dtype());
         self.kernel(
             &["aten::copy_"],
@@ -220,7 +216,7 @@ impl Backend for Timed {
             || self.inner.copy(dst, src),
         )
     }
-    fn fill(&self, dst: &Tensor, v: Scalar) -> Result<()> {
+    fn fill(&self, dst: View, v: Scalar) -> Result<()> {
         let w = stream(0.0, bytes(dst), dst.dtype());
         self.kernel(
             &["aten::fill_"],
@@ -229,7 +225,7 @@ impl Backend for Timed {
             || self.inner.fill(dst, v),
         )
     }
-    fn cast(&self, src: &Tensor, dtype: DType) -> Result<Tensor> {
+    fn cast(&self, src: View, dtype: DType) -> Result<Owned> {
         let w = stream(0.0, bytes(src) + (src.numel() * dtype.size()) as f64, dtype);
         self.kernel(
             &["aten::_to_copy"],
@@ -238,7 +234,7 @@ impl Backend for Timed {
             || self.inner.cast(src, dtype),
         )
     }
-    fn contiguous_copy(&self, src: &Tensor) -> Result<Tensor> {
+    fn contiguous_copy(&self, src: View) -> Result<Owned> {
         let w = stream(0.0, 2.0 * bytes(src), src.dtype());
         self.kernel(
             &["aten::clone"],
@@ -247,37 +243,37 @@ impl Backend for Timed {
             || self.inner.contiguous_copy(src),
         )
     }
-    fn unary(&self, op: UnaryOp, x: &Tensor) -> Result<Tensor> {
+    fn unary(&self, op: UnaryOp, x: View) -> Result<Owned> {
         let name = ["aten::", op.name()];
         let (n, dt, bx) = (x.numel() as f64, x.dtype(), bytes(x));
         self.kernel(
             &name,
             x.device(),
-            |o: &Tensor| stream(n, bx + bytes(o), dt),
+            |o: &Owned| stream(n, bx + bytes(o.view()), dt),
             || self.inner.unary(op, x),
         )
     }
-    fn binary(&self, op: BinaryOp, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    fn binary(&self, op: BinaryOp, a: View, b: View, shape: &[usize]) -> Result<Owned> {
         let name = ["aten::", op.name()];
         let (ab, dt) = (bytes(a) + bytes(b), a.dtype());
         self.kernel(
             &name,
             a.device(),
-            |o: &Tensor| stream(o.numel() as f64, ab + bytes(o), dt),
+            |o: &Owned| stream(o.numel() as f64, ab + bytes(o.view()), dt),
             || self.inner.binary(op, a, b, shape),
         )
     }
-    fn binary_scalar(&self, op: BinaryOp, a: &Tensor, s: Scalar, reversed: bool) -> Result<Tensor> {
+    fn binary_scalar(&self, op: BinaryOp, a: View, s: Scalar, reversed: bool) -> Result<Owned> {
         let name = ["aten::", op.name()];
         let (ab, dt) = (bytes(a), a.dtype());
         self.kernel(
             &name,
             a.device(),
-            |o: &Tensor| stream(o.numel() as f64, ab + bytes(o), dt),
+            |o: &Owned| stream(o.numel() as f64, ab + bytes(o.view()), dt),
             || self.inner.binary_scalar(op, a, s, reversed),
         )
     }
-    fn binary_inplace(&self, op: BinaryOp, dst: &Tensor, src: &Tensor) -> Result<()> {
+    fn binary_inplace(&self, op: BinaryOp, dst: View, src: View) -> Result<()> {
         let name = ["aten::", op.name(), "_"];
         let w = stream(
             dst.numel() as f64,
@@ -291,7 +287,7 @@ impl Backend for Timed {
             || self.inner.binary_inplace(op, dst, src),
         )
     }
-    fn binary_scalar_inplace(&self, op: BinaryOp, dst: &Tensor, s: Scalar) -> Result<()> {
+    fn binary_scalar_inplace(&self, op: BinaryOp, dst: View, s: Scalar) -> Result<()> {
         let name = ["aten::", op.name(), "_"];
         let w = stream(dst.numel() as f64, 2.0 * bytes(dst), dst.dtype());
         self.kernel(
@@ -301,24 +297,24 @@ impl Backend for Timed {
             || self.inner.binary_scalar_inplace(op, dst, s),
         )
     }
-    fn where_(&self, cond: &Tensor, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    fn where_(&self, cond: View, a: View, b: View, shape: &[usize]) -> Result<Owned> {
         let ib = bytes(cond) + bytes(a) + bytes(b);
         let dt = a.dtype();
         self.kernel(
             &["aten::where"],
             a.device(),
-            |o: &Tensor| stream(o.numel() as f64, ib + bytes(o), dt),
+            |o: &Owned| stream(o.numel() as f64, ib + bytes(o.view()), dt),
             || self.inner.where_(cond, a, b, shape),
         )
     }
     fn reduce(
         &self,
         op: ReduceOp,
-        x: &Tensor,
+        x: View,
         dims: &[usize],
         keepdim: bool,
         out: DType,
-    ) -> Result<Tensor> {
+    ) -> Result<Owned> {
         let name = [
             "aten::",
             match op {
@@ -334,26 +330,26 @@ impl Backend for Timed {
         self.kernel(
             &name,
             x.device(),
-            |o: &Tensor| stream(n, bx + bytes(o), dt),
+            |o: &Owned| stream(n, bx + bytes(o.view()), dt),
             || self.inner.reduce(op, x, dims, keepdim, out),
         )
     }
     fn arg_reduce(
         &self,
         max: bool,
-        x: &Tensor,
+        x: View,
         dim: Option<usize>,
         keepdim: bool,
-    ) -> Result<(Tensor, Tensor)> {
+    ) -> Result<(Owned, Owned)> {
         let (n, bx, dt) = (x.numel() as f64, bytes(x), x.dtype());
         self.kernel(
             &[if max { "aten::max" } else { "aten::min" }],
             x.device(),
-            |o: &(Tensor, Tensor)| stream(n, bx + bytes(&o.0) + bytes(&o.1), dt),
+            |o: &(Owned, Owned)| stream(n, bx + bytes(o.0.view()) + bytes(o.1.view()), dt),
             || self.inner.arg_reduce(max, x, dim, keepdim),
         )
     }
-    fn softmax(&self, x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
+    fn softmax(&self, x: View, dim: usize, log: bool) -> Result<Owned> {
         // max, exp-sum and normalise passes: about five operations per element
         let (n, bx, dt) = (x.numel() as f64, bytes(x), x.dtype());
         self.kernel(
@@ -367,7 +363,7 @@ impl Backend for Timed {
             || self.inner.softmax(x, dim, log),
         )
     }
-    fn bmm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    fn bmm(&self, a: View, b: View) -> Result<Owned> {
         let (sa, sb) = (a.shape(), b.shape());
         let w = Work::Matmul {
             batch: sa.first().copied().unwrap_or(1),
@@ -385,25 +381,25 @@ impl Backend for Timed {
     }
     fn gather(
         &self,
-        src: &Tensor,
+        src: View,
         bases: &[usize],
         shape: &[usize],
         strides: &[usize],
-    ) -> Result<Tensor> {
+    ) -> Result<Owned> {
         self.kernel(
             &["aten::index"],
             src.device(),
-            |o: &Tensor| stream(0.0, 2.0 * bytes(o), o.dtype()),
+            |o: &Owned| stream(0.0, 2.0 * bytes(o.view()), o.dtype()),
             || self.inner.gather(src, bases, shape, strides),
         )
     }
     fn scatter(
         &self,
-        dst: &Tensor,
+        dst: View,
         bases: &[usize],
         shape: &[usize],
         strides: &[usize],
-        values: &Tensor,
+        values: View,
     ) -> Result<()> {
         let w = stream(0.0, 2.0 * bytes(values), values.dtype());
         self.kernel(

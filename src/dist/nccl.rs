@@ -273,7 +273,7 @@ impl Comm {
         }
         let dt = datatype(t.dtype());
         let c = {
-            let _no_grad = crate::autograd::mode::NoGrad::new();
+            let _no_grad = crate::tensor::autograd::mode::NoGrad::new();
             t.contiguous().map_err(|e| DistError::runtime(e.msg))?
         };
         if !c.storage().is_device_resident() {
@@ -287,7 +287,7 @@ impl Comm {
 
     /// Writes a contiguous result back into `t` when `t` was not itself the buffer.
     fn finish(t: &Tensor, buf: &Tensor) -> Result<()> {
-        let _no_grad = crate::autograd::mode::NoGrad::new();
+        let _no_grad = crate::tensor::autograd::mode::NoGrad::new();
         if buf.same_storage(t) {
             t.storage().bump_version();
             return Ok(());
@@ -388,7 +388,7 @@ impl Comm {
             let part = send
                 .narrow(0, (k * n) as i64, n as i64)
                 .map_err(|e| DistError::runtime(e.msg))?;
-            let _no_grad = crate::autograd::mode::NoGrad::new();
+            let _no_grad = crate::tensor::autograd::mode::NoGrad::new();
             let src = t
                 .reshape(&[n as i64])
                 .and_then(|s| s.to_device(Device::Cuda(self.device)))

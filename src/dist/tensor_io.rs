@@ -36,6 +36,6 @@ pub fn rounder(dtype: DType) -> impl Fn(&mut [f64]) {
 /// c10d collectives do.
 pub fn write(t: &Tensor, values: &[f64]) -> Result<()> {
     let src = Tensor::from_f64s(values, t.shape(), t.dtype()).map_err(terr)?;
-    let _no_grad = crate::autograd::mode::NoGrad::new();
+    let _no_grad = crate::tensor::autograd::mode::NoGrad::new();
     crate::tensor::ops::inplace::copy_(t, &src).map_err(terr)
 }

@@ -12,7 +12,7 @@ impl Tensor {
         if dtype == self.dtype() {
             return Ok(self.clone());
         }
-        let out = backend::for_device(self.device()).cast(self, dtype)?;
+        let out = crate::tensor::dispatch::on(self.device()).cast(self, dtype)?;
         record_copy("ToCopyBackward0", self, &out)?;
         Ok(out)
     }
@@ -37,10 +37,10 @@ impl Tensor {
         } else {
             (self.clone(), None)
         };
-        let host = backend::for_device(self.device()).to_host(&src)?;
+        let host = crate::tensor::dispatch::on(self.device()).to_host(&src)?;
         // the simulated GPU's model charges pinned sources the faster copy
         backend::timed::next_upload_pinned(self.storage().is_pinned());
-        let storage = backend::for_device(device).upload(host, device)?;
+        let storage = crate::tensor::dispatch::on(device).upload(host, device)?;
         let strides = match order {
             Some(o) => crate::backend::cpu::iter::strides_for_order(self.shape(), &o),
             None => shape::contiguous_strides(self.shape()),
@@ -60,7 +60,7 @@ impl Tensor {
         if self.is_contiguous() {
             return Ok(self.clone());
         }
-        let out = backend::for_device(self.device()).contiguous_copy(self)?;
+        let out = crate::tensor::dispatch::on(self.device()).contiguous_copy(self)?;
         record_copy("CloneBackward0", self, &out)?;
         Ok(out)
     }
@@ -68,7 +68,7 @@ impl Tensor {
     /// `t.clone()`: a copy with its own storage. Like `torch.clone(memory_format=preserve_format)`
     /// it keeps the strides of a dense tensor (a transposed matrix stays transposed).
     pub fn clone_tensor(&self) -> Result<Tensor> {
-        let be = backend::for_device(self.device());
+        let be = crate::tensor::dispatch::on(self.device());
         if !self.is_contiguous() && shape::is_dense(self.shape(), self.strides()) {
             let storage = be.zeros(self.dtype(), self.numel(), self.device())?;
             let out =
@@ -113,7 +113,7 @@ impl Tensor {
 
     /// The elements in row-major order as a host buffer of the tensor's dtype.
     pub fn to_host_buffer(&self) -> Result<Buffer> {
-        backend::for_device(self.device()).to_host(self)
+        crate::tensor::dispatch::on(self.device()).to_host(self)
     }
 
     /// Row-major values as f64 (floats exactly; what `print.rs` formats floating tensors from).
@@ -161,8 +161,8 @@ impl Tensor {
 /// Copies and casts pass the gradient through (the engine casts it back to the input's dtype
 /// and device).
 fn record_copy(name: &'static str, x: &Tensor, out: &Tensor) -> Result<()> {
-    if crate::autograd::is_recording1(x) {
-        crate::autograd::record(name, &[x], out, &[], |g, _| Ok(vec![Some(g.clone())]))?;
+    if crate::tensor::autograd::is_recording1(x) {
+        crate::tensor::autograd::record(name, &[x], out, &[], |g, _| Ok(vec![Some(g.clone())]))?;
     }
     Ok(())
 }

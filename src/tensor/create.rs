@@ -6,11 +6,10 @@ use super::scalar::{checked_scalar, Scalar};
 use super::shape::{contiguous_strides, sizes_from_i64, Dims};
 use super::storage::{Buffer, Element};
 use super::{DType, Device, Tensor};
-use crate::backend;
 
 fn alloc(shape: &Dims, dtype: DType, device: Device) -> Result<Tensor> {
     let n = super::shape::checked_numel(shape)?;
-    let storage = backend::for_device(device).zeros(dtype, n, device)?;
+    let storage = crate::tensor::dispatch::on(device).zeros(dtype, n, device)?;
     Ok(Tensor::from_parts(
         storage,
         shape.clone(),
@@ -53,7 +52,7 @@ pub fn full(size: &[i64], value: Scalar, dtype: Option<DType>, device: Device) -
     let v = checked_scalar(value, dtype)?;
     let t = alloc(&shape, dtype, device)?;
     if t.numel() > 0 && v.to_f64() != 0.0 || v.to_f64().is_nan() {
-        backend::for_device(device).fill(&t, v)?;
+        crate::tensor::dispatch::on(device).fill(&t, v)?;
     }
     Ok(t)
 }
@@ -72,7 +71,7 @@ pub fn full_like(t: &Tensor, value: Scalar, dtype: Option<DType>) -> Result<Tens
     let dtype = dtype.unwrap_or(t.dtype());
     let v = checked_scalar(value, dtype)?;
     let out = alloc(t.dims(), dtype, t.device())?;
-    backend::for_device(t.device()).fill(&out, v)?;
+    crate::tensor::dispatch::on(t.device()).fill(&out, v)?;
     Ok(out)
 }
 
@@ -282,7 +281,7 @@ pub fn eye(n: i64, m: Option<i64>, dtype: Option<DType>, device: Device) -> Resu
             Dims::from_slice(&[m as usize + 1]),
             0,
         );
-        backend::for_device(device).fill(&diag, Scalar::Int(1))?;
+        crate::tensor::dispatch::on(device).fill(&diag, Scalar::Int(1))?;
     }
     Ok(t)
 }

@@ -6,7 +6,6 @@ use super::ops::check_writable;
 use super::scalar::{checked_scalar, Scalar};
 use super::shape::{broadcast_shapes, contiguous_strides, fmt_list, numel, Dims};
 use super::{DType, Tensor};
-use crate::backend;
 
 /// The autograd rules of indexing.
 mod grad;
@@ -356,7 +355,7 @@ fn result_perm(pl: &Plan) -> Vec<usize> {
 /// `t[items]`.
 pub fn index(t: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
     let out = index_raw(t, items)?;
-    if crate::autograd::is_recording1(t) {
+    if crate::tensor::autograd::is_recording1(t) {
         grad::record_index(t, items, &out)?;
         if out.same_storage(t) {
             let items = items.to_vec();
@@ -376,7 +375,7 @@ pub fn index_put(t: &Tensor, items: &[IndexItem], value: &IndexValue) -> Result<
     };
     let mut ins = vec![t];
     ins.extend(vt);
-    if crate::autograd::is_recording(&ins) {
+    if crate::tensor::autograd::is_recording(&ins) {
         return grad::index_put_recorded(t, items, value);
     }
     index_put_raw(t, items, value)?;
@@ -393,7 +392,7 @@ pub(crate) fn index_raw(t: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
         return Ok(p.view);
     }
     let pl = plan(&p)?;
-    let g = backend::for_device(t.device()).gather(
+    let g = crate::tensor::dispatch::on(t.device()).gather(
         &p.view,
         &pl.bases,
         &pl.rest_shape,
@@ -484,7 +483,7 @@ pub(crate) fn index_put_raw(t: &Tensor, items: &[IndexItem], value: &IndexValue)
         inv[q] = i;
     }
     let vt = vb.permute_dims(&inv)?.contiguous()?.to_device(t.device())?;
-    backend::for_device(t.device()).scatter(
+    crate::tensor::dispatch::on(t.device()).scatter(
         &p.view,
         &pl.bases,
         &pl.rest_shape,

@@ -1,6 +1,6 @@
-//! The autograd slot of a tensor: what `crate::autograd` keeps per tensor object.
+//! The autograd slot of a tensor: what `crate::tensor::autograd` keeps per tensor object.
 use super::Tensor;
-use crate::autograd::Node;
+use crate::tensor::autograd::Node;
 use std::rc::{Rc, Weak};
 
 #[derive(Default)]
@@ -16,7 +16,7 @@ pub struct AutogradMeta {
     pub retains_grad: bool,
     /// A view recorded in a graph (`y[0]`, `y.narrow(..)`): its base, and how to take the same
     /// view of a tensor shaped like the base, so an in-place op on the view rewrites the base's
-    /// history (`crate::autograd::views`).
+    /// history (`crate::tensor::autograd::views`).
     pub view_of: Option<(Tensor, ViewFn)>,
 }
 

@@ -7,7 +7,8 @@
 //! in-place ops through any of them are seen by all.
 //!
 //! Every op lives in `ops/` and follows the same order: device check, dtype rule, shape rule,
-//! then the backend kernel of the operands' device (`crate::backend`). Errors are
+//! then the backend kernel of the operands' device (`dispatch::on`, which hands `crate::backend`
+//! the operands' storages and layouts and wraps its result into a new tensor). Errors are
 //! `TensorError { kind, msg, hint }` with PyTorch's own message text.
 //!
 //! What the interpreter binds (everything returns `Result<_>` unless noted):
@@ -28,17 +29,15 @@
 //! - indexing: `index::{index, index_put, nonzero}` with `IndexItem`/`IndexValue`
 //! - autograd: `requires_grad`, `grad`/`set_grad`, `grad_fn`, `is_leaf`, `retains_grad`,
 //!   `version` (in-place writes bump it), `downgrade`; ops record nodes through
-//!   `crate::autograd` (each op family's rule is in `ops/<family>/grad.rs`); `*_raw` variants
+//!   `crate::tensor::autograd` (each op family's rule is in `ops/<family>/grad.rs`); `*_raw` variants
 //!   skip recording; `ops::nn` holds `torch.nn.functional`
 //! - dtypes: `DType::{name, from_name, c10_name, size, is_floating}`, `promote::{promote_types,
 //!   result_type, can_cast, default_dtype, set_default_dtype}`, `Device::parse`
 pub mod autocast;
+pub mod autograd;
 pub mod convert;
 pub mod create;
-pub mod device;
-pub mod dtype;
-pub mod element;
-pub mod error;
+pub mod dispatch;
 pub mod index;
 pub mod meta;
 pub mod nested;
@@ -46,9 +45,11 @@ pub mod ops;
 pub mod print;
 pub mod promote;
 pub mod random;
-pub mod scalar;
-pub mod shape;
-pub mod storage;
+
+// the engine's shared vocabulary lives in `core`; these keep its old paths
+pub use crate::core::{device, dtype, element, error, scalar, shape};
+// storage is the backend's: a tensor is an `Rc<Storage>` plus a `Layout`
+pub use crate::backend::storage;
 
 pub use device::Device;
 pub use dtype::DType;
@@ -63,7 +64,8 @@ pub use scalar::Scalar;
 pub use shape::Dims;
 pub use storage::{Buffer, Storage};
 
-use crate::backend;
+use crate::backend::{Owned, View};
+use crate::core::Layout;
 use meta::AutogradMeta;
 use std::cell::{Cell, RefCell, UnsafeCell};
 use std::rc::Rc;
@@ -71,9 +73,7 @@ use std::rc::Rc;
 /// What `set_data` replaces: the storage and the view of it, with its dtype and device.
 struct TensorData {
     storage: Rc<Storage>,
-    shape: Dims,
-    strides: Dims,
-    offset: usize,
+    layout: Layout,
     dtype: DType,
     device: Device,
     /// Added to the storage's version counter: `set_data` keeps the object's `_version`
@@ -88,7 +88,7 @@ pub struct Tensor(Rc<TensorImpl>);
 
 pub struct TensorImpl {
     /// Storage and layout. Replaced only by `set_data` (`p.data = t`), so `Module.to` keeps
-    /// the Parameter object an optimizer holds. See `TensorImpl::data`.
+    /// the Parameter object an optimizer holds. See `Tensor::d`.
     data: UnsafeCell<Rc<TensorData>>,
     requires_grad: Cell<bool>,
     /// Whether this object is an `nn.Parameter` (set once, by `Parameter(...)`).
@@ -120,21 +120,24 @@ impl Tensor {
         strides: Dims,
         offset: usize,
     ) -> Tensor {
+        Tensor::from_layout(storage, Layout::new(shape, strides, offset))
+    }
+    /// A tensor over `storage` with `layout` (inside the storage, as for `from_parts`).
+    #[inline]
+    pub(crate) fn from_layout(storage: Rc<Storage>, layout: Layout) -> Tensor {
         let dtype = storage.dtype();
         let device = storage.device();
         Tensor(Rc::new(TensorImpl {
             data: UnsafeCell::new(Rc::new(TensorData {
                 storage,
-                shape,
-                strides,
-                offset,
+                layout,
                 dtype,
                 device,
                 version_shift: 0,
             })),
             requires_grad: Cell::new(false),
             is_param: Cell::new(false),
-            inference: crate::autograd::mode::is_inference(),
+            inference: crate::tensor::autograd::mode::is_inference(),
             autograd: RefCell::new(None),
         }))
     }
@@ -149,13 +152,8 @@ impl Tensor {
                 buf.len()
             ));
         }
-        let storage = backend::for_device(device).upload(buf, device)?;
-        Ok(Tensor::from_parts(
-            storage,
-            Dims::from_slice(shape),
-            shape::contiguous_strides(shape),
-            0,
-        ))
+        let storage = dispatch::on(device).upload(buf, device)?;
+        Ok(Tensor::from_layout(storage, Layout::contiguous(shape)))
     }
 
     /// A contiguous CPU tensor of `dtype` holding `values` converted with PyTorch's cast rules.
@@ -206,9 +204,7 @@ impl Tensor {
         }
         let fresh = Rc::new(TensorData {
             storage: new.d().storage.clone(),
-            shape: new.d().shape.clone(),
-            strides: new.d().strides.clone(),
-            offset: new.d().offset,
+            layout: new.d().layout.clone(),
             dtype: new.d().dtype,
             device: new.d().device,
             version_shift: self.version() as i64 - new.d().storage.version() as i64,
@@ -229,21 +225,42 @@ impl Tensor {
         Tensor::from_parts(self.d().storage.clone(), shape, strides, offset)
     }
 
+    #[inline]
     pub fn shape(&self) -> &[usize] {
-        &self.d().shape
+        self.d().layout.shape()
     }
+    #[inline]
     pub fn dims(&self) -> &Dims {
-        &self.d().shape
+        self.d().layout.dims()
     }
+    #[inline]
     pub fn strides(&self) -> &[usize] {
-        &self.d().strides
+        self.d().layout.strides()
     }
+    #[inline]
     pub fn stride_dims(&self) -> &Dims {
-        &self.d().strides
+        self.d().layout.stride_dims()
     }
     /// `storage_offset()`, in elements.
+    #[inline]
     pub fn offset(&self) -> usize {
-        self.d().offset
+        self.d().layout.offset()
+    }
+    /// Shape, strides and offset together.
+    #[inline]
+    pub fn layout(&self) -> &Layout {
+        &self.d().layout
+    }
+    /// This tensor as a backend operand: its storage and layout.
+    #[inline]
+    pub fn operand(&self) -> View<'_> {
+        View::new(&self.d().storage, &self.d().layout)
+    }
+    /// A new tensor object owning a backend op's result.
+    #[inline]
+    pub fn from_owned(o: Owned) -> Tensor {
+        let (storage, layout) = o.into_parts();
+        Tensor::from_layout(Rc::new(storage), layout)
     }
     pub fn dtype(&self) -> DType {
         self.d().dtype
@@ -251,11 +268,13 @@ impl Tensor {
     pub fn device(&self) -> Device {
         self.d().device
     }
+    #[inline]
     pub fn ndim(&self) -> usize {
-        self.d().shape.len()
+        self.d().layout.ndim()
     }
+    #[inline]
     pub fn numel(&self) -> usize {
-        shape::numel(&self.d().shape)
+        self.d().layout.numel()
     }
     pub fn element_size(&self) -> usize {
         self.d().dtype.size()
@@ -264,8 +283,9 @@ impl Tensor {
     pub fn nbytes(&self) -> usize {
         self.numel() * self.element_size()
     }
+    #[inline]
     pub fn is_contiguous(&self) -> bool {
-        shape::is_contiguous(&self.d().shape, &self.d().strides)
+        self.d().layout.is_contiguous()
     }
     pub fn storage(&self) -> &Rc<Storage> {
         &self.d().storage
@@ -285,13 +305,13 @@ impl Tensor {
     /// `data_ptr()`: address of the first element (storage address + offset * element size).
     pub fn data_ptr(&self) -> usize {
         let base = Rc::as_ptr(&self.d().storage) as usize;
-        base + self.d().offset * self.element_size()
+        base + self.offset() * self.element_size()
     }
     /// `requires_grad`: set on leaves by the user, on op results by autograd when recorded.
     pub fn requires_grad(&self) -> bool {
         self.0.requires_grad.get()
     }
-    /// Sets the flag only (`crate::autograd` checks the leaf rules first).
+    /// Sets the flag only (`crate::tensor::autograd` checks the leaf rules first).
     pub fn set_requires_grad(&self, v: bool) {
         self.0.requires_grad.set(v)
     }
@@ -340,14 +360,14 @@ impl Tensor {
         self.with_meta(|m| m.grad = g)
     }
     /// `.grad_fn`: the node that made this tensor, `None` for leaves.
-    pub fn grad_fn(&self) -> Option<Rc<crate::autograd::Node>> {
+    pub fn grad_fn(&self) -> Option<Rc<crate::tensor::autograd::Node>> {
         self.0
             .autograd
             .borrow()
             .as_ref()
             .and_then(|m| m.grad_fn.clone())
     }
-    pub(crate) fn set_grad_fn(&self, n: Option<Rc<crate::autograd::Node>>) {
+    pub(crate) fn set_grad_fn(&self, n: Option<Rc<crate::tensor::autograd::Node>>) {
         self.with_meta(|m| m.grad_fn = n)
     }
     /// `.is_leaf`: made by the user (or by ops on tensors that need no grad).
@@ -365,14 +385,14 @@ impl Tensor {
         self.with_meta(|m| m.retains_grad = true)
     }
     /// The leaf's `AccumulateGrad` node while a graph holds it.
-    pub(crate) fn accumulator(&self) -> Option<Rc<crate::autograd::Node>> {
+    pub(crate) fn accumulator(&self) -> Option<Rc<crate::tensor::autograd::Node>> {
         self.0
             .autograd
             .borrow()
             .as_ref()
             .and_then(|m| m.accumulator.as_ref().and_then(|w| w.upgrade()))
     }
-    pub(crate) fn set_accumulator(&self, n: &Rc<crate::autograd::Node>) {
+    pub(crate) fn set_accumulator(&self, n: &Rc<crate::tensor::autograd::Node>) {
         self.with_meta(|m| m.accumulator = Some(Rc::downgrade(n)))
     }
     /// `t._version`: in-place writes through any view bump it.

@@ -4,21 +4,8 @@
 use super::error::{not_impl, Result};
 use super::scalar::Scalar;
 use super::DType;
-use std::cell::Cell;
 
-thread_local! {
-    static DEFAULT_DTYPE: Cell<DType> = const { Cell::new(DType::F32) };
-}
-
-/// `torch.get_default_dtype()`: what Python floats become.
-pub fn default_dtype() -> DType {
-    DEFAULT_DTYPE.with(|d| d.get())
-}
-
-/// `torch.set_default_dtype(d)`; the caller has checked that `d` is floating.
-pub fn set_default_dtype(d: DType) {
-    DEFAULT_DTYPE.with(|c| c.set(d));
-}
+pub use crate::core::dtype::{default_dtype, set_default_dtype};
 
 fn rank(d: DType) -> u8 {
     match d {

@@ -3,11 +3,12 @@ use super::elementwise::{map2, update, Src};
 use super::iter::PAR_THRESHOLD;
 use super::iter::{output_order, permuted, strides_for_order};
 use super::{scalar_m, typed, Laid};
-use crate::tensor::error::Result;
-use crate::tensor::ops::binary::BinaryOp;
-use crate::tensor::shape::{broadcast_strides, numel, Dims};
-use crate::tensor::storage::{check_alloc, output_vec, Arith, Buffer, Element};
-use crate::tensor::{Scalar, Tensor};
+use crate::backend::storage::{check_alloc, output_vec, Arith, Buffer, Element};
+use crate::backend::View;
+use crate::core::error::Result;
+use crate::core::shape::{broadcast_strides, numel, Dims};
+use crate::core::BinaryOp;
+use crate::core::Scalar;
 use crate::with_buffer;
 
 /// A result buffer and its strides when not row-major.
@@ -17,9 +18,9 @@ type Out = (Buffer, Option<Dims>);
 /// operands of the result's shape (the common `x + y`).
 fn run2<E: Element, O: Element>(
     av: &[E],
-    a: &Tensor,
+    a: &View,
     bv: &[E],
-    b: &Tensor,
+    b: &View,
     shape: &[usize],
     f: impl Fn(E, E) -> O + Sync,
 ) -> Result<Laid<O>> {
@@ -113,9 +114,9 @@ macro_rules! dispatch_op {
 fn binary_typed<E: Element>(
     op: BinaryOp,
     av: &[E],
-    a: &Tensor,
+    a: &View,
     bv: &[E],
-    b: &Tensor,
+    b: &View,
     shape: &[usize],
 ) -> Result<Out> {
     macro_rules! go {
@@ -136,23 +137,19 @@ fn binary_typed<E: Element>(
     dispatch_op!(op, E::M, go, pred)
 }
 
-pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Out> {
+pub fn binary(op: BinaryOp, a: &View, b: &View, shape: &[usize]) -> Result<Out> {
     let ab = a.storage().borrow();
     let bb = b.storage().borrow();
     with_buffer!(&*ab, av, T => binary_typed::<T>(op, av, a, typed::<T>(&bb)?, b, shape))
 }
 
 /// `a op s` over a tensor's elements into a new vector.
-fn run1<E: Element, O: Element>(
-    av: &[E],
-    a: &Tensor,
-    f: impl Fn(E) -> O + Sync,
-) -> Result<Laid<O>> {
+fn run1<E: Element, O: Element>(av: &[E], a: &View, f: impl Fn(E) -> O + Sync) -> Result<Laid<O>> {
     super::map_keep(av, a, f)
 }
 
 /// PyTorch's `pow(tensor, scalar)` shortcuts for common float exponents.
-fn pow_scalar<E: Element>(av: &[E], a: &Tensor, e: f64) -> Result<Out> {
+fn pow_scalar<E: Element>(av: &[E], a: &View, e: f64) -> Result<Out> {
     let one = <E::M as Arith>::one();
     let v = if e == 2.0 {
         run1(av, a, |x: E| E::store(x.load().mul(x.load())))?
@@ -180,7 +177,7 @@ fn pow_scalar<E: Element>(av: &[E], a: &Tensor, e: f64) -> Result<Out> {
 fn binary_scalar_typed<E: Element>(
     op: BinaryOp,
     av: &[E],
-    a: &Tensor,
+    a: &View,
     s: Scalar,
     reversed: bool,
 ) -> Result<Out> {
@@ -213,7 +210,7 @@ fn binary_scalar_typed<E: Element>(
     dispatch_op!(op, E::M, go, pred)
 }
 
-pub fn binary_scalar(op: BinaryOp, a: &Tensor, s: Scalar, reversed: bool) -> Result<Out> {
+pub fn binary_scalar(op: BinaryOp, a: &View, s: Scalar, reversed: bool) -> Result<Out> {
     let ab = a.storage().borrow();
     with_buffer!(&*ab, av, T => binary_scalar_typed::<T>(op, av, a, s, reversed))
 }
@@ -221,9 +218,9 @@ pub fn binary_scalar(op: BinaryOp, a: &Tensor, s: Scalar, reversed: bool) -> Res
 fn inplace_typed<E: Element>(
     op: BinaryOp,
     dv: &mut [E],
-    dst: &Tensor,
+    dst: &View,
     sv: &[E],
-    src: &Tensor,
+    src: &View,
 ) -> Result<()> {
     let st = broadcast_strides(src.shape(), src.strides(), dst.shape());
     let s = Src {
@@ -279,7 +276,7 @@ fn inplace_typed<E: Element>(
 }
 
 /// `dst = op(dst, src)`; `src` has `dst`'s dtype and does not share its storage.
-pub fn binary_inplace(op: BinaryOp, dst: &Tensor, src: &Tensor) -> Result<()> {
+pub fn binary_inplace(op: BinaryOp, dst: &View, src: &View) -> Result<()> {
     let sb = src.storage().borrow();
     let mut db = dst.storage().borrow_mut();
     with_buffer!(&mut *db, dv, T => inplace_typed::<T>(op, dv, dst, typed::<T>(&sb)?, src))
@@ -288,7 +285,7 @@ pub fn binary_inplace(op: BinaryOp, dst: &Tensor, src: &Tensor) -> Result<()> {
 fn scalar_inplace_typed<E: Element>(
     op: BinaryOp,
     dv: &mut [E],
-    dst: &Tensor,
+    dst: &View,
     s: Scalar,
 ) -> Result<()> {
     let sm = scalar_m::<E>(s);
@@ -329,7 +326,7 @@ fn scalar_inplace_typed<E: Element>(
     dispatch_op!(op, E::M, go, pred)
 }
 
-pub fn binary_scalar_inplace(op: BinaryOp, dst: &Tensor, s: Scalar) -> Result<()> {
+pub fn binary_scalar_inplace(op: BinaryOp, dst: &View, s: Scalar) -> Result<()> {
     let mut db = dst.storage().borrow_mut();
     with_buffer!(&mut *db, dv, T => scalar_inplace_typed::<T>(op, dv, dst, s))
 }

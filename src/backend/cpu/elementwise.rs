@@ -3,7 +3,7 @@
 //! thread, as PyTorch's `parallel_for` with its 32K grain).
 use super::iter::{coalesce, for_rows, permuted, PAR_THRESHOLD};
 use super::{team, transpose};
-use crate::tensor::shape::Dims;
+use crate::core::shape::Dims;
 
 /// One operand: its elements and a layout (offset, strides broadcast to the iteration shape).
 #[derive(Clone, Copy)]
@@ -180,7 +180,7 @@ pub fn update<D: Copy + Send + Sync, S: Copy + Sync>(
     let dense = cs.len() <= 1 && inner(&st[0]) <= 1;
     if cs.len() >= 2 && inner(&st[0]) == 1 && transpose::worth_it(&cs, &st[1]) {
         // a dense destination block-copied from a transposed source
-        let contiguous_dst = crate::tensor::shape::contiguous_strides(&cs)[..] == st[0][..];
+        let contiguous_dst = crate::core::shape::contiguous_strides(&cs)[..] == st[0][..];
         if contiguous_dst {
             let s = transpose::Strided {
                 data: src.data,

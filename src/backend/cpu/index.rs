@@ -2,14 +2,15 @@
 //! offsets in a storage.
 use super::elementwise::{update, Src};
 use super::iter::{coalesce, for_rows};
-use super::{tensor_of, typed};
-use crate::tensor::error::Result;
-use crate::tensor::shape::{contiguous_strides, numel, Dims};
-use crate::tensor::storage::{zeroed_vec, Element};
-use crate::tensor::Tensor;
+use super::{tensor_of, typed, CPU};
+use crate::backend::storage::{zeroed_vec, Element};
+use crate::backend::Backend;
+use crate::backend::{Owned, View};
+use crate::core::error::Result;
+use crate::core::shape::{contiguous_strides, numel, Dims};
 use crate::with_buffer;
 
-pub fn gather(src: &Tensor, bases: &[usize], shape: &[usize], strides: &[usize]) -> Result<Tensor> {
+pub fn gather(src: &View, bases: &[usize], shape: &[usize], strides: &[usize]) -> Result<Owned> {
     let inner = numel(shape);
     let (cs, st) = coalesce(shape, [strides]);
     let step = st[0].last().copied().unwrap_or(0);
@@ -34,14 +35,17 @@ pub fn gather(src: &Tensor, bases: &[usize], shape: &[usize], strides: &[usize])
 }
 
 pub fn scatter(
-    dst: &Tensor,
+    dst: &View,
     bases: &[usize],
     shape: &[usize],
     strides: &[usize],
-    values: &Tensor,
+    values: &View,
 ) -> Result<()> {
     let inner = numel(shape);
-    let vals = values.contiguous()?;
+    let copy = (!values.is_contiguous())
+        .then(|| CPU.contiguous_copy(*values))
+        .transpose()?;
+    let vals = copy.as_ref().map_or(*values, Owned::view);
     let vst = contiguous_strides(shape);
     let vb = vals.storage().borrow();
     let mut db = dst.storage().borrow_mut();

@@ -1,7 +1,7 @@
 //! Strided iteration shared by the CPU kernels. Operands are (offset, strides) over one common
 //! shape; dimensions that are contiguous for every operand are merged first so that a dense
 //! tensor becomes a single row and the inner loops see plain slices (which vectorise).
-use crate::tensor::shape::Dims;
+use crate::core::shape::Dims;
 
 /// Work below this many elements runs on the calling thread; rayon's fork/join costs more than
 /// the work itself for small tensors.

@@ -1,5 +1,5 @@
 //! Transcendental and rounding functions in the float compute types (f32 for f16/bf16/f32).
-use crate::tensor::storage::Arith;
+use crate::backend::storage::Arith;
 
 pub trait FloatMath: Arith {
     fn sqrt(self) -> Self;

@@ -3,9 +3,10 @@
 //! as PyTorch's CPU path accumulates it; integer types use a plain triple loop (PyTorch supports them on CPU).
 use super::team;
 use super::{internal, tensor_of, typed};
-use crate::tensor::error::Result;
-use crate::tensor::storage::{output_vec, zeroed_vec, Arith, Buffer, Element};
-use crate::tensor::{DType, Tensor};
+use crate::backend::storage::{output_vec, zeroed_vec, Arith, Buffer, Element};
+use crate::backend::{Owned, View};
+use crate::core::error::Result;
+use crate::core::DType;
 use gemm::{gemm, Parallelism};
 
 /// Work (multiply-adds) per thread below which splitting costs more than it saves.
@@ -20,7 +21,7 @@ struct Dims3 {
     n: usize,
 }
 
-fn dims(a: &Tensor, b: &Tensor) -> Dims3 {
+fn dims(a: &View, b: &View) -> Dims3 {
     Dims3 {
         batch: a.shape()[0],
         m: a.shape()[1],
@@ -30,15 +31,15 @@ fn dims(a: &Tensor, b: &Tensor) -> Dims3 {
 }
 
 fn gemm_typed<T: Element + Sync>(
-    a: &Tensor,
+    a: &View,
     av: &[T],
-    b: &Tensor,
+    b: &View,
     bv: &[T],
     d: &Dims3,
     zero: T,
     one: T,
 ) -> Result<Vec<T>> {
-    let total = crate::tensor::shape::checked_numel(&[d.batch, d.m, d.n])?;
+    let total = crate::core::shape::checked_numel(&[d.batch, d.m, d.n])?;
     if total == 0 || d.k == 0 {
         // an empty sum is 0
         return zeroed_vec::<T>(total);
@@ -117,13 +118,7 @@ fn gemm_typed<T: Element + Sync>(
     Ok(out)
 }
 
-fn naive_typed<T: Element>(
-    a: &Tensor,
-    av: &[T],
-    b: &Tensor,
-    bv: &[T],
-    d: &Dims3,
-) -> Result<Vec<T>> {
+fn naive_typed<T: Element>(a: &View, av: &[T], b: &View, bv: &[T], d: &Dims3) -> Result<Vec<T>> {
     let mut out = zeroed_vec::<T>(d.batch * d.m * d.n)?;
     let (sa, sb) = (a.strides(), b.strides());
     for bi in 0..d.batch {
@@ -143,12 +138,17 @@ fn naive_typed<T: Element>(
 }
 
 /// `a` [B, M, K] @ `b` [B, K, N] → contiguous [B, M, N].
-pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+pub fn bmm(a: &View, b: &View) -> Result<Owned> {
     let d = dims(a, b);
     let shape = [d.batch, d.m, d.n];
     if a.dtype() == DType::BF16 {
-        let r = bmm(&a.to_dtype(DType::F32)?, &b.to_dtype(DType::F32)?)?;
-        return r.to_dtype(DType::BF16);
+        use crate::backend::Backend;
+        let (a32, b32) = (
+            super::CPU.cast(*a, DType::F32)?,
+            super::CPU.cast(*b, DType::F32)?,
+        );
+        let r = bmm(&a32.view(), &b32.view())?;
+        return super::CPU.cast(r.view(), DType::BF16);
     }
     let ab = a.storage().borrow();
     let bb = b.storage().borrow();

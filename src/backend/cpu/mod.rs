@@ -14,17 +14,13 @@ mod transpose;
 mod unary;
 pub mod vmath;
 
-use super::Backend;
-use crate::tensor::error::{runtime, Result};
-use crate::tensor::ops::binary::BinaryOp;
-use crate::tensor::ops::reduce::ReduceOp;
-use crate::tensor::ops::unary::UnaryOp;
-use crate::tensor::shape::{broadcast_strides, contiguous_strides, numel, Dims};
-use crate::tensor::storage::{output_vec, Arith, Buffer, Element, Storage};
-use crate::tensor::{DType, Device, Scalar, Tensor};
+use super::storage::{output_vec, Arith, Buffer, Element, Storage};
+use super::{Backend, Owned, View};
+use crate::core::error::{runtime, Result};
+use crate::core::shape::{broadcast_strides, numel, Dims};
+use crate::core::{BinaryOp, DType, Device, Layout, ReduceOp, Scalar, UnaryOp};
 use crate::with_buffer;
 use elementwise::{map1, update, Src};
-use std::rc::Rc;
 
 pub struct Cpu;
 
@@ -43,8 +39,8 @@ pub(crate) fn typed<T: Element>(b: &Buffer) -> Result<&[T]> {
     }
 }
 
-/// A layout source for tensor `t` over its own shape.
-pub(crate) fn src_of<'a, T>(data: &'a [T], t: &'a Tensor) -> Src<'a, T> {
+/// A layout source for operand `t` over its own shape.
+pub(crate) fn src_of<'a, T>(data: &'a [T], t: &View<'a>) -> Src<'a, T> {
     Src {
         data,
         offset: t.offset(),
@@ -52,29 +48,24 @@ pub(crate) fn src_of<'a, T>(data: &'a [T], t: &'a Tensor) -> Src<'a, T> {
     }
 }
 
-/// A new contiguous tensor on `device` owning `buf`.
-pub(crate) fn tensor_of(buf: Buffer, shape: &[usize], device: Device) -> Result<Tensor> {
-    Ok(Tensor::from_parts(
-        Rc::new(Storage::new(buf, device)?),
-        Dims::from_slice(shape),
-        contiguous_strides(shape),
-        0,
-    ))
+/// A new contiguous result on `device` owning `buf`.
+pub(crate) fn tensor_of(buf: Buffer, shape: &[usize], device: Device) -> Result<Owned> {
+    Ok(Owned::contiguous(Storage::new(buf, device)?, shape))
 }
 
 /// A snapshot of `src` when it shares storage with `dst` (so the kernel can borrow both).
-fn unaliased(dst: &Tensor, src: &Tensor) -> Result<Tensor> {
-    if dst.same_storage(src) {
-        CPU.contiguous_copy(src)
+fn unaliased(dst: View, src: View) -> Result<Option<Owned>> {
+    if dst.same_storage(&src) {
+        CPU.contiguous_copy(src).map(Some)
     } else {
-        Ok(src.clone())
+        Ok(None)
     }
 }
 
 /// `out[i] = f(t[i])` for every element of `t` into a new dense vector.
 pub(crate) fn map_tensor<A: Element, O: Element>(
     data: &[A],
-    t: &Tensor,
+    t: &View,
     f: impl Fn(A) -> O + Sync,
 ) -> Result<Vec<O>> {
     let n = t.numel();
@@ -83,7 +74,7 @@ pub(crate) fn map_tensor<A: Element, O: Element>(
         return Ok(Vec::new());
     }
     if t.is_contiguous() && n < iter::PAR_THRESHOLD {
-        crate::tensor::storage::check_alloc(n, O::DTYPE)?;
+        super::storage::check_alloc(n, O::DTYPE)?;
         return Ok(data[t.offset()..t.offset() + n]
             .iter()
             .map(|&x| f(x))
@@ -120,7 +111,7 @@ impl<T: Element> Laid<T> {
 /// layout in the output).
 pub(crate) fn map_keep<A: Element, O: Element>(
     data: &[A],
-    t: &Tensor,
+    t: &View,
     f: impl Fn(A) -> O + Sync,
 ) -> Result<Laid<O>> {
     if !t.is_contiguous() && t.numel() > 0 {
@@ -152,19 +143,17 @@ pub(crate) fn map_keep<A: Element, O: Element>(
     })
 }
 
-/// A new tensor owning `buf` laid out with `strides` (row-major when `None`).
+/// A new result owning `buf` laid out with `strides` (row-major when `None`).
 pub(crate) fn tensor_laid(
     buf: (Buffer, Option<Dims>),
     shape: &[usize],
     device: Device,
-) -> Result<Tensor> {
+) -> Result<Owned> {
     match buf.1 {
         None => tensor_of(buf.0, shape, device),
-        Some(st) => Ok(Tensor::from_parts(
-            Rc::new(Storage::new(buf.0, device)?),
-            Dims::from_slice(shape),
-            st,
-            0,
+        Some(st) => Ok(Owned::new(
+            Storage::new(buf.0, device)?,
+            Layout::new(Dims::from_slice(shape), st, 0),
         )),
     }
 }
@@ -178,26 +167,27 @@ fn scalar_as<T: Element>(s: Scalar) -> T {
 }
 
 impl Backend for Cpu {
-    fn zeros(&self, dtype: DType, numel: usize, device: Device) -> Result<Rc<Storage>> {
+    fn zeros(&self, dtype: DType, numel: usize, device: Device) -> Result<Storage> {
         let block = Storage::reserve(device, numel.saturating_mul(dtype.size()))?;
-        Ok(Rc::new(Storage::with_block(
+        Ok(Storage::with_block(
             Buffer::zeros(dtype, numel)?,
             device,
             block,
-        )))
+        ))
     }
 
-    fn upload(&self, buf: Buffer, device: Device) -> Result<Rc<Storage>> {
-        Ok(Rc::new(Storage::new(buf, device)?))
+    fn upload(&self, buf: Buffer, device: Device) -> Result<Storage> {
+        Storage::new(buf, device)
     }
 
-    fn to_host(&self, t: &Tensor) -> Result<Buffer> {
+    fn to_host(&self, t: View) -> Result<Buffer> {
         let b = t.storage().borrow();
-        with_buffer!(&*b, v, T => Ok(<T as Element>::wrap(map_tensor::<T, T>(v, t, |x| x)?)))
+        with_buffer!(&*b, v, T => Ok(<T as Element>::wrap(map_tensor::<T, T>(v, &t, |x| x)?)))
     }
 
-    fn copy(&self, dst: &Tensor, src: &Tensor) -> Result<()> {
-        let src = unaliased(dst, src)?;
+    fn copy(&self, dst: View, src: View) -> Result<()> {
+        let copy = unaliased(dst, src)?;
+        let src = copy.as_ref().map_or(src, Owned::view);
         let st = broadcast_strides(src.shape(), src.strides(), dst.shape());
         let sb = src.storage().borrow();
         let mut db = dst.storage().borrow_mut();
@@ -210,7 +200,7 @@ impl Backend for Cpu {
         Ok(())
     }
 
-    fn fill(&self, dst: &Tensor, v: Scalar) -> Result<()> {
+    fn fill(&self, dst: View, v: Scalar) -> Result<()> {
         let mut db = dst.storage().borrow_mut();
         with_buffer!(&mut *db, dv, D => {
             let x: D = scalar_as(v);
@@ -219,55 +209,55 @@ impl Backend for Cpu {
         Ok(())
     }
 
-    fn cast(&self, src: &Tensor, dtype: DType) -> Result<Tensor> {
+    fn cast(&self, src: View, dtype: DType) -> Result<Owned> {
         // `to(dtype)` keeps the strides of a dense tensor (preserve_format), else row-major
-        let keep = crate::tensor::shape::is_dense(src.shape(), src.strides());
+        let keep = crate::core::shape::is_dense(src.shape(), src.strides());
         let sb = src.storage().borrow();
         let buf = crate::with_dtype!(dtype, D => {
             with_buffer!(&*sb, sv, S => {
                 if keep {
-                    map_keep::<S, D>(sv, src, <D as Element>::cast_from)?.wrap()
+                    map_keep::<S, D>(sv, &src, <D as Element>::cast_from)?.wrap()
                 } else {
-                    (<D as Element>::wrap(map_tensor::<S, D>(sv, src, <D as Element>::cast_from)?), None)
+                    (<D as Element>::wrap(map_tensor::<S, D>(sv, &src, <D as Element>::cast_from)?), None)
                 }
             })
         });
         tensor_laid(buf, src.shape(), src.device())
     }
 
-    fn contiguous_copy(&self, src: &Tensor) -> Result<Tensor> {
+    fn contiguous_copy(&self, src: View) -> Result<Owned> {
         let sb = src.storage().borrow();
         let buf =
-            with_buffer!(&*sb, sv, S => <S as Element>::wrap(map_tensor::<S, S>(sv, src, |x| x)?));
+            with_buffer!(&*sb, sv, S => <S as Element>::wrap(map_tensor::<S, S>(sv, &src, |x| x)?));
         tensor_of(buf, src.shape(), src.device())
     }
 
-    fn unary(&self, op: UnaryOp, x: &Tensor) -> Result<Tensor> {
-        tensor_laid(unary::unary(op, x)?, x.shape(), x.device())
+    fn unary(&self, op: UnaryOp, x: View) -> Result<Owned> {
+        tensor_laid(unary::unary(op, &x)?, x.shape(), x.device())
     }
 
-    fn binary(&self, op: BinaryOp, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
-        tensor_laid(binary::binary(op, a, b, shape)?, shape, a.device())
+    fn binary(&self, op: BinaryOp, a: View, b: View, shape: &[usize]) -> Result<Owned> {
+        tensor_laid(binary::binary(op, &a, &b, shape)?, shape, a.device())
     }
 
-    fn binary_scalar(&self, op: BinaryOp, a: &Tensor, s: Scalar, reversed: bool) -> Result<Tensor> {
+    fn binary_scalar(&self, op: BinaryOp, a: View, s: Scalar, reversed: bool) -> Result<Owned> {
         tensor_laid(
-            binary::binary_scalar(op, a, s, reversed)?,
+            binary::binary_scalar(op, &a, s, reversed)?,
             a.shape(),
             a.device(),
         )
     }
 
-    fn binary_inplace(&self, op: BinaryOp, dst: &Tensor, src: &Tensor) -> Result<()> {
-        let src = unaliased(dst, src)?;
-        binary::binary_inplace(op, dst, &src)
+    fn binary_inplace(&self, op: BinaryOp, dst: View, src: View) -> Result<()> {
+        let copy = unaliased(dst, src)?;
+        binary::binary_inplace(op, &dst, &copy.as_ref().map_or(src, Owned::view))
     }
 
-    fn binary_scalar_inplace(&self, op: BinaryOp, dst: &Tensor, s: Scalar) -> Result<()> {
-        binary::binary_scalar_inplace(op, dst, s)
+    fn binary_scalar_inplace(&self, op: BinaryOp, dst: View, s: Scalar) -> Result<()> {
+        binary::binary_scalar_inplace(op, &dst, s)
     }
 
-    fn where_(&self, cond: &Tensor, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    fn where_(&self, cond: View, a: View, b: View, shape: &[usize]) -> Result<Owned> {
         let n = numel(shape);
         let (sc, sa, sb) = (
             broadcast_strides(cond.shape(), cond.strides(), shape),
@@ -310,52 +300,53 @@ impl Backend for Cpu {
     fn reduce(
         &self,
         op: ReduceOp,
-        x: &Tensor,
+        x: View,
         dims: &[usize],
         keepdim: bool,
         _out: DType,
-    ) -> Result<Tensor> {
-        reduce::reduce(op, x, dims, keepdim)
+    ) -> Result<Owned> {
+        reduce::reduce(op, &x, dims, keepdim)
     }
 
     fn arg_reduce(
         &self,
         max: bool,
-        x: &Tensor,
+        x: View,
         dim: Option<usize>,
         keepdim: bool,
-    ) -> Result<(Tensor, Tensor)> {
-        reduce::arg_reduce(max, x, dim, keepdim)
+    ) -> Result<(Owned, Owned)> {
+        reduce::arg_reduce(max, &x, dim, keepdim)
     }
 
-    fn softmax(&self, x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
-        reduce::softmax(x, dim, log)
+    fn softmax(&self, x: View, dim: usize, log: bool) -> Result<Owned> {
+        reduce::softmax(&x, dim, log)
     }
 
-    fn bmm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
-        matmul::bmm(a, b)
+    fn bmm(&self, a: View, b: View) -> Result<Owned> {
+        matmul::bmm(&a, &b)
     }
 
     fn gather(
         &self,
-        src: &Tensor,
+        src: View,
         bases: &[usize],
         shape: &[usize],
         strides: &[usize],
-    ) -> Result<Tensor> {
-        index::gather(src, bases, shape, strides)
+    ) -> Result<Owned> {
+        index::gather(&src, bases, shape, strides)
     }
 
     fn scatter(
         &self,
-        dst: &Tensor,
+        dst: View,
         bases: &[usize],
         shape: &[usize],
         strides: &[usize],
-        values: &Tensor,
+        values: View,
     ) -> Result<()> {
-        let values = unaliased(dst, values)?;
-        index::scatter(dst, bases, shape, strides, &values)
+        let copy = unaliased(dst, values)?;
+        let values = copy.as_ref().map_or(values, Owned::view);
+        index::scatter(&dst, bases, shape, strides, &values)
     }
 }
 

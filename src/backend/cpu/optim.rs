@@ -5,7 +5,7 @@
 //! alpha, lerp), so trained weights match PyTorch's bit for bit.
 use super::iter::PAR_THRESHOLD;
 use super::team;
-use crate::tensor::storage::Arith;
+use crate::backend::storage::Arith;
 use std::sync::Mutex;
 
 /// The float types updates run in: the engine's arithmetic (`Arith`), plus a conversion from

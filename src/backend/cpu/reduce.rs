@@ -2,13 +2,15 @@
 use super::iter::{coalesce, for_rows, PAR_THRESHOLD};
 use super::sum::{cascade_column_sum, cascade_columns, contiguous_sum, scalar_row_sum, vec_size};
 use super::team;
-use super::{internal, tensor_of};
+use super::{internal, tensor_of, CPU};
 use crate::backend::cpu::math::FloatMath;
-use crate::tensor::error::Result;
-use crate::tensor::ops::reduce::ReduceOp;
-use crate::tensor::shape::{numel, Dims};
-use crate::tensor::storage::{zeroed_vec, Arith, Buffer, Element};
-use crate::tensor::Tensor;
+use crate::backend::storage::{zeroed_vec, Arith, Buffer, Element};
+use crate::backend::Backend;
+use crate::backend::{Owned, View};
+use crate::core::error::Result;
+use crate::core::shape::{numel, Dims};
+use crate::core::Layout;
+use crate::core::ReduceOp;
 use crate::with_buffer;
 use half::{bf16, f16};
 
@@ -21,7 +23,7 @@ struct Split {
     out_shape: Dims,
 }
 
-fn split(x: &Tensor, dims: &[usize], keepdim: bool) -> Split {
+fn split(x: &View, dims: &[usize], keepdim: bool) -> Split {
     let mut s = Split {
         kept_shape: Dims::new(),
         kept_strides: Dims::new(),
@@ -38,7 +40,7 @@ fn split(x: &Tensor, dims: &[usize], keepdim: bool) -> Split {
             s.kept_strides.push(x.strides()[d]);
         }
     }
-    s.out_shape = crate::tensor::shape::reduced_shape(x.shape(), dims, keepdim);
+    s.out_shape = crate::core::shape::reduced_shape(x.shape(), dims, keepdim);
     s
 }
 
@@ -82,7 +84,7 @@ fn sum_order<E: Element>(s: &Split, rs: &Dims, rst: &[Dims; 1], j: usize) -> Sum
     SumOrder::Row
 }
 
-fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &Tensor, s: &Split) -> Result<Buffer> {
+fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &View, s: &Split) -> Result<Buffer> {
     let n_out = numel(&s.kept_shape);
     let (rs, rst) = coalesce(&s.red_shape, [&s.red_strides]);
     let n_red = numel(&rs);
@@ -176,7 +178,7 @@ fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &Tensor, s: &Split) -> Res
 /// layout is not this one.
 fn outer_sum<E: Element>(
     v: &[E],
-    x: &Tensor,
+    x: &View,
     s: &Split,
     rs: &Dims,
     rst: &[Dims; 1],
@@ -294,7 +296,7 @@ fn two_pass<E: Element>(op: ReduceOp, xs: &[E]) -> E::M {
 }
 
 /// Reduce `dims` of `x` (its dtype is already the accumulation/output dtype).
-pub fn reduce(op: ReduceOp, x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
+pub fn reduce(op: ReduceOp, x: &View, dims: &[usize], keepdim: bool) -> Result<Owned> {
     let s = split(x, dims, keepdim);
     let b = x.storage().borrow();
     let buf = with_buffer!(&*b, v, T => reduce_typed::<T>(op, v, x, &s)?);
@@ -317,7 +319,7 @@ fn better<M: Arith>(a: M, best: M, max: bool) -> bool {
     }
 }
 
-fn arg_typed<E: Element>(max: bool, v: &[E], x: &Tensor, s: &Split) -> Result<(Buffer, Buffer)> {
+fn arg_typed<E: Element>(max: bool, v: &[E], x: &View, s: &Split) -> Result<(Buffer, Buffer)> {
     let n_out = numel(&s.kept_shape);
     let n_red = numel(&s.red_shape);
     let stride = s.red_strides.first().copied().unwrap_or(0);
@@ -345,23 +347,24 @@ fn arg_typed<E: Element>(max: bool, v: &[E], x: &Tensor, s: &Split) -> Result<(B
 /// Max/min over one dim (or over the flattened tensor when `dim` is `None`) with indices.
 pub fn arg_reduce(
     max: bool,
-    x: &Tensor,
+    x: &View,
     dim: Option<usize>,
     keepdim: bool,
-) -> Result<(Tensor, Tensor)> {
+) -> Result<(Owned, Owned)> {
+    let (copy, flat);
     let (x, dim) = match dim {
-        Some(d) => (x.clone(), d),
+        Some(d) => (*x, d),
         None => {
-            let flat = x.contiguous()?;
-            let n = flat.numel();
-            (
-                flat.view_as_layout(
-                    Dims::from_slice(&[n]),
-                    Dims::from_slice(&[1]),
-                    flat.offset(),
-                ),
-                0,
-            )
+            copy = (!x.is_contiguous())
+                .then(|| CPU.contiguous_copy(*x))
+                .transpose()?;
+            let c = copy.as_ref().map_or(*x, Owned::view);
+            flat = Layout::new(
+                Dims::from_slice(&[c.numel()]),
+                Dims::from_slice(&[1]),
+                c.offset(),
+            );
+            (View::new(c.storage(), &flat), 0)
         }
     };
     let s = split(&x, &[dim], keepdim);
@@ -373,7 +376,7 @@ pub fn arg_reduce(
     ))
 }
 
-fn softmax_typed<E: Element>(v: &[E], x: &Tensor, dim: usize, log: bool) -> Result<Buffer>
+fn softmax_typed<E: Element>(v: &[E], x: &View, dim: usize, log: bool) -> Result<Buffer>
 where
     E::M: FloatMath,
 {
@@ -382,7 +385,7 @@ where
     let s = split(x, &[dim], true);
     let len = x.shape()[dim];
     let stride = x.strides()[dim];
-    let out_strides = crate::tensor::shape::contiguous_strides(x.shape());
+    let out_strides = crate::core::shape::contiguous_strides(x.shape());
     let ost = out_strides[dim];
     // output offsets follow the same kept-dims walk over a contiguous layout
     let os = Split {
@@ -439,7 +442,7 @@ where
 /// order as `softmax_typed`, with the exponentials in a vectorised pass and rows split over
 /// the team.
 fn softmax_rows_f32(xs: &[f32], len: usize, log: bool) -> Result<Vec<f32>> {
-    let mut out = crate::tensor::storage::output_vec::<f32>(xs.len())?;
+    let mut out = crate::backend::storage::output_vec::<f32>(xs.len())?;
     let rows = xs.len() / len;
     let parts = team::parts_for(xs.len(), PAR_THRESHOLD).min(rows);
     let rows_per = rows.div_ceil(parts.max(1));
@@ -470,7 +473,7 @@ fn softmax_rows_f32(xs: &[f32], len: usize, log: bool) -> Result<Vec<f32>> {
 }
 
 /// Softmax or log-softmax along `dim` of a floating tensor.
-pub fn softmax(x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
+pub fn softmax(x: &View, dim: usize, log: bool) -> Result<Owned> {
     if x.numel() == 0 {
         return tensor_of(Buffer::zeros(x.dtype(), 0)?, x.shape(), x.device());
     }

@@ -3,8 +3,8 @@
 //! results digit for digit — in the same order as PyTorch adds them: four interleaved partial
 //! sums (`row_sum`), multi-level chunk accumulators (`multi_row_sum`), and for contiguous rows a
 //! first pass in vector lanes (8 floats / 4 doubles, as PyTorch's AVX2 kernels).
-use crate::tensor::storage::{Arith, Element};
-use crate::tensor::DType;
+use crate::backend::storage::{Arith, Element};
+use crate::core::DType;
 
 #[derive(Clone, Copy)]
 pub struct Lanes<M, const L: usize>(pub [M; L]);

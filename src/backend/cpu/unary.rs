@@ -3,18 +3,18 @@ use super::elementwise::drive;
 use super::math::FloatMath;
 use super::vmath;
 use super::{internal, map_keep};
-use crate::tensor::error::Result;
-use crate::tensor::ops::unary::UnaryOp;
-use crate::tensor::shape::Dims;
-use crate::tensor::storage::output_vec;
-use crate::tensor::storage::{Arith, Buffer, Element};
-use crate::tensor::Tensor;
+use crate::backend::storage::output_vec;
+use crate::backend::storage::{Arith, Buffer, Element};
+use crate::backend::View;
+use crate::core::error::Result;
+use crate::core::shape::Dims;
+use crate::core::UnaryOp;
 use half::{bf16, f16};
 
 /// A result buffer and its strides when not row-major.
 type Laid = (Buffer, Option<Dims>);
 
-fn float_kernel<E: Element>(op: UnaryOp, v: &[E], x: &Tensor) -> Result<Laid>
+fn float_kernel<E: Element>(op: UnaryOp, v: &[E], x: &View) -> Result<Laid>
 where
     E::M: FloatMath,
 {
@@ -60,7 +60,7 @@ where
     }
 }
 
-fn int_kernel<E: Element<M = i64>>(op: UnaryOp, v: &[E], x: &Tensor) -> Result<Laid> {
+fn int_kernel<E: Element<M = i64>>(op: UnaryOp, v: &[E], x: &View) -> Result<Laid> {
     use UnaryOp::*;
     macro_rules! go {
         ($f:expr) => {{
@@ -82,7 +82,7 @@ fn int_kernel<E: Element<M = i64>>(op: UnaryOp, v: &[E], x: &Tensor) -> Result<L
     }
 }
 
-fn bool_kernel(op: UnaryOp, v: &[bool], x: &Tensor) -> Result<Laid> {
+fn bool_kernel(op: UnaryOp, v: &[bool], x: &View) -> Result<Laid> {
     use UnaryOp::*;
     Ok(match op {
         LogicalNot | BitwiseNot => map_keep(v, x, |a: bool| !a)?.wrap(),
@@ -93,7 +93,7 @@ fn bool_kernel(op: UnaryOp, v: &[bool], x: &Tensor) -> Result<Laid> {
 }
 
 /// The vectorised f32 kernels on a contiguous tensor, split over the team when large.
-fn fast_f32(op: UnaryOp, v: &[f32], x: &Tensor) -> Option<Result<Laid>> {
+fn fast_f32(op: UnaryOp, v: &[f32], x: &View) -> Option<Result<Laid>> {
     let kernel: fn(&[f32], &mut [f32]) = match op {
         UnaryOp::Exp => vmath::exp_slice,
         UnaryOp::Log => vmath::ln_slice,
@@ -111,7 +111,7 @@ fn fast_f32(op: UnaryOp, v: &[f32], x: &Tensor) -> Option<Result<Laid>> {
     }))
 }
 
-pub fn unary(op: UnaryOp, x: &Tensor) -> Result<Laid> {
+pub fn unary(op: UnaryOp, x: &View) -> Result<Laid> {
     let b = x.storage().borrow();
     if let Buffer::F32(v) = &*b {
         if let Some(r) = fast_f32(op, v, x) {

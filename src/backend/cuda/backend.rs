@@ -1,4 +1,4 @@
-//! The CUDA backend: tensors whose bytes live in device memory (`Storage::device_resident`),
+//! The CUDA backend: storages whose bytes live in device memory (`Memory::Cuda`),
 //! computed by `kernels/*.cu` and cuBLAS. Each method launches a kernel when one exists for the
 //! op and dtype (`codes.rs`) and otherwise takes the host route (`host_route.rs`).
 //!
@@ -11,17 +11,15 @@ use super::host_route::{self as host, driver, gpu_err};
 use super::launch::{grid, layouts, Kernels, Layout, BLOCK};
 use crate::backend::cpu::iter::{output_order, strides_for_order};
 use crate::backend::cpu::CPU;
-use crate::backend::Backend;
-use crate::tensor::error::Result;
-use crate::tensor::ops::binary::BinaryOp;
-use crate::tensor::ops::reduce::ReduceOp;
-use crate::tensor::ops::unary::UnaryOp;
-use crate::tensor::shape::{
+use crate::backend::storage::{Buffer, Storage};
+use crate::backend::{Backend, Owned, View};
+use crate::core::error::Result;
+use crate::core::shape::{
     broadcast_strides, contiguous_strides, is_dense, numel, reduced_shape, Dims,
 };
-use crate::tensor::storage::{Buffer, Storage};
-use crate::tensor::{DType, Device, Scalar, Tensor};
-use std::rc::Rc;
+use crate::core::{BinaryOp, DType, Device, ReduceOp, Scalar, UnaryOp};
+// the engine's view layout; `Layout` here is the kernels' (`launch.rs`)
+use crate::core::Layout as CoreLayout;
 use std::sync::Arc;
 
 pub struct Cuda;
@@ -30,30 +28,33 @@ pub struct Cuda;
 pub static CUDA: Cuda = Cuda;
 
 /// Uninitialised device storage of `n` elements (every caller overwrites all of it).
-pub fn alloc(dtype: DType, n: usize, device: Device) -> Result<Rc<Storage>> {
+pub fn alloc(dtype: DType, n: usize, device: Device) -> Result<Storage> {
     let block = Storage::reserve(device, n * dtype.size())?;
-    Ok(Rc::new(Storage::device_resident(dtype, n, device, block)?))
+    Ok(Storage::device_resident(dtype, n, device, block))
 }
 
-/// A new device tensor of `shape`, row-major or with `strides` (dense, offset 0).
-fn empty(dtype: DType, shape: &[usize], strides: Option<Dims>, device: Device) -> Result<Tensor> {
+/// A new device result of `shape`, row-major or with `strides` (dense, offset 0).
+fn empty(dtype: DType, shape: &[usize], strides: Option<Dims>, device: Device) -> Result<Owned> {
     let s = alloc(dtype, numel(shape), device)?;
     let st = strides.unwrap_or_else(|| contiguous_strides(shape));
-    Ok(Tensor::from_parts(s, Dims::from_slice(shape), st, 0))
+    Ok(Owned::new(
+        s,
+        CoreLayout::new(Dims::from_slice(shape), st, 0),
+    ))
 }
 
-/// The device address of a tensor's storage (element 0; layouts add the offset).
-fn base(t: &Tensor) -> u64 {
+/// The device address of an operand's storage (element 0; layouts add the offset).
+fn base(t: &View) -> u64 {
     t.storage().device_ptr()
 }
 
-/// The address of a tensor's first element.
-fn first(t: &Tensor) -> u64 {
+/// The address of an operand's first element.
+fn first(t: &View) -> u64 {
     base(t) + (t.offset() * t.dtype().size()) as u64
 }
 
 /// The driver of `device` when every operand is device-resident there.
-fn resident(device: Device, ops: &[&Tensor]) -> Option<Arc<dyn super::driver::Driver>> {
+fn resident(device: Device, ops: &[&View]) -> Option<Arc<dyn super::driver::Driver>> {
     if !ops
         .iter()
         .all(|t| t.storage().is_device_resident() && t.device() == device)
@@ -64,7 +65,7 @@ fn resident(device: Device, ops: &[&Tensor]) -> Option<Arc<dyn super::driver::Dr
 }
 
 /// The driver of `device`, when it has kernels and every operand is device-resident there.
-fn kernels(device: Device, ops: &[&Tensor]) -> Option<Arc<dyn super::driver::Driver>> {
+fn kernels(device: Device, ops: &[&View]) -> Option<Arc<dyn super::driver::Driver>> {
     let d = resident(device, ops)?;
     d.kernels()?;
     Some(d)
@@ -85,18 +86,18 @@ fn lay<const N: usize>(shape: &[usize], ops: [(&[usize], usize); N]) -> Result<[
     })
 }
 
-/// `src` itself, or a private copy when it shares storage with `dst` (a kernel must not read
-/// what another thread of it is writing).
-fn unaliased(dst: &Tensor, src: &Tensor) -> Result<Tensor> {
+/// A private copy of `src` when it shares storage with `dst` (a kernel must not read what
+/// another thread of it is writing); `None` when `src` can be read as it is.
+fn unaliased(dst: &View, src: &View) -> Result<Option<Owned>> {
     if dst.same_storage(src) {
-        CUDA.contiguous_copy(src)
+        CUDA.contiguous_copy(*src).map(Some)
     } else {
-        Ok(src.clone())
+        Ok(None)
     }
 }
 
 /// `dst = src` elementwise over `dst`'s shape (src broadcast), casting when the dtypes differ.
-fn copy_kernel(d: &Arc<dyn super::driver::Driver>, dst: &Tensor, src: &Tensor) -> Result<()> {
+fn copy_kernel(d: &Arc<dyn super::driver::Driver>, dst: &View, src: &View) -> Result<()> {
     let n = dst.numel();
     if n == 0 {
         return Ok(());
@@ -121,7 +122,7 @@ fn copy_kernel(d: &Arc<dyn super::driver::Driver>, dst: &Tensor, src: &Tensor) -
 }
 
 impl Backend for Cuda {
-    fn zeros(&self, dtype: DType, numel: usize, device: Device) -> Result<Rc<Storage>> {
+    fn zeros(&self, dtype: DType, numel: usize, device: Device) -> Result<Storage> {
         let s = alloc(dtype, numel, device)?;
         if numel > 0 {
             driver(device)?
@@ -131,40 +132,42 @@ impl Backend for Cuda {
         Ok(s)
     }
 
-    fn upload(&self, buf: Buffer, device: Device) -> Result<Rc<Storage>> {
+    fn upload(&self, buf: Buffer, device: Device) -> Result<Storage> {
         host::upload(&buf, device)
     }
 
-    fn to_host(&self, t: &Tensor) -> Result<Buffer> {
+    fn to_host(&self, t: View) -> Result<Buffer> {
         if t.numel() == 0 {
             return Buffer::zeros(t.dtype(), 0);
         }
         if t.is_contiguous() {
-            return host::read(t.device(), first(t), t.dtype(), t.numel());
+            return host::read(t.device(), first(&t), t.dtype(), t.numel());
         }
-        if kernels(t.device(), &[t]).is_some() {
-            return self.to_host(&self.contiguous_copy(t)?);
+        if kernels(t.device(), &[&t]).is_some() {
+            return self.to_host(self.contiguous_copy(t)?.view());
         }
         let mut m = host::Mirror::default();
-        CPU.to_host(&m.view(t)?)
+        m.load(t)?;
+        CPU.to_host(m.view(t))
     }
 
-    fn copy(&self, dst: &Tensor, src: &Tensor) -> Result<()> {
-        if let Some(d) = kernels(dst.device(), &[dst, src]) {
-            return copy_kernel(&d, dst, &unaliased(dst, src)?);
+    fn copy(&self, dst: View, src: View) -> Result<()> {
+        if let Some(d) = kernels(dst.device(), &[&dst, &src]) {
+            let copy = unaliased(&dst, &src)?;
+            return copy_kernel(&d, &dst, &copy.as_ref().map_or(src, Owned::view));
         }
-        host::run_inplace(dst, &[src], |d, v| CPU.copy(d, &v[0]))
+        host::run_inplace(dst, &[src], |d, v| CPU.copy(d, v[0]))
     }
 
-    fn fill(&self, dst: &Tensor, v: Scalar) -> Result<()> {
-        if let (Some(d), Some(s)) = (kernels(dst.device(), &[dst]), arith_suffix(dst.dtype())) {
+    fn fill(&self, dst: View, v: Scalar) -> Result<()> {
+        if let (Some(d), Some(s)) = (kernels(dst.device(), &[&dst]), arith_suffix(dst.dtype())) {
             if exact_as_double(v) {
                 let n = dst.numel();
                 if n == 0 {
                     return Ok(());
                 }
                 let [lo] = lay(dst.shape(), [(dst.strides(), dst.offset())])?;
-                let (n64, p, x) = (n as i64, base(dst), v.to_f64());
+                let (n64, p, x) = (n as i64, base(&dst), v.to_f64());
                 return k(&d)
                     .fill(&format!("fill_{s}"), grid(n), n64, (p, &lo), x)
                     .map_err(gpu_err);
@@ -173,28 +176,28 @@ impl Backend for Cuda {
         host::run_inplace(dst, &[], |d, _| CPU.fill(d, v))
     }
 
-    fn cast(&self, src: &Tensor, dtype: DType) -> Result<Tensor> {
-        if let Some(d) = kernels(src.device(), &[src]) {
+    fn cast(&self, src: View, dtype: DType) -> Result<Owned> {
+        if let Some(d) = kernels(src.device(), &[&src]) {
             let keep = is_dense(src.shape(), src.strides()).then(|| src.stride_dims().clone());
             let out = empty(dtype, src.shape(), keep, src.device())?;
-            copy_kernel(&d, &out, src)?;
+            copy_kernel(&d, &out.view(), &src)?;
             return Ok(out);
         }
-        host::run(src.device(), &[src], |v| CPU.cast(&v[0], dtype))
+        host::run(src.device(), &[src], |v| CPU.cast(v[0], dtype))
     }
 
-    fn contiguous_copy(&self, src: &Tensor) -> Result<Tensor> {
-        if let Some(d) = kernels(src.device(), &[src]) {
+    fn contiguous_copy(&self, src: View) -> Result<Owned> {
+        if let Some(d) = kernels(src.device(), &[&src]) {
             let out = empty(src.dtype(), src.shape(), None, src.device())?;
-            copy_kernel(&d, &out, src)?;
+            copy_kernel(&d, &out.view(), &src)?;
             return Ok(out);
         }
-        host::run(src.device(), &[src], |v| CPU.contiguous_copy(&v[0]))
+        host::run(src.device(), &[src], |v| CPU.contiguous_copy(v[0]))
     }
 
-    fn unary(&self, op: UnaryOp, x: &Tensor) -> Result<Tensor> {
+    fn unary(&self, op: UnaryOp, x: View) -> Result<Owned> {
         if let (Some(d), Some(code), Some(s)) = (
-            kernels(x.device(), &[x]),
+            kernels(x.device(), &[&x]),
             unary_code(op, x.dtype()),
             arith_suffix(x.dtype()),
         ) {
@@ -202,8 +205,9 @@ impl Backend for Cuda {
             let out = empty(x.dtype(), x.shape(), st, x.device())?;
             let n = x.numel();
             if n > 0 {
-                let [la, lo] = lay(x.shape(), [(x.strides(), x.offset()), (out.strides(), 0)])?;
-                let (n64, pa, po) = (n as i64, base(x), base(&out));
+                let o = out.view();
+                let [la, lo] = lay(x.shape(), [(x.strides(), x.offset()), (o.strides(), 0)])?;
+                let (n64, pa, po) = (n as i64, base(&x), base(&o));
                 k(&d)
                     .unary(
                         &format!("unary_{s}"),
@@ -217,12 +221,12 @@ impl Backend for Cuda {
             }
             return Ok(out);
         }
-        host::run(x.device(), &[x], |v| CPU.unary(op, &v[0]))
+        host::run(x.device(), &[x], |v| CPU.unary(op, v[0]))
     }
 
-    fn binary(&self, op: BinaryOp, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    fn binary(&self, op: BinaryOp, a: View, b: View, shape: &[usize]) -> Result<Owned> {
         if let (Some(d), Some(code), Some(s)) = (
-            kernels(a.device(), &[a, b]),
+            kernels(a.device(), &[&a, &b]),
             binary_code(op, a.dtype()),
             arith_suffix(a.dtype()),
         ) {
@@ -235,11 +239,12 @@ impl Backend for Cuda {
             let out = empty(dt, shape, out_strides(shape, &[&sa, &sb]), a.device())?;
             let n = out.numel();
             if n > 0 {
+                let o = out.view();
                 let [la, lb, lo] = lay(
                     shape,
-                    [(&sa, a.offset()), (&sb, b.offset()), (out.strides(), 0)],
+                    [(&sa, a.offset()), (&sb, b.offset()), (o.strides(), 0)],
                 )?;
-                let (n64, pa, pb, po) = (n as i64, base(a), base(b), base(&out));
+                let (n64, pa, pb, po) = (n as i64, base(&a), base(&b), base(&o));
                 k(&d)
                     .binary(
                         &format!("{family}_{s}"),
@@ -254,12 +259,12 @@ impl Backend for Cuda {
             }
             return Ok(out);
         }
-        host::run(a.device(), &[a, b], |v| CPU.binary(op, &v[0], &v[1], shape))
+        host::run(a.device(), &[a, b], |v| CPU.binary(op, v[0], v[1], shape))
     }
 
-    fn binary_scalar(&self, op: BinaryOp, a: &Tensor, s: Scalar, reversed: bool) -> Result<Tensor> {
+    fn binary_scalar(&self, op: BinaryOp, a: View, s: Scalar, reversed: bool) -> Result<Owned> {
         if let (Some(d), Some(code), Some(sfx), true) = (
-            kernels(a.device(), &[a]),
+            kernels(a.device(), &[&a]),
             binary_code(op, a.dtype()),
             arith_suffix(a.dtype()),
             exact_as_double(s),
@@ -270,22 +275,23 @@ impl Backend for Cuda {
             };
             let st = out_strides(a.shape(), &[a.strides()]);
             let out = empty(dt, a.shape(), st, a.device())?;
-            scalar_kernel(&d, (family, sfx, code), a, s, reversed, &out)?;
+            scalar_kernel(&d, (family, sfx, code), &a, s, reversed, &out.view())?;
             return Ok(out);
         }
         host::run(a.device(), &[a], |v| {
-            CPU.binary_scalar(op, &v[0], s, reversed)
+            CPU.binary_scalar(op, v[0], s, reversed)
         })
     }
 
-    fn binary_inplace(&self, op: BinaryOp, dst: &Tensor, src: &Tensor) -> Result<()> {
+    fn binary_inplace(&self, op: BinaryOp, dst: View, src: View) -> Result<()> {
         if let (Some(d), Some(code), Some(s), false) = (
-            kernels(dst.device(), &[dst, src]),
+            kernels(dst.device(), &[&dst, &src]),
             binary_code(op, dst.dtype()),
             arith_suffix(dst.dtype()),
             op.is_comparison(),
         ) {
-            let src = unaliased(dst, src)?;
+            let copy = unaliased(&dst, &src)?;
+            let src = copy.as_ref().map_or(src, Owned::view);
             let n = dst.numel();
             if n == 0 {
                 return Ok(());
@@ -299,7 +305,7 @@ impl Backend for Cuda {
                     (dst.strides(), dst.offset()),
                 ],
             )?;
-            let (n64, pa, pb) = (n as i64, base(dst), base(&src));
+            let (n64, pa, pb) = (n as i64, base(&dst), base(&src));
             return k(&d)
                 .binary(
                     &format!("binary_{s}"),
@@ -312,25 +318,25 @@ impl Backend for Cuda {
                 )
                 .map_err(gpu_err);
         }
-        host::run_inplace(dst, &[src], |d, v| CPU.binary_inplace(op, d, &v[0]))
+        host::run_inplace(dst, &[src], |d, v| CPU.binary_inplace(op, d, v[0]))
     }
 
-    fn binary_scalar_inplace(&self, op: BinaryOp, dst: &Tensor, s: Scalar) -> Result<()> {
+    fn binary_scalar_inplace(&self, op: BinaryOp, dst: View, s: Scalar) -> Result<()> {
         if let (Some(d), Some(code), Some(sfx), true, false) = (
-            kernels(dst.device(), &[dst]),
+            kernels(dst.device(), &[&dst]),
             binary_code(op, dst.dtype()),
             arith_suffix(dst.dtype()),
             exact_as_double(s),
             op.is_comparison(),
         ) {
-            return scalar_kernel(&d, ("binary_scalar", sfx, code), dst, s, false, dst);
+            return scalar_kernel(&d, ("binary_scalar", sfx, code), &dst, s, false, &dst);
         }
         host::run_inplace(dst, &[], |d, _| CPU.binary_scalar_inplace(op, d, s))
     }
 
-    fn where_(&self, cond: &Tensor, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    fn where_(&self, cond: View, a: View, b: View, shape: &[usize]) -> Result<Owned> {
         if let (Some(d), Some(s), DType::Bool) = (
-            kernels(a.device(), &[cond, a, b]),
+            kernels(a.device(), &[&cond, &a, &b]),
             arith_suffix(a.dtype()),
             cond.dtype(),
         ) {
@@ -345,16 +351,17 @@ impl Backend for Cuda {
             )?;
             let n = out.numel();
             if n > 0 {
+                let o = out.view();
                 let [lc, la, lb, lo] = lay(
                     shape,
                     [
                         (&sc, cond.offset()),
                         (&sa, a.offset()),
                         (&sb, b.offset()),
-                        (out.strides(), 0),
+                        (o.strides(), 0),
                     ],
                 )?;
-                let (n64, pc, pa, pb, po) = (n as i64, base(cond), base(a), base(b), base(&out));
+                let (n64, pc, pa, pb, po) = (n as i64, base(&cond), base(&a), base(&b), base(&o));
                 k(&d)
                     .where_(
                         &format!("where_{s}"),
@@ -370,32 +377,29 @@ impl Backend for Cuda {
             return Ok(out);
         }
         host::run(a.device(), &[cond, a, b], |v| {
-            CPU.where_(&v[0], &v[1], &v[2], shape)
+            CPU.where_(v[0], v[1], v[2], shape)
         })
     }
 
     fn reduce(
         &self,
         op: ReduceOp,
-        x: &Tensor,
+        x: View,
         dims: &[usize],
         keepdim: bool,
         out: DType,
-    ) -> Result<Tensor> {
+    ) -> Result<Owned> {
         if let (Some(d), Some(code), Some(s), true) = (
-            kernels(x.device(), &[x]),
+            kernels(x.device(), &[&x]),
             reduce_code(op, out),
             arith_suffix(out),
             x.numel() > 0,
         ) {
-            let x = if x.dtype() != out {
-                self.cast(x, out)?
-            } else {
-                x.clone()
-            };
-            let (rows, cols, cont) = rows_last(&x, dims)?;
+            let cast = (x.dtype() != out).then(|| self.cast(x, out)).transpose()?;
+            let x = cast.as_ref().map_or(x, Owned::view);
+            let (rows, cols, px, _keep) = rows_last(&x, dims)?;
             let chunks = reduce_chunks(rows, cols);
-            let (r, c, px) = (rows as i64, cols as i64, first(&cont));
+            let (r, c) = (rows as i64, cols as i64);
             let res = if chunks > 1 {
                 // two passes: partial results in the accumulation type, then one row each
                 let acc = match out {
@@ -403,7 +407,7 @@ impl Backend for Cuda {
                     o => o,
                 };
                 let partial = empty(acc, &[rows, chunks], None, x.device())?;
-                let (n, pp) = (chunks as i64, base(&partial));
+                let (n, pp) = (chunks as i64, base(&partial.view()));
                 k(&d)
                     .reduce_chunks(
                         &format!("reduce_chunks_{s}"),
@@ -414,15 +418,15 @@ impl Backend for Cuda {
                         pp,
                     )
                     .map_err(gpu_err)?;
-                let res = self.reduce(op, &partial, &[1], false, acc)?;
+                let res = self.reduce(op, partial.view(), &[1], false, acc)?;
                 if acc == out {
                     res
                 } else {
-                    self.cast(&res, out)?
+                    self.cast(res.view(), out)?
                 }
             } else {
                 let res = empty(out, &[rows], None, x.device())?;
-                let po = base(&res);
+                let po = base(&res.view());
                 k(&d)
                     .reduce_rows(
                         &format!("reduce_rows_{s}"),
@@ -438,43 +442,44 @@ impl Backend for Cuda {
             };
             let shape = reduced_shape(x.shape(), dims, keepdim);
             let st = contiguous_strides(&shape);
-            return Ok(res.view_as_layout(shape, st, 0));
+            return Ok(res.relayout(CoreLayout::new(shape, st, 0)));
         }
         host::run(x.device(), &[x], |v| {
-            CPU.reduce(op, &v[0], dims, keepdim, out)
+            CPU.reduce(op, v[0], dims, keepdim, out)
         })
     }
 
     fn arg_reduce(
         &self,
         max: bool,
-        x: &Tensor,
+        x: View,
         dim: Option<usize>,
         keepdim: bool,
-    ) -> Result<(Tensor, Tensor)> {
+    ) -> Result<(Owned, Owned)> {
         if let (Some(d), Some(s), true) = (
-            kernels(x.device(), &[x]),
+            kernels(x.device(), &[&x]),
             arith_suffix(x.dtype()),
             x.numel() > 0,
         ) {
+            let (copy, flat_layout);
             let (flat, dims) = match dim {
-                Some(dd) => (x.clone(), vec![dd]),
+                Some(dd) => (x, vec![dd]),
                 None => {
-                    let c = self.contiguous_copy_if_needed(x)?;
-                    let n = c.numel();
-                    let f = c.view_as_layout(
-                        Dims::from_slice(&[n]),
+                    copy = dense_copy(x)?;
+                    let c = copy.as_ref().map_or(x, Owned::view);
+                    flat_layout = CoreLayout::new(
+                        Dims::from_slice(&[c.numel()]),
                         Dims::from_slice(&[1]),
                         c.offset(),
                     );
-                    (f, vec![0])
+                    (View::new(c.storage(), &flat_layout), vec![0])
                 }
             };
-            let (rows, cols, cont) = rows_last(&flat, &dims)?;
+            let (rows, cols, px, _keep) = rows_last(&flat, &dims)?;
             let vals = empty(x.dtype(), &[rows], None, x.device())?;
             let idx = empty(DType::I64, &[rows], None, x.device())?;
             let (m, r, c) = (max as i32, rows as i64, cols as i64);
-            let (px, pv, pi) = (first(&cont), base(&vals), base(&idx));
+            let (pv, pi) = (base(&vals.view()), base(&idx.view()));
             k(&d)
                 .arg_rows(
                     &format!("arg_rows_{s}"),
@@ -489,40 +494,35 @@ impl Backend for Cuda {
             let shape = reduced_shape(flat.shape(), &dims, keepdim);
             let st = contiguous_strides(&shape);
             return Ok((
-                vals.view_as_layout(shape.clone(), st.clone(), 0),
-                idx.view_as_layout(shape, st, 0),
+                vals.relayout(CoreLayout::new(shape.clone(), st.clone(), 0)),
+                idx.relayout(CoreLayout::new(shape, st, 0)),
             ));
         }
         let mut m = host::Mirror::default();
-        let (v, i) = CPU.arg_reduce(max, &m.view(x)?, dim, keepdim)?;
+        m.load(x)?;
+        let (v, i) = CPU.arg_reduce(max, m.view(x), dim, keepdim)?;
         Ok((
-            host::to_device(&v, x.device())?,
-            host::to_device(&i, x.device())?,
+            host::to_device(v.view(), x.device())?,
+            host::to_device(i.view(), x.device())?,
         ))
     }
 
-    fn softmax(&self, x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
+    fn softmax(&self, x: View, dim: usize, log: bool) -> Result<Owned> {
         let float = matches!(
             x.dtype(),
             DType::F32 | DType::F64 | DType::F16 | DType::BF16
         );
         if let (Some(d), Some(s), true) = (
-            kernels(x.device(), &[x]),
+            kernels(x.device(), &[&x]),
             arith_suffix(x.dtype()),
             float && x.numel() > 0,
         ) {
             let nd = x.ndim();
             // the softmax dim last, everything else in order
             let order: Vec<usize> = (0..nd).filter(|&i| i != dim).chain([dim]).collect();
-            let (rows, cols, cont) = rows_last(x, &[dim])?;
+            let (rows, cols, px, _keep) = rows_last(&x, &[dim])?;
             let res = empty(x.dtype(), &[rows * cols], None, x.device())?;
-            let (r, c, px, po, lg) = (
-                rows as i64,
-                cols as i64,
-                first(&cont),
-                base(&res),
-                log as i32,
-            );
+            let (r, c, po, lg) = (rows as i64, cols as i64, base(&res.view()), log as i32);
             k(&d)
                 .softmax(&format!("softmax_{s}"), row_grid(rows), r, c, px, po, lg)
                 .map_err(gpu_err)?;
@@ -533,39 +533,39 @@ impl Backend for Cuda {
             for (j, &i) in order.iter().enumerate() {
                 st[i] = pst[j];
             }
-            let v = res.view_as_layout(x.dims().clone(), st, 0);
-            return if v.is_contiguous() {
+            let v = res.relayout(CoreLayout::new(x.dims().clone(), st, 0));
+            return if v.view().is_contiguous() {
                 Ok(v)
             } else {
-                self.contiguous_copy(&v)
+                self.contiguous_copy(v.view())
             };
         }
-        host::run(x.device(), &[x], |v| CPU.softmax(&v[0], dim, log))
+        host::run(x.device(), &[x], |v| CPU.softmax(v[0], dim, log))
     }
 
-    fn bmm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
-        if let Some(d) = resident(a.device(), &[a, b]) {
+    fn bmm(&self, a: View, b: View) -> Result<Owned> {
+        if let Some(d) = resident(a.device(), &[&a, &b]) {
             if let Some(out) = super::blas::bmm(&*d, a, b)? {
                 return Ok(out);
             }
         }
-        host::run(a.device(), &[a, b], |v| CPU.bmm(&v[0], &v[1]))
+        host::run(a.device(), &[a, b], |v| CPU.bmm(v[0], v[1]))
     }
 
     fn gather(
         &self,
-        src: &Tensor,
+        src: View,
         bases: &[usize],
         shape: &[usize],
         strides: &[usize],
-    ) -> Result<Tensor> {
-        if let Some(d) = kernels(src.device(), &[src]) {
+    ) -> Result<Owned> {
+        if let Some(d) = kernels(src.device(), &[&src]) {
             let mut out_shape = vec![bases.len()];
             out_shape.extend_from_slice(shape);
             let out = empty(src.dtype(), &out_shape, None, src.device())?;
             if out.numel() > 0 {
                 let (sub, b, nb, sn) = index_args(bases, shape, strides, src.device())?;
-                let (pb, ps, po) = (base(&b), base(src), base(&out));
+                let (pb, ps, po) = (b.device_ptr(), base(&src), base(&out.view()));
                 let name = format!("gather_{}", size_suffix(src.dtype()));
                 k(&d)
                     .index(&name, grid(out.numel()), nb, pb, &sub, sn, ps, po)
@@ -574,45 +574,46 @@ impl Backend for Cuda {
             return Ok(out);
         }
         host::run(src.device(), &[src], |v| {
-            CPU.gather(&v[0], bases, shape, strides)
+            CPU.gather(v[0], bases, shape, strides)
         })
     }
 
     fn scatter(
         &self,
-        dst: &Tensor,
+        dst: View,
         bases: &[usize],
         shape: &[usize],
         strides: &[usize],
-        values: &Tensor,
+        values: View,
     ) -> Result<()> {
-        if let Some(d) = kernels(dst.device(), &[dst, values]) {
+        if let Some(d) = kernels(dst.device(), &[&dst, &values]) {
             let total = bases.len() * numel(shape);
             if total == 0 {
                 return Ok(());
             }
-            let v = unaliased(dst, values)?;
-            let v = self.contiguous_copy_if_needed(&v)?;
+            let copy = unaliased(&dst, &values)?;
+            let v = copy.as_ref().map_or(values, Owned::view);
+            let dense = dense_copy(v)?;
+            let v = dense.as_ref().map_or(v, Owned::view);
             let (sub, b, nb, sn) = index_args(bases, shape, strides, dst.device())?;
-            let (pb, pd, pv) = (base(&b), base(dst), first(&v));
+            let (pb, pd, pv) = (b.device_ptr(), base(&dst), first(&v));
             let name = format!("scatter_{}", size_suffix(dst.dtype()));
             return k(&d)
                 .index(&name, grid(total), nb, pb, &sub, sn, pd, pv)
                 .map_err(gpu_err);
         }
         host::run_inplace(dst, &[values], |d, v| {
-            CPU.scatter(d, bases, shape, strides, &v[0])
+            CPU.scatter(d, bases, shape, strides, v[0])
         })
     }
 }
 
-impl Cuda {
-    fn contiguous_copy_if_needed(&self, t: &Tensor) -> Result<Tensor> {
-        if t.is_contiguous() {
-            Ok(t.clone())
-        } else {
-            self.contiguous_copy(t)
-        }
+/// A row-major copy of `t`, or `None` when `t` already is row-major.
+fn dense_copy(t: View) -> Result<Option<Owned>> {
+    if t.is_contiguous() {
+        Ok(None)
+    } else {
+        CUDA.contiguous_copy(t).map(Some)
     }
 }
 
@@ -620,10 +621,10 @@ impl Cuda {
 fn scalar_kernel(
     d: &Arc<dyn super::driver::Driver>,
     (family, sfx, code): (&str, &str, i32),
-    a: &Tensor,
+    a: &View,
     s: Scalar,
     reversed: bool,
-    out: &Tensor,
+    out: &View,
 ) -> Result<()> {
     let n = a.numel();
     if n == 0 {
@@ -657,37 +658,34 @@ fn row_grid(rows: usize) -> cudarc::driver::LaunchConfig {
     }
 }
 
-/// `x` with `dims` moved last and made contiguous: `(rows, cols, tensor)` for the row kernels.
-fn rows_last(x: &Tensor, dims: &[usize]) -> Result<(usize, usize, Tensor)> {
+/// `x` with `dims` moved last and made contiguous, for the row kernels: `(rows, cols, address
+/// of the first element, the copy made when `x` was not already in that order)`.
+fn rows_last(x: &View, dims: &[usize]) -> Result<(usize, usize, u64, Option<Owned>)> {
     let kept: Vec<usize> = (0..x.ndim()).filter(|i| !dims.contains(i)).collect();
     let order: Vec<usize> = kept.iter().chain(dims).copied().collect();
     let shape: Dims = order.iter().map(|&i| x.shape()[i]).collect();
     let strides: Dims = order.iter().map(|&i| x.strides()[i]).collect();
     let rows: usize = kept.iter().map(|&i| x.shape()[i]).product();
     let cols: usize = dims.iter().map(|&i| x.shape()[i]).product();
-    let v = x.view_as_layout(shape, strides, x.offset());
-    let v = CUDA.contiguous_copy_if_needed(&v)?;
-    Ok((rows, cols, v))
+    let l = CoreLayout::new(shape, strides, x.offset());
+    let v = View::new(x.storage(), &l);
+    let copy = dense_copy(v)?;
+    let p = first(&copy.as_ref().map_or(v, Owned::view));
+    Ok((rows, cols, p, copy))
 }
 
-/// The arguments of the gather/scatter kernels: the sub-tensor's layout, the base offsets as an
-/// int64 device tensor, their count and the sub-tensor's size.
+/// The arguments of the gather/scatter kernels: the sub-tensor's layout, the base offsets in
+/// int64 device storage, their count and the sub-tensor's size.
 fn index_args(
     bases: &[usize],
     shape: &[usize],
     strides: &[usize],
     device: Device,
-) -> Result<(Layout, Tensor, i64, i64)> {
+) -> Result<(Layout, Storage, i64, i64)> {
     let sub = Layout::new(shape, strides, 0).ok_or_else(|| {
         gpu_err("tensors of more than 8 dimensions are not supported on CUDA in cudalearn".into())
     })?;
     let v: Vec<i64> = bases.iter().map(|&b| b as i64).collect();
     let s = host::upload(&Buffer::I64(v), device)?;
-    let t = Tensor::from_parts(
-        s,
-        Dims::from_slice(&[bases.len()]),
-        Dims::from_slice(&[1]),
-        0,
-    );
-    Ok((sub, t, bases.len() as i64, numel(shape) as i64))
+    Ok((sub, s, bases.len() as i64, numel(shape) as i64))
 }

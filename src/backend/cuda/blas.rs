@@ -3,9 +3,9 @@
 //! write 16-bit data and accumulate in float32 on the tensor cores, float64 in float64.
 use super::driver::Driver;
 use super::host_route::gpu_err;
-use crate::tensor::error::Result;
-use crate::tensor::shape::{contiguous_strides, Dims};
-use crate::tensor::{DType, Tensor};
+use crate::backend::{Owned, View};
+use crate::core::error::Result;
+use crate::core::DType;
 use cudarc::cublas::sys::{
     cublasComputeType_t as Compute, cublasOperation_t as Op, cudaDataType as Ty,
 };
@@ -126,7 +126,7 @@ impl Gemm {
 
 /// `a @ b` for `a: [B, M, K]`, `b: [B, K, N]` of one floating dtype, or `None` when cuBLAS
 /// does not serve it (integers, no cuBLAS) and the host route must.
-pub fn bmm(d: &dyn Driver, a: &Tensor, b: &Tensor) -> Result<Option<Tensor>> {
+pub fn bmm(d: &dyn Driver, a: View, b: View) -> Result<Option<Owned>> {
     let dt = a.dtype();
     if !d.has_blas() || !matches!(dt, DType::F32 | DType::F64 | DType::F16 | DType::BF16) {
         return Ok(None);
@@ -137,31 +137,29 @@ pub fn bmm(d: &dyn Driver, a: &Tensor, b: &Tensor) -> Result<Option<Tensor>> {
         // zeros, as an empty sum
         let out =
             crate::backend::Backend::zeros(&super::backend::CUDA, dt, bsz * m * n, a.device())?;
-        return Ok(Some(Tensor::from_parts(
-            out,
-            Dims::from_slice(&shape),
-            contiguous_strides(&shape),
-            0,
-        )));
+        return Ok(Some(Owned::contiguous(out, &shape)));
     }
-    let dense = |t: &Tensor| -> Result<(Tensor, MatView)> {
+    // a copy made for cuBLAS, when the operand's layout is not one it reads
+    let dense = |t: View| -> Result<(Option<Owned>, MatView)> {
         if let Some(v) = mat_view(t.shape(), t.strides()) {
-            return Ok((t.clone(), v));
+            return Ok((None, v));
         }
         let c = crate::backend::Backend::contiguous_copy(&super::backend::CUDA, t)?;
-        let v = mat_view(c.shape(), c.strides()).expect("row-major is a cuBLAS layout");
-        Ok((c, v))
+        let v =
+            mat_view(c.view().shape(), c.view().strides()).expect("row-major is a cuBLAS layout");
+        Ok((Some(c), v))
     };
-    let (a, va) = dense(a)?;
-    let (b, vb) = dense(b)?;
+    let (ca, va) = dense(a)?;
+    let (cb, vb) = dense(b)?;
+    let a = ca.as_ref().map_or(a, Owned::view);
+    let b = cb.as_ref().map_or(b, Owned::view);
     let big = |x: usize| x > i32::MAX as usize;
     if [m, n, kk, bsz].into_iter().any(big) || va.ld > i32::MAX as i64 || vb.ld > i32::MAX as i64 {
         return Ok(None);
     }
     // cuBLAS writes every element (beta = 0 reads none), so the output needs no memset
-    let out = super::backend::alloc(dt, bsz * m * n, a.device())?;
-    let out = Tensor::from_parts(out, Dims::from_slice(&shape), contiguous_strides(&shape), 0);
-    let ptr = |t: &Tensor| t.storage().device_ptr() + (t.offset() * dt.size()) as u64;
+    let out = Owned::contiguous(super::backend::alloc(dt, bsz * m * n, a.device())?, &shape);
+    let ptr = |t: &View| t.storage().device_ptr() + (t.offset() * dt.size()) as u64;
     // row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: cuBLAS gets b first, with m and n swapped
     let g = Gemm {
         trans_a: vb.trans,
@@ -175,7 +173,7 @@ pub fn bmm(d: &dyn Driver, a: &Tensor, b: &Tensor) -> Result<Option<Tensor>> {
         b: ptr(&a),
         ldb: va.ld as i32,
         stride_b: va.batch_stride,
-        c: out.storage().device_ptr(),
+        c: out.view().storage().device_ptr(),
         ldc: n as i32,
         stride_c: (m * n) as i64,
         batch: bsz as i32,

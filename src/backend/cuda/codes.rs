@@ -1,10 +1,10 @@
 //! The names and op codes of `kernels/*.cu` as the backend asks for them, and which op × dtype
 //! pairs have a kernel (the rest take the backend's host route). Kept apart from the launches so
 //! that `cargo test` can check every name against the kernel sources without a GPU.
-use crate::tensor::ops::binary::BinaryOp;
-use crate::tensor::ops::reduce::ReduceOp;
-use crate::tensor::ops::unary::UnaryOp;
-use crate::tensor::DType;
+use crate::core::BinaryOp;
+use crate::core::DType;
+use crate::core::ReduceOp;
+use crate::core::UnaryOp;
 
 /// The suffix of the per-dtype arithmetic kernels (`binary_f32`, `reduce_rows_i64`, ...).
 pub fn arith_suffix(d: DType) -> Option<&'static str> {
@@ -120,9 +120,9 @@ pub fn reduce_code(op: ReduceOp, d: DType) -> Option<i32> {
 }
 
 /// Whether `v` travels to a kernel as a double argument without changing (`fill`, scalars).
-pub fn exact_as_double(v: crate::tensor::Scalar) -> bool {
+pub fn exact_as_double(v: crate::core::Scalar) -> bool {
     match v {
-        crate::tensor::Scalar::Int(i) => i.unsigned_abs() <= 1 << 53,
+        crate::core::Scalar::Int(i) => i.unsigned_abs() <= 1 << 53,
         _ => true,
     }
 }
@@ -236,7 +236,7 @@ mod tests {
             "SQUARE",
         ];
         for (i, n) in names.iter().enumerate() {
-            let op = crate::tensor::ops::unary::ALL_UNARY[i];
+            let op = crate::core::op::ALL_UNARY[i];
             assert_eq!(op.name().to_uppercase(), *n);
             assert_eq!(unary_code(op, DType::F32), Some(define(&format!("UN_{n}"))));
         }
@@ -266,7 +266,7 @@ mod tests {
 
     #[test]
     fn big_ints_do_not_travel_as_doubles() {
-        use crate::tensor::Scalar;
+        use crate::core::Scalar;
         assert!(exact_as_double(Scalar::Int(1 << 53)));
         assert!(!exact_as_double(Scalar::Int((1 << 53) + 1)));
         assert!(exact_as_double(Scalar::Float(0.1)));

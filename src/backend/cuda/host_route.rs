@@ -2,10 +2,10 @@
 //! the CPU backend over host copies of its operands' storages, and the result (or the written
 //! storage) goes back to the device. Slow but exact, so every op of the engine works on a card;
 //! the common ops have kernels (`backend.rs`).
-use crate::tensor::error::{ErrorKind, Result, TensorError};
-use crate::tensor::storage::{Buffer, Storage};
-use crate::tensor::{DType, Device, Tensor};
-use std::rc::Rc;
+use crate::backend::storage::{Buffer, Storage};
+use crate::backend::{Owned, View};
+use crate::core::error::{ErrorKind, Result, TensorError};
+use crate::core::{DType, Device};
 
 /// A driver's error as a Python `RuntimeError`.
 pub fn gpu_err(e: String) -> TensorError {
@@ -52,7 +52,7 @@ pub fn read(device: Device, ptr: u64, dtype: DType, n: usize) -> Result<Buffer> 
 }
 
 /// New device storage holding `buf`.
-pub fn upload(buf: &Buffer, device: Device) -> Result<Rc<Storage>> {
+pub fn upload(buf: &Buffer, device: Device) -> Result<Storage> {
     let s = super::backend::alloc(buf.dtype(), buf.len(), device)?;
     if !buf.is_empty() {
         driver(device)?
@@ -64,40 +64,44 @@ pub fn upload(buf: &Buffer, device: Device) -> Result<Rc<Storage>> {
 
 /// Host copies of device storages, one per storage, so views that share a storage on the device
 /// share it on the host too (an in-place op whose source aliases its destination stays right).
+/// Each storage is `load`ed first; `view` then gives the host operands.
 #[derive(Default)]
 pub struct Mirror {
-    pairs: Vec<(Rc<Storage>, Rc<Storage>)>,
+    pairs: Vec<(*const Storage, Storage)>,
 }
 
 impl Mirror {
-    /// A CPU tensor with `t`'s layout over the host copy of `t`'s storage (`t` itself when it
-    /// is not device-resident).
-    pub fn view(&mut self, t: &Tensor) -> Result<Tensor> {
+    /// Read `t`'s storage to the host (once per storage; nothing when it is host memory).
+    pub fn load(&mut self, t: View) -> Result<()> {
         let s = t.storage();
-        if !s.is_device_resident() {
-            return Ok(t.clone());
+        if !s.is_device_resident() || self.host_of(s).is_some() {
+            return Ok(());
         }
-        let host = match self.pairs.iter().find(|(d, _)| Rc::ptr_eq(d, s)) {
-            Some((_, h)) => h.clone(),
-            None => {
-                let buf = read(t.device(), s.device_ptr(), s.dtype(), s.len())?;
-                let h = Rc::new(Storage::new(buf, Device::Cpu)?);
-                self.pairs.push((s.clone(), h.clone()));
-                h
-            }
-        };
-        Ok(Tensor::from_parts(
-            host,
-            t.dims().clone(),
-            t.stride_dims().clone(),
-            t.offset(),
-        ))
+        let buf = read(t.device(), s.device_ptr(), s.dtype(), s.len())?;
+        self.pairs.push((s, Storage::new(buf, Device::Cpu)?));
+        Ok(())
+    }
+
+    fn host_of(&self, s: &Storage) -> Option<&Storage> {
+        self.pairs
+            .iter()
+            .find(|(d, _)| std::ptr::eq(*d, s))
+            .map(|(_, h)| h)
+    }
+
+    /// A CPU operand with `t`'s layout over the host copy of `t`'s storage (`t` itself when it
+    /// is not device-resident).
+    pub fn view<'a>(&'a self, t: View<'a>) -> View<'a> {
+        match self.host_of(t.storage()) {
+            Some(h) => View::new(h, t.layout()),
+            None => t,
+        }
     }
 
     /// Copy the host copy of `t`'s storage back to the device.
-    pub fn write_back(&self, t: &Tensor) -> Result<()> {
+    pub fn write_back(&self, t: View) -> Result<()> {
         let s = t.storage();
-        let Some((_, h)) = self.pairs.iter().find(|(d, _)| Rc::ptr_eq(d, s)) else {
+        let Some(h) = self.host_of(s) else {
             return Ok(());
         };
         if s.is_empty() {
@@ -112,42 +116,37 @@ impl Mirror {
 
 /// A CPU result moved to `device`, keeping its layout (strides and offset) over a device copy
 /// of its whole storage.
-pub fn to_device(host: &Tensor, device: Device) -> Result<Tensor> {
+pub fn to_device(host: View, device: Device) -> Result<Owned> {
     let s = upload(&host.storage().borrow(), device)?;
-    Ok(Tensor::from_parts(
-        s,
-        host.dims().clone(),
-        host.stride_dims().clone(),
-        host.offset(),
-    ))
+    Ok(Owned::new(s, host.layout().clone()))
 }
 
 /// Run a CPU op on host views of `inputs` and bring its result to `device`.
 pub fn run(
     device: Device,
-    inputs: &[&Tensor],
-    f: impl FnOnce(&[Tensor]) -> Result<Tensor>,
-) -> Result<Tensor> {
+    inputs: &[View],
+    f: impl FnOnce(&[View]) -> Result<Owned>,
+) -> Result<Owned> {
     let mut m = Mirror::default();
-    let views = inputs
-        .iter()
-        .map(|t| m.view(t))
-        .collect::<Result<Vec<_>>>()?;
-    to_device(&f(&views)?, device)
+    for &t in inputs {
+        m.load(t)?;
+    }
+    let views: Vec<View> = inputs.iter().map(|&t| m.view(t)).collect();
+    to_device(f(&views)?.view(), device)
 }
 
 /// Run an in-place CPU op on host views of `dst` and `inputs`, then write `dst`'s storage back.
 pub fn run_inplace(
-    dst: &Tensor,
-    inputs: &[&Tensor],
-    f: impl FnOnce(&Tensor, &[Tensor]) -> Result<()>,
+    dst: View,
+    inputs: &[View],
+    f: impl FnOnce(View, &[View]) -> Result<()>,
 ) -> Result<()> {
     let mut m = Mirror::default();
-    let d = m.view(dst)?;
-    let views = inputs
-        .iter()
-        .map(|t| m.view(t))
-        .collect::<Result<Vec<_>>>()?;
-    f(&d, &views)?;
+    m.load(dst)?;
+    for &t in inputs {
+        m.load(t)?;
+    }
+    let views: Vec<View> = inputs.iter().map(|&t| m.view(t)).collect();
+    f(m.view(dst), &views)?;
     m.write_back(dst)
 }

@@ -38,7 +38,7 @@ impl Layout {
 
     /// Row-major over `shape`.
     pub fn contiguous(shape: &[usize]) -> Option<Layout> {
-        Self::new(shape, &crate::tensor::shape::contiguous_strides(shape), 0)
+        Self::new(shape, &crate::core::shape::contiguous_strides(shape), 0)
     }
 }
 

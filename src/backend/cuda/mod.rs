@@ -8,7 +8,6 @@
 //!   `driver` (a real card, or the host-backed test device). `tests/vgpu/` is a virtual NVIDIA
 //!   driver under which the real-card path runs in `cargo test`.
 pub mod backend;
-pub mod bench;
 pub mod blas;
 pub mod codes;
 pub mod driver;
@@ -28,7 +27,7 @@ pub use probe::{probe, DeviceInfo, Probe, ProbeError};
 use super::gpu::{DeviceMemory, DeviceProps};
 
 /// `torch.cuda.get_device_properties(i)` of a real card.
-pub fn properties(i: u32) -> crate::tensor::Result<DeviceProps> {
+pub fn properties(i: u32) -> crate::core::Result<DeviceProps> {
     let p = match probe() {
         Ok(p) => p,
         Err(_) => return Err(super::gpu::no_gpu()),

@@ -10,9 +10,11 @@
 use super::driver::Driver;
 use super::host_route::{driver, gpu_err};
 use super::launch::grid;
+use super::backend::CUDA;
 use crate::backend::cpu::optim::{Adam, AdamConsts, Fl, Sgd};
-use crate::tensor::error::Result;
-use crate::tensor::{DType, Device, Tensor};
+use crate::backend::{Backend, Owned, View};
+use crate::core::error::Result;
+use crate::core::{DType, Device};
 use std::sync::Arc;
 
 /// `struct SgdArgs` of `kernels/optim.cu`: the doubles the CPU kernel rounds with `T::of`.
@@ -86,8 +88,8 @@ impl AdamArgs {
 /// thread then owns its element of every operand), and the card has kernels. All but the
 /// gradient (`ts[1]`, only read) must be contiguous: `dense_grad` copies a strided one on the
 /// card (a `Linear` weight's gradient is a transposed view).
-fn fused_ok(ts: &[&Tensor]) -> Option<Arc<dyn Driver>> {
-    let p = ts[0];
+fn fused_ok(ts: &[View]) -> Option<Arc<dyn Driver>> {
+    let p = &ts[0];
     let (device, dt) = (p.device(), p.dtype());
     if !matches!(device, Device::Cuda(_)) || !matches!(dt, DType::F32 | DType::F64) {
         return None;
@@ -99,7 +101,7 @@ fn fused_ok(ts: &[&Tensor]) -> Option<Arc<dyn Driver>> {
             && t.numel() == p.numel()
             && t.storage().is_device_resident()
     });
-    let apart = (0..ts.len()).all(|i| (i + 1..ts.len()).all(|j| !ts[i].same_storage(ts[j])));
+    let apart = (0..ts.len()).all(|i| (i + 1..ts.len()).all(|j| !ts[i].same_storage(&ts[j])));
     if !(each && apart) {
         return None;
     }
@@ -108,18 +110,21 @@ fn fused_ok(ts: &[&Tensor]) -> Option<Arc<dyn Driver>> {
     Some(d)
 }
 
-/// The gradient as the kernels read it: itself, or a row-major copy made on the card.
-fn dense_grad(g: &Tensor) -> Result<Tensor> {
-    crate::autograd::mode::without(|| g.contiguous())
+/// A row-major copy of a strided gradient, made on the card (`None`: it is read as it is).
+fn dense_grad(g: View) -> Result<Option<Owned>> {
+    if g.is_contiguous() {
+        return Ok(None);
+    }
+    CUDA.contiguous_copy(g).map(Some)
 }
 
 /// The device address of `t`'s first element.
-fn first(t: &Tensor) -> u64 {
+fn first(t: &View) -> u64 {
     t.storage().device_ptr() + (t.offset() * t.dtype().size()) as u64
 }
 
 /// The kernel's name for the parameter's dtype (`sgd_f32`).
-fn name(family: &str, p: &Tensor) -> String {
+fn name(family: &str, p: &View) -> String {
     let s = if p.dtype() == DType::F64 {
         "f64"
     } else {
@@ -130,7 +135,7 @@ fn name(family: &str, p: &Tensor) -> String {
 
 /// One SGD step on the card, as `backend::cpu::optim::sgd`; `false` when the fused kernel
 /// cannot take it (nothing was touched).
-pub fn sgd(p: &Tensor, g: &Tensor, buf: Option<&Tensor>, fresh: bool, h: &Sgd) -> Result<bool> {
+pub fn sgd(p: View, g: View, buf: Option<View>, fresh: bool, h: &Sgd) -> Result<bool> {
     let mut all = vec![p, g];
     all.extend(buf);
     let Some(d) = fused_ok(&all) else {
@@ -138,12 +143,13 @@ pub fn sgd(p: &Tensor, g: &Tensor, buf: Option<&Tensor>, fresh: bool, h: &Sgd) -
     };
     let n = p.numel();
     if n > 0 {
-        let g = dense_grad(g)?;
+        let dense = dense_grad(g)?;
+        let g = dense.as_ref().map_or(g, Owned::view);
         let kernels = d.kernels().expect("checked by fused_ok");
-        let ptrs = (first(p), first(&g), buf.map_or(0, first));
+        let ptrs = (first(&p), first(&g), buf.as_ref().map_or(0, first));
         kernels
             .sgd(
-                &name("sgd", p),
+                &name("sgd", &p),
                 grid(n),
                 n as i64,
                 ptrs,
@@ -157,11 +163,11 @@ pub fn sgd(p: &Tensor, g: &Tensor, buf: Option<&Tensor>, fresh: bool, h: &Sgd) -
 /// One Adam/AdamW step on the card, as `backend::cpu::optim::adam`; `false` when the fused
 /// kernel cannot take it (nothing was touched).
 pub fn adam(
-    p: &Tensor,
-    g: &Tensor,
-    m: &Tensor,
-    v: &Tensor,
-    vmax: Option<&Tensor>,
+    p: View,
+    g: View,
+    m: View,
+    v: View,
+    vmax: Option<View>,
     h: &Adam,
 ) -> Result<bool> {
     let mut all = vec![p, g, m, v];
@@ -171,21 +177,22 @@ pub fn adam(
     };
     let n = p.numel();
     if n > 0 {
-        let g = dense_grad(g)?;
+        let dense = dense_grad(g)?;
+        let g = dense.as_ref().map_or(g, Owned::view);
         let kernels = d.kernels().expect("checked by fused_ok");
         let args = match p.dtype() {
             DType::F64 => AdamArgs::new::<f64>(h),
             _ => AdamArgs::new::<f32>(h),
         };
         let ptrs = (
-            first(p),
+            first(&p),
             first(&g),
-            first(m),
-            first(v),
-            vmax.map_or(0, first),
+            first(&m),
+            first(&v),
+            vmax.as_ref().map_or(0, first),
         );
         kernels
-            .adam(&name("adam", p), grid(n), n as i64, ptrs, &args)
+            .adam(&name("adam", &p), grid(n), n as i64, ptrs, &args)
             .map_err(gpu_err)?;
     }
     Ok(true)

@@ -2,8 +2,8 @@
 //! to `arange(numel)` says which element of `t` each result element came from, so one
 //! scatter-add undoes any mix of ints, slices, `None`, masks and index tensors.
 use super::{index_put_raw, index_raw, IndexItem, IndexValue};
-use crate::autograd::node::{check_inplace, history_of, record_padded};
-use crate::autograd::record;
+use crate::tensor::autograd::node::{check_inplace, history_of, record_padded};
+use crate::tensor::autograd::record;
 use crate::tensor::error::Result;
 use crate::tensor::{DType, Device, Scalar, Tensor};
 
@@ -102,7 +102,7 @@ pub(super) fn index_put_recorded(
     if has_advanced(items) {
         check_inplace(t)?;
     } else {
-        crate::autograd::node::check_inplace_view(t)?;
+        crate::tensor::autograd::node::check_inplace_view(t)?;
     }
     let old = history_of(t)?;
     index_put_raw(t, items, value)?;

@@ -1,90 +1,13 @@
 //! Elementwise binary ops (`+ - * / // % **`, bitwise, max/min, comparisons and logical ops)
 //! between tensors or a tensor and a Python number, with PyTorch's promotion and messages.
 use super::{common_device, operand};
-use crate::autograd;
-use crate::backend;
+use crate::tensor::autograd;
 use crate::tensor::error::{not_impl, not_impl_for, runtime, Result};
 use crate::tensor::promote::{default_dtype, result_type, Operand};
 use crate::tensor::shape::broadcast_shapes;
 use crate::tensor::{DType, Scalar, Tensor};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BinaryOp {
-    Add,
-    Sub,
-    Mul,
-    /// True division (`/`): integer inputs give the default float dtype.
-    Div,
-    /// `//` and `div(rounding_mode='floor')`.
-    FloorDiv,
-    /// `div(rounding_mode='trunc')`.
-    TruncDiv,
-    /// `%`: Python's remainder (sign of the divisor).
-    Rem,
-    /// `fmod`: C's remainder (sign of the dividend).
-    Fmod,
-    Pow,
-    Maximum,
-    Minimum,
-    BitAnd,
-    BitOr,
-    BitXor,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    LogicalAnd,
-    LogicalOr,
-    LogicalXor,
-}
-
-impl BinaryOp {
-    pub fn is_comparison(self) -> bool {
-        use BinaryOp::*;
-        matches!(self, Eq | Ne | Lt | Le | Gt | Ge)
-    }
-    pub fn is_logical(self) -> bool {
-        matches!(
-            self,
-            BinaryOp::LogicalAnd | BinaryOp::LogicalOr | BinaryOp::LogicalXor
-        )
-    }
-    /// Comparisons and logical ops give bool tensors whatever their inputs.
-    pub fn returns_bool(self) -> bool {
-        self.is_comparison() || self.is_logical()
-    }
-    /// The method name (`add`, `floor_divide`, `eq`, ...).
-    pub fn name(self) -> &'static str {
-        use BinaryOp::*;
-        match self {
-            Add => "add",
-            Sub => "sub",
-            Mul => "mul",
-            Div => "div",
-            FloorDiv => "floor_divide",
-            TruncDiv => "div",
-            Rem => "remainder",
-            Fmod => "fmod",
-            Pow => "pow",
-            Maximum => "maximum",
-            Minimum => "minimum",
-            BitAnd => "bitwise_and",
-            BitOr => "bitwise_or",
-            BitXor => "bitwise_xor",
-            Eq => "eq",
-            Ne => "ne",
-            Lt => "lt",
-            Le => "le",
-            Gt => "gt",
-            Ge => "ge",
-            LogicalAnd => "logical_and",
-            LogicalOr => "logical_or",
-            LogicalXor => "logical_xor",
-        }
-    }
-}
+pub use crate::core::op::BinaryOp;
 
 /// The dtype `op` computes in, given the promoted dtype of its inputs, or PyTorch's refusal.
 /// `both_bool` is whether both inputs are bool (the subtraction check looks at the inputs).
@@ -123,7 +46,7 @@ fn check_int_divisor(op: BinaryOp, dtype: DType, divisor: &Tensor) -> Result<()>
     ) && dtype.is_integral()
     {
         let zero = Tensor::scalar(Scalar::Int(0), dtype, divisor.device())?;
-        let hit = backend::for_device(divisor.device()).binary(
+        let hit = crate::tensor::dispatch::on(divisor.device()).binary(
             BinaryOp::Eq,
             divisor,
             &zero,
@@ -162,7 +85,7 @@ pub(crate) fn binary_raw(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor>
     {
         let compute = compute_dtype(op, dt, dt == DType::Bool)?;
         if compute == dt {
-            return backend::for_device(a.device()).binary(op, a, b, a.shape());
+            return crate::tensor::dispatch::on(a.device()).binary(op, a, b, a.shape());
         }
     }
     let device = common_device(&[a, b])?;
@@ -176,7 +99,7 @@ pub(crate) fn binary_raw(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor>
     let a2 = a.to_dtype_device(compute, device)?;
     let b2 = b.to_dtype_device(compute, device)?;
     check_int_divisor(op, compute, &b2)?;
-    backend::for_device(device).binary(op, &a2, &b2, &shape)
+    crate::tensor::dispatch::on(device).binary(op, &a2, &b2, &shape)
 }
 
 /// `op(a, s)`, or `op(s, a)` when `reversed` (`2 - x`, `2 ** x`).
@@ -222,7 +145,7 @@ pub(crate) fn binary_scalar_raw(
     if reversed {
         check_int_divisor(op, compute, &a2)?;
     }
-    backend::for_device(a.device()).binary_scalar(op, &a2, s, reversed)
+    crate::tensor::dispatch::on(a.device()).binary_scalar(op, &a2, s, reversed)
 }
 
 /// Checks specific to a Python-number operand.

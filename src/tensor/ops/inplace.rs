@@ -4,8 +4,7 @@
 //! elements at one address; a source that partially overlaps the destination is refused.
 use super::binary::{check_alpha, check_scalar_operand, compute_dtype, BinaryOp};
 use super::{check_no_partial_overlap, check_writable, common_device, operand};
-use crate::autograd;
-use crate::backend;
+use crate::tensor::autograd;
 use crate::tensor::error::{runtime, Result};
 use crate::tensor::promote::{can_cast, result_type, Operand};
 use crate::tensor::shape::{broadcast_shapes, fmt_list};
@@ -83,12 +82,12 @@ fn binary_inplace_raw(op: BinaryOp, dst: &Tensor, src: &Tensor) -> Result<()> {
         {
             // reuse the out-of-place path's zero-divisor check
             let r = super::binary::binary(op, dst, &src2)?;
-            return backend::for_device(device).copy(dst, &r);
+            return crate::tensor::dispatch::on(device).copy(dst, &r);
         }
-        return backend::for_device(device).binary_inplace(op, dst, &src2);
+        return crate::tensor::dispatch::on(device).binary_inplace(op, dst, &src2);
     }
     let r = super::binary::binary(op, dst, src)?;
-    backend::for_device(device).copy(dst, &r)
+    crate::tensor::dispatch::on(device).copy(dst, &r)
 }
 
 /// `dst = op(dst, s)` in place with a Python number (`x += 1`, `x.mul_(0.5)`).
@@ -122,10 +121,10 @@ fn binary_scalar_inplace_raw(op: BinaryOp, dst: &Tensor, s: Scalar) -> Result<()
     cast_check(out, dst.dtype())?;
     check_scalar_operand(op, compute, dst, s, false)?;
     if out == dst.dtype() && compute == dst.dtype() {
-        return backend::for_device(dst.device()).binary_scalar_inplace(op, dst, s);
+        return crate::tensor::dispatch::on(dst.device()).binary_scalar_inplace(op, dst, s);
     }
     let r = super::binary::binary_scalar(op, dst, s, false)?;
-    backend::for_device(dst.device()).copy(dst, &r)
+    crate::tensor::dispatch::on(dst.device()).copy(dst, &r)
 }
 
 /// `dst.add_(src, alpha=alpha)` / `sub_`.
@@ -150,14 +149,14 @@ pub fn fill_(dst: &Tensor, v: Scalar) -> Result<()> {
     if autograd::is_recording1(dst) {
         autograd::node::check_inplace(dst)?;
         let old = autograd::node::history_of(dst)?;
-        backend::for_device(dst.device()).fill(dst, v)?;
+        crate::tensor::dispatch::on(dst.device()).fill(dst, v)?;
         dst.bump_version();
         autograd::record("FillBackward0", &[&old], dst, &[], |g, _| {
             Ok(vec![Some(autograd::util::zeros_like(g)?)])
         })?;
         return autograd::views::rebase(dst);
     }
-    backend::for_device(dst.device()).fill(dst, v)?;
+    crate::tensor::dispatch::on(dst.device()).fill(dst, v)?;
     dst.bump_version();
     Ok(())
 }
@@ -207,7 +206,7 @@ fn copy_raw(dst: &Tensor, src: &Tensor) -> Result<()> {
     } else {
         src.clone()
     };
-    backend::for_device(dst.device()).copy(dst, &src)
+    crate::tensor::dispatch::on(dst.device()).copy(dst, &src)
 }
 
 /// Write an op's result into `dst` (the tail of in-place forms computed out of place).
@@ -228,7 +227,7 @@ pub fn write_result_tracked(dst: &Tensor, r: &Tensor) -> Result<()> {
             n.rebind_output(r, dst);
             dst.set_grad_fn(Some(n));
         }
-        crate::autograd::views::rebase(dst)?;
+        crate::tensor::autograd::views::rebase(dst)?;
     }
     Ok(())
 }

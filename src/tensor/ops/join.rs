@@ -1,6 +1,5 @@
 //! `cat`, `stack` and `where`.
 use super::{common_device, operand, same_device};
-use crate::backend;
 use crate::tensor::autocast::{self, AmpOp};
 use crate::tensor::error::{runtime, value_err, Result};
 use crate::tensor::promote::{result_type, Operand};
@@ -24,10 +23,10 @@ pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
 /// `cat` past autocast (its inputs already cast, nested ops not cast again).
 fn cat_uncast(ts: &[Tensor], dim: i64) -> Result<Tensor> {
     let refs: Vec<&Tensor> = ts.iter().collect();
-    if !crate::autograd::is_recording(&refs) {
+    if !crate::tensor::autograd::is_recording(&refs) {
         return cat_raw(ts, dim);
     }
-    let out = crate::autograd::mode::without(|| cat_raw(ts, dim))?;
+    let out = crate::tensor::autograd::mode::without(|| cat_raw(ts, dim))?;
     grad::record_cat(&refs, dim, &out)?;
     Ok(out)
 }
@@ -81,7 +80,7 @@ fn cat_raw(ts: &[Tensor], dim: i64) -> Result<Tensor> {
     }
     let mut shape = first.dims().clone();
     shape[d] = total;
-    let be = backend::for_device(device);
+    let be = crate::tensor::dispatch::on(device);
     let n = crate::tensor::shape::checked_numel(&shape)?;
     let storage = be.zeros(dtype, n, device)?;
     let out = Tensor::from_parts(storage, shape.clone(), contiguous_strides(&shape), 0);
@@ -117,8 +116,8 @@ fn stack_uncast(ts: &[Tensor], dim: i64) -> Result<Tensor> {
         }
     }
     let refs: Vec<&Tensor> = ts.iter().collect();
-    let rec = crate::autograd::is_recording(&refs);
-    let out = crate::autograd::mode::without(|| {
+    let rec = crate::tensor::autograd::is_recording(&refs);
+    let out = crate::tensor::autograd::mode::without(|| {
         let us: Vec<Tensor> = ts
             .iter()
             .map(|t| t.unsqueeze_raw(d as i64))
@@ -162,7 +161,7 @@ pub fn where_(cond: &Tensor, a: &TensorOrScalar, b: &TensorOrScalar) -> Result<T
     shape = broadcast_shapes(&shape, ta.shape())?;
     shape = broadcast_shapes(&shape, tb.shape())?;
     let c = cond.to_device(device)?;
-    let out = backend::for_device(device).where_(&c, &ta, &tb, &shape)?;
+    let out = crate::tensor::dispatch::on(device).where_(&c, &ta, &tb, &shape)?;
     let ins: Vec<&Tensor> = [a, b]
         .into_iter()
         .filter_map(|x| match x {
@@ -170,7 +169,7 @@ pub fn where_(cond: &Tensor, a: &TensorOrScalar, b: &TensorOrScalar) -> Result<T
             TensorOrScalar::Scalar(_) => None,
         })
         .collect();
-    if crate::autograd::is_recording(&ins) {
+    if crate::tensor::autograd::is_recording(&ins) {
         grad::record_where(&c, a, b, &out)?;
     }
     Ok(out)

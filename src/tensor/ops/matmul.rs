@@ -1,6 +1,5 @@
 //! The matmul family: `dot`, `mv`, `mm`, `bmm` and `matmul` (`@`) with its broadcasting rules
 //! (ATen `LinearAlgebra.cpp`). No type promotion: operands must share a dtype, as in PyTorch.
-use crate::backend;
 use crate::tensor::autocast::{self, AmpOp};
 use crate::tensor::error::{not_impl_for, runtime, Result};
 use crate::tensor::shape::{broadcast_shapes, Dims};
@@ -27,7 +26,7 @@ fn batch1(t: &Tensor) -> Tensor {
 }
 
 fn bmm_raw(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    backend::for_device(a.device()).bmm(a, b)
+    crate::tensor::dispatch::on(a.device()).bmm(a, b)
 }
 
 /// `torch.mm(a, b)`.
@@ -79,7 +78,7 @@ fn mm_checked(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     }
     let r = bmm_raw(&batch1(a), &batch1(b))?
         .reshape_raw(&[a.shape()[0] as i64, b.shape()[1] as i64])?;
-    if crate::autograd::is_recording(&[a, b]) {
+    if crate::tensor::autograd::is_recording(&[a, b]) {
         grad::record_mm(a, b, &r)?;
     }
     Ok(r)
@@ -123,7 +122,7 @@ fn bmm_checked(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         return not_impl_for("bmm", a.dtype());
     }
     let r = bmm_raw(a, b)?;
-    if crate::autograd::is_recording(&[a, b]) {
+    if crate::tensor::autograd::is_recording(&[a, b]) {
         grad::record_bmm(a, b, &r)?;
     }
     Ok(r)
@@ -170,7 +169,7 @@ fn dot_checked(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     }
     let r =
         bmm_raw(&batch1(&a.unsqueeze_raw(0)?), &batch1(&b.unsqueeze_raw(1)?))?.reshape_raw(&[])?;
-    if crate::autograd::is_recording(&[a, b]) {
+    if crate::tensor::autograd::is_recording(&[a, b]) {
         grad::record_dot(a, b, &r)?;
     }
     Ok(r)
@@ -219,7 +218,7 @@ fn mv_checked(m: &Tensor, v: &Tensor) -> Result<Tensor> {
     }
     let r =
         bmm_raw(&batch1(m), &batch1(&v.unsqueeze_raw(1)?))?.reshape_raw(&[m.shape()[0] as i64])?;
-    if crate::autograd::is_recording(&[m, v]) {
+    if crate::tensor::autograd::is_recording(&[m, v]) {
         grad::record_mv(m, v, &r)?;
     }
     Ok(r)

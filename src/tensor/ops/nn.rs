@@ -2,8 +2,8 @@
 //! `layer_norm`, `gelu`, `leaky_relu`, `one_hot`. Each records the node PyTorch records: a
 //! fused node (`AddmmBackward0`, `MseLossBackward0`, `NllLossBackward0`, ...) where PyTorch has
 //! a kernel, the nodes of the parts where PyTorch composes ops (`l1_loss`, `cross_entropy`).
-use crate::autograd::util::{add, div, mul, neg, scalar_op, scale, sub, when};
-use crate::autograd::{is_recording, is_recording1, mode, record, Grads};
+use crate::tensor::autograd::util::{add, div, mul, neg, scalar_op, scale, sub, when};
+use crate::tensor::autograd::{is_recording, is_recording1, mode, record, Grads};
 use crate::tensor::autocast::{self, req, AmpOp};
 use crate::tensor::error::{index_err, runtime, value_err, Result};
 use crate::tensor::ops::binary::{binary, binary_scalar, BinaryOp};
@@ -208,7 +208,7 @@ pub fn gelu(x: &Tensor, approximate: &str) -> Result<Tensor> {
 /// `F.leaky_relu(x, negative_slope=0.01)`.
 pub fn leaky_relu(x: &Tensor, slope: f64) -> Result<Tensor> {
     check_float("leaky_relu_cpu", x)?;
-    let pos = crate::autograd::util::mask_scalar(BinaryOp::Gt, x, 0.0, x)?;
+    let pos = crate::tensor::autograd::util::mask_scalar(BinaryOp::Gt, x, 0.0, x)?;
     let out = mode::without(|| {
         // x where x > 0, else x * slope
         let neg_part = scale(x, slope)?;
@@ -395,7 +395,7 @@ fn layer_norm_uncast(
         let batch: Vec<i64> = (0..nd - k).map(|d| d as i64).collect();
         let (hw, hb) = (w.is_some(), b.is_some());
         let pad = 3 - ins.len();
-        crate::autograd::node::record_padded(
+        crate::tensor::autograd::node::record_padded(
             "NativeLayerNormBackward0",
             &ins,
             pad,

@@ -68,7 +68,7 @@ fn read<T: Fl>(t: &Tensor) -> Result<Vec<T>> {
 fn write<T: Fl + Into<f64>>(t: &Tensor, vals: &[T]) -> Result<()> {
     let f: Vec<f64> = vals.iter().map(|&x| x.into()).collect();
     let src = Tensor::from_f64s(&f, t.shape(), t.dtype())?.to_device(t.device())?;
-    crate::autograd::mode::without(|| super::inplace::copy_(t, &src))
+    crate::tensor::autograd::mode::without(|| super::inplace::copy_(t, &src))
 }
 
 /// One SGD step on `p` from `g`; `buf` is the momentum buffer, or `None` before the first
@@ -84,7 +84,7 @@ pub fn sgd_(p: &Tensor, g: &Tensor, buf: Option<&Tensor>, h: &Sgd) -> Result<Opt
         (true, Some(b)) => Some(b.clone()),
         (true, None) => Some(create::zeros_like(g, None)?),
     };
-    if crate::backend::cuda::optim::sgd(p, g, buf.as_ref(), fresh, h)? {
+    if crate::backend::cuda::optim::sgd(p.operand(), g.operand(), buf.as_ref().map(Tensor::operand), fresh, h)? {
         p.bump_version();
         if let Some(b) = &buf {
             b.bump_version();
@@ -172,7 +172,14 @@ pub fn adam_(
     if let Some(x) = vmax {
         check(p, &[x])?;
     }
-    if crate::backend::cuda::optim::adam(p, g, m, v, vmax, h)? {
+    if crate::backend::cuda::optim::adam(
+        p.operand(),
+        g.operand(),
+        m.operand(),
+        v.operand(),
+        vmax.map(Tensor::operand),
+        h,
+    )? {
         for t in [p, m, v].into_iter().chain(vmax) {
             t.bump_version();
         }

@@ -1,21 +1,12 @@
 //! Reductions: `sum`, `mean`, `prod`, `max`/`min` (whole tensor, or along a dim with indices),
 //! `amax`/`amin`, `argmax`/`argmin`, `all`/`any`, and `softmax`/`log_softmax`.
-use crate::backend;
 use crate::tensor::autocast::{self, AmpOp};
 use crate::tensor::error::{index_err, not_impl, not_impl_for, runtime, Result};
 use crate::tensor::promote::default_dtype;
 use crate::tensor::shape::wrap_dim;
 use crate::tensor::{DType, Scalar, Tensor};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ReduceOp {
-    Sum,
-    Prod,
-    Max,
-    Min,
-    All,
-    Any,
-}
+pub use crate::core::op::ReduceOp;
 
 /// Normalise a `dim=` argument: `None` or `()` means every dim; duplicates are an error.
 pub fn reduce_dims(dims: Option<&[i64]>, ndim: usize) -> Result<Vec<usize>> {
@@ -49,7 +40,7 @@ fn sum_dtype(dt: DType) -> DType {
 }
 
 fn run(op: ReduceOp, x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
-    backend::for_device(x.device()).reduce(op, x, dims, keepdim, x.dtype())
+    crate::tensor::dispatch::on(x.device()).reduce(op, x, dims, keepdim, x.dtype())
 }
 
 /// `t.sum(dim=None, keepdim=False, dtype=None)`.
@@ -63,7 +54,7 @@ pub fn sum(
     let d = reduce_dims(dims, x.ndim())?;
     let x2 = x.to_dtype(dtype.unwrap_or_else(|| sum_dtype(x.dtype())))?;
     let out = run(ReduceOp::Sum, &x2, &d, keepdim)?;
-    if crate::autograd::is_recording1(&x2) {
+    if crate::tensor::autograd::is_recording1(&x2) {
         let name = if dims.is_none() {
             "SumBackward0"
         } else {
@@ -106,9 +97,9 @@ fn mean_uncast(
         }
         _ => {}
     }
-    if crate::autograd::is_recording1(x) {
+    if crate::tensor::autograd::is_recording1(x) {
         let x2 = x.to_dtype(dtype.unwrap_or(x.dtype()))?;
-        let out = crate::autograd::mode::without(|| mean(&x2, dims, keepdim, None))?;
+        let out = crate::tensor::autograd::mode::without(|| mean(&x2, dims, keepdim, None))?;
         let d = reduce_dims(dims, x.ndim())?;
         let count: usize = d.iter().map(|&i| x.shape()[i]).product();
         let name = if dims.is_none() {
@@ -151,7 +142,7 @@ pub fn prod(x: &Tensor, dim: Option<i64>, keepdim: bool, dtype: Option<DType>) -
     let d = reduce_dims(dims.as_deref(), x.ndim())?;
     let x2 = x.to_dtype(dtype.unwrap_or_else(|| sum_dtype(x.dtype())))?;
     let out = run(ReduceOp::Prod, &x2, &d, keepdim)?;
-    if crate::autograd::is_recording1(&x2) {
+    if crate::tensor::autograd::is_recording1(&x2) {
         let name = if dim.is_none() {
             "ProdBackward0"
         } else {
@@ -185,7 +176,7 @@ pub fn max_all(x: &Tensor, max: bool) -> Result<Tensor> {
         &d,
         false,
     )?;
-    if crate::autograd::is_recording1(x) {
+    if crate::tensor::autograd::is_recording1(x) {
         let name = if max { "MaxBackward1" } else { "MinBackward1" };
         grad::record_amax(name, x, &d, false, &out)?;
     }
@@ -209,8 +200,8 @@ pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, max: bool) -> Result<(Tensor
         let idx = Tensor::scalar(Scalar::Int(0), DType::I64, x.device())?;
         return Ok((x.clone_tensor()?, idx));
     }
-    let (v, i) = backend::for_device(x.device()).arg_reduce(max, x, Some(d), keepdim)?;
-    if crate::autograd::is_recording1(x) {
+    let (v, i) = crate::tensor::dispatch::on(x.device()).arg_reduce(max, x, Some(d), keepdim)?;
+    if crate::tensor::autograd::is_recording1(x) {
         let name = if max { "MaxBackward0" } else { "MinBackward0" };
         grad::record_select_dim(name, x, d, keepdim, &i, &v)?;
     }
@@ -234,7 +225,7 @@ pub fn amax(x: &Tensor, dims: Option<&[i64]>, keepdim: bool, max: bool) -> Resul
         &d,
         keepdim,
     )?;
-    if crate::autograd::is_recording1(x) {
+    if crate::tensor::autograd::is_recording1(x) {
         let name = if max {
             "AmaxBackward0"
         } else {
@@ -258,7 +249,7 @@ pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, max: bool) -> Result<
                     "{name}(): Expected reduction dim to be specified for input.numel() == 0."
                 ));
             }
-            let (_, i) = backend::for_device(x.device()).arg_reduce(max, x, None, false)?;
+            let (_, i) = crate::tensor::dispatch::on(x.device()).arg_reduce(max, x, None, false)?;
             if keepdim {
                 let all: Vec<usize> = (0..x.ndim()).collect();
                 let ones: Vec<i64> = crate::tensor::shape::reduced_shape(x.shape(), &all, true)
@@ -275,7 +266,7 @@ pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, max: bool) -> Result<
             if x.ndim() == 0 {
                 return Tensor::scalar(Scalar::Int(0), DType::I64, x.device());
             }
-            Ok(backend::for_device(x.device())
+            Ok(crate::tensor::dispatch::on(x.device())
                 .arg_reduce(max, x, Some(d), keepdim)?
                 .1)
         }
@@ -330,9 +321,9 @@ pub fn softmax(x: &Tensor, dim: i64, dtype: Option<DType>, log: bool) -> Result<
         let one = if log { 0.0 } else { 1.0 };
         Tensor::scalar(Scalar::Float(one), x2.dtype(), x2.device())?
     } else {
-        backend::for_device(x.device()).softmax(&x2, d, log)?
+        crate::tensor::dispatch::on(x.device()).softmax(&x2, d, log)?
     };
-    if crate::autograd::is_recording1(&x2) {
+    if crate::tensor::autograd::is_recording1(&x2) {
         grad::record_softmax(&x2, d, log, &out)?;
     }
     Ok(out)

@@ -68,7 +68,7 @@ impl Tensor {
         } else {
             self.transpose_raw(0, 1)?
         };
-        if crate::autograd::is_recording1(self) {
+        if crate::tensor::autograd::is_recording1(self) {
             grad::record_transpose("TBackward0", self, &out, 0, 1)?;
         }
         grad::keep_view_grad(self, &out);

@@ -1,121 +1,10 @@
 //! Elementwise unary ops with PyTorch's dtype rules: math functions turn integer and bool inputs
 //! into the default float dtype; sign-like ops keep the dtype; predicates give bool.
-use crate::backend;
 use crate::tensor::error::{not_impl, not_impl_for, type_err, Result};
 use crate::tensor::promote::default_dtype;
 use crate::tensor::{DType, Tensor};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UnaryOp {
-    Neg,
-    Abs,
-    Sqrt,
-    Rsqrt,
-    Exp,
-    Expm1,
-    Log,
-    Log2,
-    Log10,
-    Log1p,
-    Sin,
-    Cos,
-    Tan,
-    Tanh,
-    Sigmoid,
-    Relu,
-    Floor,
-    Ceil,
-    Round,
-    Trunc,
-    Frac,
-    Sign,
-    Reciprocal,
-    Square,
-    LogicalNot,
-    BitwiseNot,
-    IsNan,
-}
-
-/// Every unary op, in declaration order (the CUDA kernels' op codes follow it).
-pub const ALL_UNARY: [UnaryOp; 27] = {
-    use UnaryOp::*;
-    [
-        Neg, Abs, Sqrt, Rsqrt, Exp, Expm1, Log, Log2, Log10, Log1p, Sin, Cos, Tan, Tanh, Sigmoid,
-        Relu, Floor, Ceil, Round, Trunc, Frac, Sign, Reciprocal, Square, LogicalNot, BitwiseNot,
-        IsNan,
-    ]
-};
-
-impl UnaryOp {
-    pub fn name(self) -> &'static str {
-        use UnaryOp::*;
-        match self {
-            Neg => "neg",
-            Abs => "abs",
-            Sqrt => "sqrt",
-            Rsqrt => "rsqrt",
-            Exp => "exp",
-            Expm1 => "expm1",
-            Log => "log",
-            Log2 => "log2",
-            Log10 => "log10",
-            Log1p => "log1p",
-            Sin => "sin",
-            Cos => "cos",
-            Tan => "tan",
-            Tanh => "tanh",
-            Sigmoid => "sigmoid",
-            Relu => "relu",
-            Floor => "floor",
-            Ceil => "ceil",
-            Round => "round",
-            Trunc => "trunc",
-            Frac => "frac",
-            Sign => "sign",
-            Reciprocal => "reciprocal",
-            Square => "square",
-            LogicalNot => "logical_not",
-            BitwiseNot => "bitwise_not",
-            IsNan => "isnan",
-        }
-    }
-
-    /// Parse a method name (`x.exp()` → `Exp`); `None` for names that are not unary ops.
-    pub fn from_name(name: &str) -> Option<UnaryOp> {
-        use UnaryOp::*;
-        const ALL: [UnaryOp; 27] = [
-            Neg, Abs, Sqrt, Rsqrt, Exp, Expm1, Log, Log2, Log10, Log1p, Sin, Cos, Tan, Tanh,
-            Sigmoid, Relu, Floor, Ceil, Round, Trunc, Frac, Sign, Reciprocal, Square, LogicalNot,
-            BitwiseNot, IsNan,
-        ];
-        match name {
-            "negative" => Some(Neg),
-            "absolute" => Some(Abs),
-            _ => ALL.into_iter().find(|op| op.name() == name),
-        }
-    }
-
-    /// Functions only defined on floats (integers are promoted first).
-    fn float_only(self) -> bool {
-        use UnaryOp::*;
-        matches!(
-            self,
-            Sqrt | Rsqrt
-                | Exp
-                | Expm1
-                | Log
-                | Log2
-                | Log10
-                | Log1p
-                | Sin
-                | Cos
-                | Tan
-                | Tanh
-                | Sigmoid
-                | Reciprocal
-        )
-    }
-}
+pub use crate::core::op::{UnaryOp, ALL_UNARY};
 
 /// The dtype `op` computes in for an input of `dt`, or PyTorch's refusal.
 fn compute_dtype(op: UnaryOp, dt: DType) -> Result<DType> {
@@ -155,7 +44,7 @@ pub fn unary(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
         None => x,
     };
     let out = unary_raw(op, x)?;
-    if crate::autograd::is_recording1(x) {
+    if crate::tensor::autograd::is_recording1(x) {
         grad::record_unary(op, x, &out)?;
     }
     Ok(out)
@@ -165,17 +54,17 @@ pub fn unary(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
 pub(crate) fn unary_raw(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
     let dt = compute_dtype(op, x.dtype())?;
     let x2 = x.to_dtype(dt)?;
-    backend::for_device(x.device()).unary(op, &x2)
+    crate::tensor::dispatch::on(x.device()).unary(op, &x2)
 }
 
 /// In-place form (`x.relu_()`, `x.neg_()`): computed out of place, then written back; in a
 /// graph the tensor's history becomes the op applied to its old self.
 pub fn unary_(op: UnaryOp, x: &Tensor) -> Result<()> {
-    if !crate::autograd::is_recording1(x) {
+    if !crate::tensor::autograd::is_recording1(x) {
         return super::inplace::write_result(x, &unary_raw(op, x)?);
     }
-    crate::autograd::node::check_inplace(x)?;
-    let old = crate::autograd::node::history_of(x)?;
+    crate::tensor::autograd::node::check_inplace(x)?;
+    let old = crate::tensor::autograd::node::history_of(x)?;
     let r = unary(op, &old)?;
     super::inplace::write_result_tracked(x, &r)
 }

@@ -2,12 +2,12 @@
 //! decorators (`torch.no_grad()`, `enable_grad`, `inference_mode`, `set_grad_enabled`), the
 //! `torch.autograd` module, and the tensor attributes and methods of autograd.
 use super::convert::*;
-use crate::autograd::{mode, Node};
 use crate::lang::builtins::kwarg;
 use crate::lang::error::{runtime_error, type_error, PyErr, PyResult};
 use crate::lang::interp::Interp;
 use crate::lang::symbol::Sym;
 use crate::lang::value::*;
+use crate::tensor::autograd::{mode, Node};
 use crate::tensor::Tensor;
 use std::any::Any;
 use std::cell::Cell;
@@ -457,7 +457,8 @@ fn autograd_grad(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     let create = opt_flag(i, &a, 4, "create_graph")?.unwrap_or(false);
     let retain = opt_flag(i, &a, 3, "retain_graph")?.unwrap_or(create);
     let allow_unused = opt_flag(i, &a, 6, "allow_unused")?.unwrap_or(false);
-    let r = crate::autograd::grad_with(&outs, &ins, &gos, retain, allow_unused, create).py()?;
+    let r =
+        crate::tensor::autograd::grad_with(&outs, &ins, &gos, retain, allow_unused, create).py()?;
     Ok(Value::tuple(
         r.into_iter()
             .map(|g| g.map(wrap).unwrap_or(Value::None))
@@ -476,7 +477,7 @@ pub fn backward_call(
 ) -> PyResult<Value> {
     let retain = retain.unwrap_or(create);
     super::hooks::with_hooks(i, |h| {
-        crate::autograd::backward_with(&outs, &grads, retain, create, h)
+        crate::tensor::autograd::backward_with(&outs, &grads, retain, create, h)
     })?;
     // DistributedDataParallel all-reduces its gradients once backward is done
     super::distributed::after_backward(i)?;

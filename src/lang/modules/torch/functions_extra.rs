@@ -324,7 +324,7 @@ fn write_one(i: &mut Interp, name: &str, out: &Value, r: &Value, warn: bool) -> 
             o.dtype().c10_name()
         )));
     }
-    if (o.requires_grad() || rt.requires_grad()) && crate::autograd::is_enabled() {
+    if (o.requires_grad() || rt.requires_grad()) && crate::tensor::autograd::is_enabled() {
         return Err(runtime_error(format!(
             "{name}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad."
         )));

@@ -1,14 +1,14 @@
 //! Tensor hooks: `t.register_hook(fn)` calls `fn(grad)` when the gradient for `t` is computed
 //! during backward, and uses what it returns (if not None) instead. The hooks live here, keyed
 //! by the tensor (a leaf) or its `grad_fn` node (a non-leaf); the engine asks through
-//! `crate::autograd::HookRunner` only when some hook exists. `nn.Module`'s full backward hooks
+//! `crate::tensor::autograd::HookRunner` only when some hook exists. `nn.Module`'s full backward hooks
 //! are built on these in `src/nn/module.py`.
 use super::convert::*;
-use crate::autograd::Node;
 use crate::lang::error::{runtime_error, type_error, PyErr, PyResult};
 use crate::lang::interp::Interp;
 use crate::lang::symbol::Sym;
 use crate::lang::value::*;
+use crate::tensor::autograd::Node;
 use crate::tensor::{ErrorKind, Tensor, TensorError};
 use std::any::Any;
 use std::cell::{Cell, RefCell};
@@ -77,7 +77,7 @@ fn matches(target: &Target, node: &Node) -> bool {
 /// raised by a hook comes back as itself.
 pub fn with_hooks<T>(
     i: &mut Interp,
-    run: impl FnOnce(Option<crate::autograd::HookRunner>) -> crate::tensor::error::Result<T>,
+    run: impl FnOnce(Option<crate::tensor::autograd::HookRunner>) -> crate::tensor::error::Result<T>,
 ) -> PyResult<T> {
     let reg = registry(i);
     if reg.hooks.borrow().is_empty() {

@@ -393,8 +393,8 @@ m! {
         let f = arg(&a, 0, "hook").ok_or_else(|| type_error("register_hook() missing 1 required positional argument: 'hook'"))?;
         super::hooks::register_hook(i, &this(t)?, f)
     },
-    "retain_grad" => |_, t, _| { crate::autograd::node::retain_grad(&this(t)?).py()?; Ok(Value::None) },
-    "detach_" => |_, t, _| { crate::autograd::node::detach_(&this(t)?); Ok(t.clone()) },
+    "retain_grad" => |_, t, _| { crate::tensor::autograd::node::retain_grad(&this(t)?).py()?; Ok(Value::None) },
+    "detach_" => |_, t, _| { crate::tensor::autograd::node::detach_(&this(t)?); Ok(t.clone()) },
     "zero_" => |_, t, _| { inplace::zero_(&this(t)?).py()?; Ok(t.clone()) },
     "uniform_" => super::nn::uniform_,
     "normal_" => super::nn::normal_,

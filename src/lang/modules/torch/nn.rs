@@ -38,7 +38,7 @@ fn float_arg(a: &Args, k: usize, name: &str, default: f64) -> PyResult<f64> {
 
 /// Writes `src` into `dst` without autograd (init functions run under `no_grad`).
 fn overwrite(dst: &Tensor, src: &Tensor) -> PyResult<()> {
-    crate::autograd::mode::without(|| inplace::copy_(dst, src)).py()
+    crate::tensor::autograd::mode::without(|| inplace::copy_(dst, src)).py()
 }
 
 /// `t.uniform_(from=0, to=1)` / `t.normal_(mean=0, std=1)`: drawn in a contiguous buffer in

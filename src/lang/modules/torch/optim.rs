@@ -78,7 +78,7 @@ fn adam_step(_: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     let step_t = tensor(&a.pos[5], "step")?;
     // step_t += 1 (a float32 tensor), then step = step_t.item()
     let step = (step_t.item().py()?.to_f64() as f32 + 1.0) as f64;
-    crate::autograd::mode::without(|| {
+    crate::tensor::autograd::mode::without(|| {
         crate::tensor::ops::inplace::fill_(&step_t, crate::tensor::Scalar::Float(step))
     })
     .py()?;

@@ -1,8 +1,10 @@
 //! Autograd rules for the binary ops (derivatives.yaml). Broadcasting is undone by the engine,
 //! which sums each gradient back to its input's shape.
 use super::BinaryOp;
-use crate::autograd::util::{div, mask, mask_scalar, mul, neg, scalar_op, scale, when, zeros_like};
-use crate::autograd::{record, Ctx};
+use crate::tensor::autograd::util::{
+    div, mask, mask_scalar, mul, neg, scalar_op, scale, when, zeros_like,
+};
+use crate::tensor::autograd::{record, Ctx};
 use crate::tensor::ops::binary::binary;
 use crate::tensor::ops::unary::{unary, UnaryOp};
 use crate::tensor::{Scalar, Tensor};
@@ -123,8 +125,8 @@ pub(super) fn record_binary(
                 // ties split the gradient evenly, as in PyTorch
                 let tie = mask(BinaryOp::Eq, a, b, g)?;
                 let half = scale(&tie, 0.5)?;
-                let wa = crate::autograd::util::add(&mask(op_win(lose), a, b, g)?, &half)?;
-                let wb = crate::autograd::util::add(&mask(lose, a, b, g)?, &half)?;
+                let wa = crate::tensor::autograd::util::add(&mask(op_win(lose), a, b, g)?, &half)?;
+                let wb = crate::tensor::autograd::util::add(&mask(lose, a, b, g)?, &half)?;
                 Ok(vec![
                     when(c.needs(0), || mul(g, &wa))?,
                     when(c.needs(1), || mul(g, &wb))?,
@@ -178,10 +180,11 @@ pub(super) fn record_binary_scalar(
     let f = s.to_f64();
     let ins = [a];
     // `x op 2` keeps a second, empty edge for the number, as PyTorch's wrapped scalar does
-    let rec2 =
-        |name: &'static str, saved: &[Option<&Tensor>], fun: crate::autograd::node::BackwardFn| {
-            crate::autograd::node::record_padded(name, &ins, 1, out, saved, fun)
-        };
+    let rec2 = |name: &'static str,
+                saved: &[Option<&Tensor>],
+                fun: crate::tensor::autograd::node::BackwardFn| {
+        crate::tensor::autograd::node::record_padded(name, &ins, 1, out, saved, fun)
+    };
     match (op, reversed) {
         (BinaryOp::Add, _) => rec2(
             "AddBackward0",
@@ -264,7 +267,7 @@ pub(super) fn record_clamp(
     let (lo, hi) = (min.map(|s| s.to_f64()), max.map(|s| s.to_f64()));
     record("ClampBackward1", &[x], out, &[Some(x)], move |g, c| {
         let x = c.saved(0);
-        let mut m = crate::autograd::util::ones_mask(g)?;
+        let mut m = crate::tensor::autograd::util::ones_mask(g)?;
         if let Some(lo) = lo {
             m = mul(&m, &mask_scalar(BinaryOp::Gt, x, lo, g)?)?;
         }
@@ -291,7 +294,7 @@ pub(super) fn record_clamp_tensor(
     ins.extend(min);
     ins.extend(max);
     let pad = 3 - ins.len();
-    crate::autograd::node::record_padded(
+    crate::tensor::autograd::node::record_padded(
         "ClampBackward0",
         &ins,
         pad,
@@ -299,7 +302,7 @@ pub(super) fn record_clamp_tensor(
         &[Some(x), min, max],
         Box::new(move |g, c| {
             let x = c.saved(0);
-            let mut keep = crate::autograd::util::ones_mask(g)?;
+            let mut keep = crate::tensor::autograd::util::ones_mask(g)?;
             let mut outs = vec![];
             let mut k = 1;
             if hl {

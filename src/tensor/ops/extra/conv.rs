@@ -217,7 +217,7 @@ fn conv2d_uncast(
         cat(&parts, 1)?
     };
     if let Some(b) = bias {
-        y = crate::autograd::util::add(&y, &b.reshape(&[1, -1, 1])?)?;
+        y = crate::tensor::autograd::util::add(&y, &b.reshape(&[1, -1, 1])?)?;
     }
     let mut y = y.reshape(&[n as i64, ws[0] as i64, out[0] as i64, out[1] as i64])?;
     if added {
@@ -444,7 +444,7 @@ fn avg_pool2d_uncast(
     } else {
         // each window's sum divided by its own divisor
         let c = make(&div, &[out[0] * out[1]], x.dtype(), x.device())?;
-        crate::autograd::util::div(&sum(&cols, Some(&[2]), false, None)?, &c)?
+        crate::tensor::autograd::util::div(&sum(&cols, Some(&[2]), false, None)?, &c)?
     };
     let y = v.reshape(&i64s(&[s[0], s[1], out[0], out[1]]))?;
     unbatch(y, added, "AvgPool2DBackward0")
@@ -510,7 +510,7 @@ fn adaptive_avg_pool2d_uncast(x: &Tensor, size: [usize; 2]) -> Result<Tensor> {
     let src = with_pad_element(&xb, 0.0)?;
     let cols = take_flat(&src, &pos, &[s[0], s[1], kh * kw, size[0] * size[1]])?;
     let c = make(&counts, &[size[0] * size[1]], x.dtype(), x.device())?;
-    let v = crate::autograd::util::div(&sum(&cols, Some(&[2]), false, None)?, &c)?;
+    let v = crate::tensor::autograd::util::div(&sum(&cols, Some(&[2]), false, None)?, &c)?;
     let y = v.reshape(&i64s(&[s[0], s[1], size[0], size[1]]))?;
     unbatch(y, added, "AdaptiveAvgPool2DBackward0")
 }

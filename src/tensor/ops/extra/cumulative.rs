@@ -1,7 +1,7 @@
 //! Scans and reorderings along dims: `cumsum`, `cumprod` (host route, accumulating in f64 as
 //! PyTorch's CPU kernels accumulate in double), `flip` and `roll` (a gather by flat position).
 use super::host::{lanes, make, rename, strides_of, take_flat, values};
-use crate::autograd::{is_recording1, record};
+use crate::tensor::autograd::{is_recording1, record};
 use crate::tensor::error::{runtime, Result};
 use crate::tensor::shape::wrap_dim;
 use crate::tensor::{DType, Tensor};

@@ -3,7 +3,7 @@
 //! multiplied with broadcasting and the summed labels reduced. Composed of tensor ops, so it
 //! runs on every device with autograd. An ellipsis (`...`) becomes labels of its own (one per
 //! broadcast dim); a label repeated within one operand first takes that operand's diagonal.
-use crate::autograd::util::mul;
+use crate::tensor::autograd::util::mul;
 use crate::tensor::error::{runtime, Result};
 use crate::tensor::ops::reduce::sum;
 use crate::tensor::Tensor;

@@ -2,7 +2,7 @@
 //! position on the input's own device (`host::take_flat`); scatter builds its result on the
 //! host (writes that may collide are ordered there) with its own backward rule.
 use super::host::{make, rename, strides_of, take_flat, values};
-use crate::autograd::{is_recording, record};
+use crate::tensor::autograd::{is_recording, record};
 use crate::tensor::error::{runtime, Result};
 use crate::tensor::ops::join::{where_, TensorOrScalar};
 use crate::tensor::shape::{fmt_list, wrap_dim};

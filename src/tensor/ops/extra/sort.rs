@@ -88,7 +88,7 @@ pub fn sort(x: &Tensor, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> 
 
 /// `torch.argsort(x, dim=-1, descending=False)`.
 pub fn argsort(x: &Tensor, dim: i64, descending: bool) -> Result<Tensor> {
-    let _g = crate::autograd::mode::NoGrad::new();
+    let _g = crate::tensor::autograd::mode::NoGrad::new();
     Ok(sort(x, dim, descending)?.1)
 }
 

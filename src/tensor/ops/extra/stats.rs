@@ -4,8 +4,8 @@
 //! backward rule is written with tensor ops, so it runs on the input's device and can itself
 //! be differentiated (`create_graph=True`).
 use super::host::{i64s, make, strides_of, values};
-use crate::autograd::util::{mul, sub};
-use crate::autograd::{is_recording, is_recording1, record};
+use crate::tensor::autograd::util::{mul, sub};
+use crate::tensor::autograd::{is_recording, is_recording1, record};
 use crate::tensor::error::{runtime, Result};
 use crate::tensor::ops::binary::{binary, binary_scalar, BinaryOp};
 use crate::tensor::ops::reduce::reduce_dims;

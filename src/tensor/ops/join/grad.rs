@@ -1,7 +1,7 @@
 //! Autograd rules for `cat`, `stack` and `where`.
 use super::{where_, TensorOrScalar};
-use crate::autograd::node::record_padded;
-use crate::autograd::record;
+use crate::tensor::autograd::node::record_padded;
+use crate::tensor::autograd::record;
 use crate::tensor::shape::wrap_dim;
 use crate::tensor::{Scalar, Tensor};
 

@@ -1,6 +1,6 @@
 //! Autograd rules for the matmul family.
-use crate::autograd::record;
-use crate::autograd::util::{mul, when};
+use crate::tensor::autograd::record;
+use crate::tensor::autograd::util::{mul, when};
 use crate::tensor::ops::matmul::{bmm, mm, mv};
 use crate::tensor::Tensor;
 

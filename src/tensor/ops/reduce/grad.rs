@@ -1,6 +1,6 @@
 //! Autograd rules for the reductions and softmax.
-use crate::autograd::record;
-use crate::autograd::util::{div, mask, mul, scalar_op, sub};
+use crate::tensor::autograd::record;
+use crate::tensor::autograd::util::{div, mask, mul, scalar_op, sub};
 use crate::tensor::error::Result;
 use crate::tensor::ops::binary::BinaryOp;
 use crate::tensor::ops::reduce::sum;

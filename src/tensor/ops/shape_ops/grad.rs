@@ -1,6 +1,6 @@
 //! The view ops as users call them: the layout change of `shape_ops.rs`, then the autograd
 //! node PyTorch records for it (`ViewBackward0`, `TransposeBackward0`, `SelectBackward0`, ...).
-use crate::autograd::{is_recording1, record};
+use crate::tensor::autograd::{is_recording1, record};
 use crate::tensor::error::Result;
 use crate::tensor::shape::view_strides;
 use crate::tensor::Tensor;
@@ -49,7 +49,7 @@ fn record_part(
         crate::tensor::ops::inplace::copy_(&t1(&z)?, g)?;
         Ok(vec![Some(z)])
     })?;
-    // an in-place op on `out` must rewrite `x`'s history (`crate::autograd::views`)
+    // an in-place op on `out` must rewrite `x`'s history (`crate::tensor::autograd::views`)
     out.set_view_of(x, take);
     Ok(())
 }
@@ -59,7 +59,7 @@ fn record_part(
 pub(crate) fn keep_view_grad(base: &Tensor, out: &Tensor) {
     if base.requires_grad()
         && !out.requires_grad()
-        && !crate::autograd::mode::is_enabled()
+        && !crate::tensor::autograd::mode::is_enabled()
         && out.same_storage(base)
     {
         out.set_requires_grad(true);
@@ -102,7 +102,7 @@ impl Tensor {
         if !is_recording1(self) {
             return self.reshape_raw(&s);
         }
-        let out = crate::autograd::mode::without(|| self.reshape_raw(&s))?;
+        let out = crate::tensor::autograd::mode::without(|| self.reshape_raw(&s))?;
         record_reshape("UnsafeViewBackward0", self, &out)?;
         keep_view_grad(self, &out);
         Ok(out)

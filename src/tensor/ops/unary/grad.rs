@@ -1,7 +1,7 @@
 //! Autograd rules for the unary ops (derivatives.yaml).
 use super::UnaryOp;
-use crate::autograd::record;
-use crate::autograd::util::{div, mask_scalar, mul, neg, scalar_op, scale, zeros_like};
+use crate::tensor::autograd::record;
+use crate::tensor::autograd::util::{div, mask_scalar, mul, neg, scalar_op, scale, zeros_like};
 use crate::tensor::ops::binary::BinaryOp;
 use crate::tensor::ops::unary::unary;
 use crate::tensor::Tensor;

@@ -72,7 +72,7 @@ pub fn not_impl<T>(msg: impl Into<String>) -> Result<T> {
 }
 
 /// `"abs_cpu" not implemented for 'Bool'`: PyTorch's dispatch-macro failure text.
-pub fn not_impl_for<T>(kernel: &str, dtype: crate::tensor::DType) -> Result<T> {
+pub fn not_impl_for<T>(kernel: &str, dtype: crate::core::DType) -> Result<T> {
     not_impl(format!(
         "\"{kernel}\" not implemented for '{}'",
         dtype.c10_name()

@@ -7,7 +7,9 @@
 //! - `engine`: `backward`, `grad` (`torch.autograd.grad`)
 //! - `ops`: helpers the backward formulas share (`sum_to`, zero grads)
 //!
-//! The formulas themselves live beside each op in `crate::tensor::ops`.
+//! The formulas themselves live beside each op in `crate::tensor::ops`. Autograd is part of the
+//! tensor layer, not a layer of its own: a node saves tensors and a tensor holds its `grad_fn`,
+//! so the two refer to each other by nature (candle keeps backprop inside its tensor crate too).
 pub mod engine;
 pub mod mode;
 pub mod node;

@@ -21,7 +21,7 @@ impl Scalar {
         match self {
             Scalar::Bool(b) => b as i64,
             Scalar::Int(i) => i,
-            Scalar::Float(f) => crate::tensor::storage::f64_to_i64(f),
+            Scalar::Float(f) => crate::core::element::f64_to_i64(f),
         }
     }
     pub fn to_bool(self) -> bool {
@@ -42,7 +42,7 @@ impl Scalar {
         match self {
             Scalar::Bool(_) => DType::Bool,
             Scalar::Int(_) => DType::I64,
-            Scalar::Float(_) => crate::tensor::promote::default_dtype(),
+            Scalar::Float(_) => crate::core::dtype::default_dtype(),
         }
     }
 }
@@ -102,9 +102,9 @@ pub fn overflows(s: Scalar, dtype: DType) -> bool {
 }
 
 /// `Scalar::to<T>()` as `fill_`, `torch.full` and index assignment use it: an error on overflow.
-pub fn checked_scalar(s: Scalar, dtype: DType) -> crate::tensor::Result<Scalar> {
+pub fn checked_scalar(s: Scalar, dtype: DType) -> crate::core::Result<Scalar> {
     if overflows(s, dtype) {
-        return crate::tensor::error::runtime(format!(
+        return crate::core::error::runtime(format!(
             "value cannot be converted to type {} without overflow",
             dtype.accessor_name()
         ));

@@ -1,7 +1,7 @@
 //! Element types: `Element` (how each dtype is stored, loaded into its compute type and cast
 //! with PyTorch's conversion rules) and `Arith` (arithmetic in the compute type with PyTorch's
 //! semantics: floor division, Python-style remainder, NaN-propagating max/min).
-use super::storage::Buffer;
+use super::buffer::Buffer;
 use super::DType;
 use half::{bf16, f16};
 
@@ -50,7 +50,7 @@ pub trait Arith: Copy + PartialOrd + PartialEq + Send + Sync + 'static {
     fn is_nan(self) -> bool;
     fn truthy(self) -> bool;
     /// A Python number in this compute type (floats rounded once, ints truncated).
-    fn of_scalar(s: crate::tensor::Scalar) -> Self;
+    fn of_scalar(s: crate::core::Scalar) -> Self;
     fn sqrt(self) -> Self;
 }
 
@@ -175,7 +175,7 @@ macro_rules! float_arith {
             fn truthy(self) -> bool {
                 self != 0.0
             }
-            fn of_scalar(s: crate::tensor::Scalar) -> Self {
+            fn of_scalar(s: crate::core::Scalar) -> Self {
                 s.to_f64() as $t
             }
             #[inline(always)]
@@ -318,7 +318,7 @@ impl Arith for i64 {
     fn truthy(self) -> bool {
         self != 0
     }
-    fn of_scalar(s: crate::tensor::Scalar) -> Self {
+    fn of_scalar(s: crate::core::Scalar) -> Self {
         s.to_i64()
     }
     fn sqrt(self) -> Self {
@@ -394,7 +394,7 @@ impl Arith for bool {
     fn truthy(self) -> bool {
         self
     }
-    fn of_scalar(s: crate::tensor::Scalar) -> Self {
+    fn of_scalar(s: crate::core::Scalar) -> Self {
         s.to_bool()
     }
     fn sqrt(self) -> Self {

@@ -1,8 +1,8 @@
 //! `cudalearn bench --sim-gpu`: the GPU suite's figures as the simulated GPU's model predicts
-//! them for the imitated card (the real GPU suite, `cuda::bench`, measures a card instead).
-use super::sim_model::{self, Work, HOST_DISPATCH_S};
+//! them for the imitated card (the real GPU suite, `gpu.rs`, measures a card instead).
+use crate::backend::sim_model::{self, Work, HOST_DISPATCH_S};
 use crate::bench::Row;
-use crate::tensor::DType;
+use crate::core::DType;
 
 /// The modelled suite for the chosen card.
 pub fn rows() -> Vec<Row> {
@@ -54,7 +54,7 @@ pub fn report() -> String {
     let p = sim_model::chosen();
     let mut s = format!(
         "GPU: {} — MODELLED figures imitating the {} ({:.0} GB/s, {} TFLOP/s fp32, {} TFLOP/s fp16 tensor cores, PCIe {}), not measurements\n",
-        super::sim::name(),
+        crate::backend::sim::name(),
         p.name,
         p.bandwidth_gbs,
         p.fp32_tflops,

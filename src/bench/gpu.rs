@@ -2,7 +2,7 @@
 //! `benches/pytorch_gpu.py` measures PyTorch: matmul 4096³ in float32 and float16, an add of
 //! 100M floats, host→device copies from pageable and pinned memory, the first-use kernel
 //! compile, and start-to-first-CUDA-op of a fresh process with a warm kernel cache.
-use super::probe;
+use crate::backend::cuda::probe;
 use crate::bench::Row;
 use crate::tensor::ops::{binary::binary, matmul::matmul};
 use crate::tensor::{create, BinaryOp, DType, Device, Scalar, Tensor};
@@ -36,7 +36,7 @@ pub fn report() -> String {
     s
 }
 
-fn sync() -> crate::tensor::Result<()> {
+fn sync() -> crate::core::Result<()> {
     crate::backend::gpu::synchronize(0)
 }
 
@@ -44,8 +44,8 @@ fn sync() -> crate::tensor::Result<()> {
 /// timing, with the card waited for inside each timed call).
 fn gpu_time(
     runs: usize,
-    mut f: impl FnMut() -> crate::tensor::Result<()>,
-) -> crate::tensor::Result<f64> {
+    mut f: impl FnMut() -> crate::core::Result<()>,
+) -> crate::core::Result<f64> {
     let mut failed = None;
     let t = crate::bench::median_time(runs, || {
         if let Err(e) = f().and_then(|()| sync()) {
@@ -55,7 +55,7 @@ fn gpu_time(
     failed.map_or(Ok(t.as_secs_f64()), Err)
 }
 
-fn on_gpu(shape: &[i64], dtype: DType) -> crate::tensor::Result<Tensor> {
+fn on_gpu(shape: &[i64], dtype: DType) -> crate::core::Result<Tensor> {
     create::full(shape, Scalar::Float(0.5), Some(dtype), Device::Cuda(0))
 }
 
@@ -67,11 +67,11 @@ fn row(name: &str, value: f64, unit: &'static str) -> Row {
     }
 }
 
-pub fn gpu_suite(major: u32, minor: u32) -> crate::tensor::Result<Vec<Row>> {
+pub fn gpu_suite(major: u32, minor: u32) -> crate::core::Result<Vec<Row>> {
     let mut rows = Vec::new();
     // first use: NVRTC compiling every kernel for this GPU (the cache is bypassed here)
     let t = Instant::now();
-    let compiled = super::kernels::compile(super::kernels::Target {
+    let compiled = crate::backend::cuda::kernels::compile(crate::backend::cuda::kernels::Target {
         arch: (major, minor),
         cubin: true,
     });

@@ -1,5 +1,21 @@
 //! Element types, named and ordered as PyTorch names them.
+use std::cell::Cell;
 use std::fmt;
+
+thread_local! {
+    static DEFAULT_DTYPE: Cell<DType> = const { Cell::new(DType::F32) };
+}
+
+/// `torch.get_default_dtype()`: what Python floats become (a Python float reaching the engine
+/// as a `Scalar` infers it, so it lives with the dtypes rather than with promotion).
+pub fn default_dtype() -> DType {
+    DEFAULT_DTYPE.with(|d| d.get())
+}
+
+/// `torch.set_default_dtype(d)`; the caller has checked that `d` is floating.
+pub fn set_default_dtype(d: DType) {
+    DEFAULT_DTYPE.with(|c| c.set(d));
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DType {

@@ -38,11 +38,11 @@ pub struct DeviceSpec<'a> {
 impl DeviceSpec<'_> {
     /// The device it names (a bare `"cuda"` as GPU 0: callers substitute the current one);
     /// a known type other than cpu/cuda is refused as not supported.
-    pub fn device(&self) -> crate::tensor::Result<Device> {
+    pub fn device(&self) -> crate::core::Result<Device> {
         match self.kind {
             "cpu" => Ok(Device::Cpu),
             "cuda" => Ok(Device::Cuda(self.index.unwrap_or(0))),
-            other => crate::tensor::error::not_impl(format!(
+            other => crate::core::error::not_impl(format!(
                 "cudalearn supports only cpu and cuda devices, not {other}"
             )),
         }
@@ -53,8 +53,8 @@ impl DeviceSpec<'_> {
 /// c10's `Device(const std::string&)` rule for rule: a type of letters, digits and `_`, then
 /// optionally `:` and an index without leading zeros (`cuda:01` is invalid); errors in
 /// PyTorch's order and words.
-pub fn parse_device(s: &str) -> crate::tensor::Result<DeviceSpec<'_>> {
-    use crate::tensor::error::runtime;
+pub fn parse_device(s: &str) -> crate::core::Result<DeviceSpec<'_>> {
+    use crate::core::error::runtime;
     if s.is_empty() {
         return runtime("Device string must not be empty");
     }
@@ -94,7 +94,7 @@ pub fn parse_device(s: &str) -> crate::tensor::Result<DeviceSpec<'_>> {
 
 impl Device {
     /// `parse_device` resolved to a device (cpu or cuda), with the index as written.
-    pub fn parse(s: &str) -> crate::tensor::Result<(Device, Option<u32>)> {
+    pub fn parse(s: &str) -> crate::core::Result<(Device, Option<u32>)> {
         let spec = parse_device(s)?;
         Ok((spec.device()?, spec.index))
     }

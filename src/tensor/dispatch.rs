@@ -1,0 +1,131 @@
+//! The tensor side of the backend seam: each `Backend` op called on tensors' storages and
+//! layouts (`Tensor::operand`), its result wrapped into a new tensor (`Tensor::from_owned`).
+//! `on(device)` picks the backend as `backend::for_device` does; ops call it after their device,
+//! dtype and shape rules.
+use super::{Buffer, DType, Device, Result, Scalar, Storage, Tensor};
+use crate::backend::{self, Backend};
+use crate::core::{BinaryOp, ReduceOp, UnaryOp};
+use std::rc::Rc;
+
+/// The backend serving one device, taking tensors.
+pub struct On(&'static dyn Backend);
+
+/// The backend of `device`.
+#[inline]
+pub fn on(device: Device) -> On {
+    On(backend::for_device(device))
+}
+
+impl On {
+    #[inline]
+    pub fn zeros(&self, dtype: DType, numel: usize, device: Device) -> Result<Rc<Storage>> {
+        Ok(Rc::new(self.0.zeros(dtype, numel, device)?))
+    }
+    #[inline]
+    pub fn upload(&self, buf: Buffer, device: Device) -> Result<Rc<Storage>> {
+        Ok(Rc::new(self.0.upload(buf, device)?))
+    }
+    #[inline]
+    pub fn to_host(&self, t: &Tensor) -> Result<Buffer> {
+        self.0.to_host(t.operand())
+    }
+    #[inline]
+    pub fn copy(&self, dst: &Tensor, src: &Tensor) -> Result<()> {
+        self.0.copy(dst.operand(), src.operand())
+    }
+    #[inline]
+    pub fn fill(&self, dst: &Tensor, v: Scalar) -> Result<()> {
+        self.0.fill(dst.operand(), v)
+    }
+    #[inline]
+    pub fn cast(&self, src: &Tensor, dtype: DType) -> Result<Tensor> {
+        Ok(Tensor::from_owned(self.0.cast(src.operand(), dtype)?))
+    }
+    #[inline]
+    pub fn contiguous_copy(&self, src: &Tensor) -> Result<Tensor> {
+        Ok(Tensor::from_owned(self.0.contiguous_copy(src.operand())?))
+    }
+    #[inline]
+    pub fn unary(&self, op: UnaryOp, x: &Tensor) -> Result<Tensor> {
+        Ok(Tensor::from_owned(self.0.unary(op, x.operand())?))
+    }
+    #[inline]
+    pub fn binary(&self, op: BinaryOp, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
+        let out = self.0.binary(op, a.operand(), b.operand(), shape)?;
+        Ok(Tensor::from_owned(out))
+    }
+    #[inline]
+    pub fn binary_scalar(&self, op: BinaryOp, a: &Tensor, s: Scalar, rev: bool) -> Result<Tensor> {
+        let out = self.0.binary_scalar(op, a.operand(), s, rev)?;
+        Ok(Tensor::from_owned(out))
+    }
+    #[inline]
+    pub fn binary_inplace(&self, op: BinaryOp, dst: &Tensor, src: &Tensor) -> Result<()> {
+        self.0.binary_inplace(op, dst.operand(), src.operand())
+    }
+    #[inline]
+    pub fn binary_scalar_inplace(&self, op: BinaryOp, dst: &Tensor, s: Scalar) -> Result<()> {
+        self.0.binary_scalar_inplace(op, dst.operand(), s)
+    }
+    #[inline]
+    pub fn where_(&self, c: &Tensor, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
+        let out = self
+            .0
+            .where_(c.operand(), a.operand(), b.operand(), shape)?;
+        Ok(Tensor::from_owned(out))
+    }
+    #[inline]
+    pub fn reduce(
+        &self,
+        op: ReduceOp,
+        x: &Tensor,
+        dims: &[usize],
+        keepdim: bool,
+        out: DType,
+    ) -> Result<Tensor> {
+        let r = self.0.reduce(op, x.operand(), dims, keepdim, out)?;
+        Ok(Tensor::from_owned(r))
+    }
+    #[inline]
+    pub fn arg_reduce(
+        &self,
+        max: bool,
+        x: &Tensor,
+        dim: Option<usize>,
+        keepdim: bool,
+    ) -> Result<(Tensor, Tensor)> {
+        let (v, i) = self.0.arg_reduce(max, x.operand(), dim, keepdim)?;
+        Ok((Tensor::from_owned(v), Tensor::from_owned(i)))
+    }
+    #[inline]
+    pub fn softmax(&self, x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
+        Ok(Tensor::from_owned(self.0.softmax(x.operand(), dim, log)?))
+    }
+    #[inline]
+    pub fn bmm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+        Ok(Tensor::from_owned(self.0.bmm(a.operand(), b.operand())?))
+    }
+    #[inline]
+    pub fn gather(
+        &self,
+        src: &Tensor,
+        bases: &[usize],
+        shape: &[usize],
+        strides: &[usize],
+    ) -> Result<Tensor> {
+        let out = self.0.gather(src.operand(), bases, shape, strides)?;
+        Ok(Tensor::from_owned(out))
+    }
+    #[inline]
+    pub fn scatter(
+        &self,
+        dst: &Tensor,
+        bases: &[usize],
+        shape: &[usize],
+        strides: &[usize],
+        values: &Tensor,
+    ) -> Result<()> {
+        let (d, v) = (dst.operand(), values.operand());
+        self.0.scatter(d, bases, shape, strides, v)
+    }
+}
