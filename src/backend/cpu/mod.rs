@@ -8,6 +8,7 @@ pub mod math;
 mod matmul;
 pub mod optim;
 mod reduce;
+pub mod sleef;
 mod sum;
 pub mod team;
 mod transpose;

@@ -1,8 +1,8 @@
 //! Reductions (sum, prod, max, min, all, any), max/min with indices, and softmax.
 use super::iter::{coalesce, for_rows, PAR_THRESHOLD};
 use super::sum::{cascade_column_sum, cascade_columns, contiguous_sum, scalar_row_sum, vec_size};
-use super::team;
 use super::{internal, tensor_of};
+use super::{sleef, team};
 use crate::backend::cpu::math::FloatMath;
 use crate::tensor::error::Result;
 use crate::tensor::ops::reduce::ReduceOp;
@@ -435,38 +435,92 @@ where
     Ok(E::wrap(out))
 }
 
-/// Softmax or log-softmax of contiguous f32 rows of `len`: the same arithmetic and summation
-/// order as `softmax_typed`, with the exponentials in a vectorised pass and rows split over
-/// the team.
+/// Softmax or log-softmax of contiguous f32 rows of `len`, as ATen's last-dim kernels
+/// (`_vec_softmax_lastdim`, `_vec_log_softmax_lastdim`) compute them: the max, SLEEF's
+/// `exp(x - max)` on every element (`vec::map` loads partial vectors, so no scalar tail), their
+/// sum in `reduce_all`'s lane order, then `e * (1 / sum)`, or `(x - max) - log(sum)` with
+/// SLEEF's log. Rows are split over the team.
 fn softmax_rows_f32(xs: &[f32], len: usize, log: bool) -> Result<Vec<f32>> {
     let mut out = crate::tensor::storage::output_vec::<f32>(xs.len())?;
     let rows = xs.len() / len;
     let parts = team::parts_for(xs.len(), PAR_THRESHOLD).min(rows);
     let rows_per = rows.div_ceil(parts.max(1));
     team::for_pieces(&mut out, parts, rows_per * len, &|start, piece| {
-        let mut tmp = vec![0f32; len];
+        let mut tmp = vec![0f32; if log { len } else { 0 }];
         for (r, o) in piece.chunks_exact_mut(len).enumerate() {
             let x = &xs[start + r * len..start + (r + 1) * len];
-            let mx = x[1..].iter().fold(x[0], |m, &v| Arith::max(m, v));
-            let e = if log { &mut tmp[..] } else { &mut *o };
-            for (e, &v) in e.iter_mut().zip(x) {
-                *e = v - mx;
-            }
-            let shifted: &mut [f32] = e;
-            super::vmath::exp_in_place(shifted);
-            let sum = shifted.iter().fold(0f32, |acc, &v| acc + v);
+            let mx = row_max(x);
             if log {
-                let ls = FloatMath::ln(sum);
+                sleef::exp_shifted(x, mx, &mut tmp);
+                let ls = sleef::ln(lane_sum(&tmp));
                 for (o, &v) in o.iter_mut().zip(x) {
                     *o = (v - mx) - ls;
                 }
             } else {
-                let r = 1.0 / sum;
+                sleef::exp_shifted(x, mx, o);
+                let r = 1.0 / lane_sum(o);
                 o.iter_mut().for_each(|v| *v *= r);
             }
         }
     });
     Ok(out)
+}
+
+/// Lanes of ATen's AVX-512 `Vectorized<float>` (its softmax kernels are built for AVX-512).
+const LANES: usize = 16;
+
+/// The max of a non-empty row, NaN if any element is NaN (`vec::maximum`). Which zero a
+/// row of zeros gives does not matter here: `x - max` is then a zero and `exp` of it is 1.
+fn row_max(x: &[f32]) -> f32 {
+    let mut acc = [x[0]; LANES];
+    let mut nan = false;
+    let chunks = x.chunks_exact(LANES);
+    let tail = chunks.remainder();
+    for c in chunks {
+        for (a, &v) in acc.iter_mut().zip(c) {
+            nan |= v.is_nan();
+            *a = if v > *a { v } else { *a };
+        }
+    }
+    let m = tail.iter().chain(&acc).fold(x[0], |m, &v| {
+        nan |= v.is_nan();
+        if v > m {
+            v
+        } else {
+            m
+        }
+    });
+    if nan {
+        f32::NAN
+    } else {
+        m
+    }
+}
+
+/// A row's sum in `vec::reduce_all`'s order: in order below one vector; else lane `l` sums
+/// elements `l, l + 16, ...` (the partial last vector adds into its first lanes), then the
+/// lanes combine as the shuffle tree (`i + (i ^ 8)`, then `^ 4`, `^ 2`, `^ 1`).
+fn lane_sum(e: &[f32]) -> f32 {
+    if e.len() < LANES {
+        return e[1..].iter().fold(e[0], |a, &v| a + v);
+    }
+    let mut acc: [f32; LANES] = e[..LANES].try_into().expect("one vector");
+    let mut chunks = e[LANES..].chunks_exact(LANES);
+    for c in &mut chunks {
+        for (a, &v) in acc.iter_mut().zip(c) {
+            *a += v;
+        }
+    }
+    for (a, &v) in acc.iter_mut().zip(chunks.remainder()) {
+        *a += v;
+    }
+    for m in [8, 4, 2, 1] {
+        let v = acc;
+        for (i, a) in acc.iter_mut().enumerate() {
+            *a = v[i] + v[i ^ m];
+        }
+    }
+    acc[0]
 }
 
 /// Softmax or log-softmax along `dim` of a floating tensor.

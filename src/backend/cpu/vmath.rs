@@ -102,7 +102,8 @@ pub fn tanh(x: f32) -> f32 {
     (t as f32).copysign(x)
 }
 
-/// PyTorch's sigmoid: `1 / (1 + exp(-x))` in f32.
+/// ATen's scalar sigmoid, `1 / (1 + exp(-x))` in f32 (the tail after its vector body, which is
+/// `sleef::sigmoid_slice`).
 #[inline(always)]
 pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + exp(-x))
@@ -138,18 +139,8 @@ macro_rules! slice_kernel {
 }
 slice_kernel!(exp_slice, exp);
 
-/// `x[i] = exp(x[i])`.
-pub fn exp_in_place(x: &mut [f32]) {
-    // one element at a time through a small stack copy keeps the slice kernel's code
-    let mut buf = [0f32; 256];
-    for c in x.chunks_mut(256) {
-        buf[..c.len()].copy_from_slice(c);
-        exp_slice(&buf[..c.len()], c);
-    }
-}
 slice_kernel!(ln_slice, ln);
 slice_kernel!(tanh_slice, tanh);
-slice_kernel!(sigmoid_slice, sigmoid);
 
 #[cfg(test)]
 mod tests {
@@ -225,7 +216,5 @@ mod tests {
         assert!(check(&out, ln));
         tanh_slice(&xs, &mut out);
         assert!(check(&out, tanh));
-        sigmoid_slice(&xs, &mut out);
-        assert!(check(&out, sigmoid));
     }
 }
