@@ -321,6 +321,12 @@ fn arg_typed<E: Element>(max: bool, v: &[E], x: &Tensor, s: &Split) -> Result<(B
     let n_out = numel(&s.kept_shape);
     let n_red = numel(&s.red_shape);
     let stride = s.red_strides.first().copied().unwrap_or(0);
+    if let Some(vf) = super::sum::slice_as::<E, f32>(v) {
+        if stride == 1 && n_red >= LANES {
+            let (vals, idxs) = arg_rows_f32(max, vf, x, s, n_red)?;
+            return Ok((Buffer::F32(vals), i64::wrap(idxs)));
+        }
+    }
     let mut vals = zeroed_vec::<E>(n_out)?;
     let mut idxs = zeroed_vec::<i64>(n_out)?;
     for_each_output(s, x.offset(), |j, base| {
@@ -340,6 +346,70 @@ fn arg_typed<E: Element>(max: bool, v: &[E], x: &Tensor, s: &Split) -> Result<(B
         idxs[j] = bi as i64;
     });
     Ok((E::wrap(vals), i64::wrap(idxs)))
+}
+
+/// `arg_typed` for contiguous f32 runs of `n` (at least one vector), outputs split over the team.
+fn arg_rows_f32(
+    max: bool,
+    v: &[f32],
+    x: &Tensor,
+    s: &Split,
+    n: usize,
+) -> Result<(Vec<f32>, Vec<i64>)> {
+    let mut bases = Vec::with_capacity(numel(&s.kept_shape));
+    for_each_output(s, x.offset(), |_, base| bases.push(base));
+    let mut idxs = zeroed_vec::<i64>(bases.len())?;
+    let parts = team::parts_for(bases.len().saturating_mul(n), PAR_THRESHOLD).min(bases.len());
+    team::for_pieces(&mut idxs, parts, 1, &|start, piece| {
+        for (k, o) in piece.iter_mut().enumerate() {
+            let base = bases[start + k];
+            *o = arg_run_f32(max, &v[base..base + n]) as i64;
+        }
+    });
+    let mut vals = zeroed_vec::<f32>(bases.len())?;
+    for ((o, &b), &i) in vals.iter_mut().zip(&bases).zip(&idxs) {
+        *o = v[b + i as usize];
+    }
+    Ok((vals, idxs))
+}
+
+/// The index the in-order search settles on (`better` replaces only on strictly better values, and the
+/// first NaN wins) in two vectorisable passes: the extreme value over 16 lanes, noting NaNs;
+/// then the first element equal to it (or the first NaN). Zeros of either sign compare equal,
+/// so this is the first zero, the element the in-order search keeps.
+fn arg_run_f32(max: bool, x: &[f32]) -> usize {
+    let mut acc = [x[0]; LANES];
+    let mut nan = false;
+    let chunks = x.chunks_exact(LANES);
+    let tail = chunks.remainder();
+    for c in chunks {
+        for (a, &v) in acc.iter_mut().zip(c) {
+            nan |= v.is_nan();
+            *a = if (max && v > *a) || (!max && v < *a) {
+                v
+            } else {
+                *a
+            };
+        }
+    }
+    let m = tail.iter().chain(&acc).fold(x[0], |m, &v| {
+        nan |= v.is_nan();
+        if (max && v > m) || (!max && v < m) {
+            v
+        } else {
+            m
+        }
+    });
+    let hit = |v: f32| if nan { v.is_nan() } else { v == m };
+    let mut i = 0;
+    for c in x.chunks(LANES) {
+        if c.iter().fold(false, |a, &v| a | hit(v)) {
+            i += c.iter().position(|&v| hit(v)).unwrap_or(0);
+            break;
+        }
+        i += c.len();
+    }
+    i
 }
 
 /// Max/min over one dim (or over the flattened tensor when `dim` is `None`) with indices.
@@ -566,6 +636,48 @@ mod tests {
         fn min_nan(self, o: f32) -> f32 {
             Arith::min(self, o)
         }
+    }
+
+    #[test]
+    fn arg_runs_are_the_in_order_search() {
+        let mut cases: Vec<Vec<f32>> = vec![
+            (0..100).map(|i| ((i * 37) % 101) as f32 - 50.0).collect(),
+            (0..131).map(|i| -(i as f32)).collect(),
+            vec![1.0; 40],
+        ];
+        let mut zeros = vec![-1.0f32; 90];
+        zeros[10] = -0.0;
+        zeros[70] = 0.0;
+        cases.push(zeros);
+        let mut nan = cases[0].clone();
+        nan[77] = f32::NAN;
+        nan[90] = f32::NAN;
+        cases.push(nan);
+        for xs in &cases {
+            for max in [true, false] {
+                let mut bi = 0;
+                for i in 1..xs.len() {
+                    if better(xs[i], xs[bi], max) {
+                        bi = i;
+                    }
+                }
+                assert_eq!(arg_run_f32(max, xs), bi, "{xs:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn softmax_lane_sum_is_reduce_alls_order() {
+        let e: Vec<f32> = (0..37).map(|i| 1.0 + i as f32 * 1e-7).collect();
+        let mut acc: Vec<f32> = e[..16].to_vec();
+        for (i, &v) in e[16..].iter().enumerate() {
+            acc[i % 16] += v;
+        }
+        let t1: Vec<f32> = (0..8).map(|i| acc[i] + acc[i + 8]).collect();
+        let t2: Vec<f32> = (0..4).map(|i| t1[i] + t1[i + 4]).collect();
+        let want = (t2[0] + t2[2]) + (t2[1] + t2[3]);
+        assert_eq!(lane_sum(&e).to_bits(), want.to_bits());
+        assert_eq!(lane_sum(&e[..5]), (((e[0] + e[1]) + e[2]) + e[3]) + e[4]);
     }
 
     #[test]
