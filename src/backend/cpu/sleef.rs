@@ -250,8 +250,8 @@ pub fn exp_shifted(x: &[f32], m: f32, out: &mut [f32]) {
                 avx2::store(out, i, avx2::exp8(v));
                 i += 8;
             }
-            for j in i..n {
-                out[j] = exp(x[j] - m);
+            for (o, &v) in out[i..n].iter_mut().zip(&x[i..n]) {
+                *o = exp(v - m);
             }
         }
         if has_avx2() {
@@ -280,8 +280,8 @@ pub fn sigmoid_slice(x: &[f32], out: &mut [f32]) {
                 avx2::store(out, i, _mm256_div_ps(one, _mm256_add_ps(e, one)));
                 i += 8;
             }
-            for j in i..n {
-                out[j] = sigmoid(x[j]);
+            for (o, &v) in out[i..n].iter_mut().zip(&x[i..n]) {
+                *o = sigmoid(v);
             }
         }
         if has_avx2() {
