@@ -17,9 +17,9 @@
 //! code is the scalar code op for op; `cvtps2dq`'s round-to-nearest-even and its 0x80000000 for
 //! NaN/out of range are spelled out in `rint`).
 
-const L2U: f32 = 0.693_145_751_953_125;
-const L2L: f32 = 1.428_606_765_330_187e-6;
-const R_LN2: f32 = 1.442_695_040_888_963_4;
+const L2U: f32 = 0.693_145_75;
+const L2L: f32 = 1.428_606_8e-6;
+const R_LN2: f32 = std::f32::consts::LOG2_E;
 
 /// A double-float: the unevaluated sum `x + y` (|y| below half an ulp of x).
 #[derive(Clone, Copy)]
@@ -126,7 +126,7 @@ pub fn ln(d: f32) -> f32 {
     let e = ((d * (1.0 / 0.75)).to_bits() >> 23 & 0xff) as i32 - 0x7f;
     let m = f32::from_bits(d.to_bits().wrapping_add((e.wrapping_neg() as u32) << 23));
     let e = if o { e - 64 } else { e };
-    let s = mul_dff(df(0.693_147_2, -1.904_654_3e-9), e as f32);
+    let s = mul_dff(df(std::f32::consts::LN_2, -1.904_654_3e-9), e as f32);
     let x = div(add2_ff(-1.0, m), add2_ff(1.0, m));
     let x2 = x.x * x.x;
     let mut t: f32 = 0.302_729_5;
@@ -146,7 +146,7 @@ pub fn ln(d: f32) -> f32 {
 
 /// The AVX2+FMA lanes: the scalar functions op for op on 8 floats.
 #[cfg(target_arch = "x86_64")]
-pub mod avx2 {
+mod avx2 {
     use super::{L2L, L2U, R_LN2};
     use std::arch::x86_64::*;
 
