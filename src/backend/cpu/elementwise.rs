@@ -21,19 +21,8 @@ fn inner(st: &Dims) -> usize {
 /// Run `body(start, chunk)` over `out` in parallel pieces when it is large.
 #[inline]
 pub(crate) fn drive<O: Send>(out: &mut [O], body: impl Fn(usize, &mut [O]) + Sync) {
-    drive_grain(out, PAR_THRESHOLD, body)
-}
-
-/// `drive` with pieces of at least `grain` elements (ATen's VML kernels use 2048: costly
-/// elements pay for a thread hand-off sooner).
-#[inline]
-pub(crate) fn drive_grain<O: Send>(
-    out: &mut [O],
-    grain: usize,
-    body: impl Fn(usize, &mut [O]) + Sync,
-) {
-    if out.len() >= 2 * grain {
-        let parts = team::parts_for(out.len(), grain);
+    if out.len() >= PAR_THRESHOLD {
+        let parts = team::parts_for(out.len(), PAR_THRESHOLD);
         team::for_pieces(out, parts, 64, &body);
     } else {
         body(0, out);

@@ -1,6 +1,5 @@
 //! Unary elementwise kernels, by dtype family (the op layer has already promoted the input).
-use super::elementwise::drive_grain;
-use super::iter::PAR_THRESHOLD;
+use super::elementwise::drive;
 use super::math::FloatMath;
 use super::{internal, map_keep};
 use super::{sleef, vmath};
@@ -117,10 +116,10 @@ fn fast_f32(op: UnaryOp, v: &[f32], x: &Tensor) -> Option<Result<Laid>> {
     }
     let src = &v[x.offset()..x.offset() + x.numel()];
     Some(output_vec::<f32>(src.len()).map(|mut out| {
-        // exp/log/tanh: ATen's VML kernels split from 2 x 2048 elements; sigmoid's loop keeps
-        // the default 32K grain
-        let grain = if op == Sigmoid { PAR_THRESHOLD } else { 2048 };
-        drive_grain(&mut out, grain, |start, o| {
+        // ATen's VML kernels (exp/log/tanh) split from 2 x 2048 elements, but a hand-off that
+        // early measured slower here (a loaded 2-core machine: the helper is often descheduled),
+        // so every kernel keeps the 32K grain
+        drive(&mut out, |start, o| {
             let s = &src[start..start + o.len()];
             match op {
                 Exp => vmath::exp_slice(s, o),
