@@ -8,6 +8,7 @@ pub mod math;
 mod matmul;
 pub mod optim;
 mod reduce;
+pub mod sleef;
 mod sum;
 pub mod team;
 mod transpose;
@@ -60,6 +61,32 @@ fn unaliased(dst: View, src: View) -> Result<Option<Owned>> {
     } else {
         Ok(None)
     }
+}
+
+/// A copy between tensors of one dtype laid out alike over dense memory (`clone()` of a
+/// transposed or contiguous tensor): the whole span at once, as PyTorch's clone is a memcpy.
+/// False (nothing done) for any other pair.
+fn copy_same_layout(dst: View, src: View) -> bool {
+    let same = dst.dtype() == src.dtype()
+        && dst.shape() == src.shape()
+        && dst.strides() == src.strides()
+        && crate::core::shape::is_dense(dst.shape(), dst.strides());
+    let n = dst.numel();
+    if !same || n == 0 {
+        return false;
+    }
+    let sb = src.storage().borrow();
+    let mut db = dst.storage().borrow_mut();
+    let (so, d_o) = (src.offset(), dst.offset());
+    with_buffer!(&mut *db, dv, D => {
+        with_buffer!(&*sb, sv, S => {
+            if let Some(sv) = sum::slice_as::<S, D>(&sv[so..so + n]) {
+                dv[d_o..d_o + n].copy_from_slice(sv);
+                return true;
+            }
+        })
+    });
+    false
 }
 
 /// `out[i] = f(t[i])` for every element of `t` into a new dense vector.
@@ -188,6 +215,9 @@ impl Backend for Cpu {
     fn copy(&self, dst: View, src: View) -> Result<()> {
         let copy = unaliased(dst, src)?;
         let src = copy.as_ref().map_or(src, Owned::view);
+        if copy_same_layout(dst, src) {
+            return Ok(());
+        }
         let st = broadcast_strides(src.shape(), src.strides(), dst.shape());
         let sb = src.storage().borrow();
         let mut db = dst.storage().borrow_mut();
@@ -227,6 +257,15 @@ impl Backend for Cpu {
 
     fn contiguous_copy(&self, src: View) -> Result<Owned> {
         let sb = src.storage().borrow();
+        let (sh, st) = (src.shape(), src.strides());
+        // a transposed f32 matrix (`x.t().contiguous()`): 8x8 register transposes
+        if let (Buffer::F32(v), [rows, cols], [1, sc]) = (&*sb, sh, st) {
+            if *rows > 1 && *sc >= *rows {
+                let mut out = output_vec::<f32>(rows * cols)?;
+                transpose::transpose_f32(&mut out, v, src.offset(), *rows, *cols, *sc);
+                return tensor_of(Buffer::F32(out), sh, src.device());
+            }
+        }
         let buf =
             with_buffer!(&*sb, sv, S => <S as Element>::wrap(map_tensor::<S, S>(sv, &src, |x| x)?));
         tensor_of(buf, src.shape(), src.device())

@@ -1,8 +1,8 @@
 //! Reductions (sum, prod, max, min, all, any), max/min with indices, and softmax.
 use super::iter::{coalesce, for_rows, PAR_THRESHOLD};
 use super::sum::{cascade_column_sum, cascade_columns, contiguous_sum, scalar_row_sum, vec_size};
-use super::team;
 use super::{internal, tensor_of, CPU};
+use super::{sleef, team};
 use crate::backend::cpu::math::FloatMath;
 use crate::backend::storage::{zeroed_vec, Arith, Buffer, Element};
 use crate::backend::Backend;
@@ -323,6 +323,12 @@ fn arg_typed<E: Element>(max: bool, v: &[E], x: &View, s: &Split) -> Result<(Buf
     let n_out = numel(&s.kept_shape);
     let n_red = numel(&s.red_shape);
     let stride = s.red_strides.first().copied().unwrap_or(0);
+    if let Some(vf) = super::sum::slice_as::<E, f32>(v) {
+        if stride == 1 && n_red >= LANES {
+            let (vals, idxs) = arg_rows_f32(max, vf, x, s, n_red)?;
+            return Ok((Buffer::F32(vals), i64::wrap(idxs)));
+        }
+    }
     let mut vals = zeroed_vec::<E>(n_out)?;
     let mut idxs = zeroed_vec::<i64>(n_out)?;
     for_each_output(s, x.offset(), |j, base| {
@@ -342,6 +348,70 @@ fn arg_typed<E: Element>(max: bool, v: &[E], x: &View, s: &Split) -> Result<(Buf
         idxs[j] = bi as i64;
     });
     Ok((E::wrap(vals), i64::wrap(idxs)))
+}
+
+/// `arg_typed` for contiguous f32 runs of `n` (at least one vector), outputs split over the team.
+fn arg_rows_f32(
+    max: bool,
+    v: &[f32],
+    x: &View,
+    s: &Split,
+    n: usize,
+) -> Result<(Vec<f32>, Vec<i64>)> {
+    let mut bases = Vec::with_capacity(numel(&s.kept_shape));
+    for_each_output(s, x.offset(), |_, base| bases.push(base));
+    let mut idxs = zeroed_vec::<i64>(bases.len())?;
+    let parts = team::parts_for(bases.len().saturating_mul(n), PAR_THRESHOLD).min(bases.len());
+    team::for_pieces(&mut idxs, parts, 1, &|start, piece| {
+        for (k, o) in piece.iter_mut().enumerate() {
+            let base = bases[start + k];
+            *o = arg_run_f32(max, &v[base..base + n]) as i64;
+        }
+    });
+    let mut vals = zeroed_vec::<f32>(bases.len())?;
+    for ((o, &b), &i) in vals.iter_mut().zip(&bases).zip(&idxs) {
+        *o = v[b + i as usize];
+    }
+    Ok((vals, idxs))
+}
+
+/// The index the in-order search settles on (`better` replaces only on strictly better values, and the
+/// first NaN wins) in two vectorisable passes: the extreme value over 16 lanes, noting NaNs;
+/// then the first element equal to it (or the first NaN). Zeros of either sign compare equal,
+/// so this is the first zero, the element the in-order search keeps.
+fn arg_run_f32(max: bool, x: &[f32]) -> usize {
+    let mut acc = [x[0]; LANES];
+    let mut nan = false;
+    let chunks = x.chunks_exact(LANES);
+    let tail = chunks.remainder();
+    for c in chunks {
+        for (a, &v) in acc.iter_mut().zip(c) {
+            nan |= v.is_nan();
+            *a = if (max && v > *a) || (!max && v < *a) {
+                v
+            } else {
+                *a
+            };
+        }
+    }
+    let m = tail.iter().chain(&acc).fold(x[0], |m, &v| {
+        nan |= v.is_nan();
+        if (max && v > m) || (!max && v < m) {
+            v
+        } else {
+            m
+        }
+    });
+    let hit = |v: f32| if nan { v.is_nan() } else { v == m };
+    let mut i = 0;
+    for c in x.chunks(LANES) {
+        if c.iter().fold(false, |a, &v| a | hit(v)) {
+            i += c.iter().position(|&v| hit(v)).unwrap_or(0);
+            break;
+        }
+        i += c.len();
+    }
+    i
 }
 
 /// Max/min over one dim (or over the flattened tensor when `dim` is `None`) with indices.
@@ -438,38 +508,92 @@ where
     Ok(E::wrap(out))
 }
 
-/// Softmax or log-softmax of contiguous f32 rows of `len`: the same arithmetic and summation
-/// order as `softmax_typed`, with the exponentials in a vectorised pass and rows split over
-/// the team.
+/// Softmax or log-softmax of contiguous f32 rows of `len`, as ATen's last-dim kernels
+/// (`_vec_softmax_lastdim`, `_vec_log_softmax_lastdim`) compute them: the max, SLEEF's
+/// `exp(x - max)` on every element (`vec::map` loads partial vectors, so no scalar tail), their
+/// sum in `reduce_all`'s lane order, then `e * (1 / sum)`, or `(x - max) - log(sum)` with
+/// SLEEF's log. Rows are split over the team.
 fn softmax_rows_f32(xs: &[f32], len: usize, log: bool) -> Result<Vec<f32>> {
     let mut out = crate::backend::storage::output_vec::<f32>(xs.len())?;
     let rows = xs.len() / len;
     let parts = team::parts_for(xs.len(), PAR_THRESHOLD).min(rows);
     let rows_per = rows.div_ceil(parts.max(1));
     team::for_pieces(&mut out, parts, rows_per * len, &|start, piece| {
-        let mut tmp = vec![0f32; len];
+        let mut tmp = vec![0f32; if log { len } else { 0 }];
         for (r, o) in piece.chunks_exact_mut(len).enumerate() {
             let x = &xs[start + r * len..start + (r + 1) * len];
-            let mx = x[1..].iter().fold(x[0], |m, &v| Arith::max(m, v));
-            let e = if log { &mut tmp[..] } else { &mut *o };
-            for (e, &v) in e.iter_mut().zip(x) {
-                *e = v - mx;
-            }
-            let shifted: &mut [f32] = e;
-            super::vmath::exp_in_place(shifted);
-            let sum = shifted.iter().fold(0f32, |acc, &v| acc + v);
+            let mx = row_max(x);
             if log {
-                let ls = FloatMath::ln(sum);
+                sleef::exp_shifted(x, mx, &mut tmp);
+                let ls = sleef::ln(lane_sum(&tmp));
                 for (o, &v) in o.iter_mut().zip(x) {
                     *o = (v - mx) - ls;
                 }
             } else {
-                let r = 1.0 / sum;
+                sleef::exp_shifted(x, mx, o);
+                let r = 1.0 / lane_sum(o);
                 o.iter_mut().for_each(|v| *v *= r);
             }
         }
     });
     Ok(out)
+}
+
+/// Lanes of ATen's AVX-512 `Vectorized<float>` (its softmax kernels are built for AVX-512).
+const LANES: usize = 16;
+
+/// The max of a non-empty row, NaN if any element is NaN (`vec::maximum`). Which zero a
+/// row of zeros gives does not matter here: `x - max` is then a zero and `exp` of it is 1.
+fn row_max(x: &[f32]) -> f32 {
+    let mut acc = [x[0]; LANES];
+    let mut nan = false;
+    let chunks = x.chunks_exact(LANES);
+    let tail = chunks.remainder();
+    for c in chunks {
+        for (a, &v) in acc.iter_mut().zip(c) {
+            nan |= v.is_nan();
+            *a = if v > *a { v } else { *a };
+        }
+    }
+    let m = tail.iter().chain(&acc).fold(x[0], |m, &v| {
+        nan |= v.is_nan();
+        if v > m {
+            v
+        } else {
+            m
+        }
+    });
+    if nan {
+        f32::NAN
+    } else {
+        m
+    }
+}
+
+/// A row's sum in `vec::reduce_all`'s order: in order below one vector; else lane `l` sums
+/// elements `l, l + 16, ...` (the partial last vector adds into its first lanes), then the
+/// lanes combine as the shuffle tree (`i + (i ^ 8)`, then `^ 4`, `^ 2`, `^ 1`).
+fn lane_sum(e: &[f32]) -> f32 {
+    if e.len() < LANES {
+        return e[1..].iter().fold(e[0], |a, &v| a + v);
+    }
+    let mut acc: [f32; LANES] = e[..LANES].try_into().expect("one vector");
+    let mut chunks = e[LANES..].chunks_exact(LANES);
+    for c in &mut chunks {
+        for (a, &v) in acc.iter_mut().zip(c) {
+            *a += v;
+        }
+    }
+    for (a, &v) in acc.iter_mut().zip(chunks.remainder()) {
+        *a += v;
+    }
+    for m in [8, 4, 2, 1] {
+        let v = acc;
+        for (i, a) in acc.iter_mut().enumerate() {
+            *a = v[i] + v[i ^ m];
+        }
+    }
+    acc[0]
 }
 
 /// Softmax or log-softmax along `dim` of a floating tensor.
@@ -515,6 +639,48 @@ mod tests {
         fn min_nan(self, o: f32) -> f32 {
             Arith::min(self, o)
         }
+    }
+
+    #[test]
+    fn arg_runs_are_the_in_order_search() {
+        let mut cases: Vec<Vec<f32>> = vec![
+            (0..100).map(|i| ((i * 37) % 101) as f32 - 50.0).collect(),
+            (0..131).map(|i| -(i as f32)).collect(),
+            vec![1.0; 40],
+        ];
+        let mut zeros = vec![-1.0f32; 90];
+        zeros[10] = -0.0;
+        zeros[70] = 0.0;
+        cases.push(zeros);
+        let mut nan = cases[0].clone();
+        nan[77] = f32::NAN;
+        nan[90] = f32::NAN;
+        cases.push(nan);
+        for xs in &cases {
+            for max in [true, false] {
+                let mut bi = 0;
+                for i in 1..xs.len() {
+                    if better(xs[i], xs[bi], max) {
+                        bi = i;
+                    }
+                }
+                assert_eq!(arg_run_f32(max, xs), bi, "{xs:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn softmax_lane_sum_is_reduce_alls_order() {
+        let e: Vec<f32> = (0..37).map(|i| 1.0 + i as f32 * 1e-7).collect();
+        let mut acc: Vec<f32> = e[..16].to_vec();
+        for (i, &v) in e[16..].iter().enumerate() {
+            acc[i % 16] += v;
+        }
+        let t1: Vec<f32> = (0..8).map(|i| acc[i] + acc[i + 8]).collect();
+        let t2: Vec<f32> = (0..4).map(|i| t1[i] + t1[i + 4]).collect();
+        let want = (t2[0] + t2[2]) + (t2[1] + t2[3]);
+        assert_eq!(lane_sum(&e).to_bits(), want.to_bits());
+        assert_eq!(lane_sum(&e[..5]), (((e[0] + e[1]) + e[2]) + e[3]) + e[4]);
     }
 
     #[test]

@@ -1,7 +1,6 @@
 //! Unary elementwise kernels, by dtype family (the op layer has already promoted the input).
 use super::elementwise::drive;
 use super::math::FloatMath;
-use super::vmath;
 use super::{internal, map_keep};
 use crate::backend::storage::output_vec;
 use crate::backend::storage::{Arith, Buffer, Element};
@@ -9,6 +8,7 @@ use crate::backend::View;
 use crate::core::error::Result;
 use crate::core::shape::Dims;
 use crate::core::UnaryOp;
+use super::{sleef, vmath};
 use half::{bf16, f16};
 
 /// A result buffer and its strides when not row-major.
@@ -92,21 +92,42 @@ fn bool_kernel(op: UnaryOp, v: &[bool], x: &View) -> Result<Laid> {
     })
 }
 
+/// ATen's `vectorized_loop` runs the vector op on whole pairs of vectors and the scalar op on
+/// the rest: 32 floats a step in the AVX-512 kernels PyTorch picks on the machines its digits
+/// are checked on (a smaller tail on AVX2-only ones).
+const VEC_STEP: usize = 32;
+
+/// Sigmoid of `src[start..]` into `out`, the part of a buffer of `n` elements: SLEEF's vector
+/// body up to the last whole step of the buffer, then ATen's scalar `1 / (1 + std::exp(-x))`
+/// (glibc's expf; `vmath::exp` is its correctly rounded value).
+fn sigmoid_piece(src: &[f32], n: usize, start: usize, out: &mut [f32]) {
+    let body = (n / VEC_STEP * VEC_STEP).clamp(start, start + out.len()) - start;
+    sleef::sigmoid_slice(&src[start..start + body], &mut out[..body]);
+    for (o, &x) in out[body..].iter_mut().zip(&src[start + body..]) {
+        *o = vmath::sigmoid(x);
+    }
+}
+
 /// The vectorised f32 kernels on a contiguous tensor, split over the team when large.
 fn fast_f32(op: UnaryOp, v: &[f32], x: &View) -> Option<Result<Laid>> {
-    let kernel: fn(&[f32], &mut [f32]) = match op {
-        UnaryOp::Exp => vmath::exp_slice,
-        UnaryOp::Log => vmath::ln_slice,
-        UnaryOp::Tanh => vmath::tanh_slice,
-        UnaryOp::Sigmoid => vmath::sigmoid_slice,
-        _ => return None,
-    };
-    if !x.is_contiguous() || x.numel() == 0 {
+    use UnaryOp::*;
+    if !matches!(op, Exp | Log | Tanh | Sigmoid) || !x.is_contiguous() || x.numel() == 0 {
         return None;
     }
     let src = &v[x.offset()..x.offset() + x.numel()];
     Some(output_vec::<f32>(src.len()).map(|mut out| {
-        drive(&mut out, |start, o| kernel(&src[start..start + o.len()], o));
+        // ATen's VML kernels (exp/log/tanh) split from 2 x 2048 elements, but a hand-off that
+        // early measured slower here (a loaded 2-core machine: the helper is often descheduled),
+        // so every kernel keeps the 32K grain
+        drive(&mut out, |start, o| {
+            let s = &src[start..start + o.len()];
+            match op {
+                Exp => vmath::exp_slice(s, o),
+                Log => vmath::ln_slice(s, o),
+                Tanh => vmath::tanh_slice(s, o),
+                _ => sigmoid_piece(src, src.len(), start, o),
+            }
+        });
         (Buffer::F32(out), None)
     }))
 }

@@ -1,12 +1,13 @@
-//! Vectorisable f32 `exp`, `log`, `tanh` and `sigmoid`.
+//! Vectorisable f32 `exp`, `log` and `tanh`, and ATen's scalar `sigmoid`.
 //!
 //! `exp`, `log` and `tanh` are computed in f64 from short polynomials and rounded once to f32:
 //! the f64 result is within a few f64 ulps, so the f32 result is the correctly rounded one
 //! except within ~1e-16 of a halfway point (never seen in testing). PyTorch's x86 wheels call
 //! MKL's VML for these (within 1 ulp; it agrees with the correctly rounded result for ~99% of
-//! inputs), which cannot be reproduced bit for bit; so `log(2.718281828)` here is 0.99999994,
-//! the correctly rounded value, where MKL gives 1. `sigmoid` is PyTorch's `1 / (1 + exp(-x))`
-//! in f32 around `exp`.
+//! inputs, more often than SLEEF's functions in `sleef.rs` do), which cannot be reproduced bit
+//! for bit; so `log(2.718281828)` here is 0.99999994, the correctly rounded value, where MKL
+//! gives 1. `sigmoid` is ATen's scalar `1 / (1 + exp(-x))` in f32 around `exp` (glibc's
+//! `expf`, near enough always correctly rounded): the tail after its SLEEF vector body.
 //!
 //! The code is branch-free (selects, integer bit tricks that AVX2 has), so the loops
 //! vectorise; the slice kernels are compiled twice, for the baseline and for AVX2+FMA chosen
@@ -102,7 +103,8 @@ pub fn tanh(x: f32) -> f32 {
     (t as f32).copysign(x)
 }
 
-/// PyTorch's sigmoid: `1 / (1 + exp(-x))` in f32.
+/// ATen's scalar sigmoid, `1 / (1 + exp(-x))` in f32 (the tail after its vector body, which is
+/// `sleef::sigmoid_slice`).
 #[inline(always)]
 pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + exp(-x))
@@ -138,18 +140,8 @@ macro_rules! slice_kernel {
 }
 slice_kernel!(exp_slice, exp);
 
-/// `x[i] = exp(x[i])`.
-pub fn exp_in_place(x: &mut [f32]) {
-    // one element at a time through a small stack copy keeps the slice kernel's code
-    let mut buf = [0f32; 256];
-    for c in x.chunks_mut(256) {
-        buf[..c.len()].copy_from_slice(c);
-        exp_slice(&buf[..c.len()], c);
-    }
-}
 slice_kernel!(ln_slice, ln);
 slice_kernel!(tanh_slice, tanh);
-slice_kernel!(sigmoid_slice, sigmoid);
 
 #[cfg(test)]
 mod tests {
@@ -225,7 +217,5 @@ mod tests {
         assert!(check(&out, ln));
         tanh_slice(&xs, &mut out);
         assert!(check(&out, tanh));
-        sigmoid_slice(&xs, &mut out);
-        assert!(check(&out, sigmoid));
     }
 }

@@ -1,0 +1,364 @@
+//! SLEEF's single-precision `expf` (`xexpf`, u10) and `logf` (`xlogf_u1`, PyTorch's
+//! `Sleef_logf*_u10`), ported from `sleefsimdsp.c` as its FMA builds (AVX2, AVX-512) compute
+//! them: every `vmla` is one fused multiply-add, and the double-float ("df") helpers are the
+//! FMA variants.
+//!
+//! Why: PyTorch's `Vectorized<float>::exp()/log()` call these, and they decide the digits of what
+//! PyTorch computes through them: sigmoid's vector body, softmax and log_softmax over the last
+//! dim (and so cross_entropy). Checked bit for bit against PyTorch 2.15 (`tests/data/
+//! sleef_golden.txt`). `torch.exp`/`torch.log`/`torch.tanh` themselves are NOT these on x86
+//! wheels: they call MKL's VML (`vmsExp`/`vmsLn`/`vmsTanh`: the same bits under
+//! `ATEN_CPU_CAPABILITY=default`, where no SLEEF runs), which no open code reproduces; `vmath`
+//! approximates them by correct rounding (99.6% of MKL's exp bits, against SLEEF's 96%). SLEEF's
+//! `tanhf` is not here: no PyTorch op was found whose bits expose it (tanhshrink's are glibc's).
+//!
+//! Each function exists twice: scalar, with `f32::mul_add` (one rounding, as the instruction),
+//! and 8 lanes of AVX2+FMA intrinsics chosen at run time; the two give identical bits (the lane
+//! code is the scalar code op for op; `cvtps2dq`'s round-to-nearest-even and its 0x80000000 for
+//! NaN/out of range are spelled out in `rint`).
+
+const L2U: f32 = 0.693_145_75;
+const L2L: f32 = 1.428_606_8e-6;
+const R_LN2: f32 = std::f32::consts::LOG2_E;
+
+/// A double-float: the unevaluated sum `x + y` (|y| below half an ulp of x).
+#[derive(Clone, Copy)]
+struct Df {
+    x: f32,
+    y: f32,
+}
+
+#[inline(always)]
+fn df(x: f32, y: f32) -> Df {
+    Df { x, y }
+}
+
+/// `cvtps2dq`: to the nearest integer, ties to even; NaN and out of range give `i32::MIN`.
+#[inline(always)]
+fn rint(x: f32) -> i32 {
+    if x.is_nan() || !(-2_147_483_648.0..2_147_483_648.0).contains(&x) {
+        i32::MIN
+    } else {
+        x.round_ties_even() as i32
+    }
+}
+
+/// 2^q by building the exponent field (q in the normal range).
+#[inline(always)]
+fn pow2i(q: i32) -> f32 {
+    f32::from_bits((q.wrapping_add(0x7f) as u32) << 23)
+}
+
+/// `d * 2^e` in two steps, so that results near the ends of the range stay exact.
+#[inline(always)]
+fn ldexp2(d: f32, e: i32) -> f32 {
+    d * pow2i(e >> 1) * pow2i(e.wrapping_sub(e >> 1))
+}
+
+#[inline(always)]
+fn add2_ff(x: f32, y: f32) -> Df {
+    let rx = x + y;
+    let v = rx - x;
+    df(rx, (x - (rx - v)) + (y - v))
+}
+
+/// Needs |x| >= |y|.
+#[inline(always)]
+fn add_dfdf(x: Df, y: Df) -> Df {
+    let rx = x.x + y.x;
+    df(rx, (((x.x - rx) + y.x) + x.y) + y.y)
+}
+
+#[inline(always)]
+fn add_dff(x: Df, y: f32) -> Df {
+    let rx = x.x + y;
+    df(rx, ((x.x - rx) + y) + x.y)
+}
+
+#[inline(always)]
+fn mul_dff(x: Df, y: f32) -> Df {
+    let rx = x.x * y;
+    df(rx, x.y.mul_add(y, x.x.mul_add(y, -rx)))
+}
+
+#[inline(always)]
+fn div(n: Df, d: Df) -> Df {
+    let t = 1.0 / d.x;
+    let qx = n.x * t;
+    let u = t.mul_add(n.x, -qx);
+    let qy = (-d.y).mul_add(t, (-d.x).mul_add(t, 1.0));
+    df(qx, qx.mul_add(qy, n.y.mul_add(t, u)))
+}
+
+/// e^x (SLEEF `xexpf`): within 1 ulp; 0 below -104, inf above 100.
+#[inline(always)]
+pub fn exp(d: f32) -> f32 {
+    let q = rint(d * R_LN2);
+    let qf = q as f32;
+    let s = qf.mul_add(-L2U, d);
+    let s = qf.mul_add(-L2L, s);
+    let mut u: f32 = 1.985_276_2e-4;
+    u = u.mul_add(s, 1.393_043_6e-3);
+    u = u.mul_add(s, 8.333_361e-3);
+    u = u.mul_add(s, 4.166_648_5e-2);
+    u = u.mul_add(s, 0.166_666_67);
+    u = u.mul_add(s, 0.5);
+    let u = 1.0 + (s * s).mul_add(u, s);
+    let u = ldexp2(u, q);
+    let u = if d < -104.0 { 0.0 } else { u };
+    if 100.0 < d {
+        f32::INFINITY
+    } else {
+        u
+    }
+}
+
+/// ln x (SLEEF `xlogf_u1`, the AVX2 build's exponent extraction; AVX-512's getexp/getmant
+/// give the same m and e).
+#[inline(always)]
+pub fn ln(d: f32) -> f32 {
+    let o = d < f32::MIN_POSITIVE;
+    let d = if o {
+        d * 18_446_744_073_709_551_616.0
+    } else {
+        d
+    }; // 2^64: subnormals to normal
+    let e = ((d * (1.0 / 0.75)).to_bits() >> 23 & 0xff) as i32 - 0x7f;
+    let m = f32::from_bits(d.to_bits().wrapping_add((e.wrapping_neg() as u32) << 23));
+    let e = if o { e - 64 } else { e };
+    let s = mul_dff(df(std::f32::consts::LN_2, -1.904_654_3e-9), e as f32);
+    let x = div(add2_ff(-1.0, m), add2_ff(1.0, m));
+    let x2 = x.x * x.x;
+    let mut t: f32 = 0.302_729_5;
+    t = t.mul_add(x2, 0.399_610_82);
+    t = t.mul_add(x2, 0.666_669_5);
+    let s = add_dfdf(s, df(x.x * 2.0, x.y * 2.0));
+    let s = add_dff(s, x2 * x.x * t);
+    let r = s.x + s.y;
+    let r = if d == f32::INFINITY { f32::INFINITY } else { r };
+    let r = if d < 0.0 || d.is_nan() { f32::NAN } else { r };
+    if d == 0.0 {
+        f32::NEG_INFINITY
+    } else {
+        r
+    }
+}
+
+/// The AVX2+FMA lanes: the scalar functions op for op on 8 floats.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{L2L, L2U, R_LN2};
+    use std::arch::x86_64::*;
+
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    fn c(v: f32) -> __m256 {
+        _mm256_set1_ps(v)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    fn fma(a: __m256, b: __m256, c: __m256) -> __m256 {
+        _mm256_fmadd_ps(a, b, c)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    fn pow2i(q: __m256i) -> __m256 {
+        _mm256_castsi256_ps(_mm256_slli_epi32::<23>(_mm256_add_epi32(
+            q,
+            _mm256_set1_epi32(0x7f),
+        )))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    fn ldexp2(d: __m256, e: __m256i) -> __m256 {
+        let h = _mm256_srai_epi32::<1>(e);
+        _mm256_mul_ps(_mm256_mul_ps(d, pow2i(h)), pow2i(_mm256_sub_epi32(e, h)))
+    }
+
+    /// `super::exp` on 8 lanes.
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    pub fn exp8(d: __m256) -> __m256 {
+        let q = _mm256_cvtps_epi32(_mm256_mul_ps(d, c(R_LN2)));
+        let qf = _mm256_cvtepi32_ps(q);
+        let s = fma(qf, c(-L2U), d);
+        let s = fma(qf, c(-L2L), s);
+        let mut u = c(1.985_276_2e-4);
+        u = fma(u, s, c(1.393_043_6e-3));
+        u = fma(u, s, c(8.333_361e-3));
+        u = fma(u, s, c(4.166_648_5e-2));
+        u = fma(u, s, c(0.166_666_67));
+        u = fma(u, s, c(0.5));
+        let u = _mm256_add_ps(c(1.0), fma(_mm256_mul_ps(s, s), u, s));
+        let u = ldexp2(u, q);
+        let u = _mm256_andnot_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(d, c(-104.0)), u);
+        _mm256_blendv_ps(
+            u,
+            c(f32::INFINITY),
+            _mm256_cmp_ps::<_CMP_LT_OQ>(c(100.0), d),
+        )
+    }
+
+    /// Loads 8 floats from `x[i..]`.
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    pub fn load(x: &[f32], i: usize) -> __m256 {
+        let v: &[f32; 8] = x[i..i + 8].try_into().expect("8 lanes");
+        // SAFETY: `v` is 8 readable floats; `loadu` has no alignment requirement.
+        unsafe { _mm256_loadu_ps(v.as_ptr()) }
+    }
+
+    /// Stores 8 floats to `out[i..]`.
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    pub fn store(out: &mut [f32], i: usize, v: __m256) {
+        let o: &mut [f32; 8] = (&mut out[i..i + 8]).try_into().expect("8 lanes");
+        // SAFETY: `o` is 8 writable floats; `storeu` has no alignment requirement.
+        unsafe { _mm256_storeu_ps(o.as_mut_ptr(), v) }
+    }
+}
+
+/// Whether the AVX2+FMA lanes can run here (std caches the CPU's answer).
+#[inline]
+pub fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// `out[i] = exp(x[i] - m)` (equal lengths): softmax's exponentials (`m = 0` gives plain exp,
+/// since `x - 0` is `x`).
+pub fn exp_shifted(x: &[f32], m: f32, out: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2,fma")]
+        fn lanes(x: &[f32], m: f32, out: &mut [f32]) {
+            use std::arch::x86_64::*;
+            let n = x.len().min(out.len());
+            let mv = _mm256_set1_ps(m);
+            let mut i = 0;
+            while i + 8 <= n {
+                let v = _mm256_sub_ps(avx2::load(x, i), mv);
+                avx2::store(out, i, avx2::exp8(v));
+                i += 8;
+            }
+            for (o, &v) in out[i..n].iter_mut().zip(&x[i..n]) {
+                *o = exp(v - m);
+            }
+        }
+        if has_avx2() {
+            // SAFETY: the CPU has AVX2 and FMA (checked just above).
+            return unsafe { lanes(x, m, out) };
+        }
+    }
+    for (o, &v) in out.iter_mut().zip(x) {
+        *o = exp(v - m);
+    }
+}
+
+/// `out[i] = 1 / (1 + exp(0 - x[i]))`: ATen's vector sigmoid (`(0 - x).exp() + 1`, then the
+/// reciprocal as a division).
+pub fn sigmoid_slice(x: &[f32], out: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2,fma")]
+        fn lanes(x: &[f32], out: &mut [f32]) {
+            use std::arch::x86_64::*;
+            let n = x.len().min(out.len());
+            let mut i = 0;
+            while i + 8 <= n {
+                let e = avx2::exp8(_mm256_sub_ps(_mm256_setzero_ps(), avx2::load(x, i)));
+                let one = _mm256_set1_ps(1.0);
+                avx2::store(out, i, _mm256_div_ps(one, _mm256_add_ps(e, one)));
+                i += 8;
+            }
+            for (o, &v) in out[i..n].iter_mut().zip(&x[i..n]) {
+                *o = sigmoid(v);
+            }
+        }
+        if has_avx2() {
+            // SAFETY: the CPU has AVX2 and FMA (checked just above).
+            return unsafe { lanes(x, out) };
+        }
+    }
+    for (o, &v) in out.iter_mut().zip(x) {
+        *o = sigmoid(v);
+    }
+}
+
+/// One lane of `sigmoid_slice`.
+#[inline(always)]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (exp(0.0 - x) + 1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOLDEN: &str = include_str!("../../../tests/data/sleef_golden.txt");
+
+    /// Rows `fn x y` of PyTorch's bits (see tests/data/gen_sleef.py for where each comes from).
+    fn golden() -> Vec<(String, u32, u32)> {
+        GOLDEN
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+            .map(|l| {
+                let w: Vec<&str> = l.split(' ').collect();
+                let h = |s: &str| u32::from_str_radix(s, 16).expect("hex");
+                (w[0].to_string(), h(w[1]), h(w[2]))
+            })
+            .collect()
+    }
+
+    fn same(a: f32, b: u32) -> bool {
+        a.to_bits() == b || (a.is_nan() && f32::from_bits(b).is_nan())
+    }
+
+    #[test]
+    fn scalar_functions_are_pytorchs_bits() {
+        let g = golden();
+        assert!(g.len() > 14_000);
+        for (f, x, want) in &g {
+            let x = f32::from_bits(*x);
+            let got = match f.as_str() {
+                "sigmoid" => sigmoid(x),
+                // log_softmax([x, 0])[1]: (0 - 0) - log(exp(x - 0) + 1), summed in lane order
+                "logsm" => 0.0 - ln(exp(x - 0.0) + exp(0.0)),
+                _ => panic!("unknown row {f}"),
+            };
+            assert!(
+                same(got, *want),
+                "{f}({x:e}) = {got:e}, PyTorch {:e}",
+                f32::from_bits(*want)
+            );
+        }
+    }
+
+    #[test]
+    fn lanes_match_the_scalar_functions() {
+        // every 4097th bit pattern: all exponents, signs, NaNs, subnormals
+        let xs: Vec<f32> = (0..1_048_576u32)
+            .map(|i| f32::from_bits(i.wrapping_mul(4097)))
+            .collect();
+        let mut out = vec![0f32; xs.len()];
+        exp_shifted(&xs, 0.0, &mut out);
+        assert!(xs
+            .iter()
+            .zip(&out)
+            .all(|(&x, &o)| same(o, exp(x).to_bits())));
+        sigmoid_slice(&xs, &mut out);
+        assert!(xs
+            .iter()
+            .zip(&out)
+            .all(|(&x, &o)| same(o, sigmoid(x).to_bits())));
+    }
+}
