@@ -213,10 +213,32 @@ impl Interp {
                 BinOp::Add => x.checked_add(*y),
                 BinOp::Sub => x.checked_sub(*y),
                 BinOp::Mul => x.checked_mul(*y),
+                // Non-negative operands: Rust's `%` and `/` are Python's floored ones.
+                BinOp::Mod if *x >= 0 && *y > 0 => Some(x % y),
+                BinOp::FloorDiv if *x >= 0 && *y > 0 => Some(x / y),
+                BinOp::BitAnd => Some(x & y),
+                BinOp::BitOr => Some(x | y),
+                BinOp::BitXor => Some(x ^ y),
                 _ => None,
             };
             if let Some(r) = r {
                 return Ok(Value::Int(r));
+            }
+        }
+        // Float arithmetic that cannot raise (division by zero and `**` take the slow path).
+        let floats = match (a, b) {
+            (Value::Float(x), Value::Float(y)) => Some((*x, *y)),
+            (Value::Float(x), Value::Int(y)) => Some((*x, *y as f64)),
+            (Value::Int(x), Value::Float(y)) => Some((*x as f64, *y)),
+            _ => None,
+        };
+        if let Some((x, y)) = floats {
+            match op {
+                BinOp::Add => return Ok(Value::Float(x + y)),
+                BinOp::Sub => return Ok(Value::Float(x - y)),
+                BinOp::Mul => return Ok(Value::Float(x * y)),
+                BinOp::Div if y != 0.0 => return Ok(Value::Float(x / y)),
+                _ => {}
             }
         }
         self.binary_slow(op, a, b)
@@ -389,13 +411,20 @@ impl Interp {
     }
 
     /// `a op= b`: in place for lists, `__iop__` for objects, else the plain operator.
+    /// Numbers go straight to `binary` (kept inline: every `t += x` comes here).
+    #[inline]
     pub fn inplace(&mut self, op: BinOp, a: &Value, b: &Value) -> PyResult<Value> {
+        if matches!(a, Value::Int(_) | Value::Float(_))
+            && matches!(b, Value::Int(_) | Value::Float(_))
+        {
+            return self.binary(op, a, b);
+        }
+        self.inplace_slow(op, a, b)
+    }
+
+    #[inline(never)]
+    fn inplace_slow(&mut self, op: BinOp, a: &Value, b: &Value) -> PyResult<Value> {
         match (op, a) {
-            (_, Value::Int(_) | Value::Float(_))
-                if matches!(b, Value::Int(_) | Value::Float(_)) =>
-            {
-                return self.binary(op, a, b);
-            }
             (BinOp::Add, Value::List(l)) if !matches!(b, Value::Native(_)) => {
                 let items = self.collect(b).map_err(|e| {
                     if e.is(ExcKind::TypeError) {

@@ -73,18 +73,24 @@ impl Interp {
     }
 
     pub fn lookup_method(&mut self, obj: &Value, name: Sym) -> PyResult<Looked> {
-        match obj {
+        self.lookup_method_owned(obj.clone(), name)
+    }
+
+    /// `lookup_method` taking the object, which becomes the method's `self` without another
+    /// reference-count round trip.
+    pub fn lookup_method_owned(&mut self, obj: Value, name: Sym) -> PyResult<Looked> {
+        match &obj {
             Value::Instance(i) => {
                 if let Some(v) = i.dict.borrow().get(&name) {
                     return Ok(Looked::Value(v.clone()));
                 }
                 match i.class.lookup(name) {
-                    Some(Value::Func(f)) => Ok(Looked::Func(f, obj.clone())),
+                    Some(Value::Func(f)) => Ok(Looked::Func(f, obj)),
                     Some(Value::Builtin(b)) if b.this.is_none() => {
-                        Ok(Looked::Native(b.f, obj.clone(), b.name))
+                        Ok(Looked::Native(b.f, obj, b.name))
                     }
-                    Some(other) => Ok(Looked::Value(self.class_attr_get(other, obj)?)),
-                    None => Ok(Looked::Value(self.get_attr(obj, name)?)),
+                    Some(other) => Ok(Looked::Value(self.class_attr_get(other, &obj)?)),
+                    None => Ok(Looked::Value(self.get_attr(&obj, name)?)),
                 }
             }
             Value::Str(_)
@@ -95,21 +101,21 @@ impl Interp {
             | Value::Int(_)
             | Value::Float(_) => {
                 // Cached by type and name: finding a builtin method matches its name's text.
-                let key = (std::mem::discriminant(obj), name);
+                let key = (std::mem::discriminant(&obj), name);
                 let found = match self.method_cache.get(&key) {
                     Some(m) => *m,
                     None => {
-                        let m = crate::lang::builtins::method(obj, &name.as_str());
+                        let m = crate::lang::builtins::method(&obj, &name.as_str());
                         self.method_cache.insert(key, m);
                         m
                     }
                 };
                 match found {
-                    Some((f, n)) => Ok(Looked::Native(f, obj.clone(), n)),
-                    None => Ok(Looked::Value(self.get_attr(obj, name)?)),
+                    Some((f, n)) => Ok(Looked::Native(f, obj, n)),
+                    None => Ok(Looked::Value(self.get_attr(&obj, name)?)),
                 }
             }
-            _ => Ok(Looked::Value(self.get_attr(obj, name)?)),
+            _ => Ok(Looked::Value(self.get_attr(&obj, name)?)),
         }
     }
 
@@ -172,7 +178,7 @@ impl Interp {
         }
     }
 
-    fn free_slots(&mut self, mut slots: Vec<Option<Value>>) {
+    pub(crate) fn free_slots(&mut self, mut slots: Vec<Option<Value>>) {
         slots.clear();
         if self.slot_pool.len() < 64 && slots.capacity() <= 256 {
             self.slot_pool.push(slots);

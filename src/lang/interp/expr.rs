@@ -22,11 +22,27 @@ impl Interp {
     pub fn eval(&mut self, e: &Expr, f: &mut Frame) -> PyResult<Value> {
         match &e.kind {
             ExprKind::Name(n) => {
-                if let Scope::Local(slot) = n.scope {
-                    match f.slots.get(slot as usize) {
-                        Some(Some(Value::Cell(_) | Value::StrBuf(_))) | Some(None) | None => {}
+                match n.scope {
+                    Scope::Local(slot) => match f.slots.get(slot as usize) {
+                        Some(Some(Value::Cell(c))) => {
+                            if let Some(v) = &*c.borrow() {
+                                return Ok(v.clone());
+                            }
+                        }
+                        Some(Some(Value::StrBuf(_))) | Some(None) | None => {}
                         Some(Some(v)) => return Ok(v.clone()),
+                    },
+                    // Module globals, then builtins, indexed by symbol: no hashing.
+                    Scope::Global => {
+                        let i = n.sym.index();
+                        if let Some(Some(v)) = self.globals.get(i) {
+                            return Ok(v.clone());
+                        }
+                        if let Some(Some(v)) = self.builtins.get(i) {
+                            return Ok(v.clone());
+                        }
                     }
+                    _ => {}
                 }
                 self.load_name(n, f)
                     .map_err(|err| self.at(err, f, e.span, Anchor::None))
@@ -35,7 +51,10 @@ impl Interp {
             ExprKind::Binary(op, a, b) => {
                 let x = self.eval(a, f)?;
                 let y = self.eval(b, f)?;
-                self.binary(*op, &x, &y).map_err(|err| {
+                let r = self.binary(*op, &x, &y);
+                discard(x);
+                discard(y);
+                r.map_err(|err| {
                     let anchor = Anchor::BinOp {
                         left_end: a.span.end,
                         right_start: b.span.start,
@@ -44,15 +63,31 @@ impl Interp {
                 })
             }
             ExprKind::Call(func, args) => self.eval_call(e, func, args, f),
+            ExprKind::Float(x) => Ok(Value::Float(*x)),
+            ExprKind::None => Ok(Value::None),
+            ExprKind::Subscript(obj, idx) => self.eval_subscript(e, obj, idx, f),
             ExprKind::Attr(obj, name, hint) => {
-                let o = self.eval(obj, f)?;
-                self.get_attr_hinted(&o, *name, hint)
-                    .map_err(|err| self.at(err, f, e.span, Anchor::None))
+                // `local.attr`: read through the slot, no reference-count round trip.
+                let r = match local_ref(obj, f) {
+                    Some(o) => self.get_attr_hinted(o, *name, hint),
+                    None => {
+                        let o = self.eval(obj, f)?;
+                        self.get_attr_hinted(&o, *name, hint)
+                    }
+                };
+                r.map_err(|err| self.at(err, f, e.span, Anchor::None))
             }
             ExprKind::Compare(first, rest) if rest.len() == 1 => {
                 let left = self.eval(first, f)?;
                 let (op, re) = &rest[0];
                 let right = self.eval(re, f)?;
+                if let (Value::Float(x), Value::Float(y)) = (&left, &right) {
+                    if let Some(r) = cmp_fast(*op, x, y) {
+                        discard(left);
+                        discard(right);
+                        return Ok(Value::Bool(r));
+                    }
+                }
                 if let (Value::Int(x), Value::Int(y)) = (&left, &right) {
                     let r = match op {
                         CmpOp::Eq => Some(x == y),
@@ -64,6 +99,8 @@ impl Interp {
                         _ => None,
                     };
                     if let Some(r) = r {
+                        discard(left);
+                        discard(right);
                         return Ok(Value::Bool(r));
                     }
                 }
@@ -106,17 +143,7 @@ impl Interp {
                     .get_attr_hinted(&o, *name, hint)
                     .map_err(|err| self.at(err, f, e.span, Anchor::None));
             }
-            ExprKind::Subscript(obj, idx) => {
-                let o = self.eval(obj, f)?;
-                let i = self.eval(idx, f)?;
-                return self.get_item(&o, &i).map_err(|err| {
-                    let anchor = Anchor::Subscript {
-                        value_end: obj.span.end,
-                        slice_end: idx.span.end,
-                    };
-                    self.at(err, f, e.span, anchor)
-                });
-            }
+            ExprKind::Subscript(obj, idx) => return self.eval_subscript(e, obj, idx, f),
             ExprKind::Compare(first, rest) => {
                 let mut left = self.eval(first, f)?;
                 let mut result = Value::Bool(true);
@@ -194,6 +221,41 @@ impl Interp {
                     Anchor::None,
                 ))
             }
+        })
+    }
+
+    /// `obj[idx]`.
+    #[inline(never)]
+    fn eval_subscript(
+        &mut self,
+        e: &Expr,
+        obj: &Expr,
+        idx: &Expr,
+        f: &mut Frame,
+    ) -> PyResult<Value> {
+        // `local[i]`: the index is evaluated first only when that cannot be told apart (a
+        // plain local cannot be rebound by an expression), then the container is read
+        // through its slot.
+        let r = if local_ref(obj, f).is_some() {
+            let i = self.eval(idx, f)?;
+            match local_ref(obj, f) {
+                Some(o) => self.get_item(o, &i),
+                None => {
+                    let o = self.eval(obj, f)?;
+                    self.get_item(&o, &i)
+                }
+            }
+        } else {
+            let o = self.eval(obj, f)?;
+            let i = self.eval(idx, f)?;
+            self.get_item(&o, &i)
+        };
+        r.map_err(|err| {
+            let anchor = Anchor::Subscript {
+                value_end: obj.span.end,
+                slice_end: idx.span.end,
+            };
+            self.at(err, f, e.span, anchor)
         })
     }
 
@@ -358,38 +420,47 @@ impl Interp {
         let plain = args.iter().all(|a| matches!(a, Arg::Pos(_)));
         if let ExprKind::Attr(obj, name, _) = &func.kind {
             let o = self.eval(obj, f)?;
-            if plain {
+            // The method is found before the arguments are evaluated, as CPython's
+            // LOAD_METHOD does (a missing method raises before any argument runs).
+            let method = self
+                .lookup_method_owned(o, *name)
+                .map_err(|err| self.at(err, f, func.span, Anchor::None))?;
+            let r = match method {
                 // Arguments go straight into the frame's slots after `self` when the method
                 // is a Python function (no `Args`, no shifting).
-                let mut slots = self.new_slots((args.len() + 1).max(8));
-                slots.push(None);
-                for a in args {
-                    if let Arg::Pos(x) = a {
-                        slots.push(Some(self.eval(x, f)?));
+                Looked::Func(func, this) if plain && func.simple => {
+                    let mut slots = self.new_slots(func.def.info.local_names.len().max(8));
+                    slots.push(Some(this));
+                    for a in args {
+                        if let Arg::Pos(x) = a {
+                            match self.eval(x, f) {
+                                Ok(v) => slots.push(Some(v)),
+                                Err(err) => {
+                                    self.free_slots(slots);
+                                    return Err(err);
+                                }
+                            }
+                        }
                     }
+                    self.call_slots(&func, slots)
                 }
-                let method = self
-                    .lookup_method(&o, *name)
-                    .map_err(|err| self.at(err, f, func.span, Anchor::None))?;
-                let r = match method {
-                    Looked::Func(func, this) if func.simple => {
-                        slots[0] = Some(this);
-                        self.call_slots(&func, slots)
+                // A builtin type's method: the arguments are its `Args` directly.
+                Looked::Native(nf, this, _) if plain => {
+                    let mut pos = Vec::with_capacity(args.len());
+                    for a in args {
+                        if let Arg::Pos(x) = a {
+                            pos.push(self.eval(x, f)?);
+                        }
                     }
-                    m => {
-                        let a = Args::new(slots.into_iter().skip(1).flatten().collect());
-                        self.call_looked_up(m, a)
-                    }
-                };
-                return r.map_err(|err| self.at(err, f, e.span, Anchor::None));
-            }
-            let a = self.eval_args(args, f, e.span)?;
-            let method = self
-                .lookup_method(&o, *name)
-                .map_err(|err| self.at(err, f, func.span, Anchor::None))?;
-            return self
-                .call_looked_up(method, a)
-                .map_err(|err| self.at(err, f, e.span, Anchor::None));
+                    self.check_interrupt()
+                        .and_then(|()| nf(self, &this, Args::new(pos)))
+                }
+                m => {
+                    let a = self.eval_args(args, f, e.span)?;
+                    self.call_looked_up(m, a)
+                }
+            };
+            return r.map_err(|err| self.at(err, f, e.span, Anchor::None));
         }
         let fv = self.eval(func, f)?;
         if let (true, Value::Func(func)) = (plain, &fv) {
@@ -672,6 +743,36 @@ impl Interp {
         }
         Ok(())
     }
+}
+
+/// The value of a plain local variable (not a cell, not a string being built), borrowed
+/// from its slot: `p.x`, `d[k]` and `self.n = v` read their object without cloning it.
+#[inline]
+pub(crate) fn local_ref<'a>(e: &Expr, f: &'a Frame) -> Option<&'a Value> {
+    match &e.kind {
+        ExprKind::Name(Name {
+            scope: Scope::Local(slot),
+            ..
+        }) => match f.slots.get(*slot as usize) {
+            Some(Some(Value::Cell(_) | Value::StrBuf(_))) | Some(None) | None => None,
+            Some(Some(v)) => Some(v),
+        },
+        _ => None,
+    }
+}
+
+/// `float <op> float` comparisons (IEEE, as CPython's `float_richcompare` for two floats).
+#[inline]
+fn cmp_fast(op: CmpOp, x: &f64, y: &f64) -> Option<bool> {
+    Some(match op {
+        CmpOp::Eq => x == y,
+        CmpOp::Ne => x != y,
+        CmpOp::Lt => x < y,
+        CmpOp::Le => x <= y,
+        CmpOp::Gt => x > y,
+        CmpOp::Ge => x >= y,
+        _ => return None,
+    })
 }
 
 /// Inserts keeping the first key object, as Python does (`{1: 'a', 1.0: 'b'}` is `{1: 'b'}`).

@@ -80,12 +80,19 @@ impl Interp {
     /// `__eq__`, else `v` itself.
     #[inline]
     pub fn key_in<M: KeyedMap>(&mut self, v: Value, map: &RefCell<M>) -> PyResult<Key> {
+        if plain_key(&v) {
+            return Ok(Key(v));
+        }
         let k = self.new_key(v)?;
         self.rekey_in(k, map)
     }
 
     /// `key_in` for a map being built (not yet shared).
+    #[inline]
     pub fn key_in_local<M: KeyedMap>(&mut self, v: Value, map: &M) -> PyResult<Key> {
+        if plain_key(&v) {
+            return Ok(Key(v));
+        }
         let k = self.new_key(v)?;
         self.rekey_in_local(k, map)
     }
@@ -147,4 +154,14 @@ fn candidates<M: KeyedMap>(m: &M, k: &Key) -> Vec<Key> {
     };
     let h = m.hash_of(k);
     got.into_iter().filter(|c| m.hash_of(c) == h).collect()
+}
+
+/// Keys that are always hashable and equal only by value (no user `__hash__`/`__eq__`):
+/// the common dict keys skip `new_key`'s checks.
+#[inline]
+fn plain_key(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Int(_) | Value::Str(_) | Value::Float(_) | Value::Bool(_) | Value::None
+    )
 }

@@ -29,6 +29,7 @@ impl Interp {
         self.at(err, f, s.span, Anchor::None)
     }
 
+    #[inline]
     pub fn exec(&mut self, s: &Stmt, f: &mut Frame) -> PyResult<Flow> {
         self.note_stmt(s.span.start, &f.src);
         self.exec_inner(s, f)
@@ -43,13 +44,47 @@ impl Interp {
             }
             StmtKind::Assign(targets, value) if targets.len() == 1 => {
                 let v = self.eval(value, f)?;
-                self.assign(&targets[0], v, f)?;
+                if let Some(v) = store_local(&targets[0], v, f) {
+                    self.assign(&targets[0], v, f)?;
+                }
             }
-            StmtKind::AugAssign(target, op, value) => self.aug_assign(target, *op, value, f, s)?,
+            StmtKind::AugAssign(target, op, value) => {
+                // `n += k` on a local number: no call into the general path.
+                if let ExprKind::Name(
+                    n @ Name {
+                        scope: Scope::Local(slot),
+                        ..
+                    },
+                ) = &target.kind
+                {
+                    let slot = *slot as usize;
+                    if matches!(
+                        f.slots.get(slot),
+                        Some(Some(Value::Int(_) | Value::Float(_)))
+                    ) {
+                        let rhs = self.eval(value, f)?;
+                        // (The right side cannot rebind a plain local; read it again anyway.)
+                        let cur = match &f.slots[slot] {
+                            Some(v @ (Value::Int(_) | Value::Float(_))) => v.clone(),
+                            _ => self
+                                .load_name(n, f)
+                                .map_err(|e| self.at(e, f, target.span, Anchor::None))?,
+                        };
+                        let r = self
+                            .inplace(*op, &cur, &rhs)
+                            .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
+                        f.slots[slot] = Some(r);
+                        return Ok(Flow::Normal);
+                    }
+                }
+                self.aug_assign(target, *op, value, f, s)?
+            }
             StmtKind::If(test, body, orelse) => {
                 let c = self.eval(test, f)?;
                 let t = match c {
                     Value::Bool(b) => b,
+                    Value::Int(i) => i != 0,
+                    Value::None => false,
                     _ => self
                         .truthy(&c)
                         .map_err(|e| self.at(e, f, test.span, Anchor::None))?,
@@ -66,6 +101,10 @@ impl Interp {
             StmtKind::For(target, iter, body, orelse) => {
                 return self.exec_for(target, iter, body, orelse, f, s.span.start)
             }
+            StmtKind::While(test, body, orelse) => return self.exec_while(test, body, orelse, f),
+            StmtKind::Break => return Ok(Flow::Break),
+            StmtKind::Continue => return Ok(Flow::Continue),
+            StmtKind::Pass => {}
             _ => return self.exec_rest(s, f),
         }
         Ok(Flow::Normal)
@@ -105,22 +144,7 @@ impl Interp {
                 };
                 return self.exec_block(branch, f);
             }
-            StmtKind::While(test, body, orelse) => loop {
-                self.tick()
-                    .map_err(|e| self.at(e, f, test.span, Anchor::None))?;
-                let c = self.eval(test, f)?;
-                if !self
-                    .truthy(&c)
-                    .map_err(|e| self.at(e, f, test.span, Anchor::None))?
-                {
-                    return self.exec_block(orelse, f);
-                }
-                match self.exec_block(body, f)? {
-                    Flow::Break => break,
-                    Flow::Return(v) => return Ok(Flow::Return(v)),
-                    Flow::Normal | Flow::Continue => {}
-                }
-            },
+            StmtKind::While(test, body, orelse) => return self.exec_while(test, body, orelse, f),
             StmtKind::For(target, iter, body, orelse) => {
                 return self.exec_for(target, iter, body, orelse, f, s.span.start)
             }
@@ -213,6 +237,35 @@ impl Interp {
         Ok(Flow::Normal)
     }
 
+    #[inline(never)]
+    fn exec_while(
+        &mut self,
+        test: &Expr,
+        body: &[Stmt],
+        orelse: &[Stmt],
+        f: &mut Frame,
+    ) -> PyResult<Flow> {
+        loop {
+            self.tick()
+                .map_err(|e| self.at(e, f, test.span, Anchor::None))?;
+            let c = self.eval(test, f)?;
+            let go = match c {
+                Value::Bool(b) => b,
+                _ => self
+                    .truthy(&c)
+                    .map_err(|e| self.at(e, f, test.span, Anchor::None))?,
+            };
+            if !go {
+                return self.exec_block(orelse, f);
+            }
+            match self.exec_block(body, f)? {
+                Flow::Break => return Ok(Flow::Normal),
+                Flow::Return(v) => return Ok(Flow::Return(v)),
+                Flow::Normal | Flow::Continue => {}
+            }
+        }
+    }
+
     fn exec_for(
         &mut self,
         target: &Expr,
@@ -229,7 +282,9 @@ impl Interp {
             for _ in 0..r.len() {
                 self.tick()
                     .map_err(|e| self.at(e, f, iter.span, Anchor::None))?;
-                self.assign(target, Value::Int(cur), f)?;
+                if let Some(v) = store_local(target, Value::Int(cur), f) {
+                    self.assign(target, v, f)?;
+                }
                 match self.exec_block(body, f)? {
                     Flow::Break => return Ok(Flow::Normal),
                     Flow::Return(v) => return Ok(Flow::Return(v)),
@@ -298,15 +353,45 @@ impl Interp {
                 Ok(())
             }
             ExprKind::Attr(obj, name, hint) => {
-                let o = self.eval(obj, f)?;
-                self.set_attr_hinted(&o, *name, v, hint)
-                    .map_err(|e| self.at(e, f, t.span, Anchor::None))
+                let r = match super::expr::local_ref(obj, f) {
+                    Some(o) => self.set_attr_hinted(o, *name, v, hint),
+                    None => {
+                        let o = self.eval(obj, f)?;
+                        self.set_attr_hinted(&o, *name, v, hint)
+                    }
+                };
+                r.map_err(|e| self.at(e, f, t.span, Anchor::None))
             }
             ExprKind::Subscript(obj, idx) => {
-                let o = self.eval(obj, f)?;
-                let i = self.eval(idx, f)?;
-                self.set_item(&o, &i, v)
-                    .map_err(|e| self.at(e, f, t.span, Anchor::None))
+                // A plain local container is read through its slot after the index (which
+                // cannot rebind it), as in `eval`'s subscript.
+                let r = if super::expr::local_ref(obj, f).is_some() {
+                    let i = self.eval(idx, f)?;
+                    match super::expr::local_ref(obj, f) {
+                        Some(o) => self.set_item(o, &i, v),
+                        None => {
+                            let o = self.eval(obj, f)?;
+                            self.set_item(&o, &i, v)
+                        }
+                    }
+                } else {
+                    let o = self.eval(obj, f)?;
+                    let i = self.eval(idx, f)?;
+                    self.set_item(&o, &i, v)
+                };
+                r.map_err(|e| self.at(e, f, t.span, Anchor::None))
+            }
+            ExprKind::Tuple(items) | ExprKind::List(items)
+                if matches!(&v, Value::Tuple(t) if t.len() == items.len())
+                    && !items.iter().any(|t| matches!(t.kind, ExprKind::Starred(_))) =>
+            {
+                // A tuple of the right length: its items go to the targets with no copy of
+                // the tuple (it cannot change meanwhile).
+                let Value::Tuple(t) = v else { return Ok(()) };
+                for (target, val) in items.iter().zip(t.iter()) {
+                    self.assign(target, val.clone(), f)?;
+                }
+                Ok(())
             }
             ExprKind::Tuple(items) | ExprKind::List(items) => {
                 let vals = self
@@ -438,16 +523,28 @@ impl Interp {
                 self.store_name(n, r, f);
             }
             ExprKind::Attr(obj, name, hint) => {
-                let o = self.eval(obj, f)?;
-                let cur = self
-                    .get_attr_hinted(&o, *name, hint)
-                    .map_err(|e| self.at(e, f, target.span, Anchor::None))?;
+                // A plain local `x` in `x.n += k` is read through its slot before and after
+                // the right side (which cannot rebind it): no reference-count round trip.
+                let (cur, owned) = match super::expr::local_ref(obj, f) {
+                    Some(o) => (self.get_attr_hinted(o, *name, hint), None),
+                    None => {
+                        let o = self.eval(obj, f)?;
+                        (self.get_attr_hinted(&o, *name, hint), Some(o))
+                    }
+                };
+                let cur = cur.map_err(|e| self.at(e, f, target.span, Anchor::None))?;
                 let rhs = self.eval(value, f)?;
                 let r = self
                     .inplace(op, &cur, &rhs)
                     .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
-                self.set_attr_hinted(&o, *name, r, hint)
-                    .map_err(|e| self.at(e, f, target.span, Anchor::None))?;
+                let done = match (&owned, super::expr::local_ref(obj, f)) {
+                    (Some(o), _) | (None, Some(o)) => self.set_attr_hinted(o, *name, r, hint),
+                    (None, None) => {
+                        let o = self.eval(obj, f)?;
+                        self.set_attr_hinted(&o, *name, r, hint)
+                    }
+                };
+                done.map_err(|e| self.at(e, f, target.span, Anchor::None))?;
             }
             ExprKind::Subscript(obj, idx) => {
                 let o = self.eval(obj, f)?;
@@ -759,4 +856,22 @@ impl Interp {
             })
             .unwrap_or_default()
     }
+}
+
+/// Stores into a plain local slot (not a cell) when `t` is one; gives `v` back otherwise.
+#[inline]
+fn store_local(t: &Expr, v: Value, f: &mut Frame) -> Option<Value> {
+    if let ExprKind::Name(Name {
+        scope: Scope::Local(slot),
+        ..
+    }) = &t.kind
+    {
+        if let Some(s) = f.slots.get_mut(*slot as usize) {
+            if !matches!(s, Some(Value::Cell(_))) {
+                *s = Some(v);
+                return None;
+            }
+        }
+    }
+    Some(v)
 }
