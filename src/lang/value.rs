@@ -17,6 +17,7 @@ pub type AttrMap = IndexMap<Sym, Value, FxBuildHasher>;
 pub type DictMap = IndexMap<Key, Value, FxBuildHasher>;
 pub type SetMap = IndexSet<Key, FxBuildHasher>;
 
+#[derive(Clone)]
 pub enum Value {
     None,
     Bool(bool),
@@ -46,64 +47,6 @@ pub enum Value {
     /// A string being built by `s += t` in a local slot: appended in place (as CPython
     /// resizes in place), read back as a `Str`. Lives only in frame slots.
     StrBuf(Box<String>),
-}
-
-impl Clone for Value {
-    /// Numbers, bools and None are copied inline (most values an evaluator moves around);
-    /// the rest bump a reference count out of line.
-    #[inline]
-    fn clone(&self) -> Value {
-        match self {
-            Value::Int(i) => Value::Int(*i),
-            Value::Float(x) => Value::Float(*x),
-            Value::Bool(b) => Value::Bool(*b),
-            Value::None => Value::None,
-            _ => self.clone_shared(),
-        }
-    }
-}
-
-impl Value {
-    #[inline(never)]
-    fn clone_shared(&self) -> Value {
-        match self {
-            Value::None => Value::None,
-            Value::Bool(b) => Value::Bool(*b),
-            Value::Int(i) => Value::Int(*i),
-            Value::Float(x) => Value::Float(*x),
-            Value::Str(x) => Value::Str(x.clone()),
-            Value::List(x) => Value::List(x.clone()),
-            Value::Tuple(x) => Value::Tuple(x.clone()),
-            Value::Dict(x) => Value::Dict(x.clone()),
-            Value::Set(x) => Value::Set(x.clone()),
-            Value::Range(x) => Value::Range(x.clone()),
-            Value::Slice(x) => Value::Slice(x.clone()),
-            Value::Ellipsis => Value::Ellipsis,
-            Value::NotImplemented => Value::NotImplemented,
-            Value::Func(x) => Value::Func(x.clone()),
-            Value::Builtin(x) => Value::Builtin(x.clone()),
-            Value::Method(x) => Value::Method(x.clone()),
-            Value::Class(x) => Value::Class(x.clone()),
-            Value::Instance(x) => Value::Instance(x.clone()),
-            Value::Module(x) => Value::Module(x.clone()),
-            Value::Iter(x) => Value::Iter(x.clone()),
-            Value::Native(x) => Value::Native(x.clone()),
-            Value::Cell(x) => Value::Cell(x.clone()),
-            Value::StrBuf(x) => Value::StrBuf(x.clone()),
-        }
-    }
-}
-
-/// Drops a value, skipping the out-of-line destructor for the plain ones (numbers, bools,
-/// None own nothing): the evaluator drops an operand after every operator.
-#[inline(always)]
-pub fn discard(v: Value) {
-    if matches!(
-        v,
-        Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::None
-    ) {
-        std::mem::forget(v);
-    }
 }
 
 impl fmt::Debug for Value {

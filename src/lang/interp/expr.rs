@@ -51,10 +51,7 @@ impl Interp {
             ExprKind::Binary(op, a, b) => {
                 let x = self.eval(a, f)?;
                 let y = self.eval(b, f)?;
-                let r = self.binary(*op, &x, &y);
-                discard(x);
-                discard(y);
-                r.map_err(|err| {
+                self.binary(*op, &x, &y).map_err(|err| {
                     let anchor = Anchor::BinOp {
                         left_end: a.span.end,
                         right_start: b.span.start,
@@ -68,14 +65,18 @@ impl Interp {
             ExprKind::Subscript(obj, idx) => self.eval_subscript(e, obj, idx, f),
             ExprKind::Attr(obj, name, hint) => {
                 // `local.attr`: read through the slot, no reference-count round trip.
-                let r = match local_ref(obj, f) {
-                    Some(o) => self.get_attr_hinted(o, *name, hint),
+                // (Each arm maps its own error, so the result goes straight to the caller
+                // without a copy through a temporary.)
+                match local_ref(obj, f) {
+                    Some(o) => self
+                        .get_attr_hinted(o, *name, hint)
+                        .map_err(|err| self.at(err, f, e.span, Anchor::None)),
                     None => {
                         let o = self.eval(obj, f)?;
                         self.get_attr_hinted(&o, *name, hint)
+                            .map_err(|err| self.at(err, f, e.span, Anchor::None))
                     }
-                };
-                r.map_err(|err| self.at(err, f, e.span, Anchor::None))
+                }
             }
             ExprKind::Compare(first, rest) if rest.len() == 1 => {
                 let left = self.eval(first, f)?;
@@ -83,8 +84,6 @@ impl Interp {
                 let right = self.eval(re, f)?;
                 if let (Value::Float(x), Value::Float(y)) = (&left, &right) {
                     if let Some(r) = cmp_fast(*op, x, y) {
-                        discard(left);
-                        discard(right);
                         return Ok(Value::Bool(r));
                     }
                 }
@@ -99,8 +98,6 @@ impl Interp {
                         _ => None,
                     };
                     if let Some(r) = r {
-                        discard(left);
-                        discard(right);
                         return Ok(Value::Bool(r));
                     }
                 }
@@ -236,27 +233,22 @@ impl Interp {
         // `local[i]`: the index is evaluated first only when that cannot be told apart (a
         // plain local cannot be rebound by an expression), then the container is read
         // through its slot.
-        let r = if local_ref(obj, f).is_some() {
-            let i = self.eval(idx, f)?;
-            match local_ref(obj, f) {
-                Some(o) => self.get_item(o, &i),
-                None => {
-                    let o = self.eval(obj, f)?;
-                    self.get_item(&o, &i)
-                }
-            }
-        } else {
-            let o = self.eval(obj, f)?;
-            let i = self.eval(idx, f)?;
-            self.get_item(&o, &i)
-        };
-        r.map_err(|err| {
+        let at = |me: &Self, err: PyErr, f: &Frame| {
             let anchor = Anchor::Subscript {
                 value_end: obj.span.end,
                 slice_end: idx.span.end,
             };
-            self.at(err, f, e.span, anchor)
-        })
+            me.at(err, f, e.span, anchor)
+        };
+        if local_ref(obj, f).is_some() {
+            let i = self.eval(idx, f)?;
+            if let Some(o) = local_ref(obj, f) {
+                return self.get_item(o, &i).map_err(|err| at(self, err, f));
+            }
+        }
+        let o = self.eval(obj, f)?;
+        let i = self.eval(idx, f)?;
+        self.get_item(&o, &i).map_err(|err| at(self, err, f))
     }
 
     /// `{a, b}` and `{k: v, **m}` displays.
@@ -425,7 +417,9 @@ impl Interp {
             let method = self
                 .lookup_method_owned(o, *name)
                 .map_err(|err| self.at(err, f, func.span, Anchor::None))?;
-            let r = match method {
+            // Each arm maps its own error (no copy of the result through a temporary).
+            let at = |me: &Self, err: PyErr, f: &Frame| me.at(err, f, e.span, Anchor::None);
+            return match method {
                 // Arguments go straight into the frame's slots after `self` when the method
                 // is a Python function (no `Args`, no shifting).
                 Looked::Func(func, this) if plain && func.simple => {
@@ -443,6 +437,7 @@ impl Interp {
                         }
                     }
                     self.call_slots(&func, slots)
+                        .map_err(|err| at(self, err, f))
                 }
                 // A builtin type's method: the arguments are its `Args` directly.
                 Looked::Native(nf, this, _) if plain => {
@@ -454,13 +449,13 @@ impl Interp {
                     }
                     self.check_interrupt()
                         .and_then(|()| nf(self, &this, Args::new(pos)))
+                        .map_err(|err| at(self, err, f))
                 }
                 m => {
                     let a = self.eval_args(args, f, e.span)?;
-                    self.call_looked_up(m, a)
+                    self.call_looked_up(m, a).map_err(|err| at(self, err, f))
                 }
             };
-            return r.map_err(|err| self.at(err, f, e.span, Anchor::None));
         }
         let fv = self.eval(func, f)?;
         if let (true, Value::Func(func)) = (plain, &fv) {
