@@ -2,13 +2,13 @@
 use super::elementwise::drive;
 use super::math::FloatMath;
 use super::{internal, map_keep};
+use super::{sleef, vmath};
 use crate::backend::storage::output_vec;
 use crate::backend::storage::{Arith, Buffer, Element};
 use crate::backend::View;
 use crate::core::error::Result;
 use crate::core::shape::Dims;
 use crate::core::UnaryOp;
-use super::{sleef, vmath};
 use half::{bf16, f16};
 
 /// A result buffer and its strides when not row-major.

@@ -7,10 +7,10 @@
 //! Called by `tensor::ops::optim`; a step the kernels cannot take (a driver without kernels,
 //! float16 parameters, a strided parameter or state, aliased tensors) returns `false` and is
 //! staged there. A strided gradient is copied to a row-major one on the card first.
+use super::backend::CUDA;
 use super::driver::Driver;
 use super::host_route::{driver, gpu_err};
 use super::launch::grid;
-use super::backend::CUDA;
 use crate::backend::cpu::optim::{Adam, AdamConsts, Fl, Sgd};
 use crate::backend::{Backend, Owned, View};
 use crate::core::error::Result;
@@ -162,14 +162,7 @@ pub fn sgd(p: View, g: View, buf: Option<View>, fresh: bool, h: &Sgd) -> Result<
 
 /// One Adam/AdamW step on the card, as `backend::cpu::optim::adam`; `false` when the fused
 /// kernel cannot take it (nothing was touched).
-pub fn adam(
-    p: View,
-    g: View,
-    m: View,
-    v: View,
-    vmax: Option<View>,
-    h: &Adam,
-) -> Result<bool> {
+pub fn adam(p: View, g: View, m: View, v: View, vmax: Option<View>, h: &Adam) -> Result<bool> {
     let mut all = vec![p, g, m, v];
     all.extend(vmax);
     let Some(d) = fused_ok(&all) else {

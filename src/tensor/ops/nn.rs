@@ -2,9 +2,9 @@
 //! `layer_norm`, `gelu`, `leaky_relu`, `one_hot`. Each records the node PyTorch records: a
 //! fused node (`AddmmBackward0`, `MseLossBackward0`, `NllLossBackward0`, ...) where PyTorch has
 //! a kernel, the nodes of the parts where PyTorch composes ops (`l1_loss`, `cross_entropy`).
+use crate::tensor::autocast::{self, req, AmpOp};
 use crate::tensor::autograd::util::{add, div, mul, neg, scalar_op, scale, sub, when};
 use crate::tensor::autograd::{is_recording, is_recording1, mode, record, Grads};
-use crate::tensor::autocast::{self, req, AmpOp};
 use crate::tensor::error::{index_err, runtime, value_err, Result};
 use crate::tensor::ops::binary::{binary, binary_scalar, BinaryOp};
 use crate::tensor::ops::matmul::{matmul, mm};

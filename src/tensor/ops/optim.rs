@@ -84,7 +84,13 @@ pub fn sgd_(p: &Tensor, g: &Tensor, buf: Option<&Tensor>, h: &Sgd) -> Result<Opt
         (true, Some(b)) => Some(b.clone()),
         (true, None) => Some(create::zeros_like(g, None)?),
     };
-    if crate::backend::cuda::optim::sgd(p.operand(), g.operand(), buf.as_ref().map(Tensor::operand), fresh, h)? {
+    if crate::backend::cuda::optim::sgd(
+        p.operand(),
+        g.operand(),
+        buf.as_ref().map(Tensor::operand),
+        fresh,
+        h,
+    )? {
         p.bump_version();
         if let Some(b) = &buf {
             b.bump_version();
