@@ -380,28 +380,7 @@ fn arg_rows_f32(
 /// then the first element equal to it (or the first NaN). Zeros of either sign compare equal,
 /// so this is the first zero, the element the in-order search keeps.
 fn arg_run_f32(max: bool, x: &[f32]) -> usize {
-    let mut acc = [x[0]; LANES];
-    let mut nan = false;
-    let chunks = x.chunks_exact(LANES);
-    let tail = chunks.remainder();
-    for c in chunks {
-        for (a, &v) in acc.iter_mut().zip(c) {
-            nan |= v.is_nan();
-            *a = if (max && v > *a) || (!max && v < *a) {
-                v
-            } else {
-                *a
-            };
-        }
-    }
-    let m = tail.iter().chain(&acc).fold(x[0], |m, &v| {
-        nan |= v.is_nan();
-        if (max && v > m) || (!max && v < m) {
-            v
-        } else {
-            m
-        }
-    });
+    let (m, nan) = extreme_f32(max, x);
     let hit = |v: f32| if nan { v.is_nan() } else { v == m };
     let mut i = 0;
     for c in x.chunks(LANES) {
@@ -545,6 +524,16 @@ const LANES: usize = 16;
 /// The max of a non-empty row, NaN if any element is NaN (`vec::maximum`). Which zero a
 /// row of zeros gives does not matter here: `x - max` is then a zero and `exp` of it is 1.
 fn row_max(x: &[f32]) -> f32 {
+    match extreme_f32(true, x) {
+        (_, true) => f32::NAN,
+        (m, false) => m,
+    }
+}
+
+/// The max (or min) of a non-empty run over 16 lanes, ignoring NaNs, and whether it held a NaN.
+#[inline]
+fn extreme_f32(max: bool, x: &[f32]) -> (f32, bool) {
+    let better = |v: f32, m: f32| if max { v > m } else { v < m };
     let mut acc = [x[0]; LANES];
     let mut nan = false;
     let chunks = x.chunks_exact(LANES);
@@ -552,22 +541,18 @@ fn row_max(x: &[f32]) -> f32 {
     for c in chunks {
         for (a, &v) in acc.iter_mut().zip(c) {
             nan |= v.is_nan();
-            *a = if v > *a { v } else { *a };
+            *a = if better(v, *a) { v } else { *a };
         }
     }
     let m = tail.iter().chain(&acc).fold(x[0], |m, &v| {
         nan |= v.is_nan();
-        if v > m {
+        if better(v, m) {
             v
         } else {
             m
         }
     });
-    if nan {
-        f32::NAN
-    } else {
-        m
-    }
+    (m, nan)
 }
 
 /// A row's sum in `vec::reduce_all`'s order: in order below one vector; else lane `l` sums

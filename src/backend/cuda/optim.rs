@@ -10,7 +10,7 @@
 use super::backend::CUDA;
 use super::driver::Driver;
 use super::host_route::{driver, gpu_err};
-use super::launch::grid;
+use super::launch::{grid, Kernels};
 use crate::backend::cpu::optim::{Adam, AdamConsts, Fl, Sgd};
 use crate::backend::{Backend, Owned, View};
 use crate::core::error::Result;
@@ -133,31 +133,41 @@ fn name(family: &str, p: &View) -> String {
     format!("{family}_{s}")
 }
 
+/// Runs `launch` (given the kernels, the gradient's device address and the element count)
+/// when the fused kernels can update `all` (parameter, gradient, then state) in place; `false`
+/// when they cannot (nothing was touched).
+fn fused_step(
+    all: &[View],
+    launch: impl FnOnce(&Kernels, u64, usize) -> std::result::Result<(), String>,
+) -> Result<bool> {
+    let Some(d) = fused_ok(all) else {
+        return Ok(false);
+    };
+    let n = all[0].numel();
+    if n > 0 {
+        let dense = dense_grad(all[1])?;
+        let g = dense.as_ref().map_or(all[1], Owned::view);
+        let kernels = d.kernels().expect("checked by fused_ok");
+        launch(kernels, first(&g), n).map_err(gpu_err)?;
+    }
+    Ok(true)
+}
+
 /// One SGD step on the card, as `backend::cpu::optim::sgd`; `false` when the fused kernel
 /// cannot take it (nothing was touched).
 pub fn sgd(p: View, g: View, buf: Option<View>, fresh: bool, h: &Sgd) -> Result<bool> {
     let mut all = vec![p, g];
     all.extend(buf);
-    let Some(d) = fused_ok(&all) else {
-        return Ok(false);
-    };
-    let n = p.numel();
-    if n > 0 {
-        let dense = dense_grad(g)?;
-        let g = dense.as_ref().map_or(g, Owned::view);
-        let kernels = d.kernels().expect("checked by fused_ok");
-        let ptrs = (first(&p), first(&g), buf.as_ref().map_or(0, first));
-        kernels
-            .sgd(
-                &name("sgd", &p),
-                grid(n),
-                n as i64,
-                ptrs,
-                &SgdArgs::new(h, fresh),
-            )
-            .map_err(gpu_err)?;
-    }
-    Ok(true)
+    fused_step(&all, |k, g, n| {
+        let ptrs = (first(&p), g, buf.as_ref().map_or(0, first));
+        k.sgd(
+            &name("sgd", &p),
+            grid(n),
+            n as i64,
+            ptrs,
+            &SgdArgs::new(h, fresh),
+        )
+    })
 }
 
 /// One Adam/AdamW step on the card, as `backend::cpu::optim::adam`; `false` when the fused
@@ -165,30 +175,20 @@ pub fn sgd(p: View, g: View, buf: Option<View>, fresh: bool, h: &Sgd) -> Result<
 pub fn adam(p: View, g: View, m: View, v: View, vmax: Option<View>, h: &Adam) -> Result<bool> {
     let mut all = vec![p, g, m, v];
     all.extend(vmax);
-    let Some(d) = fused_ok(&all) else {
-        return Ok(false);
-    };
-    let n = p.numel();
-    if n > 0 {
-        let dense = dense_grad(g)?;
-        let g = dense.as_ref().map_or(g, Owned::view);
-        let kernels = d.kernels().expect("checked by fused_ok");
+    fused_step(&all, |k, g, n| {
         let args = match p.dtype() {
             DType::F64 => AdamArgs::new::<f64>(h),
             _ => AdamArgs::new::<f32>(h),
         };
         let ptrs = (
             first(&p),
-            first(&g),
+            g,
             first(&m),
             first(&v),
             vmax.as_ref().map_or(0, first),
         );
-        kernels
-            .adam(&name("adam", &p), grid(n), n as i64, ptrs, &args)
-            .map_err(gpu_err)?;
-    }
-    Ok(true)
+        k.adam(&name("adam", &p), grid(n), n as i64, ptrs, &args)
+    })
 }
 
 #[cfg(test)]
