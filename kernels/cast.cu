@@ -4,6 +4,11 @@
 #define DEFINE_COPY(NAME, T)                                                                 \
     extern "C" __global__ void copy_##NAME(i64 n, const T* src, Layout ls, T* dst,          \
                                            Layout ld) {                                     \
+        if (dense_run(ls) && dense_run(ld)) {                                               \
+            T x[UNROLL];                                                                    \
+            DENSE_LOOP(n, x[k] = src[ls.offset + i], dst[ld.offset + i] = x[k]);            \
+            return;                                                                         \
+        }                                                                                   \
         GRID_STRIDE(i, n) { dst[strided_offset(ld, i)] = src[strided_offset(ls, i)]; }      \
     }
 
@@ -38,6 +43,11 @@ __device__ __forceinline__ int d_to_i32(double v) {
 #define DEFINE_CAST(SRC_NAME, S, DST_NAME, D, LOAD, STORE)                                   \
     extern "C" __global__ void cast_##SRC_NAME##_##DST_NAME(i64 n, const S* src, Layout ls, \
                                                             D* dst, Layout ld) {            \
+        if (dense_run(ls) && dense_run(ld)) {                                               \
+            double x[UNROLL];                                                               \
+            DENSE_LOOP(n, x[k] = LOAD(src, ls.offset + i), dst[ld.offset + i] = STORE(x[k])); \
+            return;                                                                         \
+        }                                                                                   \
         GRID_STRIDE(i, n) { dst[strided_offset(ld, i)] = STORE(LOAD(src, strided_offset(ls, i))); } \
     }
 

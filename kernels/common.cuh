@@ -32,7 +32,7 @@ __device__ __forceinline__ i64 strided_offset(const Layout& l, i64 i) {
     return off;
 }
 
-// (The CPU emulation used by cargo test, src/backend/cuda/emulator.rs, brings its own two.)
+// (The CPU build of the kernels, tests/vgpu/src/shim.cpp, brings its own two.)
 #ifndef CUDALEARN_CPU_EMULATION
 __device__ __forceinline__ float f16_to_f32(f16_t h) {
     float f;
@@ -66,6 +66,29 @@ __device__ __forceinline__ bf16_t f32_to_bf16(float f) {
 
 // -infinity without math.h
 #define NEG_INF (-__longlong_as_double(0x7ff0000000000000LL))
+
+// Elementwise kernels over operands that are each one dense run (one dim of stride 1: the
+// backend merges every dim a dense operand allows) take DENSE_LOOP: each thread handles UNROLL
+// elements a block's width apart, so a warp's loads stay coalesced and each thread has UNROLL
+// loads in flight before its first store (ATen's unrolled elementwise loop). The host launches
+// 1/UNROLL of the blocks then (`launch::elementwise_grid`). LOADS reads element i into slot k
+// of the thread's registers, STORES writes slot k to element i.
+#define UNROLL 4
+__device__ __forceinline__ bool dense_run(const Layout& l) {
+    return l.ndim == 1 && l.strides[0] == 1;
+}
+#define DENSE_LOOP(n, LOADS, STORES)                                                         \
+    for (i64 tile_ = (i64)blockIdx.x * blockDim.x * UNROLL; tile_ < (n);                     \
+         tile_ += (i64)gridDim.x * blockDim.x * UNROLL) {                                    \
+        _Pragma("unroll") for (int k = 0; k < UNROLL; ++k) {                                 \
+            i64 i = tile_ + threadIdx.x + (i64)k * blockDim.x;                               \
+            if (i < (n)) { LOADS; }                                                          \
+        }                                                                                    \
+        _Pragma("unroll") for (int k = 0; k < UNROLL; ++k) {                                 \
+            i64 i = tile_ + threadIdx.x + (i64)k * blockDim.x;                               \
+            if (i < (n)) { STORES; }                                                         \
+        }                                                                                    \
+    }
 
 #define GRID_STRIDE(i, n) \
     for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += (i64)blockDim.x * gridDim.x)

@@ -171,6 +171,12 @@ __device__ __forceinline__ T iunop(int op, T x) {
 #define DEFINE_ELEMENTWISE(NAME, T, ACC, LOAD, STORE, BINOP, UNOP)                           \
     extern "C" __global__ void binary_##NAME(int op, i64 n, const T* a, Layout la,          \
                                              const T* b, Layout lb, T* out, Layout lo) {    \
+        if (dense_run(la) && dense_run(lb) && dense_run(lo)) {                              \
+            ACC x[UNROLL], y[UNROLL];                                                       \
+            DENSE_LOOP(n, (x[k] = LOAD(a, la.offset + i), y[k] = LOAD(b, lb.offset + i)),   \
+                       out[lo.offset + i] = STORE(BINOP<ACC>(op, x[k], y[k])));             \
+            return;                                                                         \
+        }                                                                                   \
         GRID_STRIDE(i, n) {                                                                 \
             ACC x = LOAD(a, strided_offset(la, i));                                         \
             ACC y = LOAD(b, strided_offset(lb, i));                                         \
@@ -180,6 +186,13 @@ __device__ __forceinline__ T iunop(int op, T x) {
     extern "C" __global__ void binary_scalar_##NAME(int op, i64 n, const T* a, Layout la,   \
                                                     double s, int rev, T* out, Layout lo) { \
         ACC y = (ACC)s;                                                                     \
+        if (dense_run(la) && dense_run(lo)) {                                               \
+            ACC x[UNROLL];                                                                  \
+            DENSE_LOOP(n, x[k] = LOAD(a, la.offset + i),                                    \
+                       out[lo.offset + i] = STORE(rev ? BINOP<ACC>(op, y, x[k])             \
+                                                      : BINOP<ACC>(op, x[k], y)));          \
+            return;                                                                         \
+        }                                                                                   \
         GRID_STRIDE(i, n) {                                                                 \
             ACC x = LOAD(a, strided_offset(la, i));                                         \
             out[strided_offset(lo, i)] = STORE(rev ? BINOP<ACC>(op, y, x) : BINOP<ACC>(op, x, y)); \
@@ -204,6 +217,12 @@ __device__ __forceinline__ T iunop(int op, T x) {
     }                                                                                       \
     extern "C" __global__ void unary_##NAME(int op, i64 n, const T* a, Layout la, T* out,   \
                                             Layout lo) {                                    \
+        if (dense_run(la) && dense_run(lo)) {                                               \
+            ACC x[UNROLL];                                                                  \
+            DENSE_LOOP(n, x[k] = LOAD(a, la.offset + i),                                    \
+                       out[lo.offset + i] = STORE(UNOP<ACC>(op, x[k])));                    \
+            return;                                                                         \
+        }                                                                                   \
         GRID_STRIDE(i, n) {                                                                 \
             ACC x = LOAD(a, strided_offset(la, i));                                         \
             out[strided_offset(lo, i)] = STORE(UNOP<ACC>(op, x));                           \

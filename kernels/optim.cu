@@ -125,3 +125,26 @@ DEFINE_SGD(f32, float)
 DEFINE_SGD(f64, double)
 DEFINE_ADAM(f32, float)
 DEFINE_ADAM(f64, double)
+
+// GradScaler's unscale (torch._amp_foreach_non_finite_check_and_unscale_): each gradient
+// element is multiplied by inv_scale (stored even when it is inf or NaN, as ATen's kernel
+// does) and *found becomes 1 when any element was inf or NaN. Exponent bits are tested, so no
+// math header is needed.
+__device__ __forceinline__ bool non_finite(float x) {
+    return (__float_as_uint(x) & 0x7f800000u) == 0x7f800000u;
+}
+__device__ __forceinline__ bool non_finite(double x) {
+    return (__double_as_longlong(x) & 0x7ff0000000000000LL) == 0x7ff0000000000000LL;
+}
+
+#define DEFINE_UNSCALE(NAME, T)                                                             \
+    extern "C" __global__ void unscale_##NAME(i64 n, T* g, double inv_scale, int* found) { \
+        GRID_STRIDE(i, n) {                                                                 \
+            T x = g[i];                                                                     \
+            if (non_finite(x)) *found = 1;                                                  \
+            g[i] = Rn<T>::mul(x, (T)inv_scale);                                             \
+        }                                                                                   \
+    }
+
+DEFINE_UNSCALE(f32, float)
+DEFINE_UNSCALE(f64, double)

@@ -12,7 +12,10 @@ fn setup() -> std::sync::MutexGuard<'static, ()> {
     static ONCE: std::sync::Once = std::sync::Once::new();
     static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
     ONCE.call_once(|| cudalearn::backend::cuda::install_host_device(8 << 30));
-    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+    let serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    // each test starts as a new process would, before any cuBLAS workspace was taken
+    cudalearn::backend::gpu::release_blas_workspaces(0);
+    serial
 }
 
 #[test]

@@ -224,8 +224,16 @@ fn memory_sequence_matches_the_simulated_gpu() {
     let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cuda/memory.py");
     let real = run(v, &["run", file], &[], "");
     real.clean();
+    // the virtual card is an sm_90 one, so its cuBLAS workspace is an H100's
     let sim = Command::new(env!("CARGO_BIN_EXE_cudalearn"))
-        .args(["run", "--sim-gpu", file])
+        .args([
+            "run",
+            "--sim-gpu-model",
+            "h100",
+            "--sim-gpu-memory",
+            "16GiB",
+            file,
+        ])
         .env("CUDALEARN_NO_CUDA", "1")
         .output()
         .expect("cudalearn runs");
@@ -1045,5 +1053,80 @@ fn nccl_groups_on_virtual_gpus() {
         missing.stderr.contains("pip install nvidia-nccl-cu12"),
         "{}",
         missing.stderr
+    );
+}
+
+/// GradScaler on a card unscales with `kernels/optim.cu`'s `unscale` (one launch per gradient,
+/// the inf/NaN flag read back once a step) instead of reading every gradient to the host: the
+/// scales are the CPU's, a step with an inf gradient is skipped as PyTorch skips it, losses and
+/// weights agree with the CPU's (to the last bits the two GEMMs' summation orders leave), no op
+/// takes the host route, and the bytes read back stay far below one gradient per step.
+#[test]
+fn grad_scaler_unscales_on_the_card_with_the_cpus_bits() {
+    let Some(v) = vgpu() else { return };
+    let code = |dev: &str| {
+        format!(
+            "import torch\ntorch.manual_seed(0)\ndev = '{dev}'\n\
+            model = torch.nn.Sequential(torch.nn.Linear(64, 32), torch.nn.ReLU(), torch.nn.Linear(32, 10)).to(dev)\n\
+            opt = torch.optim.SGD(model.parameters(), lr=0.1)\n\
+            scaler = torch.amp.GradScaler(dev, init_scale=1024.0)\n\
+            x = torch.randn(16, 64).to(dev)\ny = torch.randint(0, 10, (16,)).to(dev)\n\
+            for step in range(4):\n\
+            \x20   opt.zero_grad()\n\
+            \x20   loss = torch.nn.functional.cross_entropy(model(x), y)\n\
+            \x20   scaler.scale(loss).backward()\n\
+            \x20   if step == 2:\n\
+            \x20       model[0].weight.grad[3, 5] = float('inf')\n\
+            \x20   scaler.step(opt)\n\
+            \x20   scaler.update()\n\
+            \x20   print(repr(loss.item()), scaler.get_scale(), repr(model[0].weight.sum().item()))\n"
+        )
+    };
+    let cpu = script(v, &code("cpu"), &[]);
+    let gpu = script(v, &code("cuda"), &[("CUDALEARN_TRACE_HOST_ROUTE", "1")]);
+    gpu.clean();
+    assert!(cpu.ok && gpu.ok, "{}\n{}", cpu.stderr, gpu.stderr);
+    let rows = |out: &str| -> Vec<Vec<f64>> {
+        out.lines()
+            .map(|l| l.split(' ').map(|x| x.parse().expect("a number")).collect())
+            .collect()
+    };
+    let (g, c) = (rows(&gpu.stdout), rows(&cpu.stdout));
+    assert_eq!(g.len(), 4, "{}", gpu.stdout);
+    for (gr, cr) in g.iter().zip(&c) {
+        assert_eq!(
+            gr[1], cr[1],
+            "scales differ:\n{}\n{}",
+            gpu.stdout, cpu.stdout
+        );
+        for k in [0, 2] {
+            assert!(
+                (gr[k] - cr[k]).abs() < 1e-5,
+                "{}\n{}",
+                gpu.stdout,
+                cpu.stdout
+            );
+        }
+    }
+    // the inf step is skipped (the weights stay) and halves the scale
+    assert_eq!(
+        g.iter().map(|r| r[1]).collect::<Vec<_>>(),
+        [1024.0, 1024.0, 512.0, 512.0]
+    );
+    assert_eq!(g[2][2], g[1][2], "{}", gpu.stdout);
+    assert_ne!(g[3][2], g[2][2], "{}", gpu.stdout);
+    assert!(!gpu.stderr.contains("host route"), "{}", gpu.stderr);
+    assert!(gpu.log.contains("launch unscale_f32 16"), "{}", gpu.log);
+    let read_back: u64 = gpu
+        .log
+        .lines()
+        .find_map(|l| l.strip_prefix("copy cuMemcpyDtoH_v2 "))
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|b| b.parse().ok())
+        .expect("the log counts DtoH bytes");
+    assert!(
+        read_back < 64 * 32 * 4,
+        "{read_back} bytes read back: {}",
+        gpu.log
     );
 }

@@ -55,8 +55,12 @@ impl ScaleState {
 }
 
 /// `torch._amp_foreach_non_finite_check_and_unscale_`: multiplies every gradient by `inv_scale`
-/// in place and says whether any element was inf or nan.
+/// in place and says whether any element was inf or nan. On a card one kernel per gradient
+/// does both and the flag is read back once; elsewhere the values are checked on the host.
 pub fn unscale_grads(grads: &[Tensor], inv_scale: f32) -> Result<bool> {
+    if let Some(found) = crate::tensor::ops::optim::unscale_on_card(grads, inv_scale)? {
+        return Ok(found);
+    }
     let mut found_inf = false;
     for g in grads {
         if !found_inf && g.numel() > 0 {

@@ -216,6 +216,8 @@ pub struct CachingAllocator<R: RawAllocator> {
     total_reserved: u64,
     /// `set_per_process_memory_fraction`: the cap in bytes, once set.
     allowed_max: Option<u64>,
+    /// The math libraries' workspaces taken so far (`hold`): name and address.
+    held: Vec<(&'static str, u64)>,
 }
 
 /// Round a request as `round_size` does (no `roundup_power2_divisions` configured).
@@ -262,6 +264,29 @@ impl<R: RawAllocator> CachingAllocator<R> {
             stats: DeviceStats::default(),
             total_reserved: 0,
             allowed_max: None,
+            held: Vec::new(),
+        }
+    }
+
+    /// Whether the workspace `name` was taken (`hold`).
+    pub fn holds(&self, name: &str) -> bool {
+        self.held.iter().any(|h| h.0 == name)
+    }
+
+    /// Takes `bytes` for the workspace `name` once and keeps them for the allocator's life,
+    /// as PyTorch keeps cuBLAS's workspaces (allocated, not cached: `empty_cache()` leaves them).
+    pub fn hold(&mut self, name: &'static str, bytes: u64) -> Result<(), AllocError> {
+        if !self.holds(name) {
+            let ptr = self.malloc(bytes)?;
+            self.held.push((name, ptr));
+        }
+        Ok(())
+    }
+
+    /// Frees the held workspaces (ATen's `clearCublasWorkspaces`), as a fresh process starts.
+    pub fn release_held(&mut self) {
+        for (_, ptr) in std::mem::take(&mut self.held) {
+            self.free(ptr);
         }
     }
 

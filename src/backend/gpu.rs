@@ -167,6 +167,9 @@ pub trait DeviceMemory {
     fn reset_accumulated(&mut self);
     /// `(free, total)` device bytes.
     fn mem_info(&self) -> (u64, u64);
+    fn holds(&self, name: &str) -> bool;
+    fn hold(&mut self, name: &'static str, bytes: u64) -> Result<(), AllocError>;
+    fn release_held(&mut self);
 }
 
 impl<R: RawAllocator> DeviceMemory for CachingAllocator<R> {
@@ -196,6 +199,15 @@ impl<R: RawAllocator> DeviceMemory for CachingAllocator<R> {
     }
     fn mem_info(&self) -> (u64, u64) {
         self.raw().mem_info()
+    }
+    fn holds(&self, name: &str) -> bool {
+        CachingAllocator::holds(self, name)
+    }
+    fn hold(&mut self, name: &'static str, bytes: u64) -> Result<(), AllocError> {
+        CachingAllocator::hold(self, name, bytes)
+    }
+    fn release_held(&mut self) {
+        CachingAllocator::release_held(self)
     }
 }
 
@@ -240,11 +252,7 @@ pub fn allocate(i: u32, bytes: u64) -> crate::core::Result<Option<GpuBlock>> {
             ptr,
             bytes,
         })),
-        // only CUDA_ERROR_OUT_OF_MEMORY is PyTorch's out-of-memory error
-        Some(Err(AllocError::Driver(e))) => Err(super::cuda::host_route::gpu_err(e)),
-        Some(Err(AllocError::OutOfMemory(message))) => Err(TensorError::new(ErrorKind::OutOfMemory, message).with_hint(
-            "the GPU's memory (or the share set_per_process_memory_fraction allows) is used up. Free tensors you no longer need (del x), use smaller batches or float16, then torch.cuda.empty_cache() returns cached blocks.",
-        )),
+        Some(Err(e)) => Err(alloc_error(e)),
         None => {
             check_device(i)?;
             if let Some(e) = super::cuda::memory::open_error(i) {
@@ -253,6 +261,50 @@ pub fn allocate(i: u32, bytes: u64) -> crate::core::Result<Option<GpuBlock>> {
             Err(invalid_ordinal(i))
         }
     }
+}
+
+/// An allocator failure as the learner sees it: only CUDA_ERROR_OUT_OF_MEMORY is PyTorch's
+/// out-of-memory error.
+fn alloc_error(e: AllocError) -> TensorError {
+    match e {
+        AllocError::Driver(e) => super::cuda::host_route::gpu_err(e),
+        AllocError::OutOfMemory(message) => TensorError::new(ErrorKind::OutOfMemory, message).with_hint(
+            "the GPU's memory (or the share set_per_process_memory_fraction allows) is used up. Free tensors you no longer need (del x), use smaller batches or float16, then torch.cuda.empty_cache() returns cached blocks.",
+        ),
+    }
+}
+
+/// The workspaces PyTorch's first cuBLAS call on a device takes from the caching allocator and
+/// keeps: cuBLAS's (`CUBLAS_WORKSPACE_CONFIG`'s default: 32 MiB on compute capability 9 to 12,
+/// `:4096:2:16:8` = 8 MiB + 128 KiB before), and with `lt` (addmm with a bias, which runs on
+/// cuBLASLt) also cuBLASLt's 1 MiB. They show in `memory_allocated()` after the first matrix
+/// product, on a real card and on the simulated one alike.
+pub fn blas_workspaces(i: u32, lt: bool) -> crate::core::Result<()> {
+    let done = with_memory(i, |m| m.holds("cublas") && (!lt || m.holds("cublaslt")));
+    if done != Some(false) {
+        return Ok(());
+    }
+    let major = properties(i)?.major;
+    let bytes = if (9..=12).contains(&major) {
+        32 << 20
+    } else {
+        (4096 << 10) * 2 + (16 << 10) * 8
+    };
+    with_memory(i, |m| {
+        m.hold("cublas", bytes)?;
+        if lt {
+            m.hold("cublaslt", 1 << 20)?;
+        }
+        Ok(())
+    })
+    .unwrap_or(Ok(()))
+    .map_err(alloc_error)
+}
+
+/// Frees device `i`'s workspaces (`torch._C._cuda_clearCublasWorkspaces()`): for tests that
+/// share one device across programs the way separate processes would not.
+pub fn release_blas_workspaces(i: u32) {
+    with_memory(i, |m| m.release_held());
 }
 
 /// `torch.cuda.synchronize(i)`: wait for the work queued on a real card, or, on the simulated

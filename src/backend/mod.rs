@@ -143,6 +143,12 @@ pub trait Backend {
     fn zeros(&self, dtype: DType, numel: usize, device: Device) -> Result<Storage>;
     /// Storage holding host data (`torch.tensor([...])`, host→device copies).
     fn upload(&self, buf: Buffer, device: Device) -> Result<Storage>;
+    /// Storage on `device` holding the elements of `src`, a CPU tensor, row-major (`t.to(device)`).
+    /// By default they are staged through a new host buffer; a card copies a contiguous host
+    /// tensor's own bytes, so page-locked ones (`pin_memory()`) travel at full speed.
+    fn upload_from(&self, src: View, device: Device) -> Result<Storage> {
+        self.upload(cpu::CPU.to_host(src)?, device)
+    }
     /// The elements of `x` in row-major order as a host buffer of `x`'s dtype.
     fn to_host(&self, x: View) -> Result<Buffer>;
     /// `dst.copy_(src)`: `src` broadcast to `dst`'s shape (checked by the caller), cast to

@@ -172,6 +172,28 @@ impl Timed {
     }
 }
 
+impl Timed {
+    /// A host→device copy of `b` bytes made by `f`, charged as pinned or pageable.
+    fn uploaded(
+        &self,
+        b: f64,
+        device: Device,
+        f: impl FnOnce() -> Result<Storage>,
+    ) -> Result<Storage> {
+        let pinned = PINNED_SOURCE.with(|p| p.replace(false));
+        let Some(_guard) = OpGuard::enter() else {
+            return f();
+        };
+        let t0 = Instant::now();
+        let out = f()?;
+        if device != Device::Cpu {
+            let asynchronous = pinned && NON_BLOCKING.with(|p| p.get());
+            self.copied(device, b, true, pinned, asynchronous, t0)?;
+        }
+        Ok(out)
+    }
+}
+
 impl Backend for Timed {
     fn zeros(&self, dtype: DType, numel: usize, device: Device) -> Result<Storage> {
         let b = (numel * dtype.size()) as f64;
@@ -183,18 +205,11 @@ impl Backend for Timed {
         )
     }
     fn upload(&self, buf: Buffer, device: Device) -> Result<Storage> {
-        let pinned = PINNED_SOURCE.with(|p| p.replace(false));
         let b = (buf.len() * buf.dtype().size()) as f64;
-        let Some(_guard) = OpGuard::enter() else {
-            return self.inner.upload(buf, device);
-        };
-        let t0 = Instant::now();
-        let out = self.inner.upload(buf, device)?;
-        if device != Device::Cpu {
-            let asynchronous = pinned && NON_BLOCKING.with(|p| p.get());
-            self.copied(device, b, true, pinned, asynchronous, t0)?;
-        }
-        Ok(out)
+        self.uploaded(b, device, || self.inner.upload(buf, device))
+    }
+    fn upload_from(&self, src: View, device: Device) -> Result<Storage> {
+        self.uploaded(bytes(src), device, || self.inner.upload_from(src, device))
     }
     fn to_host(&self, t: View) -> Result<Buffer> {
         let Some(_guard) = OpGuard::enter() else {

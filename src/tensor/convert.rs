@@ -37,10 +37,15 @@ impl Tensor {
         } else {
             (self.clone(), None)
         };
-        let host = crate::tensor::dispatch::on(self.device()).to_host(&src)?;
         // the simulated GPU's model charges pinned sources the faster copy
-        backend::timed::next_upload_pinned(self.storage().is_pinned());
-        let storage = crate::tensor::dispatch::on(device).upload(host, device)?;
+        let storage = if self.device() == Device::Cpu {
+            backend::timed::next_upload_pinned(self.storage().is_pinned());
+            crate::tensor::dispatch::on(device).upload_from(&src, device)?
+        } else {
+            let host = crate::tensor::dispatch::on(self.device()).to_host(&src)?;
+            backend::timed::next_upload_pinned(self.storage().is_pinned());
+            crate::tensor::dispatch::on(device).upload(host, device)?
+        };
         let strides = match order {
             Some(o) => crate::backend::cpu::iter::strides_for_order(self.shape(), &o),
             None => shape::contiguous_strides(self.shape()),

@@ -26,6 +26,10 @@ impl On {
         Ok(Rc::new(self.0.upload(buf, device)?))
     }
     #[inline]
+    pub fn upload_from(&self, src: &Tensor, device: Device) -> Result<Rc<Storage>> {
+        Ok(Rc::new(self.0.upload_from(src.operand(), device)?))
+    }
+    #[inline]
     pub fn to_host(&self, t: &Tensor) -> Result<Buffer> {
         self.0.to_host(t.operand())
     }

@@ -8,7 +8,7 @@ use super::codes::{
     arith_suffix, binary_code, cast_name, exact_as_double, reduce_code, size_suffix, unary_code,
 };
 use super::host_route::{self as host, driver, gpu_err};
-use super::launch::{grid, layouts, Kernels, Layout, BLOCK};
+use super::launch::{elementwise_grid, grid, layouts, Kernels, Layout, BLOCK};
 use crate::backend::cpu::iter::{output_order, strides_for_order};
 use crate::backend::cpu::CPU;
 use crate::backend::storage::{Buffer, Storage};
@@ -117,8 +117,14 @@ fn copy_kernel(d: &Arc<dyn super::driver::Driver>, dst: &View, src: &View) -> Re
         format!("cast_{}_{}", cast_name(src.dtype()), cast_name(dst.dtype()))
     };
     let (n64, ps, pd) = (n as i64, base(src), base(dst));
-    k(d).copy(&name, grid(n), n64, (ps, &ls), (pd, &ld))
-        .map_err(gpu_err)
+    k(d).copy(
+        &name,
+        elementwise_grid(n, &[&ls, &ld]),
+        n64,
+        (ps, &ls),
+        (pd, &ld),
+    )
+    .map_err(gpu_err)
 }
 
 impl Backend for Cuda {
@@ -134,6 +140,26 @@ impl Backend for Cuda {
 
     fn upload(&self, buf: Buffer, device: Device) -> Result<Storage> {
         host::upload(&buf, device)
+    }
+
+    fn upload_from(&self, src: View, device: Device) -> Result<Storage> {
+        let crate::backend::storage::Memory::Host(data) = src.storage().memory() else {
+            return self.upload(CPU.to_host(src)?, device);
+        };
+        if !src.is_contiguous() {
+            return self.upload(CPU.to_host(src)?, device);
+        }
+        let s = alloc(src.dtype(), src.numel(), device)?;
+        if src.numel() > 0 {
+            let size = src.dtype().size();
+            let buf = data.borrow();
+            let all = host::bytes(&buf);
+            let mine = &all[src.offset() * size..(src.offset() + src.numel()) * size];
+            driver(device)?
+                .htod(s.device_ptr(), mine)
+                .map_err(gpu_err)?;
+        }
+        Ok(s)
     }
 
     fn to_host(&self, t: View) -> Result<Buffer> {
@@ -211,7 +237,7 @@ impl Backend for Cuda {
                 k(&d)
                     .unary(
                         &format!("unary_{s}"),
-                        grid(n),
+                        elementwise_grid(n, &[&la, &lo]),
                         code,
                         n64,
                         (pa, &la),
@@ -245,10 +271,15 @@ impl Backend for Cuda {
                     [(&sa, a.offset()), (&sb, b.offset()), (o.strides(), 0)],
                 )?;
                 let (n64, pa, pb, po) = (n as i64, base(&a), base(&b), base(&o));
+                // the comparisons have no dense path
+                let cfg = match op.is_comparison() {
+                    true => grid(n),
+                    false => elementwise_grid(n, &[&la, &lb, &lo]),
+                };
                 k(&d)
                     .binary(
                         &format!("{family}_{s}"),
-                        grid(n),
+                        cfg,
                         code,
                         n64,
                         (pa, &la),
@@ -309,7 +340,7 @@ impl Backend for Cuda {
             return k(&d)
                 .binary(
                     &format!("binary_{s}"),
-                    grid(n),
+                    elementwise_grid(n, &[&la, &lb, &lo]),
                     code,
                     n64,
                     (pa, &la),
@@ -636,7 +667,12 @@ fn scalar_kernel(
     )?;
     let (n64, pa, x, rev, po) = (n as i64, base(a), s.to_f64(), reversed as i32, base(out));
     let name = format!("{family}_{sfx}");
-    k(d).binary_scalar(&name, grid(n), code, n64, (pa, &la), x, rev, (po, &lo))
+    // the comparisons have no dense path
+    let cfg = match family {
+        "binary_scalar" => elementwise_grid(n, &[&la, &lo]),
+        _ => grid(n),
+    };
+    k(d).binary_scalar(&name, cfg, code, n64, (pa, &la), x, rev, (po, &lo))
         .map_err(gpu_err)
 }
 

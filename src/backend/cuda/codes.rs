@@ -159,6 +159,7 @@ pub fn all_names() -> Vec<String> {
             if matches!(d, DType::F32 | DType::F64) {
                 v.push(format!("sgd_{s}"));
                 v.push(format!("adam_{s}"));
+                v.push(format!("unscale_{s}"));
             }
         }
     }

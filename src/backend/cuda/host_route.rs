@@ -7,6 +7,26 @@ use crate::backend::{Owned, View};
 use crate::core::error::{ErrorKind, Result, TensorError};
 use crate::core::{DType, Device};
 
+/// How many ops took the host route in this process: a training step on a card that takes
+/// any pays two PCIe copies per op (the vgpu tests check the common steps take none).
+pub fn taken_count() -> usize {
+    TAKEN.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+static TAKEN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Counts a host-route op; with `CUDALEARN_TRACE_HOST_ROUTE` set, also says on stderr which
+/// backend method took it (how a slow step on a real card is tracked down).
+#[track_caller]
+fn taken() {
+    static TRACE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    TAKEN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    if *TRACE.get_or_init(|| std::env::var_os("CUDALEARN_TRACE_HOST_ROUTE").is_some()) {
+        let at = std::panic::Location::caller();
+        eprintln!("cudalearn: host route taken at {}:{}", at.file(), at.line());
+    }
+}
+
 /// A driver's error as a Python `RuntimeError`.
 pub fn gpu_err(e: String) -> TensorError {
     TensorError::new(ErrorKind::Runtime, e)
@@ -122,11 +142,13 @@ pub fn to_device(host: View, device: Device) -> Result<Owned> {
 }
 
 /// Run a CPU op on host views of `inputs` and bring its result to `device`.
+#[track_caller]
 pub fn run(
     device: Device,
     inputs: &[View],
     f: impl FnOnce(&[View]) -> Result<Owned>,
 ) -> Result<Owned> {
+    taken();
     let mut m = Mirror::default();
     for &t in inputs {
         m.load(t)?;
@@ -136,11 +158,13 @@ pub fn run(
 }
 
 /// Run an in-place CPU op on host views of `dst` and `inputs`, then write `dst`'s storage back.
+#[track_caller]
 pub fn run_inplace(
     dst: View,
     inputs: &[View],
     f: impl FnOnce(View, &[View]) -> Result<()>,
 ) -> Result<()> {
+    taken();
     let mut m = Mirror::default();
     m.load(dst)?;
     for &t in inputs {

@@ -68,6 +68,17 @@ pub fn grid(n: usize) -> cudarc::driver::LaunchConfig {
     }
 }
 
+/// `UNROLL` of `kernels/common.cuh`: elements a thread takes per tile in `DENSE_LOOP`.
+const UNROLL: usize = 4;
+
+/// The launch of a kernel with a `DENSE_LOOP` path over `n` elements: 1/UNROLL of `grid(n)`'s
+/// blocks when every operand is one dense run (the kernel then takes UNROLL elements a thread),
+/// else `grid(n)`. Either grid covers every element (the loops stride over the grid).
+pub fn elementwise_grid(n: usize, operands: &[&Layout]) -> cudarc::driver::LaunchConfig {
+    let dense = operands.iter().all(|l| l.ndim == 1 && l.strides[0] == 1);
+    grid(if dense { n.div_ceil(UNROLL) } else { n })
+}
+
 /// cudalearn's kernels loaded on one card: the module, the default stream, and the functions
 /// looked up so far.
 pub struct Kernels {

@@ -320,4 +320,21 @@ impl Kernels {
         // each is touched only by the thread for i.
         unsafe { self.launch(name, cfg, &mut ps) }
     }
+
+    /// `unscale_<T>(i64 n, T* g, double inv_scale, int* found)`.
+    pub fn unscale(
+        &self,
+        name: &str,
+        cfg: LaunchConfig,
+        n: i64,
+        (g, found): (u64, u64),
+        inv_scale: f64,
+    ) -> Result<(), String> {
+        let mut ps = [arg(&n), arg(&g), arg(&inv_scale), arg(&found)];
+        // SAFETY: the kernel's four parameters in order and type; `g` addresses a dense run of
+        // n elements of the kernel's type in a live storage and `found` one int of another
+        // (`optim::unscale`); each thread writes only its own elements of `g`, and every
+        // thread that writes `found` writes the same 1.
+        unsafe { self.launch(name, cfg, &mut ps) }
+    }
 }

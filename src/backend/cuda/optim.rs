@@ -191,6 +191,48 @@ pub fn adam(p: View, g: View, m: View, v: View, vmax: Option<View>, h: &Adam) ->
     })
 }
 
+/// GradScaler's unscale on the card (`kernels/optim.cu`'s `unscale`): every gradient is
+/// multiplied by `inv_scale` in place, and one flag on the card collects whether any element
+/// was inf or NaN, read back once for all of them (PyTorch's one `found_inf.item()` a step).
+/// A gradient needs only be dense (a `Linear` weight's is a transposed view): every element is
+/// treated alike, so its span of memory is one flat run. `None` when the kernels cannot take
+/// them all (not float32/float64 dense device memory of one card with kernels); nothing was
+/// touched then.
+pub fn unscale(grads: &[View], inv_scale: f32) -> Result<Option<bool>> {
+    let Some(device) = grads.first().map(View::device) else {
+        return Ok(None);
+    };
+    let ok = grads.iter().all(|g| {
+        g.device() == device
+            && matches!(g.dtype(), DType::F32 | DType::F64)
+            && crate::core::shape::is_dense(g.shape(), g.strides())
+            && g.storage().is_device_resident()
+    });
+    let Some(d) = ok.then(|| driver(device).ok()).flatten() else {
+        return Ok(None);
+    };
+    let Some(kernels) = d.kernels() else {
+        return Ok(None);
+    };
+    let found = CUDA.zeros(DType::I32, 1, device)?;
+    for g in grads.iter().filter(|g| g.numel() > 0) {
+        let n = g.numel();
+        let ptrs = (first(g), found.device_ptr());
+        kernels
+            .unscale(
+                &name("unscale", g),
+                grid(n),
+                n as i64,
+                ptrs,
+                inv_scale as f64,
+            )
+            .map_err(gpu_err)?;
+    }
+    let mut flag = [0u8; 4];
+    d.dtoh(found.device_ptr(), &mut flag).map_err(gpu_err)?;
+    Ok(Some(i32::from_ne_bytes(flag) != 0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -26,7 +26,12 @@ fn batch1(t: &Tensor) -> Tensor {
 }
 
 fn bmm_raw(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    crate::tensor::dispatch::on(a.device()).bmm(a, b)
+    let r = crate::tensor::dispatch::on(a.device()).bmm(a, b)?;
+    // after the result, as cuBLAS's handle takes its workspace after ATen allocates the output
+    if let crate::tensor::Device::Cuda(i) = a.device() {
+        crate::backend::gpu::blas_workspaces(i, false)?;
+    }
+    Ok(r)
 }
 
 /// `torch.mm(a, b)`.

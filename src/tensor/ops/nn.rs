@@ -11,7 +11,7 @@ use crate::tensor::ops::matmul::{matmul, mm};
 use crate::tensor::ops::reduce::{mean, softmax, sum};
 use crate::tensor::ops::unary::{unary, UnaryOp};
 use crate::tensor::shape::fmt_list;
-use crate::tensor::{DType, Scalar, Tensor};
+use crate::tensor::{DType, Device, Scalar, Tensor};
 
 /// `reduction=`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -72,6 +72,12 @@ pub fn addmm(b: &Tensor, x: &Tensor, w: &Tensor) -> Result<Tensor> {
     super::wrapper_devices(&[("self", b), ("mat1", x), ("mat2", w)], "addmm")?;
     let rec = is_recording(&[b, x, w]);
     let out = mode::without(|| addmm_values(b, x, w))?;
+    // a 1-D bias over a matrix with more than one row and column runs on cuBLASLt (ATen's
+    // `useLtInterface`), which takes a workspace of its own
+    if let Device::Cuda(i) = x.device() {
+        let lt = b.ndim() == 1 && x.shape()[0] > 1 && x.shape()[1] > 1 && w.shape()[1] > 1;
+        crate::backend::gpu::blas_workspaces(i, lt)?;
+    }
     if rec {
         let (nx, nw) = (x.requires_grad(), w.requires_grad());
         record(

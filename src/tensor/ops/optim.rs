@@ -71,6 +71,18 @@ fn write<T: Fl + Into<f64>>(t: &Tensor, vals: &[T]) -> Result<()> {
     crate::tensor::autograd::mode::without(|| super::inplace::copy_(t, &src))
 }
 
+/// GradScaler's unscale of `grads` on their card, in place (`backend::cuda::optim::unscale`):
+/// whether any element was inf or NaN, or `None` when the card's kernel cannot take them (the
+/// caller then unscales through engine ops).
+pub fn unscale_on_card(grads: &[Tensor], inv_scale: f32) -> Result<Option<bool>> {
+    let views: Vec<_> = grads.iter().map(Tensor::operand).collect();
+    let found = crate::backend::cuda::optim::unscale(&views, inv_scale)?;
+    if found.is_some() {
+        grads.iter().for_each(Tensor::bump_version);
+    }
+    Ok(found)
+}
+
 /// One SGD step on `p` from `g`; `buf` is the momentum buffer, or `None` before the first
 /// step with momentum, when a new one is made (and returned).
 pub fn sgd_(p: &Tensor, g: &Tensor, buf: Option<&Tensor>, h: &Sgd) -> Result<Option<Tensor>> {

@@ -23,6 +23,7 @@ static Dim3 blockDim = {1, 1, 1}, gridDim = {1, 1, 1};
 static inline float __uint_as_float(unsigned u) { float f; memcpy(&f, &u, 4); return f; }
 static inline unsigned __float_as_uint(float f) { unsigned u; memcpy(&u, &f, 4); return u; }
 static inline double __longlong_as_double(long long x) { double d; memcpy(&d, &x, 8); return d; }
+static inline long long __double_as_longlong(double d) { long long x; memcpy(&x, &d, 8); return x; }
 // Explicitly rounded arithmetic (kernels/optim.cu): plain IEEE operations in C++, which the
 // build (-ffp-contract=off) never fuses, and the C library's correctly rounded fma.
 static inline float __fadd_rn(float a, float b) { return a + b; }
