@@ -290,4 +290,4 @@ fn batched(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 }
 
 /// The autograd rules of this file.
-mod grad;
+pub(crate) mod grad;
