@@ -141,6 +141,12 @@ use crate::core::shape::Dims;
 pub trait Backend {
     /// Zero-filled storage of `numel` elements (the allocator's OOM is an error, never an abort).
     fn zeros(&self, dtype: DType, numel: usize, device: Device) -> Result<Storage>;
+    /// Storage of `numel` elements that the caller overwrites completely before anyone reads
+    /// it (`empty` + `copy_`, as `clone` is): the CPU reuses a freed buffer without zeroing it.
+    /// Zeros elsewhere.
+    fn empty(&self, dtype: DType, numel: usize, device: Device) -> Result<Storage> {
+        self.zeros(dtype, numel, device)
+    }
     /// Storage holding host data (`torch.tensor([...])`, host→device copies).
     fn upload(&self, buf: Buffer, device: Device) -> Result<Storage>;
     /// Storage on `device` holding the elements of `src`, a CPU tensor, row-major (`t.to(device)`).

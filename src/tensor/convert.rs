@@ -73,16 +73,23 @@ impl Tensor {
     /// `t.clone()`: a copy with its own storage. Like `torch.clone(memory_format=preserve_format)`
     /// it keeps the strides of a dense tensor (a transposed matrix stays transposed).
     pub fn clone_tensor(&self) -> Result<Tensor> {
-        let be = crate::tensor::dispatch::on(self.device());
         if !self.is_contiguous() && shape::is_dense(self.shape(), self.strides()) {
-            let storage = be.zeros(self.dtype(), self.numel(), self.device())?;
+            let be = crate::tensor::dispatch::on(self.device());
+            // every element is overwritten by the copy: no zeroing first
+            let storage = be.empty(self.dtype(), self.numel(), self.device())?;
             let out =
                 Tensor::from_parts(storage, self.dims().clone(), self.stride_dims().clone(), 0);
             be.copy(&out, self)?;
             record_copy("CloneBackward0", self, &out)?;
             return Ok(out);
         }
-        let storage = be.zeros(self.dtype(), self.numel(), self.device())?;
+        self.contiguous_clone()
+    }
+
+    /// `t.clone(memory_format=torch.contiguous_format)`: a row-major copy with its own storage.
+    pub fn contiguous_clone(&self) -> Result<Tensor> {
+        let be = crate::tensor::dispatch::on(self.device());
+        let storage = be.empty(self.dtype(), self.numel(), self.device())?;
         let out = Tensor::from_parts(
             storage,
             self.dims().clone(),

@@ -21,6 +21,11 @@ impl On {
     pub fn zeros(&self, dtype: DType, numel: usize, device: Device) -> Result<Rc<Storage>> {
         Ok(Rc::new(self.0.zeros(dtype, numel, device)?))
     }
+    /// Storage whose every element the caller overwrites next (contents unspecified).
+    #[inline]
+    pub fn empty(&self, dtype: DType, numel: usize, device: Device) -> Result<Rc<Storage>> {
+        Ok(Rc::new(self.0.empty(dtype, numel, device)?))
+    }
     #[inline]
     pub fn upload(&self, buf: Buffer, device: Device) -> Result<Rc<Storage>> {
         Ok(Rc::new(self.0.upload(buf, device)?))

@@ -203,6 +203,13 @@ impl Backend for Cpu {
         ))
     }
 
+    fn empty(&self, dtype: DType, numel: usize, device: Device) -> Result<Storage> {
+        let block = Storage::reserve(device, numel.saturating_mul(dtype.size()))?;
+        // a recycled buffer of this size when there is one (PyTorch's `empty`: no zeroing)
+        let buf = crate::with_dtype!(dtype, T => <T as Element>::wrap(output_vec::<T>(numel)?));
+        Ok(Storage::with_block(buf, device, block))
+    }
+
     fn upload(&self, buf: Buffer, device: Device) -> Result<Storage> {
         Storage::new(buf, device)
     }

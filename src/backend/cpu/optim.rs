@@ -189,46 +189,119 @@ fn split_run<T: Send>(slices: Vec<&mut [T]>, body: &(dyn Fn(usize, &mut [&mut [T
     });
 }
 
-/// `f()` built for FMA where the CPU has it: `mul_add` is then one instruction, not a call
-/// (the bits are the same: a fused multiply-add rounds once either way).
-#[inline(always)]
-fn with_fma(f: impl FnOnce()) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[target_feature(enable = "fma")]
-        unsafe fn fma(f: impl FnOnce()) {
-            f()
+/// Builds the function `$name(args)` twice, the body `$body` for the baseline CPU and for
+/// AVX2+FMA chosen at run time: `mul_add` is then one instruction, not a libm call, and the
+/// loops vectorise (the bits are the same: a fused multiply-add rounds once either way, and
+/// LLVM forms no FMA of its own).
+macro_rules! fma_build {
+    (fn $name:ident<$T:ident>($($a:ident: $t:ty),*) $body:block) => {
+        fn $name<$T: Fl>($($a: $t),*) {
+            #[inline(always)]
+            fn body<$T: Fl>($($a: $t),*) $body
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx2,fma")]
+                fn fast<$T: Fl>($($a: $t),*) {
+                    body($($a),*)
+                }
+                if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+                    // SAFETY: the CPU has AVX2 and FMA (detected just above), the only
+                    // requirement of a `target_feature` function.
+                    unsafe { fast($($a),*) };
+                    return;
+                }
+            }
+            body($($a),*)
         }
-        if std::is_x86_feature_detected!("fma") {
-            // SAFETY: the CPU has FMA (detected just above), the only requirement of a
-            // `target_feature` function.
-            unsafe { fma(f) };
-            return;
+    };
+}
+
+fma_build! {
+    fn sgd_piece<T>(h: &Sgd, p: &mut [T], g: &[T], buf: Option<&mut [T]>, fresh: bool) {
+        match buf {
+            Some(b) => {
+                for ((p, &g), b) in p.iter_mut().zip(g).zip(b.iter_mut()) {
+                    sgd_one(h, p, g, Some(b), fresh);
+                }
+            }
+            None => {
+                for (p, &g) in p.iter_mut().zip(g) {
+                    sgd_one(h, p, g, None, fresh);
+                }
+            }
         }
     }
-    f()
+}
+
+/// `adam_one` without maximize, weight decay or AMSGrad (the default `Adam()`), its branches
+/// taken out of the loop so that it vectorises: the same operations in the same order.
+#[inline(always)]
+fn adam_plain<T: Fl, const SMALL: bool>(
+    c: &AdamConsts<T>,
+    p: &mut [T],
+    g: &[T],
+    m: &mut [T],
+    v: &mut [T],
+) {
+    let n = p.len().min(g.len()).min(m.len()).min(v.len());
+    let (p, g, m, v) = (&mut p[..n], &g[..n], &mut m[..n], &mut v[..n]);
+    for i in 0..n {
+        let (gi, mi) = (g[i], m[i]);
+        let (coeff, base) = if SMALL {
+            (c.w, mi)
+        } else {
+            (c.w.sub(T::of(1.0)), gi)
+        };
+        let mi = coeff.fma(gi.sub(mi), base);
+        m[i] = mi;
+        let vi = c.one_minus_b2.mul(gi).fma(gi, v[i].mul(c.b2));
+        v[i] = vi;
+        let denom = vi.sqrt().div(c.bc2_sqrt).add(c.eps);
+        p[i] = p[i].add(c.neg_step_size.mul(mi).div(denom));
+    }
+}
+
+fma_build! {
+    fn adam_piece<T>(
+        h: &Adam,
+        c: &AdamConsts<T>,
+        p: &mut [T],
+        g: &[T],
+        m: &mut [T],
+        v: &mut [T],
+        vmax: Option<&mut [T]>
+    ) {
+        match vmax {
+            Some(x) => {
+                for i in 0..g.len() {
+                    adam_one(h, c, &mut p[i], g[i], &mut m[i], &mut v[i], Some(&mut x[i]));
+                }
+            }
+            None if !h.maximize && h.weight_decay == 0.0 => {
+                if c.small {
+                    adam_plain::<T, true>(c, p, g, m, v)
+                } else {
+                    adam_plain::<T, false>(c, p, g, m, v)
+                }
+            }
+            None => {
+                for i in 0..g.len() {
+                    adam_one(h, c, &mut p[i], g[i], &mut m[i], &mut v[i], None);
+                }
+            }
+        }
+    }
 }
 
 /// SGD on slices of one length: `p` and `g`, and the momentum buffer when there is one
 /// (`fresh`: its first step, when it is set to the gradient).
 pub fn sgd<T: Fl>(h: &Sgd, p: &mut [T], g: &[T], buf: Option<&mut [T]>, fresh: bool) {
-    let with_buf = buf.is_some();
     let mut slices = vec![p];
     slices.extend(buf);
     split_run(slices, &|start, s| {
         let g = &g[start..start + s[0].len()];
-        with_fma(|| {
-            if with_buf {
-                let (p, rest) = s.split_at_mut(1);
-                for ((p, &g), b) in p[0].iter_mut().zip(g).zip(rest[0].iter_mut()) {
-                    sgd_one(h, p, g, Some(b), fresh);
-                }
-            } else {
-                for (p, &g) in s[0].iter_mut().zip(g) {
-                    sgd_one(h, p, g, None, fresh);
-                }
-            }
-        })
+        let (p, rest) = s.split_at_mut(1);
+        sgd_piece(h, p[0], g, rest.first_mut().map(|b| &mut **b), fresh);
     });
 }
 
@@ -243,31 +316,11 @@ pub fn adam<T: Fl>(
     vmax: Option<&mut [T]>,
 ) {
     let c = AdamConsts::<T>::new(h);
-    let with_max = vmax.is_some();
     let mut slices = vec![p, m, v];
     slices.extend(vmax);
     split_run(slices, &|start, s| {
         let g = &g[start..start + s[0].len()];
-        with_fma(|| {
-            let [p, m, v, rest @ ..] = s else { return };
-            if with_max {
-                let x = &mut rest[0];
-                for i in 0..g.len() {
-                    adam_one(
-                        h,
-                        &c,
-                        &mut p[i],
-                        g[i],
-                        &mut m[i],
-                        &mut v[i],
-                        Some(&mut x[i]),
-                    );
-                }
-            } else {
-                for i in 0..g.len() {
-                    adam_one(h, &c, &mut p[i], g[i], &mut m[i], &mut v[i], None);
-                }
-            }
-        })
+        let [p, m, v, rest @ ..] = s else { return };
+        adam_piece(h, &c, p, g, m, v, rest.first_mut().map(|x| &mut **x));
     });
 }

@@ -1,6 +1,6 @@
 //! Reductions (sum, prod, max, min, all, any), max/min with indices, and softmax.
 use super::iter::{coalesce, for_rows, PAR_THRESHOLD};
-use super::sum::{cascade_column_sum, cascade_columns, contiguous_sum, scalar_row_sum, vec_size};
+use super::sum::{cascade_column_sum, column_sums, contiguous_sum, scalar_row_sum, vec_size};
 use super::{internal, tensor_of, CPU};
 use super::{sleef, team};
 use crate::backend::cpu::math::FloatMath;
@@ -199,17 +199,9 @@ fn outer_sum<E: Element>(
     team::for_pieces(out, parts, 16, &|start, piece| {
         let end = start + piece.len();
         let split = cascade.clamp(start, end);
-        cascade_columns(
-            v,
-            base,
-            row_stride,
-            n,
-            start..split,
-            &mut piece[..split - start],
-        );
-        for c in split..end {
-            piece[c - start] = E::store(scalar_row_sum(n, |i| v[base + i * row_stride + c].load()));
-        }
+        let (cascaded, rest) = piece.split_at_mut(split - start);
+        column_sums(v, base, row_stride, n, start..split, cascaded, false);
+        column_sums(v, base, row_stride, n, split..end, rest, true);
     });
     true
 }
@@ -499,23 +491,42 @@ fn softmax_rows_f32(xs: &[f32], len: usize, log: bool) -> Result<Vec<f32>> {
     let rows_per = rows.div_ceil(parts.max(1));
     team::for_pieces(&mut out, parts, rows_per * len, &|start, piece| {
         let mut tmp = vec![0f32; if log { len } else { 0 }];
-        for (r, o) in piece.chunks_exact_mut(len).enumerate() {
-            let x = &xs[start + r * len..start + (r + 1) * len];
-            let mx = row_max(x);
-            if log {
-                sleef::exp_shifted(x, mx, &mut tmp);
-                let ls = sleef::ln(lane_sum(&tmp));
-                for (o, &v) in o.iter_mut().zip(x) {
-                    *o = (v - mx) - ls;
-                }
-            } else {
-                sleef::exp_shifted(x, mx, o);
-                let r = 1.0 / lane_sum(o);
-                o.iter_mut().for_each(|v| *v *= r);
+        let rows = &xs[start..start + piece.len()];
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(enable = "avx2,fma")]
+            fn avx2(xs: &[f32], out: &mut [f32], len: usize, log: bool, tmp: &mut [f32]) {
+                softmax_piece(xs, out, len, log, tmp)
+            }
+            if sleef::has_avx2() {
+                // SAFETY: the CPU has AVX2 and FMA (checked just above). The loops are the
+                // same lane-wise operations in either build (no FMA is formed implicitly), so
+                // the bits are too.
+                return unsafe { avx2(rows, piece, len, log, &mut tmp) };
             }
         }
+        softmax_piece(rows, piece, len, log, &mut tmp)
     });
     Ok(out)
+}
+
+/// `softmax_rows_f32`'s rows `xs` into `out` (`tmp`: one row of scratch for log).
+#[inline(always)]
+fn softmax_piece(xs: &[f32], out: &mut [f32], len: usize, log: bool, tmp: &mut [f32]) {
+    for (o, x) in out.chunks_exact_mut(len).zip(xs.chunks_exact(len)) {
+        let mx = row_max(x);
+        if log {
+            sleef::exp_shifted(x, mx, tmp);
+            let ls = sleef::ln(lane_sum(tmp));
+            for (o, &v) in o.iter_mut().zip(x) {
+                *o = (v - mx) - ls;
+            }
+        } else {
+            sleef::exp_shifted(x, mx, o);
+            let r = 1.0 / lane_sum(o);
+            o.iter_mut().for_each(|v| *v *= r);
+        }
+    }
 }
 
 /// Lanes of ATen's AVX-512 `Vectorized<float>` (its softmax kernels are built for AVX-512).
@@ -523,6 +534,7 @@ const LANES: usize = 16;
 
 /// The max of a non-empty row, NaN if any element is NaN (`vec::maximum`). Which zero a
 /// row of zeros gives does not matter here: `x - max` is then a zero and `exp` of it is 1.
+#[inline(always)]
 fn row_max(x: &[f32]) -> f32 {
     match extreme_f32(true, x) {
         (_, true) => f32::NAN,
@@ -531,7 +543,7 @@ fn row_max(x: &[f32]) -> f32 {
 }
 
 /// The max (or min) of a non-empty run over 16 lanes, ignoring NaNs, and whether it held a NaN.
-#[inline]
+#[inline(always)]
 fn extreme_f32(max: bool, x: &[f32]) -> (f32, bool) {
     let better = |v: f32, m: f32| if max { v > m } else { v < m };
     let mut acc = [x[0]; LANES];
@@ -558,6 +570,7 @@ fn extreme_f32(max: bool, x: &[f32]) -> (f32, bool) {
 /// A row's sum in `vec::reduce_all`'s order: in order below one vector; else lane `l` sums
 /// elements `l, l + 16, ...` (the partial last vector adds into its first lanes), then the
 /// lanes combine as the shuffle tree (`i + (i ^ 8)`, then `^ 4`, `^ 2`, `^ 1`).
+#[inline(always)]
 fn lane_sum(e: &[f32]) -> f32 {
     if e.len() < LANES {
         return e[1..].iter().fold(e[0], |a, &v| a + v);

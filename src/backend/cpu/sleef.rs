@@ -236,6 +236,7 @@ pub fn has_avx2() -> bool {
 
 /// `out[i] = exp(x[i] - m)` (equal lengths): softmax's exponentials (`m = 0` gives plain exp,
 /// since `x - 0` is `x`).
+#[inline]
 pub fn exp_shifted(x: &[f32], m: f32, out: &mut [f32]) {
     #[cfg(target_arch = "x86_64")]
     {

@@ -199,13 +199,13 @@ pub(crate) fn slice_as<E: 'static, T: 'static>(xs: &[E]) -> Option<&[T]> {
     }
 }
 
-/// `plain_lanes_sum` and `cascade_columns` with their lane arrays held in AVX registers:
+/// `plain_lanes_sum` with its lane arrays held in AVX registers:
 /// `multi_row_sum` and `row_sum` run unchanged on `__m256`/`__m256d` values (lane-wise adds,
 /// so every lane gets the additions of the array code in its order), which the array code
 /// does not get from the compiler (it keeps the level accumulators in memory: ~14x slower).
 #[cfg(target_arch = "x86_64")]
 mod avx {
-    use super::{multi_row_sum, row_sum};
+    use super::row_sum;
     use std::arch::x86_64::*;
 
     /// `plain_lanes_sum::<f32, 8>`.
@@ -240,38 +240,6 @@ mod avx {
         unsafe { _mm256_storeu_pd(lanes.as_mut_ptr(), vacc) };
         let tail = xs[nvec * 4..].iter().fold(0f64, |a, &x| a + x);
         lanes.iter().fold(tail, |a, &l| a + l)
-    }
-
-    /// `cascade_column_sum` of the 16 f32 columns `c..c + 16` (see `cascade_columns`).
-    #[target_feature(enable = "avx2")]
-    pub fn columns16_f32(
-        v: &[f32],
-        base: usize,
-        row_stride: usize,
-        n: usize,
-        c: usize,
-    ) -> [f32; 16] {
-        let zero = [_mm256_setzero_ps(); 2];
-        let add =
-            |a: [__m256; 2], b: [__m256; 2]| [_mm256_add_ps(a[0], b[0]), _mm256_add_ps(a[1], b[1])];
-        let load = |i: usize, _| {
-            let row: &[f32; 16] = v[base + i * row_stride + c..][..16].try_into().expect("16");
-            // SAFETY: 16 readable floats; `loadu` has no alignment requirement.
-            unsafe {
-                [
-                    _mm256_loadu_ps(row.as_ptr()),
-                    _mm256_loadu_ps(row.as_ptr().add(8)),
-                ]
-            }
-        };
-        let s = multi_row_sum::<_, 1>(n, zero, add, load)[0];
-        let mut out = [0f32; 16];
-        // SAFETY: 16 writable floats.
-        unsafe {
-            _mm256_storeu_ps(out.as_mut_ptr(), s[0]);
-            _mm256_storeu_ps(out.as_mut_ptr().add(8), s[1]);
-        }
-        out
     }
 }
 
@@ -318,55 +286,237 @@ fn contiguous_sum_in_order<E: Element>(xs: &[E]) -> E::M {
     scalar_row_sum(n, |i| xs[i].load())
 }
 
-/// `cascade_column_sum` of columns `c` in `cols` of a row-major region (element
-/// `v[base + i * row_stride + c]` for row `i < n`), sixteen columns at a time: each column gets exactly the additions
-/// `cascade_column_sum` makes, in its order (bit-identical), but the rows are read contiguously
-/// and the sixteen columns' additions vectorise.
-pub fn cascade_columns<E: Element>(
+/// `multi_row_sum::<NR>` run for `w` columns at once, reading the region row by row: partial
+/// `k` of column `c` adds element `v[base + (i * NR + k) * row_stride + c0 + c]` for
+/// `i < size`, with the level carries at the same `i` as `multi_row_sum` (they depend on `i`
+/// only), so every column gets exactly its additions in its order. `acc` holds the
+/// accumulators, `[level][k][column]`; on return level 0 holds the `NR` partials.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn streamed_multi_row<E: Element, const NR: usize>(
+    v: &[E],
+    base: usize,
+    row_stride: usize,
+    size: usize,
+    c0: usize,
+    w: usize,
+    acc: &mut [E::M],
+) {
+    const NUM_LEVELS: usize = 4;
+    let zero = <E::M as Arith>::zero();
+    acc[..NUM_LEVELS * NR * w].fill(zero);
+    let level_power = (ceil_log2(size) / NUM_LEVELS as u32).max(4);
+    let level_step = 1usize << level_power;
+    let level_mask = level_step - 1;
+    let add_rows = |acc: &mut [E::M], i: usize| {
+        for k in 0..NR {
+            let row = &v[base + (i * NR + k) * row_stride + c0..][..w];
+            for (a, x) in acc[k * w..(k + 1) * w].iter_mut().zip(row) {
+                *a = a.add(x.load());
+            }
+        }
+    };
+    // level j's accumulators += level j - 1's, which restart at zero
+    let carry = |acc: &mut [E::M], j: usize| {
+        let (lo, hi) = acc.split_at_mut(j * NR * w);
+        for (a, b) in hi[..NR * w].iter_mut().zip(&mut lo[(j - 1) * NR * w..]) {
+            *a = a.add(*b);
+            *b = zero;
+        }
+    };
+    let mut i = 0usize;
+    while i + level_step <= size {
+        for _ in 0..level_step {
+            add_rows(acc, i);
+            i += 1;
+        }
+        for j in 1..NUM_LEVELS {
+            carry(acc, j);
+            let mask = level_mask << (j as u32 * level_power);
+            if i & mask != 0 {
+                break;
+            }
+        }
+    }
+    while i < size {
+        add_rows(acc, i);
+        i += 1;
+    }
+    let (l0, rest) = acc.split_at_mut(NR * w);
+    for j in 1..NUM_LEVELS {
+        for (a, b) in l0.iter_mut().zip(&rest[(j - 1) * NR * w..j * NR * w]) {
+            *a = a.add(*b);
+        }
+    }
+}
+
+/// Columns handled per pass of `columns_streamed` (their accumulators stay in L1).
+const COL_BLOCK: usize = 128;
+/// Columns whose chunk sums `cascade_chunked` keeps in registers at once.
+const REG_COLS: usize = 16;
+
+/// `rows` rows of `W` columns from `start` summed in order from zero (one level-0 run of
+/// `multi_row_sum`), in registers.
+#[inline(always)]
+fn chunk_sum<E: Element, const W: usize>(
+    v: &[E],
+    start: usize,
+    row_stride: usize,
+    rows: usize,
+) -> [E::M; W] {
+    let mut s = [<E::M as Arith>::zero(); W];
+    for r in 0..rows {
+        let row: &[E; W] = v[start + r * row_stride..][..W]
+            .try_into()
+            .expect("W columns");
+        for k in 0..W {
+            s[k] = s[k].add(row[k].load());
+        }
+    }
+    s
+}
+
+/// `cascade_column_sum` of `w` columns from `c0` (`w` a multiple of `REG_COLS`), in chunks of
+/// `multi_row_sum`'s level step: each chunk's level-0 sums in registers, `REG_COLS` columns at
+/// a time over a chunk that stays in cache, then the carries into levels 1-3 (in `hi`) that
+/// `multi_row_sum` makes after that row. The same additions in the same order per column.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn cascade_chunked<E: Element>(
+    v: &[E],
+    base: usize,
+    row_stride: usize,
+    n: usize,
+    c0: usize,
+    w: usize,
+    out: &mut [E],
+    hi: &mut [E::M],
+) {
+    const NUM_LEVELS: usize = 4;
+    let zero = <E::M as Arith>::zero();
+    let hi = &mut hi[..(NUM_LEVELS - 1) * w];
+    hi.fill(zero);
+    let level_power = (ceil_log2(n) / NUM_LEVELS as u32).max(4);
+    let level_step = 1usize << level_power;
+    let level_mask = level_step - 1;
+    let mut i = 0usize;
+    while i + level_step <= n {
+        for g in (0..w).step_by(REG_COLS) {
+            let s =
+                chunk_sum::<E, REG_COLS>(v, base + i * row_stride + c0 + g, row_stride, level_step);
+            // level 1 += level 0 (which restarts at zero: the next chunk's sum starts there)
+            for (a, x) in hi[g..g + REG_COLS].iter_mut().zip(s) {
+                *a = a.add(x);
+            }
+        }
+        i += level_step;
+        for j in 2..NUM_LEVELS {
+            if i & (level_mask << ((j as u32 - 1) * level_power)) != 0 {
+                break;
+            }
+            // level j += level j - 1, which restarts at zero (`hi[l]` is level l + 1)
+            let (lo, up) = hi.split_at_mut((j - 1) * w);
+            for (a, b) in up[..w].iter_mut().zip(&mut lo[(j - 2) * w..]) {
+                *a = a.add(*b);
+                *b = zero;
+            }
+        }
+    }
+    for g in (0..w).step_by(REG_COLS) {
+        let s = chunk_sum::<E, REG_COLS>(v, base + i * row_stride + c0 + g, row_stride, n - i);
+        for (k, mut a) in s.into_iter().enumerate() {
+            for l in 0..NUM_LEVELS - 1 {
+                a = a.add(hi[l * w + g + k]);
+            }
+            out[g + k] = E::store(a);
+        }
+    }
+}
+
+#[inline(always)]
+fn columns_streamed<E: Element>(
     v: &[E],
     base: usize,
     row_stride: usize,
     n: usize,
     cols: std::ops::Range<usize>,
     out: &mut [E],
+    row_order: bool,
 ) {
-    const W: usize = 16;
-    let add = |a: Lanes<E::M, W>, b: Lanes<E::M, W>| {
-        let mut r = a;
-        for k in 0..W {
-            r.0[k] = a.0[k].add(b.0[k]);
+    let mut acc = vec![<E::M as Arith>::zero(); 4 * 4 * COL_BLOCK];
+    let mut c0 = cols.start;
+    if !row_order {
+        // whole register groups, a block at a time; the few columns left go below
+        let end = cols.start + (cols.end - cols.start) / REG_COLS * REG_COLS;
+        while c0 < end {
+            let w = COL_BLOCK.min(end - c0);
+            let o = &mut out[c0 - cols.start..][..w];
+            cascade_chunked(v, base, row_stride, n, c0, w, o, &mut acc);
+            c0 += w;
         }
-        r
-    };
-    let mut c = cols.start;
-    #[cfg(target_arch = "x86_64")]
-    if let Some(vf) = slice_as::<E, f32>(v) {
-        if std::is_x86_feature_detected!("avx2") {
-            while c + W <= cols.end {
-                // SAFETY: the CPU has AVX2 (detected just above).
-                let s = unsafe { avx::columns16_f32(vf, base, row_stride, n, c) };
-                for k in 0..W {
-                    out[c - cols.start + k] = E::from_f64(s[k] as f64);
+    }
+    while c0 < cols.end {
+        let w = COL_BLOCK.min(cols.end - c0);
+        let o = &mut out[c0 - cols.start..][..w];
+        if row_order {
+            // `row_sum`: four interleaved partials, the tail rows into the first, then in order
+            let size_ilp = n / 4;
+            streamed_multi_row::<E, 4>(v, base, row_stride, size_ilp, c0, w, &mut acc);
+            for r in size_ilp * 4..n {
+                let row = &v[base + r * row_stride + c0..][..w];
+                for (a, x) in acc[..w].iter_mut().zip(row) {
+                    *a = a.add(x.load());
                 }
-                c += W;
+            }
+            for (c, o) in o.iter_mut().enumerate() {
+                let p = &acc;
+                *o = E::store(p[c].add(p[w + c]).add(p[2 * w + c]).add(p[3 * w + c]));
+            }
+        } else {
+            streamed_multi_row::<E, 1>(v, base, row_stride, n, c0, w, &mut acc);
+            for (o, a) in o.iter_mut().zip(&acc[..w]) {
+                *o = E::store(*a);
             }
         }
+        c0 += w;
     }
-    while c + W <= cols.end {
-        let s = multi_row_sum::<Lanes<E::M, W>, 1>(n, Lanes::zero_lanes(), add, |i, _| {
-            let row = &v[base + i * row_stride + c..][..W];
-            Lanes(std::array::from_fn(|k| row[k].load()))
-        })[0];
-        for k in 0..W {
-            out[c - cols.start + k] = E::store(s.0[k]);
+}
+
+/// Column sums of columns `cols` of a row-major region (element `v[base + i * row_stride + c]`
+/// for row `i < n`) into `out`: by pure cascade (`cascade_column_sum`), or with `row_order` in
+/// `scalar_row_sum`'s order. Each column gets exactly the additions of those functions, in
+/// their order (bit-identical), but the rows are read contiguously, a block of columns at a
+/// time, so a tall matrix streams through the cache once instead of once per column group.
+pub fn column_sums<E: Element>(
+    v: &[E],
+    base: usize,
+    row_stride: usize,
+    n: usize,
+    cols: std::ops::Range<usize>,
+    out: &mut [E],
+    row_order: bool,
+) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2")]
+        fn avx2<E: Element>(
+            v: &[E],
+            base: usize,
+            row_stride: usize,
+            n: usize,
+            cols: std::ops::Range<usize>,
+            out: &mut [E],
+            row_order: bool,
+        ) {
+            columns_streamed(v, base, row_stride, n, cols, out, row_order)
         }
-        c += W;
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2 (detected just above), the only requirement of a
+            // `target_feature` function. Lane-wise adds: the same bits as the baseline build.
+            return unsafe { avx2(v, base, row_stride, n, cols, out, row_order) };
+        }
     }
-    for c in c..cols.end {
-        out[c - cols.start] = E::store(cascade_column_sum(n, |i| {
-            v[base + i * row_stride + c].load()
-        }));
-    }
+    columns_streamed(v, base, row_stride, n, cols, out, row_order)
 }
 
 #[cfg(test)]
@@ -385,14 +535,26 @@ mod tests {
             let want = plain_lanes_sum::<f64, 4>(&xd);
             assert_eq!(contiguous_sum(&xd).to_bits(), want.to_bits(), "n={n}");
         }
-        // 40 columns (two groups of 16 and a tail) of a 300-row matrix with row stride 45
-        let (rows, stride) = (300, 45);
-        let v: Vec<f32> = (0..rows * stride).map(|i| (i % 97) as f32 * 0.37).collect();
-        let mut out = vec![0f32; 40];
-        cascade_columns(&v, 3, stride, rows, 0..40, &mut out);
-        for (c, o) in out.iter().enumerate() {
-            let want = cascade_column_sum(rows, |i| v[3 + i * stride + c]);
-            assert_eq!(o.to_bits(), want.to_bits(), "column {c}");
+        // 300 columns (more than one block) of row-stride 310, several row counts (level
+        // carries, the row order's tail rows)
+        for rows in [1usize, 5, 17, 300, 4099] {
+            let stride = 310;
+            let v: Vec<f32> = (0..rows * stride)
+                .map(|i| (i % 97) as f32 * 0.37 + (i % 13) as f32 * 1e-6)
+                .collect();
+            let mut out = vec![0f32; 300];
+            for row_order in [false, true] {
+                column_sums(&v, 3, stride, rows, 2..302, &mut out, row_order);
+                for (c, o) in out.iter().enumerate() {
+                    let load = |i: usize| v[3 + i * stride + 2 + c];
+                    let want = if row_order {
+                        scalar_row_sum(rows, load)
+                    } else {
+                        cascade_column_sum(rows, load)
+                    };
+                    assert_eq!(o.to_bits(), want.to_bits(), "rows {rows} column {c}");
+                }
+            }
         }
     }
 

@@ -10,8 +10,8 @@
 //! `expf`, near enough always correctly rounded): the tail after its SLEEF vector body.
 //!
 //! The code is branch-free (selects, integer bit tricks that AVX2 has), so the loops
-//! vectorise; the slice kernels are compiled twice, for the baseline and for AVX2+FMA chosen
-//! at run time. Every fused multiply-add is an explicit `mul_add` (one rounding in both builds:
+//! vectorise; the slice kernels are compiled three times, for the baseline, AVX2+FMA and
+//! AVX-512, chosen at run time. Every fused multiply-add is an explicit `mul_add` (one rounding in both builds:
 //! an instruction, or libm's exact fma), and LLVM never fuses on its own, so both builds give
 //! identical bits.
 
@@ -123,9 +123,24 @@ macro_rules! slice_kernel {
             }
             #[cfg(target_arch = "x86_64")]
             {
+                #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
+                unsafe fn avx512(x: &[f32], out: &mut [f32]) {
+                    body(x, out)
+                }
                 #[target_feature(enable = "avx2,fma")]
                 unsafe fn avx2(x: &[f32], out: &mut [f32]) {
                     body(x, out)
+                }
+                if std::is_x86_feature_detected!("avx512f")
+                    && std::is_x86_feature_detected!("avx512dq")
+                    && std::is_x86_feature_detected!("avx512vl")
+                {
+                    // SAFETY: the CPU has AVX-512 F/DQ/VL, and with them AVX2 and FMA
+                    // (detected just above), the only requirement of a `target_feature`
+                    // function. Eight f64 lanes and AVX-512's 64-bit integer conversions; the
+                    // same operations, so the same bits.
+                    unsafe { avx512(x, out) };
+                    return;
                 }
                 if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
                     // SAFETY: the CPU has AVX2 and FMA (detected just above), the only

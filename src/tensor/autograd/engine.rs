@@ -126,16 +126,39 @@ fn accumulate(leaf: &Tensor, g: Tensor) -> Result<()> {
             leaf.set_grad(Some(c));
         }
         None => {
-            let g = if g.is_unique() && g.is_contiguous() {
+            let g = if g.is_unique() && obeys_layout_contract(&g, leaf) {
                 g
             } else {
-                g.clone_tensor()?
+                clone_obey_contract(&g, leaf)?
             };
             leaf.set_grad(Some(g));
         }
         Some(prev) => crate::tensor::ops::inplace::binary_inplace(BinaryOp::Add, &prev, &g)?,
     }
     Ok(())
+}
+
+/// ATen's `obeys_layout_contract`: a dense leaf's gradient has the leaf's strides (size-1
+/// dims aside), any other leaf's gradient is contiguous.
+fn obeys_layout_contract(g: &Tensor, leaf: &Tensor) -> bool {
+    if crate::tensor::shape::is_dense(leaf.shape(), leaf.strides()) {
+        g.shape() == leaf.shape()
+            && (0..g.ndim()).all(|d| g.shape()[d] == 1 || g.strides()[d] == leaf.strides()[d])
+    } else {
+        g.is_contiguous()
+    }
+}
+
+/// ATen's `clone_obey_contract`: a copy of `g` with the dense leaf's strides, else contiguous.
+fn clone_obey_contract(g: &Tensor, leaf: &Tensor) -> Result<Tensor> {
+    if !crate::tensor::shape::is_dense(leaf.shape(), leaf.strides()) || g.shape() != leaf.shape() {
+        return g.contiguous_clone();
+    }
+    let be = crate::tensor::dispatch::on(g.device());
+    let storage = be.empty(g.dtype(), g.numel(), g.device())?;
+    let out = Tensor::from_parts(storage, leaf.dims().clone(), leaf.stride_dims().clone(), 0);
+    be.copy(&out, g)?;
+    Ok(out)
 }
 
 fn run_retain_hooks(node: &Node, g: &Tensor) -> Result<()> {

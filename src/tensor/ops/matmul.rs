@@ -295,4 +295,4 @@ fn batched(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 }
 
 /// The autograd rules of this file.
-mod grad;
+pub(crate) mod grad;

@@ -7,6 +7,7 @@ use crate::tensor::autograd::util::{add, div, mul, neg, scalar_op, scale, sub, w
 use crate::tensor::autograd::{is_recording, is_recording1, mode, record, Grads};
 use crate::tensor::error::{index_err, runtime, value_err, Result};
 use crate::tensor::ops::binary::{binary, binary_scalar, BinaryOp};
+use crate::tensor::ops::matmul::grad::{column_major, mm_mat1_backward, mm_mat2_backward};
 use crate::tensor::ops::matmul::{matmul, mm};
 use crate::tensor::ops::reduce::{mean, softmax, sum};
 use crate::tensor::ops::unary::{unary, UnaryOp};
@@ -80,16 +81,17 @@ pub fn addmm(b: &Tensor, x: &Tensor, w: &Tensor) -> Result<Tensor> {
     }
     if rec {
         let (nx, nw) = (x.requires_grad(), w.requires_grad());
+        let (x_cm, w_cm) = (column_major(x), column_major(w));
         record(
             "AddmmBackward0",
             &[b, x, w],
             &out,
             &[nw.then_some(x), nx.then_some(w)],
-            |g, c| {
+            move |g, c| {
                 Ok(vec![
                     when(c.needs(0), || Ok(g.clone()))?,
-                    when(c.needs(1), || mm(g, &c.saved(1).t()?))?,
-                    when(c.needs(2), || mm(&c.saved(0).t()?, g))?,
+                    when(c.needs(1), || mm_mat1_backward(g, c.saved(1), x_cm))?,
+                    when(c.needs(2), || mm_mat2_backward(g, c.saved(0), w_cm))?,
                 ])
             },
         )?;
