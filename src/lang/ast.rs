@@ -117,8 +117,49 @@ impl CmpOp {
     }
 }
 
-/// An attribute expression's inline cache (see `ExprKind::Attr`).
-pub type AttrHint = std::cell::Cell<u32>;
+/// An attribute expression's inline caches (see `ExprKind::Attr`): where the name last sat
+/// in an instance's dict, and, for a call `obj.name(...)`, the method the instance's class
+/// gave last time.
+#[derive(Default)]
+pub struct AttrHint {
+    index: std::cell::Cell<u32>,
+    pub(crate) method: std::cell::RefCell<Option<MethodHint>>,
+}
+
+/// A method found on a class, valid while no class namespace has changed since (`epoch`).
+/// Both are held weakly: no cycle through a function's own body, and the class's address
+/// cannot be reused while the hint names it.
+pub(crate) struct MethodHint {
+    pub class: std::rc::Weak<super::value::Class>,
+    pub epoch: u64,
+    pub func: std::rc::Weak<super::value::Function>,
+}
+
+impl AttrHint {
+    #[inline(always)]
+    pub fn get(&self) -> u32 {
+        self.index.get()
+    }
+    #[inline(always)]
+    pub fn set(&self, i: u32) {
+        self.index.set(i)
+    }
+}
+
+impl Clone for AttrHint {
+    fn clone(&self) -> AttrHint {
+        AttrHint {
+            index: std::cell::Cell::new(self.index.get()),
+            method: Default::default(),
+        }
+    }
+}
+
+impl std::fmt::Debug for AttrHint {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "AttrHint({})", self.index.get())
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct Expr {

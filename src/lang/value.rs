@@ -180,6 +180,18 @@ impl Value {
         }
     }
 
+    /// `clone` with the scalar variants copied inline (no call), for the hot paths.
+    #[inline(always)]
+    pub fn dup(&self) -> Value {
+        match self {
+            Value::Int(i) => Value::Int(*i),
+            Value::Float(x) => Value::Float(*x),
+            Value::Bool(b) => Value::Bool(*b),
+            Value::None => Value::None,
+            _ => self.clone(),
+        }
+    }
+
     pub fn as_int(&self) -> Option<i64> {
         match self {
             Value::Int(i) => Some(*i),
@@ -290,8 +302,14 @@ fn hash_value<H: Hasher>(v: &Value, h: &mut H) {
 }
 
 impl Hash for Key {
+    #[inline]
     fn hash<H: Hasher>(&self, h: &mut H) {
-        hash_value(&self.0, h)
+        // int and str keys, the common ones, inline (as `hash_value` hashes them)
+        match &self.0 {
+            Value::Int(i) => i.hash(h),
+            Value::Str(s) => s.hash(h),
+            v => hash_value(v, h),
+        }
     }
 }
 
@@ -317,7 +335,20 @@ pub fn simple_eq(a: &Value, b: &Value) -> bool {
 }
 
 impl PartialEq for Key {
+    #[inline]
     fn eq(&self, other: &Key) -> bool {
+        match (&self.0, &other.0) {
+            (Value::Int(a), Value::Int(b)) => return a == b,
+            (Value::Str(a), Value::Str(b)) => return a == b,
+            _ => {}
+        }
+        self.eq_slow(other)
+    }
+}
+
+impl Key {
+    #[inline(never)]
+    fn eq_slow(&self, other: &Key) -> bool {
         if simple_eq(&self.0, &other.0) {
             return true;
         }
@@ -480,7 +511,8 @@ pub fn class_changed() {
     CLASS_EPOCH.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
 }
 
-fn class_epoch() -> u64 {
+#[inline(always)]
+pub(crate) fn class_epoch() -> u64 {
     CLASS_EPOCH.load(std::sync::atomic::Ordering::Relaxed)
 }
 
@@ -539,13 +571,19 @@ impl Class {
 
     /// Whether instances' attribute stores go through a `__setattr__` (cached per epoch:
     /// every `obj.x = v` asks).
-    #[inline]
+    #[inline(always)]
     pub fn has_setattr(&self) -> bool {
-        let epoch = class_epoch();
         let (e, has) = self.setattr.get();
-        if e == epoch {
+        if e == class_epoch() {
             return has;
         }
+        self.has_setattr_slow()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn has_setattr_slow(&self) -> bool {
+        let epoch = class_epoch();
         let has = self.lookup(crate::lang::symbol::dunder::SETATTR).is_some()
             || self
                 .mro

@@ -76,6 +76,40 @@ impl Interp {
         self.lookup_method_owned(obj.clone(), name)
     }
 
+    /// `lookup_method_owned` at a call site `obj.name(...)` with its inline cache: an
+    /// instance whose own dict lacks the name gets the function its class gave last time,
+    /// while no class namespace has changed (no lookup along the MRO).
+    #[inline]
+    pub(crate) fn lookup_method_hinted(
+        &mut self,
+        obj: Value,
+        name: Sym,
+        hint: &crate::lang::ast::AttrHint,
+    ) -> PyResult<Looked> {
+        if let Value::Instance(i) = &obj {
+            if !i.dict.borrow().contains_key(&name) {
+                if let Some(m) = &*hint.method.borrow() {
+                    if std::rc::Weak::as_ptr(&m.class) == Rc::as_ptr(&i.class)
+                        && m.epoch == class_epoch()
+                    {
+                        if let Some(func) = m.func.upgrade() {
+                            return Ok(Looked::Func(func, obj));
+                        }
+                    }
+                }
+                if let Some(Value::Func(func)) = i.class.lookup(name) {
+                    *hint.method.borrow_mut() = Some(crate::lang::ast::MethodHint {
+                        class: Rc::downgrade(&i.class),
+                        epoch: class_epoch(),
+                        func: Rc::downgrade(&func),
+                    });
+                    return Ok(Looked::Func(func, obj));
+                }
+            }
+        }
+        self.lookup_method_owned(obj, name)
+    }
+
     /// `lookup_method` taking the object, which becomes the method's `self` without another
     /// reference-count round trip.
     pub fn lookup_method_owned(&mut self, obj: Value, name: Sym) -> PyResult<Looked> {
@@ -205,6 +239,7 @@ impl Interp {
 
     /// Completes the slots of a `simple` function given its leading positional arguments:
     /// defaults, then empty locals. Gives the arguments back when they do not fit.
+    #[inline]
     pub(crate) fn fill_simple(
         &self,
         func: &Function,
@@ -212,11 +247,16 @@ impl Interp {
     ) -> Result<Vec<Option<Value>>, Vec<Option<Value>>> {
         let nparams = func.def.params.len();
         let given = slots.len();
-        if given > nparams || func.defaults[given..].iter().any(|d| d.is_none()) {
-            return Err(slots);
+        if given != nparams {
+            if given > nparams || func.defaults[given..].iter().any(|d| d.is_none()) {
+                return Err(slots);
+            }
+            slots.extend(func.defaults[given..].iter().cloned());
         }
-        slots.extend(func.defaults[given..].iter().cloned());
-        slots.resize(func.def.info.local_names.len(), None);
+        // (Usually a few locals: pushes into the reserved room, no call.)
+        for _ in nparams..func.def.info.local_names.len() {
+            slots.push(None);
+        }
         Ok(slots)
     }
 
@@ -241,13 +281,7 @@ impl Interp {
         if info.is_generator {
             return self.make_generator(func, slots);
         }
-        let mut frame = Frame {
-            slots,
-            class_ns: None,
-            func: Some(func.clone()),
-            name: func.name.clone(),
-            src: func.src.clone(),
-        };
+        let mut frame = Frame::call(func, slots);
         self.depth += 1;
         if self.depth > RECURSION_LIMIT
             || (self.stack_floor != 0 && super::generator::stack_pointer() < self.stack_floor)
@@ -269,7 +303,8 @@ impl Interp {
             r
         };
         self.depth -= 1;
-        self.free_slots(std::mem::take(&mut frame.slots));
+        let Frame { slots, .. } = frame;
+        self.free_slots(slots);
         match r {
             Ok(Flow::Return(v)) => Ok(v),
             Ok(_) => Ok(Value::None),

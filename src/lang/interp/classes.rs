@@ -687,12 +687,12 @@ impl Interp {
             let d = i.dict.borrow();
             if let Some((k, v)) = d.get_index(hint.get() as usize) {
                 if *k == name {
-                    return Ok(v.clone());
+                    return Ok(v.dup());
                 }
             }
             if let Some((at, _, v)) = d.get_full(&name) {
                 hint.set(at as u32);
-                return Ok(v.clone());
+                return Ok(v.dup());
             }
         }
         self.get_attr(obj, name)

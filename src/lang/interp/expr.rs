@@ -14,7 +14,7 @@ impl Interp {
     #[cold]
     #[inline(never)]
     pub(crate) fn at(&self, err: PyErr, frame: &Frame, span: Span, anchor: Anchor) -> PyErr {
-        err.locate(&frame.src, span, anchor, &frame.name)
+        err.locate(frame.src, span, anchor, &frame.name.to_rc())
     }
 
     /// The common expressions, kept small so the recursion's stack frames stay small; the
@@ -30,7 +30,7 @@ impl Interp {
                             }
                         }
                         Some(Some(Value::StrBuf(_))) | Some(None) | None => {}
-                        Some(Some(v)) => return Ok(v.clone()),
+                        Some(Some(v)) => return Ok(v.dup()),
                     },
                     // Module globals, then builtins, indexed by symbol: no hashing.
                     Scope::Global => {
@@ -49,15 +49,39 @@ impl Interp {
             }
             ExprKind::Int(i) => Ok(Value::Int(*i)),
             ExprKind::Binary(op, a, b) => {
-                let x = self.eval(a, f)?;
-                let y = self.eval(b, f)?;
-                self.binary(*op, &x, &y).map_err(|err| {
+                let at = |me: &Self, err: PyErr, f: &Frame| {
                     let anchor = Anchor::BinOp {
                         left_end: a.span.end,
                         right_start: b.span.start,
                     };
-                    self.at(err, f, e.span, anchor)
-                })
+                    me.at(err, f, e.span, anchor)
+                };
+                // Leaf operands (plain locals, number literals) are read in place: no
+                // evaluation call, no reference-count round trip.
+                if let Some(x) = operand(a, f) {
+                    if let Some(y) = operand(b, f) {
+                        return self
+                            .binary(*op, x.get(), y.get())
+                            .map_err(|err| at(self, err, f));
+                    }
+                    // (The right side cannot rebind a plain local: read the left after it.)
+                    let y = self.eval(b, f)?;
+                    if let Some(x) = operand(a, f) {
+                        return self
+                            .binary(*op, x.get(), &y)
+                            .map_err(|err| at(self, err, f));
+                    }
+                    let x = self.eval(a, f)?;
+                    return self.binary(*op, &x, &y).map_err(|err| at(self, err, f));
+                }
+                let x = self.eval(a, f)?;
+                if let Some(y) = operand(b, f) {
+                    return self
+                        .binary(*op, &x, y.get())
+                        .map_err(|err| at(self, err, f));
+                }
+                let y = self.eval(b, f)?;
+                self.binary(*op, &x, &y).map_err(|err| at(self, err, f))
             }
             ExprKind::Call(func, args) => self.eval_call(e, func, args, f),
             ExprKind::Float(x) => Ok(Value::Float(*x)),
@@ -79,29 +103,20 @@ impl Interp {
                 }
             }
             ExprKind::Compare(first, rest) if rest.len() == 1 => {
-                let left = self.eval(first, f)?;
                 let (op, re) = &rest[0];
+                if let (Some(x), Some(y)) = (operand(first, f), operand(re, f)) {
+                    return self
+                        .compare_two(*op, x.get(), y.get())
+                        .map_err(|err| self.at(err, f, e.span, Anchor::None));
+                }
+                let left = self.eval(first, f)?;
+                if let Some(y) = operand(re, f) {
+                    return self
+                        .compare_two(*op, &left, y.get())
+                        .map_err(|err| self.at(err, f, e.span, Anchor::None));
+                }
                 let right = self.eval(re, f)?;
-                if let (Value::Float(x), Value::Float(y)) = (&left, &right) {
-                    if let Some(r) = cmp_fast(*op, x, y) {
-                        return Ok(Value::Bool(r));
-                    }
-                }
-                if let (Value::Int(x), Value::Int(y)) = (&left, &right) {
-                    let r = match op {
-                        CmpOp::Eq => Some(x == y),
-                        CmpOp::Ne => Some(x != y),
-                        CmpOp::Lt => Some(x < y),
-                        CmpOp::Le => Some(x <= y),
-                        CmpOp::Gt => Some(x > y),
-                        CmpOp::Ge => Some(x >= y),
-                        _ => None,
-                    };
-                    if let Some(r) = r {
-                        return Ok(Value::Bool(r));
-                    }
-                }
-                self.compare(*op, &left, &right)
+                self.compare_two(*op, &left, &right)
                     .map_err(|err| self.at(err, f, e.span, Anchor::None))
             }
             _ => self.eval_rest(e, f),
@@ -221,6 +236,45 @@ impl Interp {
         })
     }
 
+    /// `eval` with leaf operands (plain locals, number literals) read inline.
+    #[inline(always)]
+    pub(crate) fn eval_leaf(&mut self, e: &Expr, f: &mut Frame) -> PyResult<Value> {
+        match operand(e, f) {
+            Some(o) => Ok(o.to_value()),
+            None => self.eval(e, f),
+        }
+    }
+
+    /// One comparison, numbers first.
+    #[inline(always)]
+    fn compare_two(&mut self, op: CmpOp, left: &Value, right: &Value) -> PyResult<Value> {
+        match op {
+            CmpOp::Is => return Ok(Value::Bool(left.is(right))),
+            CmpOp::IsNot => return Ok(Value::Bool(!left.is(right))),
+            _ => {}
+        }
+        if let (Value::Int(x), Value::Int(y)) = (left, right) {
+            let r = match op {
+                CmpOp::Eq => Some(x == y),
+                CmpOp::Ne => Some(x != y),
+                CmpOp::Lt => Some(x < y),
+                CmpOp::Le => Some(x <= y),
+                CmpOp::Gt => Some(x > y),
+                CmpOp::Ge => Some(x >= y),
+                _ => None,
+            };
+            if let Some(r) = r {
+                return Ok(Value::Bool(r));
+            }
+        }
+        if let (Value::Float(x), Value::Float(y)) = (left, right) {
+            if let Some(r) = cmp_fast(op, x, y) {
+                return Ok(Value::Bool(r));
+            }
+        }
+        self.compare(op, left, right)
+    }
+
     /// `obj[idx]`.
     #[inline(never)]
     fn eval_subscript(
@@ -241,6 +295,9 @@ impl Interp {
             me.at(err, f, e.span, anchor)
         };
         if local_ref(obj, f).is_some() {
+            if let (Some(o), Some(i)) = (local_ref(obj, f), operand(idx, f)) {
+                return self.get_item(o, i.get()).map_err(|err| at(self, err, f));
+            }
             let i = self.eval(idx, f)?;
             if let Some(o) = local_ref(obj, f) {
                 return self.get_item(o, &i).map_err(|err| at(self, err, f));
@@ -410,12 +467,12 @@ impl Interp {
     fn eval_call(&mut self, e: &Expr, func: &Expr, args: &[Arg], f: &mut Frame) -> PyResult<Value> {
         // `obj.method(...)`: look the method up without building a bound-method object.
         let plain = args.iter().all(|a| matches!(a, Arg::Pos(_)));
-        if let ExprKind::Attr(obj, name, _) = &func.kind {
+        if let ExprKind::Attr(obj, name, hint) = &func.kind {
             let o = self.eval(obj, f)?;
             // The method is found before the arguments are evaluated, as CPython's
             // LOAD_METHOD does (a missing method raises before any argument runs).
             let method = self
-                .lookup_method_owned(o, *name)
+                .lookup_method_hinted(o, *name, hint)
                 .map_err(|err| self.at(err, f, func.span, Anchor::None))?;
             // Each arm maps its own error (no copy of the result through a temporary).
             let at = |me: &Self, err: PyErr, f: &Frame| me.at(err, f, e.span, Anchor::None);
@@ -427,7 +484,7 @@ impl Interp {
                     slots.push(Some(this));
                     for a in args {
                         if let Arg::Pos(x) = a {
-                            match self.eval(x, f) {
+                            match self.eval_leaf(x, f) {
                                 Ok(v) => slots.push(Some(v)),
                                 Err(err) => {
                                     self.free_slots(slots);
@@ -444,7 +501,7 @@ impl Interp {
                     let mut pos = Vec::with_capacity(args.len());
                     for a in args {
                         if let Arg::Pos(x) = a {
-                            pos.push(self.eval(x, f)?);
+                            pos.push(self.eval_leaf(x, f)?);
                         }
                     }
                     self.check_interrupt()
@@ -463,7 +520,7 @@ impl Interp {
                 let mut slots = self.new_slots(func.def.info.local_names.len());
                 for a in args {
                     if let Arg::Pos(x) = a {
-                        slots.push(Some(self.eval(x, f)?));
+                        slots.push(Some(self.eval_leaf(x, f)?));
                     }
                 }
                 return self
@@ -628,32 +685,41 @@ impl Interp {
         let iter = self
             .get_iter(&iterable)
             .map_err(|err| self.at(err, f, first.iter.span, Anchor::None))?;
-        let mut cf = Frame {
-            slots: vec![None; c.info.local_names.len()],
-            class_ns: None,
-            func: None,
-            name: Rc::from(c.kind.frame_name()),
-            src: f.src.clone(),
-        };
+        let mut slots = vec![None; c.info.local_names.len()];
         let nlocals = c.info.local_names.len() - c.info.freevars.len();
         for (i, outer) in c.info.freevars.iter().enumerate() {
             let cell = match f.slots.get(*outer as usize) {
                 Some(Some(Value::Cell(cell))) => cell.clone(),
                 _ => Rc::new(RefCell::new(None)),
             };
-            cf.slots[nlocals + i] = Some(Value::Cell(cell));
+            slots[nlocals + i] = Some(Value::Cell(cell));
         }
         for &slot in &c.info.cellvars {
-            cf.slots[slot as usize] = Some(Value::Cell(Rc::new(RefCell::new(None))));
+            slots[slot as usize] = Some(Value::Cell(Rc::new(RefCell::new(None))));
         }
         if c.kind == CompKind::Gen {
             // Lazy: the loop runs inside a generator, yielding each item as it is asked for.
             let c = c.clone();
+            let src = f.src.clone();
             return self.make_genexpr(Box::new(move |interp: &mut Interp| {
+                let mut cf = Frame {
+                    slots,
+                    class_ns: None,
+                    func: None,
+                    name: super::FrameName::Fixed(c.kind.frame_name()),
+                    src: &src,
+                };
                 interp.comp_loop(&c, 0, iter, &mut cf, &mut CompAcc::Gen)?;
                 Ok(Value::None)
             }));
         }
+        let mut cf = Frame {
+            slots,
+            class_ns: None,
+            func: None,
+            name: super::FrameName::Fixed(c.kind.frame_name()),
+            src: f.src,
+        };
         let mut acc = CompAcc::new(c.kind);
         self.depth += 1;
         if self.depth > super::RECURSION_LIMIT {
@@ -752,6 +818,56 @@ pub(crate) fn local_ref<'a>(e: &Expr, f: &'a Frame) -> Option<&'a Value> {
             Some(Some(Value::Cell(_) | Value::StrBuf(_))) | Some(None) | None => None,
             Some(Some(v)) => Some(v),
         },
+        _ => None,
+    }
+}
+
+/// A leaf operand read without evaluating it: a plain local's value borrowed from its slot,
+/// or a number literal built in place (nothing to drop).
+pub(crate) enum Operand<'a> {
+    Slot(&'a Value),
+    Imm(std::mem::ManuallyDrop<Value>),
+}
+
+impl Operand<'_> {
+    #[inline(always)]
+    pub(crate) fn get(&self) -> &Value {
+        match self {
+            Operand::Slot(v) => v,
+            Operand::Imm(v) => v,
+        }
+    }
+
+    /// The value, owned.
+    #[inline(always)]
+    pub(crate) fn to_value(&self) -> Value {
+        match self {
+            Operand::Slot(v) => v.dup(),
+            Operand::Imm(v) => match **v {
+                Value::Int(i) => Value::Int(i),
+                Value::Float(x) => Value::Float(x),
+                Value::Bool(b) => Value::Bool(b),
+                _ => Value::None,
+            },
+        }
+    }
+}
+
+/// `e` as an `Operand` when it is a bound plain local or an int/float literal.
+#[inline(always)]
+pub(crate) fn operand<'a>(e: &Expr, f: &'a Frame) -> Option<Operand<'a>> {
+    match &e.kind {
+        ExprKind::Name(Name {
+            scope: Scope::Local(slot),
+            ..
+        }) => match f.slots.get(*slot as usize) {
+            Some(Some(Value::Cell(_) | Value::StrBuf(_))) | Some(None) | None => None,
+            Some(Some(v)) => Some(Operand::Slot(v)),
+        },
+        ExprKind::Int(i) => Some(Operand::Imm(std::mem::ManuallyDrop::new(Value::Int(*i)))),
+        ExprKind::Float(x) => Some(Operand::Imm(std::mem::ManuallyDrop::new(Value::Float(*x)))),
+        ExprKind::None => Some(Operand::Imm(std::mem::ManuallyDrop::new(Value::None))),
+        ExprKind::Bool(b) => Some(Operand::Imm(std::mem::ManuallyDrop::new(Value::Bool(*b)))),
         _ => None,
     }
 }

@@ -138,13 +138,7 @@ impl Interp {
     ) -> PyResult<Value> {
         let f = func.clone();
         let body: Body = Box::new(move |interp: &mut Interp| {
-            let mut frame = Frame {
-                slots,
-                class_ns: None,
-                func: Some(f.clone()),
-                name: f.name.clone(),
-                src: f.src.clone(),
-            };
+            let mut frame = Frame::call(&f, slots);
             match interp.exec_block(&f.def.body, &mut frame)? {
                 super::stmt::Flow::Return(v) => Ok(v),
                 _ => Ok(Value::None),

@@ -79,7 +79,7 @@ impl Interp {
                 _ => {
                     let i = index_of(idx, "list")?;
                     let l = l.borrow();
-                    Ok(l[norm_index(i, l.len(), "list")?].clone())
+                    Ok(l[norm_index(i, l.len(), "list")?].dup())
                 }
             },
             Value::Tuple(t) => match idx {
@@ -90,6 +90,14 @@ impl Interp {
                 }
             },
             Value::Str(s) => {
+                // An ASCII string's characters are its bytes: no decoding.
+                if let (Value::Int(i), true) = (idx, s.is_ascii()) {
+                    let n = s.len() as i64;
+                    let k = if *i < 0 { *i + n } else { *i };
+                    if (0..n).contains(&k) {
+                        return Ok(Value::from(&s[k as usize..k as usize + 1]));
+                    }
+                }
                 let chars: Vec<char> = s.chars().collect();
                 match idx {
                     Value::Slice(sl) => Ok(Value::from(

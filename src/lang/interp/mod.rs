@@ -55,24 +55,54 @@ impl Output {
     }
 }
 
-/// One activation: a function call, a comprehension, or the module itself.
-pub struct Frame {
+/// One activation: a function call, a comprehension, or the module itself. It borrows its
+/// function, name and source from the caller (no reference counting per call).
+pub struct Frame<'a> {
     pub slots: Vec<Option<Value>>,
     /// While a class body runs: its namespace.
     pub class_ns: Option<Rc<RefCell<AttrMap>>>,
-    pub func: Option<Rc<Function>>,
-    pub name: Rc<str>,
-    pub src: Rc<Source>,
+    pub func: Option<&'a Rc<Function>>,
+    pub name: FrameName<'a>,
+    pub src: &'a Rc<Source>,
 }
 
-impl Frame {
-    pub fn module(src: Rc<Source>) -> Frame {
+/// A frame's name as tracebacks print it.
+#[derive(Clone, Copy)]
+pub enum FrameName<'a> {
+    Func(&'a Rc<str>),
+    /// `<module>`, `<listcomp>`, ...
+    Fixed(&'static str),
+}
+
+impl FrameName<'_> {
+    pub fn to_rc(self) -> Rc<str> {
+        match self {
+            FrameName::Func(n) => n.clone(),
+            FrameName::Fixed(s) => Rc::from(s),
+        }
+    }
+}
+
+impl<'a> Frame<'a> {
+    pub fn module(src: &'a Rc<Source>) -> Frame<'a> {
         Frame {
             slots: Vec::new(),
             class_ns: None,
             func: None,
-            name: Rc::from("<module>"),
+            name: FrameName::Fixed("<module>"),
             src,
+        }
+    }
+
+    /// A call of `func` with its bound slots.
+    #[inline]
+    pub fn call(func: &'a Rc<Function>, slots: Vec<Option<Value>>) -> Frame<'a> {
+        Frame {
+            slots,
+            class_ns: None,
+            func: Some(func),
+            name: FrameName::Func(&func.name),
+            src: &func.src,
         }
     }
 }
@@ -261,7 +291,7 @@ impl Interp {
     }
 
     pub fn exec_module(&mut self, body: &[Stmt], src: Rc<Source>, echo: bool) -> PyResult<()> {
-        let mut frame = Frame::module(src);
+        let mut frame = Frame::module(&src);
         for s in body {
             if echo {
                 if let super::ast::StmtKind::Expr(e) = &s.kind {
@@ -342,8 +372,17 @@ impl Interp {
     }
 
     /// Counts a step; raises KeyboardInterrupt after Ctrl-C and stops runaway fuzz inputs.
-    #[inline]
+    #[inline(always)]
     pub fn tick(&mut self) -> PyResult<()> {
+        if INTERRUPTED.load(Ordering::Relaxed) || self.step_limit.is_some() {
+            return self.tick_slow();
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn tick_slow(&mut self) -> PyResult<()> {
         self.check_interrupt()?;
         if let Some(limit) = self.step_limit {
             self.steps += 1;

@@ -31,7 +31,7 @@ impl Interp {
 
     #[inline]
     pub fn exec(&mut self, s: &Stmt, f: &mut Frame) -> PyResult<Flow> {
-        self.note_stmt(s.span.start, &f.src);
+        self.note_stmt(s.span.start, f.src);
         self.exec_inner(s, f)
             .map_err(|err| self.finish_stmt_error(err, s, f))
     }
@@ -62,7 +62,7 @@ impl Interp {
                         f.slots.get(slot),
                         Some(Some(Value::Int(_) | Value::Float(_)))
                     ) {
-                        let rhs = self.eval(value, f)?;
+                        let rhs = self.eval_leaf(value, f)?;
                         // (The right side cannot rebind a plain local; read it again anyway.)
                         let cur = match &f.slots[slot] {
                             Some(v @ (Value::Int(_) | Value::Float(_))) => v.clone(),
@@ -93,7 +93,7 @@ impl Interp {
             }
             StmtKind::Return(v) => {
                 let v = match v {
-                    Some(e) => self.eval(e, f)?,
+                    Some(e) => self.eval_leaf(e, f)?,
                     None => Value::None,
                 };
                 return Ok(Flow::Return(v));
@@ -291,6 +291,31 @@ impl Interp {
                     Flow::Normal | Flow::Continue => {}
                 }
                 cur = cur.wrapping_add(step);
+            }
+            return self.exec_block(orelse, f);
+        }
+        // Lists and tuples are walked by index (as their iterators do), with no iterator
+        // object: a list that grows or shrinks meanwhile is seen as its iterator would see it.
+        if let Value::List(_) | Value::Tuple(_) = &it {
+            let mut pos = 0;
+            loop {
+                self.tick()
+                    .map_err(|e| self.at(e, f, iter.span, Anchor::None))?;
+                let item = match &it {
+                    Value::List(l) => l.borrow().get(pos).map(Value::dup),
+                    Value::Tuple(t) => t.get(pos).map(Value::dup),
+                    _ => None,
+                };
+                let Some(item) = item else { break };
+                pos += 1;
+                if let Some(v) = store_local(target, item, f) {
+                    self.assign(target, v, f)?;
+                }
+                match self.exec_block(body, f)? {
+                    Flow::Break => return Ok(Flow::Normal),
+                    Flow::Return(v) => return Ok(Flow::Return(v)),
+                    Flow::Normal | Flow::Continue => {}
+                }
             }
             return self.exec_block(orelse, f);
         }
@@ -533,7 +558,7 @@ impl Interp {
                     }
                 };
                 let cur = cur.map_err(|e| self.at(e, f, target.span, Anchor::None))?;
-                let rhs = self.eval(value, f)?;
+                let rhs = self.eval_leaf(value, f)?;
                 let r = self
                     .inplace(op, &cur, &rhs)
                     .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
@@ -543,6 +568,33 @@ impl Interp {
                         let o = self.eval(obj, f)?;
                         self.set_attr_hinted(&o, *name, r, hint)
                     }
+                };
+                done.map_err(|e| self.at(e, f, target.span, Anchor::None))?;
+            }
+            ExprKind::Subscript(obj, idx)
+                if super::expr::local_ref(obj, f).is_some()
+                    && super::expr::operand(idx, f).is_some() =>
+            {
+                // `xs[i] op= v` on a plain local and a leaf index: both read in place, before
+                // and after the right side (which cannot rebind them).
+                let cur = match (super::expr::local_ref(obj, f), super::expr::operand(idx, f)) {
+                    (Some(o), Some(i)) => self.get_item(o, i.get()),
+                    _ => Ok(Value::None),
+                };
+                let cur = cur.map_err(|e| {
+                    let anchor = Anchor::Subscript {
+                        value_end: obj.span.end,
+                        slice_end: idx.span.end,
+                    };
+                    self.at(e, f, target.span, anchor)
+                })?;
+                let rhs = self.eval_leaf(value, f)?;
+                let r = self
+                    .inplace(op, &cur, &rhs)
+                    .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
+                let done = match (super::expr::local_ref(obj, f), super::expr::operand(idx, f)) {
+                    (Some(o), Some(i)) => self.set_item(o, i.get(), r),
+                    _ => Ok(()),
                 };
                 done.map_err(|e| self.at(e, f, target.span, Anchor::None))?;
             }
