@@ -200,6 +200,12 @@ __device__ __forceinline__ T iunop(int op, T x) {
     }                                                                                       \
     extern "C" __global__ void compare_##NAME(int op, i64 n, const T* a, Layout la,         \
                                               const T* b, Layout lb, bool* out, Layout lo) { \
+        if (dense_run(la) && dense_run(lb) && dense_run(lo)) {                              \
+            ACC x[UNROLL], y[UNROLL];                                                       \
+            DENSE_LOOP(n, (x[k] = LOAD(a, la.offset + i), y[k] = LOAD(b, lb.offset + i)),   \
+                       out[lo.offset + i] = cmpop<ACC>(op, x[k], y[k]));                    \
+            return;                                                                         \
+        }                                                                                   \
         GRID_STRIDE(i, n) {                                                                 \
             ACC x = LOAD(a, strided_offset(la, i));                                         \
             ACC y = LOAD(b, strided_offset(lb, i));                                         \
@@ -210,6 +216,13 @@ __device__ __forceinline__ T iunop(int op, T x) {
                                                      double s, int rev, bool* out,          \
                                                      Layout lo) {                           \
         ACC y = (ACC)s;                                                                     \
+        if (dense_run(la) && dense_run(lo)) {                                               \
+            ACC x[UNROLL];                                                                  \
+            DENSE_LOOP(n, x[k] = LOAD(a, la.offset + i),                                    \
+                       out[lo.offset + i] = rev ? cmpop<ACC>(op, y, x[k])                   \
+                                                : cmpop<ACC>(op, x[k], y));                 \
+            return;                                                                         \
+        }                                                                                   \
         GRID_STRIDE(i, n) {                                                                 \
             ACC x = LOAD(a, strided_offset(la, i));                                         \
             out[strided_offset(lo, i)] = rev ? cmpop<ACC>(op, y, x) : cmpop<ACC>(op, x, y); \

@@ -38,13 +38,15 @@ impl Tensor {
             (self.clone(), None)
         };
         // the simulated GPU's model charges pinned sources the faster copy
+        backend::timed::next_upload_pinned(self.storage().is_pinned());
+        let to = crate::tensor::dispatch::on(device);
         let storage = if self.device() == Device::Cpu {
-            backend::timed::next_upload_pinned(self.storage().is_pinned());
-            crate::tensor::dispatch::on(device).upload_from(&src, device)?
+            to.upload_from(&src, device)?
         } else {
-            let host = crate::tensor::dispatch::on(self.device()).to_host(&src)?;
-            backend::timed::next_upload_pinned(self.storage().is_pinned());
-            crate::tensor::dispatch::on(device).upload(host, device)?
+            to.upload(
+                crate::tensor::dispatch::on(self.device()).to_host(&src)?,
+                device,
+            )?
         };
         let strides = match order {
             Some(o) => crate::backend::cpu::iter::strides_for_order(self.shape(), &o),

@@ -142,13 +142,15 @@ impl Backend for Cuda {
         host::upload(&buf, device)
     }
 
+    fn empty(&self, dtype: DType, numel: usize, device: Device) -> Result<Storage> {
+        alloc(dtype, numel, device)
+    }
+
     fn upload_from(&self, src: View, device: Device) -> Result<Storage> {
-        let crate::backend::storage::Memory::Host(data) = src.storage().memory() else {
-            return self.upload(CPU.to_host(src)?, device);
+        let data = match src.storage().memory() {
+            crate::backend::storage::Memory::Host(data) if src.is_contiguous() => data,
+            _ => return self.upload(CPU.to_host(src)?, device),
         };
-        if !src.is_contiguous() {
-            return self.upload(CPU.to_host(src)?, device);
-        }
         let s = alloc(src.dtype(), src.numel(), device)?;
         if src.numel() > 0 {
             let size = src.dtype().size();
@@ -271,15 +273,10 @@ impl Backend for Cuda {
                     [(&sa, a.offset()), (&sb, b.offset()), (o.strides(), 0)],
                 )?;
                 let (n64, pa, pb, po) = (n as i64, base(&a), base(&b), base(&o));
-                // the comparisons have no dense path
-                let cfg = match op.is_comparison() {
-                    true => grid(n),
-                    false => elementwise_grid(n, &[&la, &lb, &lo]),
-                };
                 k(&d)
                     .binary(
                         &format!("{family}_{s}"),
-                        cfg,
+                        elementwise_grid(n, &[&la, &lb, &lo]),
                         code,
                         n64,
                         (pa, &la),
@@ -667,11 +664,7 @@ fn scalar_kernel(
     )?;
     let (n64, pa, x, rev, po) = (n as i64, base(a), s.to_f64(), reversed as i32, base(out));
     let name = format!("{family}_{sfx}");
-    // the comparisons have no dense path
-    let cfg = match family {
-        "binary_scalar" => elementwise_grid(n, &[&la, &lo]),
-        _ => grid(n),
-    };
+    let cfg = elementwise_grid(n, &[&la, &lo]);
     k(d).binary_scalar(&name, cfg, code, n64, (pa, &la), x, rev, (po, &lo))
         .map_err(gpu_err)
 }

@@ -7,20 +7,11 @@ use crate::backend::{Owned, View};
 use crate::core::error::{ErrorKind, Result, TensorError};
 use crate::core::{DType, Device};
 
-/// How many ops took the host route in this process: a training step on a card that takes
-/// any pays two PCIe copies per op (the vgpu tests check the common steps take none).
-pub fn taken_count() -> usize {
-    TAKEN.load(std::sync::atomic::Ordering::Relaxed)
-}
-
-static TAKEN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
-/// Counts a host-route op; with `CUDALEARN_TRACE_HOST_ROUTE` set, also says on stderr which
-/// backend method took it (how a slow step on a real card is tracked down).
+/// With `CUDALEARN_TRACE_HOST_ROUTE` set, says on stderr which backend method took the host
+/// route (each such op pays two PCIe copies: how a slow step on a real card is tracked down).
 #[track_caller]
 fn taken() {
     static TRACE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    TAKEN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     if *TRACE.get_or_init(|| std::env::var_os("CUDALEARN_TRACE_HOST_ROUTE").is_some()) {
         let at = std::panic::Location::caller();
         eprintln!("cudalearn: host route taken at {}:{}", at.file(), at.line());

@@ -74,10 +74,11 @@ pub fn addmm(b: &Tensor, x: &Tensor, w: &Tensor) -> Result<Tensor> {
     let rec = is_recording(&[b, x, w]);
     let out = mode::without(|| addmm_values(b, x, w))?;
     // a 1-D bias over a matrix with more than one row and column runs on cuBLASLt (ATen's
-    // `useLtInterface`), which takes a workspace of its own
+    // `useLtInterface`), which takes a workspace of its own (cuBLAS's was taken by `mm`)
     if let Device::Cuda(i) = x.device() {
-        let lt = b.ndim() == 1 && x.shape()[0] > 1 && x.shape()[1] > 1 && w.shape()[1] > 1;
-        crate::backend::gpu::blas_workspaces(i, lt)?;
+        if b.ndim() == 1 && x.shape()[0] > 1 && x.shape()[1] > 1 && w.shape()[1] > 1 {
+            crate::backend::gpu::blas_workspaces(i, true)?;
+        }
     }
     if rec {
         let (nx, nw) = (x.requires_grad(), w.requires_grad());
