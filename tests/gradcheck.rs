@@ -536,7 +536,7 @@ fn losses() {
 
 // ---------------------------------------------------------------- issue 17: the new ops
 
-use cudalearn::tensor::ops::extra::{conv, cumulative, einsum, gather, layout, sort, stats};
+use cudalearn::tensor::ops::extra::{conv, cumulative, einsum, gather, layout, sort, stats, svd};
 
 fn idx(v: &[i64], shape: &[usize]) -> Tensor {
     Tensor::from_i64s(v, shape, DType::I64).unwrap()
@@ -617,6 +617,15 @@ fn statistics() {
     });
     check("nan_to_num", &[t(&[2, 3], 63)], &|x| {
         stats::nan_to_num(&x[0], 0.0, None, None)
+    });
+    // singular values of tall, wide and batched matrices (distinct values: differentiable)
+    check("svdvals", &[t(&[3, 2], 64)], &|x| svd::svdvals(&x[0]));
+    check("svdvals wide batched", &[t(&[2, 2, 3], 65)], &|x| {
+        svd::svdvals(&x[0])
+    });
+    // the nuclear norm as matrix_norm composes it
+    check("svdvals sum (nuclear norm)", &[t(&[3, 3], 66)], &|x| {
+        sum(&svd::svdvals(&x[0])?, Some(&[-1]), false, None)
     });
 }
 

@@ -278,11 +278,6 @@ pub fn not_implemented(what: impl std::fmt::Display) -> PyErr {
         format!("cudalearn does not support {what} yet"),
     )
 }
-/// `cudalearn does not implement {what} yet`: the honest-gap form, for a missing part of
-/// something PyTorch has.
-pub fn not_implemented_yet(what: impl std::fmt::Display) -> PyErr {
-    not_implemented_text(format!("cudalearn does not implement {what} yet"))
-}
 /// A NotImplementedError whose whole text is given.
 pub fn not_implemented_text(text: impl Into<String>) -> PyErr {
     PyErr::new(ExcKind::NotImplementedError, text.into())

@@ -80,6 +80,10 @@ struct TensorData {
     /// going across the swap (PyTorch keeps a variable's version counter), so saved tensors
     /// neither fail nor pass their in-place check by the change of storage.
     version_shift: i64,
+    /// A version counter of its own instead of the storage's: `t.data` gets one (PyTorch's
+    /// `.data` does not share the variable's counter, so writes through it go unnoticed by
+    /// autograd's in-place check), and views of it share it.
+    counter: Option<Rc<Cell<u32>>>,
 }
 
 /// A tensor handle. See the module documentation.
@@ -125,6 +129,11 @@ impl Tensor {
     /// A tensor over `storage` with `layout` (inside the storage, as for `from_parts`).
     #[inline]
     pub(crate) fn from_layout(storage: Rc<Storage>, layout: Layout) -> Tensor {
+        Tensor::counted(storage, layout, None)
+    }
+    /// `from_layout` with the version counter `counter` (None: the storage's).
+    #[inline]
+    fn counted(storage: Rc<Storage>, layout: Layout, counter: Option<Rc<Cell<u32>>>) -> Tensor {
         let dtype = storage.dtype();
         let device = storage.device();
         Tensor(Rc::new(TensorImpl {
@@ -134,6 +143,7 @@ impl Tensor {
                 dtype,
                 device,
                 version_shift: 0,
+                counter,
             })),
             requires_grad: Cell::new(false),
             is_param: Cell::new(false),
@@ -207,7 +217,8 @@ impl Tensor {
             layout: new.d().layout.clone(),
             dtype: new.d().dtype,
             device: new.d().device,
-            version_shift: self.version() as i64 - new.d().storage.version() as i64,
+            version_shift: self.version() as i64 - new.base_version() as i64,
+            counter: new.d().counter.clone(),
         });
         let changed = self.dtype() != new.dtype() || self.device() != new.device();
         // SAFETY: see `d`: the old data is kept alive in `RETIRED`, not dropped here.
@@ -222,7 +233,14 @@ impl Tensor {
 
     /// A new tensor object viewing the same storage with another layout.
     pub(crate) fn view_as_layout(&self, shape: Dims, strides: Dims, offset: usize) -> Tensor {
-        Tensor::from_parts(self.d().storage.clone(), shape, strides, offset)
+        let layout = Layout::new(shape, strides, offset);
+        Tensor::counted(self.d().storage.clone(), layout, self.d().counter.clone())
+    }
+
+    /// `t.data`: the same elements, detached, with a version counter of its own.
+    pub fn data_alias(&self) -> Tensor {
+        let counter = Some(Rc::new(Cell::new(0)));
+        Tensor::counted(self.d().storage.clone(), self.d().layout.clone(), counter)
     }
 
     #[inline]
@@ -397,10 +415,20 @@ impl Tensor {
     }
     /// `t._version`: in-place writes through any view bump it.
     pub fn version(&self) -> u32 {
-        (self.d().storage.version() as i64 + self.d().version_shift) as u32
+        (self.base_version() as i64 + self.d().version_shift) as u32
+    }
+    /// The counter this tensor's writes bump: its own (`.data`), else its storage's.
+    fn base_version(&self) -> u32 {
+        match &self.d().counter {
+            Some(c) => c.get(),
+            None => self.d().storage.version(),
+        }
     }
     pub fn bump_version(&self) {
-        self.d().storage.bump_version()
+        match &self.d().counter {
+            Some(c) => c.set(c.get().wrapping_add(1)),
+            None => self.d().storage.bump_version(),
+        }
     }
     /// A handle that does not keep the tensor alive (`retain_grad` hooks).
     pub fn downgrade(&self) -> WeakTensor {

@@ -291,7 +291,11 @@ pub fn stack(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     Ok(wrap(join::stack(&ts, dim).py()?))
 }
 
-pub fn where_(_: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
+pub fn where_(i: &mut Interp, _: &Value, mut a: Args) -> PyResult<Value> {
+    let out = match a.kw.iter().position(|(k, _)| &*k.as_str() == "out") {
+        Some(k) => a.kw.remove(k).1,
+        None => Value::None,
+    };
     let cond = a
         .pos
         .first()
@@ -327,7 +331,20 @@ pub fn where_(_: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     };
     let x = side(a.pos.get(1).unwrap_or(&Value::None))?;
     let y = side(a.pos.get(2).unwrap_or(&Value::None))?;
-    Ok(wrap(join::where_(&cond, &x, &y).py()?))
+    if !matches!(out, Value::None) {
+        // Only the all-tensor overload of `where` takes `out=`.
+        for (k, (v, what)) in [(&x, "input"), (&y, "other")].into_iter().enumerate() {
+            if matches!(v, join::TensorOrScalar::Scalar(_)) {
+                return Err(type_error(format!(
+                    "where(): argument '{what}' (position {}) must be Tensor, not {}",
+                    k + 2,
+                    a.pos[k + 1].type_name()
+                )));
+            }
+        }
+    }
+    let r = wrap(join::where_(&cond, &x, &y).py()?);
+    super::functions_extra::write_out(i, "where", r, &out)
 }
 
 pub fn allclose_impl(i: &mut Interp, t: &Tensor, a: &Args, first: usize) -> PyResult<Value> {

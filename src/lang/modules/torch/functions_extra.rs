@@ -5,10 +5,10 @@ use super::convert::*;
 use super::methods::{arg, ReturnTypes};
 use super::methods_extra::dims;
 use crate::lang::builtins::kwarg;
-use crate::lang::error::{not_implemented_yet, runtime_error, type_error, PyResult};
+use crate::lang::error::{runtime_error, type_error, PyResult};
 use crate::lang::interp::Interp;
 use crate::lang::value::*;
-use crate::tensor::ops::extra::{einsum, stats};
+use crate::tensor::ops::extra::{einsum, stats, svd};
 use crate::tensor::Tensor;
 use std::rc::Rc;
 
@@ -80,7 +80,7 @@ fn keepdim(i: &mut Interp, a: &Args) -> PyResult<bool> {
 
 /// A matrix norm over the two dims `d` (PyTorch's `linalg_matrix_norm`): 'fro' is the vector
 /// 2-norm; ±1 and ±inf the largest (smallest) column or row abs sum, composed as PyTorch
-/// composes them (`amax(vector_norm(A, 1, d0), d1)`); 2, -2 and 'nuc' need singular values.
+/// composes them (`amax(vector_norm(A, 1, d0), d1)`); 2, -2 and 'nuc' from singular values.
 fn matrix_norm_of(x: &Tensor, ord: Ord, d: [i64; 2], keep: bool) -> PyResult<Tensor> {
     let n = match ord {
         Ord::Name(s) if &*s == "fro" => {
@@ -95,10 +95,7 @@ fn matrix_norm_of(x: &Tensor, ord: Ord, d: [i64; 2], keep: bool) -> PyResult<Ten
         Ord::Num(n) => n,
     };
     if n.abs() == 2.0 || n.is_nan() {
-        return Err(not_implemented_yet(
-            "the spectral (2, -2) or nuclear ('nuc') matrix norms",
-        )
-        .hint("they need singular values (an SVD); 'fro', 1, -1, inf and -inf matrix norms are supported"));
+        return singular_norm(x, n, d, keep).py();
     }
     if n.abs() != 1.0 && n.abs() != f64::INFINITY {
         let shown = crate::lang::format::float_repr(n);
@@ -118,6 +115,37 @@ fn matrix_norm_of(x: &Tensor, ord: Ord, d: [i64; 2], keep: bool) -> PyResult<Ten
         d1 -= 1;
     }
     crate::tensor::ops::reduce::amax(&sums, Some(&[d1]), keep, n > 0.0).py()
+}
+
+/// 2, -2 and 'nuc' (`n` NaN): the largest, smallest or summed singular values of the
+/// matrices in dims `d`, as PyTorch's `linalg_matrix_norm` composes them (the two dims moved
+/// last, `svdvals`, then `amax`/`amin`/`sum` over them; kept dims permuted back).
+fn singular_norm(x: &Tensor, n: f64, d: [i64; 2], keep: bool) -> crate::tensor::Result<Tensor> {
+    use crate::tensor::ops::reduce;
+    let nd = x.ndim() as i64;
+    let wrap = |k: i64| if k < 0 { k + nd } else { k };
+    let (d0, d1) = (wrap(d[0]), wrap(d[1]));
+    let mut perm: Vec<i64> = (0..nd).filter(|&k| k != d0 && k != d1).collect();
+    perm.extend([d0, d1]);
+    let s = svd::svdvals(&x.permute(&perm)?)?;
+    let r = if n.is_nan() {
+        reduce::sum(&s, Some(&[-1]), false, None)?
+    } else {
+        reduce::amax(&s, Some(&[-1]), false, n > 0.0)?
+    };
+    if !keep {
+        return Ok(r);
+    }
+    let mut back = vec![0i64; perm.len()];
+    for (k, &p) in perm.iter().enumerate() {
+        back[p as usize] = k as i64;
+    }
+    r.unsqueeze(-1)?.unsqueeze(-1)?.permute(&back)
+}
+
+/// `torch.linalg.svdvals(A)`.
+fn svdvals(_: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
+    Ok(wrap(svd::svdvals(&tensor0(&a, "svdvals")?).py()?))
 }
 
 /// `torch.linalg.norm(x, ord=None, dim=None, keepdim=False)`: a vector norm over one dim (or
@@ -158,17 +186,41 @@ fn linalg_norm(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     Ok(wrap(stats::vector_norm(&x, ord, d.as_deref(), keep).py()?))
 }
 
+/// `torch.norm(x, p=NAME, dim)`: a matrix norm by name, with `linalg.matrix_norm`'s checks.
+pub(super) fn named_matrix_norm(
+    x: &Tensor,
+    name: Rc<str>,
+    dims: &[i64],
+    keep: bool,
+) -> PyResult<Tensor> {
+    matrix_norm_checked(x, Ord::Name(name), Some(dims.to_vec()), keep)
+}
+
 /// `torch.linalg.matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False)`.
 fn matrix_norm(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     let x = tensor0(&a, "matrix_norm")?;
     let ord = ord_of(arg(&a, 1, "ord"), "matrix_norm")?.unwrap_or(Ord::Name("fro".into()));
-    let d = match dims(i, arg(&a, 2, "dim"))? {
+    let d = dims(i, arg(&a, 2, "dim"))?;
+    let keep = keepdim(i, &a)?;
+    Ok(wrap(matrix_norm_checked(&x, ord, d, keep)?))
+}
+
+/// `linalg.matrix_norm`'s checks of `dim` and the input's rank, then the norm.
+fn matrix_norm_checked(
+    x: &Tensor,
+    ord: Ord,
+    dims: Option<Vec<i64>>,
+    keep: bool,
+) -> PyResult<Tensor> {
+    let d = match dims {
         None => [-2, -1],
         Some(d) if d.len() == 2 => [d[0], d[1]],
-        Some(_) => {
-            return Err(runtime_error(
-                "linalg.matrix_norm: dim must be a 2-tuple. Got ",
-            ))
+        Some(d) => {
+            let shown: Vec<String> = d.iter().map(|k| k.to_string()).collect();
+            return Err(runtime_error(format!(
+                "linalg.matrix_norm: dim must be a 2-tuple. Got {}",
+                shown.join(" ")
+            )));
         }
     };
     if x.ndim() < 2 {
@@ -176,8 +228,7 @@ fn matrix_norm(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
             "linalg.matrix_norm: The input tensor A must have at least 2 dimensions.",
         ));
     }
-    let keep = keepdim(i, &a)?;
-    Ok(wrap(matrix_norm_of(&x, ord, d, keep)?))
+    matrix_norm_of(x, ord, d, keep)
 }
 
 fn vector_norm(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
@@ -204,6 +255,7 @@ pub fn linalg_module() -> Value {
             ("norm", linalg_norm),
             ("vector_norm", vector_norm),
             ("matrix_norm", matrix_norm),
+            ("svdvals", svdvals),
         ],
         &[],
     )

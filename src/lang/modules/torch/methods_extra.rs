@@ -98,29 +98,29 @@ fn var_std(i: &mut Interp, t: &Value, a: &Args, std: bool) -> PyResult<Value> {
     ))
 }
 
-/// The `p` of `norm`: a number, `'fro'` (2), or `inf`.
-fn norm_p(v: Option<Value>) -> PyResult<f64> {
-    match v {
-        None | Some(Value::None) => Ok(2.0),
-        Some(Value::Str(s)) if &*s == "fro" => Ok(2.0),
-        Some(Value::Str(s)) => Err(crate::lang::error::not_implemented_yet(format!(
-            "the '{s}' norm"
-        ))
-        .hint("vector norms (p = a number or float('inf')) and 'fro' are supported")),
+/// `x.norm(p=2, dim=None, keepdim=False)`, as `torch.norm` decides: a number (or 'fro' over at
+/// most two dims) is a vector norm; any other name is a matrix norm over `dim` (all dims when
+/// none is given), which `linalg.matrix_norm` checks.
+fn norm(i: &mut Interp, t: &Value, a: &Args) -> PyResult<Value> {
+    let x = this(t)?;
+    let d = dims(i, arg(a, 1, "dim"))?;
+    let keep = flag(i, a, 2, "keepdim", false)?;
+    let p = match arg(a, 0, "p") {
+        None | Some(Value::None) => 2.0,
+        Some(Value::Str(s)) if &*s == "fro" && d.as_ref().is_none_or(|d| d.len() <= 2) => 2.0,
+        Some(Value::Str(s)) => {
+            let d = d.unwrap_or_else(|| (0..x.ndim() as i64).collect());
+            return Ok(wrap(super::functions_extra::named_matrix_norm(
+                &x, s, &d, keep,
+            )?));
+        }
         Some(v) => scalar_of(&v).map(|s| s.to_f64()).ok_or_else(|| {
             type_error(format!(
                 "norm(): argument 'p' must be a number, not {}",
                 v.type_name()
             ))
-        }),
-    }
-}
-
-fn norm(i: &mut Interp, t: &Value, a: &Args) -> PyResult<Value> {
-    let x = this(t)?;
-    let p = norm_p(arg(a, 0, "p"))?;
-    let d = dims(i, arg(a, 1, "dim"))?;
-    let keep = flag(i, a, 2, "keepdim", false)?;
+        })?,
+    };
     Ok(wrap(stats::vector_norm(&x, p, d.as_deref(), keep).py()?))
 }
 

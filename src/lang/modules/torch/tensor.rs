@@ -193,7 +193,7 @@ impl Native for PyTensor {
             "requires_grad" | "is_leaf" | "grad" | "grad_fn" | "_version" | "retains_grad" => {
                 super::autograd::tensor_attr(t, &n).unwrap_or(Value::None)
             }
-            "data" => wrap(t.detach()),
+            "data" => wrap(t.data_alias()),
             "T" => wrap(t.t_all().py()?),
             "mT" => wrap(t.mt().py()?),
             "nbytes" => Value::Int(t.nbytes() as i64),

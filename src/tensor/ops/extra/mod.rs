@@ -11,3 +11,4 @@ pub mod host;
 pub mod layout;
 pub mod sort;
 pub mod stats;
+pub mod svd;
