@@ -278,3 +278,10 @@ torch.manual_seed(0)
 r = nn.LSTM(3, 4, batch_first=True).to(dev)
 o, (h, c) = r(torch.linspace(-1, 1, 30).reshape(2, 5, 3).to(dev))
 print(o.detach().cpu(), h.detach().cpu())
+# %% svdvals_matrix_norms
+import torch
+A = torch.tensor([[1., 2., 0.], [3., 4., 1.]], device=dev, requires_grad=True)
+s = torch.linalg.svdvals(A)
+n = torch.linalg.matrix_norm(A, 'nuc') + torch.linalg.norm(A, 2)
+n.backward()
+print(s.detach().cpu(), n.detach().cpu(), A.grad.cpu())
