@@ -175,10 +175,19 @@ fn run_retain_hooks(node: &Node, g: &Tensor) -> Result<()> {
     Ok(())
 }
 
-/// Tensor hooks (`t.register_hook(fn)`): called with each node and the gradient arriving at
-/// it (for a leaf, its `AccumulateGrad` node), before the node runs; returns the gradient to
-/// use. The Python binding keeps the hooks; the engine only asks.
-pub type HookRunner<'a> = &'a mut dyn FnMut(&Node, Tensor) -> Result<Tensor>;
+/// When the engine asks for hooks at a node.
+pub enum HookAt {
+    /// Before the node runs, with the gradient arriving at it (for a leaf, at its
+    /// `AccumulateGrad` node): `t.register_hook(fn)`. The runner returns the gradient to use.
+    Before(Tensor),
+    /// After an `AccumulateGrad` node wrote its leaf's `.grad`:
+    /// `t.register_post_accumulate_grad_hook(fn)`. The runner's result is not used.
+    Accumulated,
+}
+
+/// Tensor hooks: called with each node as `HookAt` says. The Python binding keeps the hooks;
+/// the engine only asks.
+pub type HookRunner<'a> = &'a mut dyn FnMut(&Node, HookAt) -> Result<Option<Tensor>>;
 
 /// Runs the graph from `outputs` with their `grads`. With `capture` (the `inputs` of
 /// `torch.autograd.grad`), returns the gradients reaching those tensors instead of
@@ -248,7 +257,7 @@ fn run(
         let mut g = buffers.remove(&key(&node)).flatten();
         if let Some(h) = hooks.as_mut() {
             if let Some(gv) = g.take() {
-                g = Some(h(&node, gv)?);
+                g = h(&node, HookAt::Before(gv))?;
             }
         }
         if let Some(g) = &g {
@@ -264,6 +273,9 @@ fn run(
             (Kind::Accumulate(leaf), Some(g)) => {
                 if capture.is_none() {
                     accumulate(leaf, g)?;
+                    if let Some(h) = hooks.as_mut() {
+                        h(&node, HookAt::Accumulated)?;
+                    }
                 }
                 continue;
             }

@@ -1,5 +1,6 @@
 //! Tensor hooks: `t.register_hook(fn)` calls `fn(grad)` when the gradient for `t` is computed
-//! during backward, and uses what it returns (if not None) instead. The hooks live here, keyed
+//! during backward, and uses what it returns (if not None) instead;
+//! `t.register_post_accumulate_grad_hook(fn)` calls `fn(t)` once a leaf's `.grad` is written. The hooks live here, keyed
 //! by the tensor (a leaf) or its `grad_fn` node (a non-leaf); the engine asks through
 //! `crate::tensor::autograd::HookRunner` only when some hook exists. `nn.Module`'s full backward hooks
 //! are built on these in `src/nn/module.py`.
@@ -8,7 +9,7 @@ use crate::lang::error::{runtime_error, type_error, PyErr, PyResult};
 use crate::lang::interp::Interp;
 use crate::lang::symbol::Sym;
 use crate::lang::value::*;
-use crate::tensor::autograd::Node;
+use crate::tensor::autograd::{HookAt, Node};
 use crate::tensor::{ErrorKind, Tensor, TensorError};
 use std::any::Any;
 use std::cell::{Cell, RefCell};
@@ -24,6 +25,8 @@ struct Hook {
     id: u64,
     target: Target,
     f: Value,
+    /// A post-accumulate-grad hook: the leaf's Python object, which `f` is called with.
+    post: Option<Value>,
 }
 
 #[derive(Default)]
@@ -54,14 +57,50 @@ pub fn register_hook(i: &mut Interp, t: &Tensor, f: Value) -> PyResult<Value> {
         Some(n) => Target::Node(Rc::downgrade(&n)),
         None => Target::Leaf(t.object_id()),
     };
+    Ok(add(i, target, f, None))
+}
+
+/// `t.register_post_accumulate_grad_hook(hook)`: `hook(t)` after each write of `t.grad`.
+pub fn register_post_accumulate_grad_hook(
+    i: &mut Interp,
+    this: &Value,
+    f: Value,
+) -> PyResult<Value> {
+    let t = this_tensor(this)?;
+    if !t.requires_grad() {
+        return Err(runtime_error(
+            "cannot register a hook on a tensor that doesn't require gradient",
+        ));
+    }
+    if t.grad_fn().is_some() {
+        return Err(runtime_error(
+            "post accumulate grad hooks cannot be registered on non-leaf tensors",
+        ));
+    }
+    Ok(add(i, Target::Leaf(t.object_id()), f, Some(this.clone())))
+}
+
+fn this_tensor(v: &Value) -> PyResult<Tensor> {
+    as_tensor(v)
+        .cloned()
+        .ok_or_else(|| type_error("expected a Tensor"))
+}
+
+/// Registers a hook; its handle.
+fn add(i: &mut Interp, target: Target, f: Value, post: Option<Value>) -> Value {
     let reg = registry(i);
     let id = reg.next_id.get();
     reg.next_id.set(id + 1);
-    reg.hooks.borrow_mut().push(Hook { id, target, f });
-    Ok(Value::Native(Rc::new(HookHandle {
+    reg.hooks.borrow_mut().push(Hook {
+        id,
+        target,
+        f,
+        post,
+    });
+    Value::Native(Rc::new(HookHandle {
         id,
         registry: Rc::downgrade(&reg),
-    })))
+    }))
 }
 
 fn matches(target: &Target, node: &Node) -> bool {
@@ -85,27 +124,37 @@ pub fn with_hooks<T>(
     }
     let mut raised: Option<PyErr> = None;
     let r = {
-        let mut runner = |node: &Node, g: Tensor| -> crate::tensor::error::Result<Tensor> {
-            let fs: Vec<Value> = reg
-                .hooks
-                .borrow()
-                .iter()
-                .filter(|h| matches(&h.target, node))
-                .map(|h| h.f.clone())
-                .collect();
-            let mut g = g;
-            for f in fs {
-                match call_hook(i, &f, &g) {
-                    Ok(Some(new)) => g = new,
-                    Ok(None) => {}
-                    Err(e) => {
-                        raised = Some(e);
-                        return Err(TensorError::new(ErrorKind::Runtime, "hook raised"));
+        let mut runner =
+            |node: &Node, at: HookAt| -> crate::tensor::error::Result<Option<Tensor>> {
+                let post = matches!(at, HookAt::Accumulated);
+                let fs: Vec<(Value, Option<Value>)> = reg
+                    .hooks
+                    .borrow()
+                    .iter()
+                    .filter(|h| h.post.is_some() == post && matches(&h.target, node))
+                    .map(|h| (h.f.clone(), h.post.clone()))
+                    .collect();
+                let mut g = match at {
+                    HookAt::Before(g) => Some(g),
+                    HookAt::Accumulated => None,
+                };
+                for (f, leaf) in fs {
+                    let r = match (&leaf, &g) {
+                        (Some(leaf), _) => i.call(&f, Args::new(vec![leaf.clone()])).map(|_| None),
+                        (None, Some(g)) => call_hook(i, &f, g),
+                        (None, None) => Ok(None),
+                    };
+                    match r {
+                        Ok(Some(new)) => g = Some(new),
+                        Ok(None) => {}
+                        Err(e) => {
+                            raised = Some(e);
+                            return Err(TensorError::new(ErrorKind::Runtime, "hook raised"));
+                        }
                     }
                 }
-            }
-            Ok(g)
-        };
+                Ok(g)
+            };
         run(Some(&mut runner))
     };
     if let Some(e) = raised {

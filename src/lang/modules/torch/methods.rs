@@ -393,6 +393,10 @@ m! {
         let f = arg(&a, 0, "hook").ok_or_else(|| type_error("register_hook() missing 1 required positional argument: 'hook'"))?;
         super::hooks::register_hook(i, &this(t)?, f)
     },
+    "register_post_accumulate_grad_hook" => |i, t, a| {
+        let f = arg(&a, 0, "hook").ok_or_else(|| type_error("register_post_accumulate_grad_hook() missing 1 required positional argument: 'hook'"))?;
+        super::hooks::register_post_accumulate_grad_hook(i, t, f)
+    },
     "retain_grad" => |_, t, _| { crate::tensor::autograd::node::retain_grad(&this(t)?).py()?; Ok(Value::None) },
     "detach_" => |_, t, _| { crate::tensor::autograd::node::detach_(&this(t)?); Ok(t.clone()) },
     "zero_" => |_, t, _| { inplace::zero_(&this(t)?).py()?; Ok(t.clone()) },
