@@ -106,6 +106,28 @@ impl Interp {
                     return Ok(Looked::Func(func, obj));
                 }
             }
+            return self.lookup_method_owned(obj, name);
+        }
+        if let Value::Str(_)
+        | Value::List(_)
+        | Value::Dict(_)
+        | Value::Set(_)
+        | Value::Tuple(_)
+        | Value::Int(_)
+        | Value::Float(_) = &obj
+        {
+            // A builtin type's method: the one this call site found for the same type.
+            let d = std::mem::discriminant(&obj);
+            if let Some((hd, nf, n)) = hint.native.get() {
+                if hd == d {
+                    return Ok(Looked::Native(nf, obj, n));
+                }
+            }
+            let m = self.lookup_method_owned(obj, name)?;
+            if let Looked::Native(nf, _, n) = &m {
+                hint.native.set(Some((d, *nf, n)));
+            }
+            return Ok(m);
         }
         self.lookup_method_owned(obj, name)
     }
@@ -223,9 +245,16 @@ impl Interp {
     pub(crate) fn call_slots(
         &mut self,
         func: &Rc<Function>,
-        given: Vec<Option<Value>>,
+        mut given: Vec<Option<Value>>,
     ) -> PyResult<Value> {
         self.tick()?;
+        // Every parameter given (the common case): the other locals start empty.
+        if given.len() == func.def.params.len() {
+            for _ in given.len()..func.def.info.local_names.len() {
+                given.push(None);
+            }
+            return self.run_function(func, given);
+        }
         match self.fill_simple(func, given) {
             Ok(slots) => self.run_function(func, slots),
             Err(given) => {
