@@ -123,7 +123,8 @@ impl CmpOp {
 #[derive(Default)]
 pub struct AttrHint {
     index: std::cell::Cell<u32>,
-    pub(crate) method: std::cell::RefCell<Option<MethodHint>>,
+    /// (Up to four classes: a call site such as `task.run()` often meets several.)
+    pub(crate) method: std::cell::RefCell<[Option<MethodHint>; 4]>,
     /// At a call site `obj.name(...)` on a builtin type's value: the method that type gave
     /// last time (builtin types' methods never change).
     pub(crate) native: std::cell::Cell<Option<NativeHint>>,

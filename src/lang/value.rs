@@ -197,6 +197,7 @@ impl Value {
     }
 
     /// `is`: the same object.
+    #[inline]
     pub fn is(&self, other: &Value) -> bool {
         match (self, other) {
             (Value::None, Value::None)
@@ -233,6 +234,10 @@ impl Value {
             Value::Float(x) => Value::Float(*x),
             Value::Bool(b) => Value::Bool(*b),
             Value::None => Value::None,
+            // The common shared objects: a reference count, inline.
+            Value::Instance(r) => Value::Instance(r.clone()),
+            Value::Str(r) => Value::Str(r.clone()),
+            Value::List(r) => Value::List(r.clone()),
             _ => self.clone(),
         }
     }

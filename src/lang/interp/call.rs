@@ -88,21 +88,24 @@ impl Interp {
     ) -> PyResult<Looked> {
         if let Value::Instance(i) = &obj {
             if !i.dict.borrow().contains_key(&name) {
-                if let Some(m) = &*hint.method.borrow() {
-                    if std::rc::Weak::as_ptr(&m.class) == Rc::as_ptr(&i.class)
-                        && m.epoch == class_epoch()
-                    {
+                let epoch = class_epoch();
+                for m in hint.method.borrow().iter().flatten() {
+                    if std::rc::Weak::as_ptr(&m.class) == Rc::as_ptr(&i.class) && m.epoch == epoch {
                         if let Some(func) = m.func.upgrade() {
                             return Ok(Looked::Func(func, obj));
                         }
                     }
                 }
                 if let Some(Value::Func(func)) = i.class.lookup(name) {
-                    *hint.method.borrow_mut() = Some(crate::lang::ast::MethodHint {
+                    let mut hints = hint.method.borrow_mut();
+                    // The newest first; the oldest (or one of a past epoch) makes room.
+                    hints.rotate_right(1);
+                    hints[0] = Some(crate::lang::ast::MethodHint {
                         class: Rc::downgrade(&i.class),
-                        epoch: class_epoch(),
+                        epoch,
                         func: Rc::downgrade(&func),
                     });
+                    drop(hints);
                     return Ok(Looked::Func(func, obj));
                 }
             }

@@ -174,23 +174,41 @@ impl Interp {
             }
             ExprKind::And(a, b) => {
                 let x = self.eval(a, f)?;
-                if !self
-                    .truthy(&x)
-                    .map_err(|err| self.at(err, f, a.span, Anchor::None))?
-                {
+                let t = match x {
+                    Value::Bool(t) => t,
+                    Value::None => false,
+                    _ => self
+                        .truthy(&x)
+                        .map_err(|err| self.at(err, f, a.span, Anchor::None))?,
+                };
+                if !t {
                     return Ok(x);
                 }
                 self.eval(b, f)?
             }
             ExprKind::Or(a, b) => {
                 let x = self.eval(a, f)?;
-                if self
-                    .truthy(&x)
-                    .map_err(|err| self.at(err, f, a.span, Anchor::None))?
-                {
+                let t = match x {
+                    Value::Bool(t) => t,
+                    Value::None => false,
+                    _ => self
+                        .truthy(&x)
+                        .map_err(|err| self.at(err, f, a.span, Anchor::None))?,
+                };
+                if t {
                     return Ok(x);
                 }
                 self.eval(b, f)?
+            }
+            ExprKind::Unary(UnaryOp::Not, a) => {
+                let x = self.eval(a, f)?;
+                return match x {
+                    Value::Bool(t) => Ok(Value::Bool(!t)),
+                    Value::None => Ok(Value::Bool(true)),
+                    _ => self
+                        .unary(UnaryOp::Not, &x)
+                        .map_err(|err| self.at(err, f, e.span, Anchor::None)),
+                };
             }
             ExprKind::Unary(op, a) => {
                 let x = self.eval(a, f)?;
