@@ -469,13 +469,15 @@ fn plain_field(f: &format::FmtField) -> bool {
     f.path.is_empty() && f.path_error.is_none() && f.conversion.is_none() && f.spec.is_empty()
 }
 
+/// A `str.format` template, parsed.
+type Parsed = Rc<Vec<format::FmtPiece>>;
+
 thread_local! {
     /// The templates `str.format` parsed last (a loop formats with the same few).
-    static TEMPLATES: std::cell::RefCell<Vec<(Rc<str>, Rc<Vec<format::FmtPiece>>)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+    static TEMPLATES: RefCell<Vec<(Rc<str>, Parsed)>> = const { RefCell::new(Vec::new()) };
 }
 
-fn parsed_template(template: &str) -> Rc<Vec<format::FmtPiece>> {
+fn parsed_template(template: &str) -> Parsed {
     if let Some(p) = TEMPLATES.with(|c| {
         c.borrow()
             .iter()
