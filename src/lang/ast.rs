@@ -123,8 +123,19 @@ impl CmpOp {
 #[derive(Default)]
 pub struct AttrHint {
     index: std::cell::Cell<u32>,
-    pub(crate) method: std::cell::RefCell<Option<MethodHint>>,
+    /// (Up to four classes: a call site such as `task.run()` often meets several.)
+    pub(crate) method: std::cell::RefCell<[Option<MethodHint>; 4]>,
+    /// At a call site `obj.name(...)` on a builtin type's value: the method that type gave
+    /// last time (builtin types' methods never change).
+    pub(crate) native: std::cell::Cell<Option<NativeHint>>,
 }
+
+/// A builtin type's method found at a call site: the value's variant, the method, its name.
+pub(crate) type NativeHint = (
+    std::mem::Discriminant<super::value::Value>,
+    super::value::NativeFn,
+    &'static str,
+);
 
 /// A method found on a class, valid while no class namespace has changed since (`epoch`).
 /// Both are held weakly: no cycle through a function's own body, and the class's address
@@ -151,6 +162,7 @@ impl Clone for AttrHint {
         AttrHint {
             index: std::cell::Cell::new(self.index.get()),
             method: Default::default(),
+            native: Default::default(),
         }
     }
 }

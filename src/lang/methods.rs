@@ -435,16 +435,66 @@ fn starts_ends(t: &Value, a: &Args, ends: bool) -> PyResult<Value> {
 
 /// `str.format`.
 pub fn str_format(i: &mut Interp, template: &str, a: &Args) -> PyResult<Value> {
-    let pieces = format::parse_format_string(template);
+    let pieces = parsed_template(template);
     let mut out = String::new();
-    for p in &pieces {
+    for p in pieces.iter() {
         match p {
             format::FmtPiece::Literal(s) => out.push_str(s),
-            format::FmtPiece::Field(f) => out.push_str(&format_field(i, f, a)?),
+            format::FmtPiece::Field(f) => {
+                // `{}` of an int or str: written straight into the result.
+                if let (format::FieldArg::Index(k), true) = (&f.arg, plain_field(f)) {
+                    match a.pos.get(*k) {
+                        Some(Value::Int(n)) => {
+                            use std::fmt::Write;
+                            let _ = write!(out, "{n}");
+                            continue;
+                        }
+                        Some(Value::Str(s)) => {
+                            out.push_str(s);
+                            continue;
+                        }
+                        _ => {}
+                    }
+                }
+                out.push_str(&format_field(i, f, a)?)
+            }
             format::FmtPiece::Error(e) => return Err(value_error(e.clone())),
         }
     }
     Ok(Value::from(out))
+}
+
+/// A field with no attribute or item steps, conversion or spec.
+fn plain_field(f: &format::FmtField) -> bool {
+    f.path.is_empty() && f.path_error.is_none() && f.conversion.is_none() && f.spec.is_empty()
+}
+
+/// A `str.format` template, parsed.
+type Parsed = Rc<Vec<format::FmtPiece>>;
+
+thread_local! {
+    /// The templates `str.format` parsed last (a loop formats with the same few).
+    static TEMPLATES: RefCell<Vec<(Rc<str>, Parsed)>> = const { RefCell::new(Vec::new()) };
+}
+
+fn parsed_template(template: &str) -> Parsed {
+    if let Some(p) = TEMPLATES.with(|c| {
+        c.borrow()
+            .iter()
+            .find(|(t, _)| &**t == template)
+            .map(|(_, p)| p.clone())
+    }) {
+        return p;
+    }
+    let p = Rc::new(format::parse_format_string(template));
+    TEMPLATES.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= 8 {
+            c.remove(0);
+        }
+        c.push((Rc::from(template), p.clone()));
+    });
+    p
 }
 
 fn format_field(i: &mut Interp, f: &format::FmtField, a: &Args) -> PyResult<String> {

@@ -14,8 +14,53 @@ use std::rc::Rc;
 
 pub type Cell = Rc<RefCell<Option<Value>>>;
 pub type AttrMap = IndexMap<Sym, Value, FxBuildHasher>;
-pub type DictMap = IndexMap<Key, Value, FxBuildHasher>;
-pub type SetMap = IndexSet<Key, FxBuildHasher>;
+pub type DictMap = IndexMap<Key, Value, KeyBuildHasher>;
+pub type SetMap = IndexSet<Key, KeyBuildHasher>;
+
+/// The hasher of dict and set tables. `Key::hash` writes one finished hash (`key_hash`),
+/// which this passes through unchanged.
+#[derive(Clone, Copy, Default)]
+pub struct KeyBuildHasher;
+
+impl std::hash::BuildHasher for KeyBuildHasher {
+    type Hasher = KeyHasher;
+    #[inline(always)]
+    fn build_hasher(&self) -> KeyHasher {
+        KeyHasher(0)
+    }
+}
+
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    #[inline(always)]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    #[inline(always)]
+    fn write_u64(&mut self, x: u64) {
+        // (One write per key: the hash itself. More writes still mix.)
+        self.0 = self.0.rotate_left(26) ^ x;
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = rustc_hash::FxHasher::default();
+        h.write(bytes);
+        self.write_u64(h.finish());
+    }
+}
+
+/// The table hash of an int key (and of the equal bool and float keys, and of an instance
+/// whose `__hash__` gave it). As CPython's `hash(i) == i`, consecutive ints land in
+/// neighbouring buckets (a dict of `range(n)` keys is walked in memory order, not at random);
+/// higher bits are folded into the low ones so that strides of a power of two still spread,
+/// and the top 7 bits, which the table keeps as each bucket's tag, are mixed.
+#[inline(always)]
+pub fn int_key_hash(i: i64) -> u64 {
+    let u = i as u64;
+    let low = u ^ (u >> 10) ^ (u >> 20) ^ (u >> 40);
+    let tag = u.wrapping_mul(0x9E37_79B9_7F4A_7C15) & (0x7F << 57);
+    (low & !(0x7F << 57)) ^ tag
+}
 
 #[derive(Clone)]
 pub enum Value {
@@ -152,6 +197,7 @@ impl Value {
     }
 
     /// `is`: the same object.
+    #[inline]
     pub fn is(&self, other: &Value) -> bool {
         match (self, other) {
             (Value::None, Value::None)
@@ -188,6 +234,10 @@ impl Value {
             Value::Float(x) => Value::Float(*x),
             Value::Bool(b) => Value::Bool(*b),
             Value::None => Value::None,
+            // The common shared objects: a reference count, inline.
+            Value::Instance(r) => Value::Instance(r.clone()),
+            Value::Str(r) => Value::Str(r.clone()),
+            Value::List(r) => Value::List(r.clone()),
             _ => self.clone(),
         }
     }
@@ -304,11 +354,28 @@ fn hash_value<H: Hasher>(v: &Value, h: &mut H) {
 impl Hash for Key {
     #[inline]
     fn hash<H: Hasher>(&self, h: &mut H) {
-        // int and str keys, the common ones, inline (as `hash_value` hashes them)
-        match &self.0 {
-            Value::Int(i) => i.hash(h),
-            Value::Str(s) => s.hash(h),
-            v => hash_value(v, h),
+        h.write_u64(key_hash(&self.0))
+    }
+}
+
+/// A key's table hash: equal keys (`1`, `1.0`, `True`, an instance whose `__hash__` is 1)
+/// get the same one.
+#[inline]
+pub fn key_hash(v: &Value) -> u64 {
+    match v {
+        Value::Int(i) => int_key_hash(*i),
+        Value::Str(s) => {
+            let mut h = rustc_hash::FxHasher::default();
+            s.hash(&mut h);
+            h.finish()
+        }
+        Value::Bool(b) => int_key_hash(*b as i64),
+        Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => int_key_hash(*f as i64),
+        Value::Instance(i) if i.hash.get().is_some() => int_key_hash(i.hash.get().unwrap_or(0)),
+        v => {
+            let mut h = rustc_hash::FxHasher::default();
+            hash_value(v, &mut h);
+            h.finish()
         }
     }
 }

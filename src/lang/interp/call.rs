@@ -88,24 +88,49 @@ impl Interp {
     ) -> PyResult<Looked> {
         if let Value::Instance(i) = &obj {
             if !i.dict.borrow().contains_key(&name) {
-                if let Some(m) = &*hint.method.borrow() {
-                    if std::rc::Weak::as_ptr(&m.class) == Rc::as_ptr(&i.class)
-                        && m.epoch == class_epoch()
-                    {
+                let epoch = class_epoch();
+                for m in hint.method.borrow().iter().flatten() {
+                    if std::rc::Weak::as_ptr(&m.class) == Rc::as_ptr(&i.class) && m.epoch == epoch {
                         if let Some(func) = m.func.upgrade() {
                             return Ok(Looked::Func(func, obj));
                         }
                     }
                 }
                 if let Some(Value::Func(func)) = i.class.lookup(name) {
-                    *hint.method.borrow_mut() = Some(crate::lang::ast::MethodHint {
+                    let mut hints = hint.method.borrow_mut();
+                    // The newest first; the oldest (or one of a past epoch) makes room.
+                    hints.rotate_right(1);
+                    hints[0] = Some(crate::lang::ast::MethodHint {
                         class: Rc::downgrade(&i.class),
-                        epoch: class_epoch(),
+                        epoch,
                         func: Rc::downgrade(&func),
                     });
+                    drop(hints);
                     return Ok(Looked::Func(func, obj));
                 }
             }
+            return self.lookup_method_owned(obj, name);
+        }
+        if let Value::Str(_)
+        | Value::List(_)
+        | Value::Dict(_)
+        | Value::Set(_)
+        | Value::Tuple(_)
+        | Value::Int(_)
+        | Value::Float(_) = &obj
+        {
+            // A builtin type's method: the one this call site found for the same type.
+            let d = std::mem::discriminant(&obj);
+            if let Some((hd, nf, n)) = hint.native.get() {
+                if hd == d {
+                    return Ok(Looked::Native(nf, obj, n));
+                }
+            }
+            let m = self.lookup_method_owned(obj, name)?;
+            if let Looked::Native(nf, _, n) = &m {
+                hint.native.set(Some((d, *nf, n)));
+            }
+            return Ok(m);
         }
         self.lookup_method_owned(obj, name)
     }
@@ -223,9 +248,16 @@ impl Interp {
     pub(crate) fn call_slots(
         &mut self,
         func: &Rc<Function>,
-        given: Vec<Option<Value>>,
+        mut given: Vec<Option<Value>>,
     ) -> PyResult<Value> {
         self.tick()?;
+        // Every parameter given (the common case): the other locals start empty.
+        if given.len() == func.def.params.len() {
+            for _ in given.len()..func.def.info.local_names.len() {
+                given.push(None);
+            }
+            return self.run_function(func, given);
+        }
         match self.fill_simple(func, given) {
             Ok(slots) => self.run_function(func, slots),
             Err(given) => {

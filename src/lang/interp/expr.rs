@@ -174,23 +174,41 @@ impl Interp {
             }
             ExprKind::And(a, b) => {
                 let x = self.eval(a, f)?;
-                if !self
-                    .truthy(&x)
-                    .map_err(|err| self.at(err, f, a.span, Anchor::None))?
-                {
+                let t = match x {
+                    Value::Bool(t) => t,
+                    Value::None => false,
+                    _ => self
+                        .truthy(&x)
+                        .map_err(|err| self.at(err, f, a.span, Anchor::None))?,
+                };
+                if !t {
                     return Ok(x);
                 }
                 self.eval(b, f)?
             }
             ExprKind::Or(a, b) => {
                 let x = self.eval(a, f)?;
-                if self
-                    .truthy(&x)
-                    .map_err(|err| self.at(err, f, a.span, Anchor::None))?
-                {
+                let t = match x {
+                    Value::Bool(t) => t,
+                    Value::None => false,
+                    _ => self
+                        .truthy(&x)
+                        .map_err(|err| self.at(err, f, a.span, Anchor::None))?,
+                };
+                if t {
                     return Ok(x);
                 }
                 self.eval(b, f)?
+            }
+            ExprKind::Unary(UnaryOp::Not, a) => {
+                let x = self.eval(a, f)?;
+                return match x {
+                    Value::Bool(t) => Ok(Value::Bool(!t)),
+                    Value::None => Ok(Value::Bool(true)),
+                    _ => self
+                        .unary(UnaryOp::Not, &x)
+                        .map_err(|err| self.at(err, f, e.span, Anchor::None)),
+                };
             }
             ExprKind::Unary(op, a) => {
                 let x = self.eval(a, f)?;
@@ -514,7 +532,20 @@ impl Interp {
                 }
             };
         }
-        let fv = self.eval(func, f)?;
+        // A global function's name is read here (no evaluation call).
+        let fv = match &func.kind {
+            ExprKind::Name(Name {
+                scope: Scope::Global,
+                sym,
+            }) => match self.globals.get(sym.index()) {
+                Some(Some(v)) => v.clone(),
+                _ => match self.builtins.get(sym.index()) {
+                    Some(Some(v)) => v.clone(),
+                    _ => self.eval(func, f)?,
+                },
+            },
+            _ => self.eval(func, f)?,
+        };
         if let (true, Value::Func(func)) = (plain, &fv) {
             if func.simple {
                 let mut slots = self.new_slots(func.def.info.local_names.len());
@@ -646,6 +677,21 @@ impl Interp {
                         out.push_str(t);
                     }
                     let v = self.eval(expr, f)?;
+                    if spec.is_empty() && conv.is_none() {
+                        // `{n}` of an int or str: written straight into the result.
+                        match &v {
+                            Value::Int(n) => {
+                                use std::fmt::Write;
+                                let _ = write!(out, "{n}");
+                                continue;
+                            }
+                            Value::Str(s) => {
+                                out.push_str(s);
+                                continue;
+                            }
+                            _ => {}
+                        }
+                    }
                     let spec_s = if spec.is_empty() {
                         String::new()
                     } else {

@@ -1,0 +1,159 @@
+# Call, dict-key, format and closure fast paths must mean what the general paths mean.
+
+# dict and set keys: equal numbers are one key, whatever their type or size
+d = {}
+d[1] = 'int'
+d[1.0] = 'float'
+d[True] = 'bool'
+print(d, len(d))
+print(d[1], d[1.0], d[True], 1 in d, 1.5 in d, 2.0 in d)
+s = {0, 0.0, False, -1, -1.0, 2 ** 40, float(2 ** 40), -2 ** 40}
+print(sorted(s), len(s))
+big = {}
+for k in range(-300, 300, 7):
+    big[k * 1024] = k
+for k in range(0, 40):
+    big[2 ** k] = -k
+    big[-(2 ** k)] = k
+big[2 ** 62] = 'top'
+big[-2 ** 62 * 2] = 'bottom'
+print(len(big), big[1024 * -293], big[2 ** 39], big[-(2 ** 39)], big[2 ** 62], big[-2 ** 62 * 2])
+print(sum(1 for k in range(-300, 300, 7) if k * 1024 in big), 5 in big, 3 * 1024 in big)
+strided = set(range(0, 2 ** 20 * 300, 2 ** 20))
+print(len(strided), 2 ** 20 * 299 in strided, 2 ** 20 * 300 in strided, 7 in strided)
+neg = {-i: i for i in range(1000)}
+print(len(neg), neg[-999], -1000 in neg)
+del big[1024 * 8]
+print(1024 * 8 in big, len(big))
+print(list({3: 'a', 1: 'b', 2: 'c'}), {5, 3, 9, 1})
+
+
+class Num:
+    def __init__(self, n):
+        self.n = n
+
+    def __hash__(self):
+        return hash(self.n)
+
+    def __eq__(self, other):
+        return self.n == (other.n if isinstance(other, Num) else other)
+
+
+m = {1: 'one', 2048: 'big'}
+print(m[Num(1)], m[Num(2048)], Num(1) in m, Num(3) in m)
+m[Num(2)] = 'two'
+print(m[Num(2)], len(m))
+print({5, 5.0, Num(5)} == {5}, len({5, 5.0, Num(5)}))
+
+# a builtin method call site meets several types
+for obj in ([3, 1, 2], (3, 1, 2), '312'):
+    print(obj.index(obj[2]), obj.count(obj[0]))
+for obj in ['ab', [1], 'cd']:
+    try:
+        obj.append(0)
+        print(obj)
+    except AttributeError as e:
+        print('AttributeError', e)
+words = {}
+for w in ['a', 'b', 'a', 'c', 'a']:
+    words[w] = words.get(w, 0) + 1
+print(words)
+
+
+# a global function rebound after its call site ran
+def f(x):
+    return x + 1
+
+
+def call_f():
+    return f(10)
+
+
+print(call_f(), call_f())
+f = lambda x: x * 2
+print(call_f())
+len = lambda x: 'shadowed'
+print(len([1, 2]))
+del len
+print(len([1, 2]))
+del f
+try:
+    call_f()
+except NameError as e:
+    print('NameError', e)
+
+
+def two(a, b=5):
+    return a + b
+
+
+def calls():
+    return [two(1), two(1, 2)]
+
+
+print(calls())
+try:
+    two(1, 2, 3)
+except TypeError as e:
+    print(e)
+try:
+    two()
+except TypeError as e:
+    print(e)
+
+
+# nonlocal numbers updated in place: the old value is read before the right side runs
+def outer():
+    n = 10
+    x = 0.5
+
+    def bump():
+        nonlocal n
+        n = 100
+        return 1
+
+    def go():
+        nonlocal n, x
+        n += bump()
+        x *= 3
+        n -= 2 ** 62
+        n -= 2 ** 62
+        return n, x
+
+    return go()
+
+
+print(outer())
+
+
+def counter():
+    count = 0
+
+    def inc(k):
+        nonlocal count
+        count += k
+        return count
+
+    return inc
+
+
+inc = counter()
+print([inc(i) for i in range(5)])
+try:
+    inc('x')
+except TypeError as e:
+    print('TypeError', e)
+
+# str.format and f-strings with plain fields
+for i in (0, -7, 2 ** 62 - 1 + 2 ** 62, True, 2.5, 'txt', None, [1], ('a', 1)):
+    print('<{}> <{!r}>'.format(i, i), f'[{i}] [{i!r}]')
+for i in (0, -7, True, 2.5, 'txt'):
+    print('{:>6}|{:<3}'.format(i, i), f'[{i:>6}]')
+for k in range(12):
+    print(('{}' + '-' * k + '{}').format(k, str(k)), end=' ')
+print()
+print('{0}{1}{0}'.format('ab', 3), '{:5}|{:<4}|'.format(42, 'x'), '{}'.format(True))
+try:
+    '{} {}'.format(1)
+except IndexError as e:
+    print('IndexError', e)
