@@ -29,6 +29,21 @@ pub(crate) fn drive<O: Send>(out: &mut [O], body: impl Fn(usize, &mut [O]) + Syn
     }
 }
 
+/// `drive` for work costly enough per element to split from `grain` elements a part.
+#[inline]
+pub(crate) fn drive_grain<O: Send>(
+    out: &mut [O],
+    grain: usize,
+    body: impl Fn(usize, &mut [O]) + Sync,
+) {
+    let parts = team::parts_for(out.len(), grain);
+    if parts > 1 {
+        team::for_pieces(out, parts, 64, &body);
+    } else {
+        body(0, out);
+    }
+}
+
 /// `out[i] = f(a[i])` over `shape`; `out` is dense with `numel(shape)` elements.
 pub fn map1<A: Copy + Sync, O: Send>(
     out: &mut [O],

@@ -81,7 +81,10 @@ fn copy_same_layout(dst: View, src: View) -> bool {
     with_buffer!(&mut *db, dv, D => {
         with_buffer!(&*sb, sv, S => {
             if let Some(sv) = sum::slice_as::<S, D>(&sv[so..so + n]) {
-                dv[d_o..d_o + n].copy_from_slice(sv);
+                // split over the team as PyTorch's copy is (a core's share stays in its L2)
+                elementwise::drive(&mut dv[d_o..d_o + n], |start, o| {
+                    o.copy_from_slice(&sv[start..start + o.len()])
+                });
                 return true;
             }
         })

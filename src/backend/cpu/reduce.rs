@@ -1,6 +1,8 @@
 //! Reductions (sum, prod, max, min, all, any), max/min with indices, and softmax.
 use super::iter::{coalesce, for_rows, PAR_THRESHOLD};
-use super::sum::{cascade_column_sum, column_sums, contiguous_sum, scalar_row_sum, vec_size};
+use super::sum::{
+    cascade_column_sum, column_sums, contiguous_sum, contiguous_sums, scalar_row_sum, vec_size,
+};
 use super::{internal, tensor_of, CPU};
 use super::{sleef, team};
 use crate::backend::cpu::math::FloatMath;
@@ -131,6 +133,15 @@ fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &View, s: &Split) -> Resul
             }
             let mut bases = Vec::with_capacity(n_out);
             for_each_output(s, x.offset(), |_, base| bases.push(base));
+            if op == ReduceOp::Sum && dense && n_red >= 1 {
+                // every output a contiguous run (`SumOrder::Contiguous`): rows in bulk
+                let parts = team::parts_for(n_out.saturating_mul(n_red), PAR_THRESHOLD).min(n_out);
+                team::for_pieces(&mut out, parts, 1, &|start, piece| {
+                    let b = &bases[start..start + piece.len()];
+                    contiguous_sums(v, b, n_red, piece);
+                });
+                return Ok(E::wrap(out));
+            }
             let one = |j: usize, scratch: &mut Vec<E>| -> E {
                 let base = bases[j];
                 if n_red == 0 {
@@ -196,7 +207,9 @@ fn outer_sum<E: Element>(
     let cascade = cols / group * group;
     let base = x.offset();
     let parts = team::parts_for(cols.saturating_mul(n), PAR_THRESHOLD).min(cols / 16 + 1);
-    team::for_pieces(out, parts, 16, &|start, piece| {
+    // pieces of whole 64-column register groups where there are enough columns
+    let align = if cols >= 64 * parts { 64 } else { 16 };
+    team::for_pieces(out, parts, align, &|start, piece| {
         let end = start + piece.len();
         let split = cascade.clamp(start, end);
         let (cascaded, rest) = piece.split_at_mut(split - start);
@@ -209,6 +222,25 @@ fn outer_sum<E: Element>(
 /// `prod`, `max` or `min` of a non-empty run, in order.
 fn fold<E: Element>(op: ReduceOp, xs: &[E]) -> E::M {
     if matches!(op, ReduceOp::Max | ReduceOp::Min) && E::DTYPE.is_floating() && xs.len() >= 64 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(enable = "avx512f,avx2")]
+            fn avx512<E: Element>(max: bool, xs: &[E]) -> E::M {
+                lanes_minmax(max, xs)
+            }
+            #[target_feature(enable = "avx2")]
+            fn avx2<E: Element>(max: bool, xs: &[E]) -> E::M {
+                lanes_minmax(max, xs)
+            }
+            // SAFETY (both): the CPU has the features each function is built for (detected
+            // here), their only requirement. Compares and selects: the same result in any build.
+            if sleef::has_avx512() {
+                return unsafe { avx512(op == ReduceOp::Max, xs) };
+            }
+            if std::is_x86_feature_detected!("avx2") {
+                return unsafe { avx2(op == ReduceOp::Max, xs) };
+            }
+        }
         return lanes_minmax(op == ReduceOp::Max, xs);
     }
     match op {
@@ -223,6 +255,7 @@ fn fold<E: Element>(op: ReduceOp, xs: &[E]) -> E::M {
 /// exactly what the in-order fold gives: NaN if any element is NaN; else the extreme value,
 /// and when that is a zero, the last zero of the run (the in-order fold keeps replacing equal
 /// values, so `max(0.0, -0.0)` is `-0.0`).
+#[inline(always)]
 fn lanes_minmax<E: Element>(max: bool, xs: &[E]) -> E::M {
     const L: usize = 16;
     let better = |a: E::M, b: E::M| if max { a > b } else { a < b };
@@ -490,13 +523,26 @@ fn softmax_rows_f32(xs: &[f32], len: usize, log: bool) -> Result<Vec<f32>> {
     let parts = team::parts_for(xs.len(), PAR_THRESHOLD).min(rows);
     let rows_per = rows.div_ceil(parts.max(1));
     team::for_pieces(&mut out, parts, rows_per * len, &|start, piece| {
-        let mut tmp = vec![0f32; if log { len } else { 0 }];
+        let tmp_len = if log && !(len >= LANES && sleef::has_avx512()) {
+            len
+        } else {
+            0
+        };
+        let mut tmp = vec![0f32; tmp_len];
         let rows = &xs[start..start + piece.len()];
         #[cfg(target_arch = "x86_64")]
         {
+            #[target_feature(enable = "avx512f,avx2,fma")]
+            fn avx512(xs: &[f32], out: &mut [f32], len: usize, log: bool) {
+                softmax_piece_avx512(xs, out, len, log)
+            }
             #[target_feature(enable = "avx2,fma")]
             fn avx2(xs: &[f32], out: &mut [f32], len: usize, log: bool, tmp: &mut [f32]) {
                 softmax_piece(xs, out, len, log, tmp)
+            }
+            if len >= LANES && sleef::has_avx512() {
+                // SAFETY: the CPU has AVX-512F, AVX2 and FMA (checked just above).
+                return unsafe { avx512(rows, piece, len, log) };
             }
             if sleef::has_avx2() {
                 // SAFETY: the CPU has AVX2 and FMA (checked just above). The loops are the
@@ -524,6 +570,31 @@ fn softmax_piece(xs: &[f32], out: &mut [f32], len: usize, log: bool, tmp: &mut [
         } else {
             sleef::exp_shifted(x, mx, o);
             let r = 1.0 / lane_sum(o);
+            o.iter_mut().for_each(|v| *v *= r);
+        }
+    }
+}
+
+/// `softmax_piece` with ATen's 16-lane kernels as AVX-512 runs them (rows of at least one
+/// vector): the exponentials' sum in the pass that makes them (`map_reduce_all`), so
+/// log-softmax needs no scratch row. The same operations in the same order: the same bits.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn softmax_piece_avx512(xs: &[f32], out: &mut [f32], len: usize, log: bool) {
+    for (o, x) in out.chunks_exact_mut(len).zip(xs.chunks_exact(len)) {
+        let mx = row_max(x);
+        if log {
+            // SAFETY: only called from a function built for AVX-512F, AVX2 and FMA, which the
+            // caller checked the CPU has.
+            let lanes = unsafe { sleef::avx512::exp_shifted_lanes(x, mx, None) };
+            let ls = sleef::ln(lane_tree(lanes));
+            for (o, &v) in o.iter_mut().zip(x) {
+                *o = (v - mx) - ls;
+            }
+        } else {
+            // SAFETY: as above.
+            let lanes = unsafe { sleef::avx512::exp_shifted_lanes(x, mx, Some(o)) };
+            let r = 1.0 / lane_tree(lanes);
             o.iter_mut().for_each(|v| *v *= r);
         }
     }
@@ -585,6 +656,12 @@ fn lane_sum(e: &[f32]) -> f32 {
     for (a, &v) in acc.iter_mut().zip(chunks.remainder()) {
         *a += v;
     }
+    lane_tree(acc)
+}
+
+/// `reduce_all`'s shuffle tree over its 16 lane sums: `i + (i ^ 8)`, then `^ 4`, `^ 2`, `^ 1`.
+#[inline(always)]
+fn lane_tree(mut acc: [f32; LANES]) -> f32 {
     for m in [8, 4, 2, 1] {
         let v = acc;
         for (i, a) in acc.iter_mut().enumerate() {
@@ -700,6 +777,28 @@ mod tests {
             for max in [true, false] {
                 let (a, b) = (lanes_minmax::<f32>(max, xs), in_order(max, xs));
                 assert_eq!(a.to_bits(), b.to_bits(), "{xs:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn avx512_softmax_rows_match_the_avx2_order() {
+        if !sleef::has_avx512() {
+            return;
+        }
+        for len in [16usize, 17, 31, 33, 100, 1029] {
+            let rows = 5;
+            let xs: Vec<f32> = (0..rows * len)
+                .map(|i| ((i * 7919) % 1013) as f32 * 0.013 - 6.0)
+                .collect();
+            for log in [false, true] {
+                let mut want = vec![0f32; xs.len()];
+                let mut tmp = vec![0f32; len];
+                softmax_piece(&xs, &mut want, len, log, &mut tmp);
+                let got = softmax_rows_f32(&xs, len, log).unwrap();
+                for (a, b) in got.iter().zip(&want) {
+                    assert_eq!(a.to_bits(), b.to_bits(), "len {len} log {log}");
+                }
             }
         }
     }

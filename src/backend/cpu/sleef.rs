@@ -221,6 +221,163 @@ mod avx2 {
     }
 }
 
+/// The AVX-512 lanes: `avx2`'s code op for op on 16 floats (mask registers where AVX2 blends),
+/// the width of the `Vectorized<float>` PyTorch's AVX-512 kernels run. `vcvtps2dq` rounds and
+/// saturates as its AVX2 form does, so every lane gives the scalar function's bits.
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx512 {
+    use super::{L2L, L2U, R_LN2};
+    use std::arch::x86_64::*;
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    fn c(v: f32) -> __m512 {
+        _mm512_set1_ps(v)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    fn fma(a: __m512, b: __m512, c: __m512) -> __m512 {
+        _mm512_fmadd_ps(a, b, c)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    fn pow2i(q: __m512i) -> __m512 {
+        _mm512_castsi512_ps(_mm512_slli_epi32::<23>(_mm512_add_epi32(
+            q,
+            _mm512_set1_epi32(0x7f),
+        )))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    fn ldexp2(d: __m512, e: __m512i) -> __m512 {
+        let h = _mm512_srai_epi32::<1>(e);
+        _mm512_mul_ps(_mm512_mul_ps(d, pow2i(h)), pow2i(_mm512_sub_epi32(e, h)))
+    }
+
+    /// `super::exp` on 16 lanes.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    pub fn exp16(d: __m512) -> __m512 {
+        let q = _mm512_cvtps_epi32(_mm512_mul_ps(d, c(R_LN2)));
+        let qf = _mm512_cvtepi32_ps(q);
+        let s = fma(qf, c(-L2U), d);
+        let s = fma(qf, c(-L2L), s);
+        let mut u = c(1.985_276_2e-4);
+        u = fma(u, s, c(1.393_043_6e-3));
+        u = fma(u, s, c(8.333_361e-3));
+        u = fma(u, s, c(4.166_648_5e-2));
+        u = fma(u, s, c(0.166_666_67));
+        u = fma(u, s, c(0.5));
+        let u = _mm512_add_ps(c(1.0), fma(_mm512_mul_ps(s, s), u, s));
+        let u = ldexp2(u, q);
+        let under = _mm512_cmp_ps_mask::<_CMP_LT_OQ>(d, c(-104.0));
+        let u = _mm512_maskz_mov_ps(!under, u);
+        _mm512_mask_blend_ps(
+            _mm512_cmp_ps_mask::<_CMP_LT_OQ>(c(100.0), d),
+            u,
+            c(f32::INFINITY),
+        )
+    }
+
+    /// The first `k` of 16 lanes.
+    #[inline]
+    pub fn first(k: usize) -> __mmask16 {
+        ((1u32 << k.min(16)) - 1) as __mmask16
+    }
+
+    /// Loads lanes `mask` of `x[i..]` (zeros elsewhere).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    pub fn load(x: &[f32], i: usize, mask: __mmask16) -> __m512 {
+        let n = (mask as u32).count_ones() as usize;
+        assert!(mask as u32 == (1u32 << n) - 1 && i + n <= x.len());
+        // SAFETY: the mask selects the first `n` lanes, and `x[i..i + n]` is readable (asserted
+        // just above); masked-off lanes are not accessed.
+        unsafe { _mm512_maskz_loadu_ps(mask, x.as_ptr().add(i)) }
+    }
+
+    /// Stores lanes `mask` of `v` to `out[i..]`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    pub fn store(out: &mut [f32], i: usize, mask: __mmask16, v: __m512) {
+        let n = (mask as u32).count_ones() as usize;
+        assert!(mask as u32 == (1u32 << n) - 1 && i + n <= out.len());
+        // SAFETY: as in `load`, for `out[i..i + n]`, which is writable.
+        unsafe { _mm512_mask_storeu_ps(out.as_mut_ptr().add(i), mask, v) }
+    }
+
+    /// `super::exp_shifted` on 16 lanes, the last vector masked.
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    pub fn exp_shifted(x: &[f32], m: f32, out: &mut [f32]) {
+        let n = x.len().min(out.len());
+        let mv = _mm512_set1_ps(m);
+        let mut i = 0;
+        while i < n {
+            let k = first(n - i);
+            let v = _mm512_sub_ps(load(x, i, k), mv);
+            store(out, i, k, exp16(v));
+            i += 16;
+        }
+    }
+
+    /// `super::sigmoid_slice` on 16 lanes, the last vector masked.
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    pub fn sigmoid(x: &[f32], out: &mut [f32]) {
+        let n = x.len().min(out.len());
+        let one = _mm512_set1_ps(1.0);
+        let mut i = 0;
+        while i < n {
+            let k = first(n - i);
+            let e = exp16(_mm512_sub_ps(_mm512_setzero_ps(), load(x, i, k)));
+            store(out, i, k, _mm512_div_ps(one, _mm512_add_ps(e, one)));
+            i += 16;
+        }
+    }
+
+    /// The 16 lane sums of ATen's `map_reduce_all(exp(x - m), +)` (`x.len() >= 16`): lane `l`
+    /// adds `exp(x[l + 16j] - m)` for `j = 0, 1, ...`, the partial last vector into its first
+    /// lanes. With `out`, each exponential is stored there too (softmax's `exp` pass).
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    pub fn exp_shifted_lanes(x: &[f32], m: f32, mut out: Option<&mut [f32]>) -> [f32; 16] {
+        let n = x.len();
+        let mv = _mm512_set1_ps(m);
+        let all = first(16);
+        let mut acc = exp16(_mm512_sub_ps(load(x, 0, all), mv));
+        if let Some(o) = out.as_deref_mut() {
+            store(o, 0, all, acc);
+        }
+        let mut i = 16;
+        while i < n {
+            let k = first(n - i);
+            let e = exp16(_mm512_sub_ps(load(x, i, k), mv));
+            if let Some(o) = out.as_deref_mut() {
+                store(o, i, k, e);
+            }
+            acc = _mm512_mask_add_ps(acc, k, acc, e);
+            i += 16;
+        }
+        let mut lanes = [0f32; 16];
+        store(&mut lanes, 0, all, acc);
+        lanes
+    }
+}
+
+/// Whether the AVX-512 lanes can run here (std caches the CPU's answer).
+#[inline]
+pub fn has_avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx512f") && has_avx2()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// Whether the AVX2+FMA lanes can run here (std caches the CPU's answer).
 #[inline]
 pub fn has_avx2() -> bool {
@@ -255,6 +412,10 @@ pub fn exp_shifted(x: &[f32], m: f32, out: &mut [f32]) {
                 *o = exp(v - m);
             }
         }
+        if has_avx512() {
+            // SAFETY: the CPU has AVX-512F, AVX2 and FMA (checked just above).
+            return unsafe { avx512::exp_shifted(x, m, out) };
+        }
         if has_avx2() {
             // SAFETY: the CPU has AVX2 and FMA (checked just above).
             return unsafe { lanes(x, m, out) };
@@ -284,6 +445,10 @@ pub fn sigmoid_slice(x: &[f32], out: &mut [f32]) {
             for (o, &v) in out[i..n].iter_mut().zip(&x[i..n]) {
                 *o = sigmoid(v);
             }
+        }
+        if has_avx512() {
+            // SAFETY: the CPU has AVX-512F, AVX2 and FMA (checked just above).
+            return unsafe { avx512::sigmoid(x, out) };
         }
         if has_avx2() {
             // SAFETY: the CPU has AVX2 and FMA (checked just above).
@@ -361,5 +526,51 @@ mod tests {
             .iter()
             .zip(&out)
             .all(|(&x, &o)| same(o, sigmoid(x).to_bits())));
+    }
+
+    #[test]
+    fn avx512_lanes_match_the_scalar_functions_at_every_length() {
+        // odd lengths (masked last vectors) and offsets, over varied values
+        let xs: Vec<f32> = (0..300u32)
+            .map(|i| i as f32 * 0.37 - 55.0)
+            .chain([
+                f32::NAN,
+                f32::INFINITY,
+                -f32::INFINITY,
+                0.0,
+                -0.0,
+                100.5,
+                -104.5,
+            ])
+            .collect();
+        for len in [1usize, 7, 8, 15, 16, 17, 31, 32, 33, 100, xs.len()] {
+            for start in [0usize, 3] {
+                let x = &xs[start..(start + len).min(xs.len())];
+                let mut out = vec![0f32; x.len()];
+                exp_shifted(x, 1.5, &mut out);
+                for (&v, &o) in x.iter().zip(&out) {
+                    assert!(same(o, exp(v - 1.5).to_bits()), "exp({v} - 1.5)");
+                }
+                sigmoid_slice(x, &mut out);
+                for (&v, &o) in x.iter().zip(&out) {
+                    assert!(same(o, sigmoid(v).to_bits()), "sigmoid({v})");
+                }
+                #[cfg(target_arch = "x86_64")]
+                if has_avx512() && x.len() >= 16 {
+                    let mut stored = vec![0f32; x.len()];
+                    // SAFETY: the CPU has AVX-512F, AVX2 and FMA (checked just above).
+                    let lanes = unsafe { avx512::exp_shifted_lanes(x, 1.5, Some(&mut stored)) };
+                    let mut want = [0f32; 16];
+                    for (i, &v) in x.iter().enumerate() {
+                        let e = exp(v - 1.5);
+                        assert!(same(stored[i], e.to_bits()));
+                        want[i % 16] = if i < 16 { e } else { want[i % 16] + e };
+                    }
+                    for (a, b) in lanes.iter().zip(want) {
+                        assert!(same(*a, b.to_bits()), "lane sum {a} {b}");
+                    }
+                }
+            }
+        }
     }
 }

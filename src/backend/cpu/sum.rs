@@ -189,6 +189,41 @@ pub fn contiguous_sum<E: Element>(xs: &[E]) -> E::M {
     contiguous_sum_in_order(xs)
 }
 
+/// `out[j] = contiguous_sum(&v[bases[j]..bases[j] + n])` for every row `j` (`sum(dim=-1)` of
+/// a contiguous matrix): the same sums, with the CPU check and dispatch made once rather than
+/// per row (a 1000-float row is ~100 vector adds, so a call's overhead shows).
+pub fn contiguous_sums<E: Element>(v: &[E], bases: &[usize], n: usize, out: &mut [E]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2")]
+        fn rows_f32(v: &[f32], bases: &[usize], n: usize, out: &mut [f32]) {
+            for (o, &b) in out.iter_mut().zip(bases) {
+                *o = avx::lanes_sum_f32(&v[b..b + n]);
+            }
+        }
+        if n >= 64 && std::is_x86_feature_detected!("avx2") {
+            if let (Some(vf), Some(of)) = (slice_as::<E, f32>(v), slice_as_mut::<E, f32>(out)) {
+                // SAFETY: the CPU has AVX2 (detected just above).
+                return unsafe { rows_f32(vf, bases, n, of) };
+            }
+        }
+    }
+    for (o, &b) in out.iter_mut().zip(bases) {
+        *o = E::store(contiguous_sum(&v[b..b + n]));
+    }
+}
+
+/// `xs` itself as a `&mut [T]` when `E` is `T`.
+fn slice_as_mut<E: 'static, T: 'static>(xs: &mut [E]) -> Option<&mut [T]> {
+    if std::any::TypeId::of::<E>() == std::any::TypeId::of::<T>() {
+        // SAFETY: `E` and `T` are the same type, so the memory is `xs.len()` valid `T`s, and
+        // the exclusive borrow of `xs` passes to the result.
+        Some(unsafe { std::slice::from_raw_parts_mut(xs.as_mut_ptr().cast::<T>(), xs.len()) })
+    } else {
+        None
+    }
+}
+
 /// `xs` itself as a `&[T]` when `E` is `T`.
 pub(crate) fn slice_as<E: 'static, T: 'static>(xs: &[E]) -> Option<&[T]> {
     if std::any::TypeId::of::<E>() == std::any::TypeId::of::<T>() {
@@ -352,8 +387,11 @@ fn streamed_multi_row<E: Element, const NR: usize>(
 
 /// Columns handled per pass of `columns_streamed` (their accumulators stay in L1).
 const COL_BLOCK: usize = 128;
-/// Columns whose chunk sums `cascade_chunked` keeps in registers at once.
-const REG_COLS: usize = 16;
+/// Columns whose chunk sums `cascade_chunked` keeps in registers at once: 64 floats are eight
+/// AVX2 (four AVX-512) accumulators, enough independent additions to hide the adder's latency
+/// (16 columns, two chains, waited on it: ~3x slower); 16 for the columns left after those.
+const REG_COLS: usize = 64;
+const REG_COLS_TAIL: usize = 16;
 
 /// `rows` rows of `W` columns from `start` summed in order from zero (one level-0 run of
 /// `multi_row_sum`), in registers.
@@ -376,13 +414,13 @@ fn chunk_sum<E: Element, const W: usize>(
     s
 }
 
-/// `cascade_column_sum` of `w` columns from `c0` (`w` a multiple of `REG_COLS`), in chunks of
-/// `multi_row_sum`'s level step: each chunk's level-0 sums in registers, `REG_COLS` columns at
+/// `cascade_column_sum` of `w` columns from `c0` (`w` a multiple of `W`), in chunks of
+/// `multi_row_sum`'s level step: each chunk's level-0 sums in registers, `W` columns at
 /// a time over a chunk that stays in cache, then the carries into levels 1-3 (in `hi`) that
 /// `multi_row_sum` makes after that row. The same additions in the same order per column.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn cascade_chunked<E: Element>(
+fn cascade_chunked<E: Element, const W: usize>(
     v: &[E],
     base: usize,
     row_stride: usize,
@@ -401,11 +439,10 @@ fn cascade_chunked<E: Element>(
     let level_mask = level_step - 1;
     let mut i = 0usize;
     while i + level_step <= n {
-        for g in (0..w).step_by(REG_COLS) {
-            let s =
-                chunk_sum::<E, REG_COLS>(v, base + i * row_stride + c0 + g, row_stride, level_step);
+        for g in (0..w).step_by(W) {
+            let s = chunk_sum::<E, W>(v, base + i * row_stride + c0 + g, row_stride, level_step);
             // level 1 += level 0 (which restarts at zero: the next chunk's sum starts there)
-            for (a, x) in hi[g..g + REG_COLS].iter_mut().zip(s) {
+            for (a, x) in hi[g..g + W].iter_mut().zip(s) {
                 *a = a.add(x);
             }
         }
@@ -422,8 +459,8 @@ fn cascade_chunked<E: Element>(
             }
         }
     }
-    for g in (0..w).step_by(REG_COLS) {
-        let s = chunk_sum::<E, REG_COLS>(v, base + i * row_stride + c0 + g, row_stride, n - i);
+    for g in (0..w).step_by(W) {
+        let s = chunk_sum::<E, W>(v, base + i * row_stride + c0 + g, row_stride, n - i);
         for (k, mut a) in s.into_iter().enumerate() {
             for l in 0..NUM_LEVELS - 1 {
                 a = a.add(hi[l * w + g + k]);
@@ -451,8 +488,15 @@ fn columns_streamed<E: Element>(
         while c0 < end {
             let w = COL_BLOCK.min(end - c0);
             let o = &mut out[c0 - cols.start..][..w];
-            cascade_chunked(v, base, row_stride, n, c0, w, o, &mut acc);
+            cascade_chunked::<E, REG_COLS>(v, base, row_stride, n, c0, w, o, &mut acc);
             c0 += w;
+        }
+        let end = c0 + (cols.end - c0) / REG_COLS_TAIL * REG_COLS_TAIL;
+        if c0 < end {
+            let w = end - c0;
+            let o = &mut out[c0 - cols.start..][..w];
+            cascade_chunked::<E, REG_COLS_TAIL>(v, base, row_stride, n, c0, w, o, &mut acc);
+            c0 = end;
         }
     }
     while c0 < cols.end {
@@ -498,6 +542,18 @@ pub fn column_sums<E: Element>(
 ) {
     #[cfg(target_arch = "x86_64")]
     {
+        #[target_feature(enable = "avx512f,avx2")]
+        fn avx512<E: Element>(
+            v: &[E],
+            base: usize,
+            row_stride: usize,
+            n: usize,
+            cols: std::ops::Range<usize>,
+            out: &mut [E],
+            row_order: bool,
+        ) {
+            columns_streamed(v, base, row_stride, n, cols, out, row_order)
+        }
         #[target_feature(enable = "avx2")]
         fn avx2<E: Element>(
             v: &[E],
@@ -509,6 +565,11 @@ pub fn column_sums<E: Element>(
             row_order: bool,
         ) {
             columns_streamed(v, base, row_stride, n, cols, out, row_order)
+        }
+        if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX-512F and AVX2 (detected just above), the only
+            // requirement of a `target_feature` function. Lane-wise adds: the same bits.
+            return unsafe { avx512(v, base, row_stride, n, cols, out, row_order) };
         }
         if std::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2 (detected just above), the only requirement of a
@@ -535,8 +596,8 @@ mod tests {
             let want = plain_lanes_sum::<f64, 4>(&xd);
             assert_eq!(contiguous_sum(&xd).to_bits(), want.to_bits(), "n={n}");
         }
-        // 300 columns (more than one block) of row-stride 310, several row counts (level
-        // carries, the row order's tail rows)
+        // 300 columns (more than one block; 64-column groups, a 16-column group and a few
+        // left) of row-stride 310, several row counts (level carries, the row order's tail rows)
         for rows in [1usize, 5, 17, 300, 4099] {
             let stride = 310;
             let v: Vec<f32> = (0..rows * stride)
@@ -554,6 +615,21 @@ mod tests {
                     };
                     assert_eq!(o.to_bits(), want.to_bits(), "rows {rows} column {c}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn row_sums_are_each_rows_contiguous_sum() {
+        let v: Vec<f32> = (0..20_000)
+            .map(|i| ((i * 7919) % 1000) as f32 * 1e-3 + 1e-7)
+            .collect();
+        for n in [1usize, 7, 63, 64, 1000, 1003] {
+            let bases: Vec<usize> = (0..15).map(|j| 5 + j * (n + 3)).collect();
+            let mut out = vec![0f32; bases.len()];
+            contiguous_sums(&v, &bases, n, &mut out);
+            for (o, &b) in out.iter().zip(&bases) {
+                assert_eq!(o.to_bits(), contiguous_sum(&v[b..b + n]).to_bits(), "n={n}");
             }
         }
     }

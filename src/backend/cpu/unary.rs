@@ -1,5 +1,5 @@
 //! Unary elementwise kernels, by dtype family (the op layer has already promoted the input).
-use super::elementwise::drive;
+use super::elementwise::drive_grain;
 use super::math::FloatMath;
 use super::{internal, map_keep};
 use super::{sleef, vmath};
@@ -108,6 +108,9 @@ fn sigmoid_piece(src: &[f32], n: usize, start: usize, out: &mut [f32]) {
     }
 }
 
+/// Elements per part of the team for `exp`, `log`, `tanh` and `sigmoid`.
+const TRANSCENDENTAL_GRAIN: usize = 4096;
+
 /// The vectorised f32 kernels on a contiguous tensor, split over the team when large.
 fn fast_f32(op: UnaryOp, v: &[f32], x: &View) -> Option<Result<Laid>> {
     use UnaryOp::*;
@@ -116,10 +119,11 @@ fn fast_f32(op: UnaryOp, v: &[f32], x: &View) -> Option<Result<Laid>> {
     }
     let src = &v[x.offset()..x.offset() + x.numel()];
     Some(output_vec::<f32>(src.len()).map(|mut out| {
-        // ATen's VML kernels (exp/log/tanh) split from 2 x 2048 elements, but a hand-off that
-        // early measured slower here (a loaded 2-core machine: the helper is often descheduled),
-        // so every kernel keeps the 32K grain
-        drive(&mut out, |start, o| {
+        // ATen's VML kernels (exp/log/tanh) split from 2 x 2048 elements and its sigmoid from
+        // 2 x 32K; these cost ~0.5-1.2 ns an element, so two parts pay from 2 x 4096 when the
+        // helper is awake (it spins a moment after each job, so a loop of ops keeps it so) and
+        // cost little when it is not (the caller takes the helper's part: see `team`)
+        drive_grain(&mut out, TRANSCENDENTAL_GRAIN, |start, o| {
             let s = &src[start..start + o.len()];
             match op {
                 Exp => vmath::exp_slice(s, o),
