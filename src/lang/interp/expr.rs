@@ -10,6 +10,20 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 impl Interp {
+    /// `x`'s truth where a condition needs it (`if`, `and`, `or`): bools, ints and None
+    /// without a `truthy` call (`x if c else y` too); an error from `__bool__`/`__len__` is located at `span`.
+    #[inline]
+    pub(crate) fn test_at(&mut self, x: &Value, f: &Frame, span: Span) -> PyResult<bool> {
+        match x {
+            Value::Bool(t) => Ok(*t),
+            Value::Int(i) => Ok(*i != 0),
+            Value::None => Ok(false),
+            _ => self
+                .truthy(x)
+                .map_err(|err| self.at(err, f, span, Anchor::None)),
+        }
+    }
+
     /// Records the failing expression as the current frame's traceback entry.
     #[cold]
     #[inline(never)]
@@ -174,13 +188,7 @@ impl Interp {
             }
             ExprKind::And(a, b) => {
                 let x = self.eval(a, f)?;
-                let t = match x {
-                    Value::Bool(t) => t,
-                    Value::None => false,
-                    _ => self
-                        .truthy(&x)
-                        .map_err(|err| self.at(err, f, a.span, Anchor::None))?,
-                };
+                let t = self.test_at(&x, f, a.span)?;
                 if !t {
                     return Ok(x);
                 }
@@ -188,13 +196,7 @@ impl Interp {
             }
             ExprKind::Or(a, b) => {
                 let x = self.eval(a, f)?;
-                let t = match x {
-                    Value::Bool(t) => t,
-                    Value::None => false,
-                    _ => self
-                        .truthy(&x)
-                        .map_err(|err| self.at(err, f, a.span, Anchor::None))?,
-                };
+                let t = self.test_at(&x, f, a.span)?;
                 if t {
                     return Ok(x);
                 }
@@ -218,10 +220,7 @@ impl Interp {
             }
             ExprKind::IfExp(c, a, b) => {
                 let cv = self.eval(c, f)?;
-                if self
-                    .truthy(&cv)
-                    .map_err(|err| self.at(err, f, c.span, Anchor::None))?
-                {
+                if self.test_at(&cv, f, c.span)? {
                     self.eval(a, f)?
                 } else {
                     self.eval(b, f)?

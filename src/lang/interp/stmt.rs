@@ -97,14 +97,7 @@ impl Interp {
             }
             StmtKind::If(test, body, orelse) => {
                 let c = self.eval(test, f)?;
-                let t = match c {
-                    Value::Bool(b) => b,
-                    Value::Int(i) => i != 0,
-                    Value::None => false,
-                    _ => self
-                        .truthy(&c)
-                        .map_err(|e| self.at(e, f, test.span, Anchor::None))?,
-                };
+                let t = self.test_at(&c, f, test.span)?;
                 return self.exec_block(if t { body } else { orelse }, f);
             }
             StmtKind::Return(v) => {
