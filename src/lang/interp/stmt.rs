@@ -58,22 +58,6 @@ impl Interp {
                 ) = &target.kind
                 {
                     let slot = *slot as usize;
-                    // A captured number (`nonlocal n; n += k`): read before the right side,
-                    // as Python loads it first; the cell is written after.
-                    if let Some(Some(Value::Cell(c))) = f.slots.get(slot) {
-                        let cur = match &*c.borrow() {
-                            Some(v @ (Value::Int(_) | Value::Float(_))) => Some(v.dup()),
-                            _ => None,
-                        };
-                        if let Some(cur) = cur {
-                            let rhs = self.eval_leaf(value, f)?;
-                            let r = self
-                                .inplace(*op, &cur, &rhs)
-                                .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
-                            self.store_name(n, r, f);
-                            return Ok(Flow::Normal);
-                        }
-                    }
                     if matches!(
                         f.slots.get(slot),
                         Some(Some(Value::Int(_) | Value::Float(_)))
@@ -91,6 +75,22 @@ impl Interp {
                             .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
                         f.slots[slot] = Some(r);
                         return Ok(Flow::Normal);
+                    }
+                    // A captured number (`nonlocal n; n += k`): read before the right side,
+                    // as Python loads it first; the cell is written after.
+                    if let Some(Some(Value::Cell(c))) = f.slots.get(slot) {
+                        let cur = match &*c.borrow() {
+                            Some(v @ (Value::Int(_) | Value::Float(_))) => Some(v.dup()),
+                            _ => None,
+                        };
+                        if let Some(cur) = cur {
+                            let rhs = self.eval_leaf(value, f)?;
+                            let r = self
+                                .inplace(*op, &cur, &rhs)
+                                .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
+                            self.store_name(n, r, f);
+                            return Ok(Flow::Normal);
+                        }
                     }
                 }
                 self.aug_assign(target, *op, value, f, s)?
