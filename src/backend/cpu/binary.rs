@@ -84,18 +84,10 @@ fn run2<E: Element, O: Element>(
     })
 }
 
-/// `out[i] = f(x[i], y[i])` over slices of one length, built for AVX2 where the CPU has it
-/// (8 floats per instruction; IEEE arithmetic gives the same bits at any width, and LLVM
-/// forms no FMA of its own).
-#[inline(always)]
-fn dense2<E: Copy, O>(
-    out: &mut [std::mem::MaybeUninit<O>],
-    x: &[E],
-    y: &[E],
-    f: &impl Fn(E, E) -> O,
-) {
-    #[inline(always)]
-    fn body<E: Copy, O>(
+simd_build! {
+    /// `out[i] = f(x[i], y[i])` over slices of one length, in the widest SIMD build the CPU
+    /// has (8 or 16 floats per instruction; the same bits at any width).
+    fn dense2<E: Copy, O>(
         out: &mut [std::mem::MaybeUninit<O>],
         x: &[E],
         y: &[E],
@@ -105,24 +97,6 @@ fn dense2<E: Copy, O>(
             o.write(f(p, q));
         }
     }
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[target_feature(enable = "avx2")]
-        fn avx2<E: Copy, O>(
-            out: &mut [std::mem::MaybeUninit<O>],
-            x: &[E],
-            y: &[E],
-            f: &impl Fn(E, E) -> O,
-        ) {
-            body(out, x, y, f)
-        }
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2 (detected just above), the only requirement of a
-            // `target_feature` function.
-            return unsafe { avx2(out, x, y, f) };
-        }
-    }
-    body(out, x, y, f)
 }
 
 /// Calls `$go!(closure)` with the arithmetic closure of `$op` over compute type `$M`, or

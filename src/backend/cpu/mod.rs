@@ -1,5 +1,7 @@
 //! The CPU backend: host memory, kernels written over `Element` types, the `team` for large work,
 //! `gemm` for matrix products.
+#[macro_use]
+mod simd;
 mod binary;
 pub mod elementwise;
 mod index;

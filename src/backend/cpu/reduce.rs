@@ -219,29 +219,17 @@ fn outer_sum<E: Element>(
     true
 }
 
+simd_build! {
+    /// `lanes_minmax` in the widest SIMD build (compares and selects: the same result).
+    fn lanes_minmax_simd<E: Element>(max: bool, xs: &[E]) -> E::M {
+        lanes_minmax(max, xs)
+    }
+}
+
 /// `prod`, `max` or `min` of a non-empty run, in order.
 fn fold<E: Element>(op: ReduceOp, xs: &[E]) -> E::M {
     if matches!(op, ReduceOp::Max | ReduceOp::Min) && E::DTYPE.is_floating() && xs.len() >= 64 {
-        #[cfg(target_arch = "x86_64")]
-        {
-            #[target_feature(enable = "avx512f,avx2")]
-            fn avx512<E: Element>(max: bool, xs: &[E]) -> E::M {
-                lanes_minmax(max, xs)
-            }
-            #[target_feature(enable = "avx2")]
-            fn avx2<E: Element>(max: bool, xs: &[E]) -> E::M {
-                lanes_minmax(max, xs)
-            }
-            // SAFETY (both): the CPU has the features each function is built for (detected
-            // here), their only requirement. Compares and selects: the same result in any build.
-            if sleef::has_avx512() {
-                return unsafe { avx512(op == ReduceOp::Max, xs) };
-            }
-            if std::is_x86_feature_detected!("avx2") {
-                return unsafe { avx2(op == ReduceOp::Max, xs) };
-            }
-        }
-        return lanes_minmax(op == ReduceOp::Max, xs);
+        return lanes_minmax_simd(op == ReduceOp::Max, xs);
     }
     match op {
         ReduceOp::Prod => xs.iter().fold(E::M::one(), |a, e| a.mul(e.load())),

@@ -526,58 +526,23 @@ fn columns_streamed<E: Element>(
     }
 }
 
-/// Column sums of columns `cols` of a row-major region (element `v[base + i * row_stride + c]`
-/// for row `i < n`) into `out`: by pure cascade (`cascade_column_sum`), or with `row_order` in
-/// `scalar_row_sum`'s order. Each column gets exactly the additions of those functions, in
-/// their order (bit-identical), but the rows are read contiguously, a block of columns at a
-/// time, so a tall matrix streams through the cache once instead of once per column group.
-pub fn column_sums<E: Element>(
-    v: &[E],
-    base: usize,
-    row_stride: usize,
-    n: usize,
-    cols: std::ops::Range<usize>,
-    out: &mut [E],
-    row_order: bool,
-) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[target_feature(enable = "avx512f,avx2")]
-        fn avx512<E: Element>(
-            v: &[E],
-            base: usize,
-            row_stride: usize,
-            n: usize,
-            cols: std::ops::Range<usize>,
-            out: &mut [E],
-            row_order: bool,
-        ) {
-            columns_streamed(v, base, row_stride, n, cols, out, row_order)
-        }
-        #[target_feature(enable = "avx2")]
-        fn avx2<E: Element>(
-            v: &[E],
-            base: usize,
-            row_stride: usize,
-            n: usize,
-            cols: std::ops::Range<usize>,
-            out: &mut [E],
-            row_order: bool,
-        ) {
-            columns_streamed(v, base, row_stride, n, cols, out, row_order)
-        }
-        if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX-512F and AVX2 (detected just above), the only
-            // requirement of a `target_feature` function. Lane-wise adds: the same bits.
-            return unsafe { avx512(v, base, row_stride, n, cols, out, row_order) };
-        }
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2 (detected just above), the only requirement of a
-            // `target_feature` function. Lane-wise adds: the same bits as the baseline build.
-            return unsafe { avx2(v, base, row_stride, n, cols, out, row_order) };
-        }
+simd_build! {
+    /// Column sums of columns `cols` of a row-major region (element `v[base + i * row_stride + c]`
+    /// for row `i < n`) into `out`: by pure cascade (`cascade_column_sum`), or with `row_order` in
+    /// `scalar_row_sum`'s order. Each column gets exactly the additions of those functions, in
+    /// their order (bit-identical), but the rows are read contiguously, a block of columns at a
+    /// time, so a tall matrix streams through the cache once instead of once per column group.
+    pub fn column_sums<E: Element>(
+        v: &[E],
+        base: usize,
+        row_stride: usize,
+        n: usize,
+        cols: std::ops::Range<usize>,
+        out: &mut [E],
+        row_order: bool,
+    ) {
+        columns_streamed(v, base, row_stride, n, cols, out, row_order)
     }
-    columns_streamed(v, base, row_stride, n, cols, out, row_order)
 }
 
 #[cfg(test)]

@@ -66,7 +66,7 @@ pub fn register_post_accumulate_grad_hook(
     this: &Value,
     f: Value,
 ) -> PyResult<Value> {
-    let t = this_tensor(this)?;
+    let t = super::methods::this(this)?;
     if !t.requires_grad() {
         return Err(runtime_error(
             "cannot register a hook on a tensor that doesn't require gradient",
@@ -78,12 +78,6 @@ pub fn register_post_accumulate_grad_hook(
         ));
     }
     Ok(add(i, Target::Leaf(t.object_id()), f, Some(this.clone())))
-}
-
-fn this_tensor(v: &Value) -> PyResult<Tensor> {
-    as_tensor(v)
-        .cloned()
-        .ok_or_else(|| type_error("expected a Tensor"))
 }
 
 /// Registers a hook; its handle.
