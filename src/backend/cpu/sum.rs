@@ -385,7 +385,7 @@ fn streamed_multi_row<E: Element, const NR: usize>(
     }
 }
 
-/// Columns handled per pass of `columns_streamed` (their accumulators stay in L1).
+/// Columns handled per pass of `column_sums` (their accumulators stay in L1).
 const COL_BLOCK: usize = 128;
 /// Columns whose chunk sums `cascade_chunked` keeps in registers at once: 64 floats are eight
 /// AVX2 (four AVX-512) accumulators, enough independent additions to hide the adder's latency
@@ -470,62 +470,6 @@ fn cascade_chunked<E: Element, const W: usize>(
     }
 }
 
-#[inline(always)]
-fn columns_streamed<E: Element>(
-    v: &[E],
-    base: usize,
-    row_stride: usize,
-    n: usize,
-    cols: std::ops::Range<usize>,
-    out: &mut [E],
-    row_order: bool,
-) {
-    let mut acc = vec![<E::M as Arith>::zero(); 4 * 4 * COL_BLOCK];
-    let mut c0 = cols.start;
-    if !row_order {
-        // whole register groups, a block at a time; the few columns left go below
-        let end = cols.start + (cols.end - cols.start) / REG_COLS * REG_COLS;
-        while c0 < end {
-            let w = COL_BLOCK.min(end - c0);
-            let o = &mut out[c0 - cols.start..][..w];
-            cascade_chunked::<E, REG_COLS>(v, base, row_stride, n, c0, w, o, &mut acc);
-            c0 += w;
-        }
-        let end = c0 + (cols.end - c0) / REG_COLS_TAIL * REG_COLS_TAIL;
-        if c0 < end {
-            let w = end - c0;
-            let o = &mut out[c0 - cols.start..][..w];
-            cascade_chunked::<E, REG_COLS_TAIL>(v, base, row_stride, n, c0, w, o, &mut acc);
-            c0 = end;
-        }
-    }
-    while c0 < cols.end {
-        let w = COL_BLOCK.min(cols.end - c0);
-        let o = &mut out[c0 - cols.start..][..w];
-        if row_order {
-            // `row_sum`: four interleaved partials, the tail rows into the first, then in order
-            let size_ilp = n / 4;
-            streamed_multi_row::<E, 4>(v, base, row_stride, size_ilp, c0, w, &mut acc);
-            for r in size_ilp * 4..n {
-                let row = &v[base + r * row_stride + c0..][..w];
-                for (a, x) in acc[..w].iter_mut().zip(row) {
-                    *a = a.add(x.load());
-                }
-            }
-            for (c, o) in o.iter_mut().enumerate() {
-                let p = &acc;
-                *o = E::store(p[c].add(p[w + c]).add(p[2 * w + c]).add(p[3 * w + c]));
-            }
-        } else {
-            streamed_multi_row::<E, 1>(v, base, row_stride, n, c0, w, &mut acc);
-            for (o, a) in o.iter_mut().zip(&acc[..w]) {
-                *o = E::store(*a);
-            }
-        }
-        c0 += w;
-    }
-}
-
 simd_build! {
     /// Column sums of columns `cols` of a row-major region (element `v[base + i * row_stride + c]`
     /// for row `i < n`) into `out`: by pure cascade (`cascade_column_sum`), or with `row_order` in
@@ -541,7 +485,50 @@ simd_build! {
         out: &mut [E],
         row_order: bool,
     ) {
-        columns_streamed(v, base, row_stride, n, cols, out, row_order)
+        let mut acc = vec![<E::M as Arith>::zero(); 4 * 4 * COL_BLOCK];
+        let mut c0 = cols.start;
+        if !row_order {
+            // whole register groups, a block at a time; the few columns left go below
+            let end = cols.start + (cols.end - cols.start) / REG_COLS * REG_COLS;
+            while c0 < end {
+                let w = COL_BLOCK.min(end - c0);
+                let o = &mut out[c0 - cols.start..][..w];
+                cascade_chunked::<E, REG_COLS>(v, base, row_stride, n, c0, w, o, &mut acc);
+                c0 += w;
+            }
+            let end = c0 + (cols.end - c0) / REG_COLS_TAIL * REG_COLS_TAIL;
+            if c0 < end {
+                let w = end - c0;
+                let o = &mut out[c0 - cols.start..][..w];
+                cascade_chunked::<E, REG_COLS_TAIL>(v, base, row_stride, n, c0, w, o, &mut acc);
+                c0 = end;
+            }
+        }
+        while c0 < cols.end {
+            let w = COL_BLOCK.min(cols.end - c0);
+            let o = &mut out[c0 - cols.start..][..w];
+            if row_order {
+                // `row_sum`: four interleaved partials, the tail rows into the first, then in order
+                let size_ilp = n / 4;
+                streamed_multi_row::<E, 4>(v, base, row_stride, size_ilp, c0, w, &mut acc);
+                for r in size_ilp * 4..n {
+                    let row = &v[base + r * row_stride + c0..][..w];
+                    for (a, x) in acc[..w].iter_mut().zip(row) {
+                        *a = a.add(x.load());
+                    }
+                }
+                for (c, o) in o.iter_mut().enumerate() {
+                    let p = &acc;
+                    *o = E::store(p[c].add(p[w + c]).add(p[2 * w + c]).add(p[3 * w + c]));
+                }
+            } else {
+                streamed_multi_row::<E, 1>(v, base, row_stride, n, c0, w, &mut acc);
+                for (o, a) in o.iter_mut().zip(&acc[..w]) {
+                    *o = E::store(*a);
+                }
+            }
+            c0 += w;
+        }
     }
 }
 
