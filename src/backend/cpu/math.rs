@@ -6,6 +6,8 @@ pub trait FloatMath: Arith {
     fn exp(self) -> Self;
     fn exp_m1(self) -> Self;
     fn ln(self) -> Self;
+    /// `torch.log`'s ln: within an ulp in f32 (see `vmath::ln_faithful`), libm's in f64.
+    fn ln_faithful(self) -> Self;
     fn log2(self) -> Self;
     fn log10(self) -> Self;
     fn ln_1p(self) -> Self;
@@ -22,7 +24,7 @@ pub trait FloatMath: Arith {
 }
 
 macro_rules! float_math {
-    ($t:ty, $exp:path, $ln:path, $tanh:path) => {
+    ($t:ty, $exp:path, $ln:path, $ln_faithful:path, $tanh:path) => {
         impl FloatMath for $t {
             #[inline(always)]
             fn sqrt(self) -> Self {
@@ -38,6 +40,10 @@ macro_rules! float_math {
             #[inline(always)]
             fn ln(self) -> Self {
                 $ln(self)
+            }
+            #[inline(always)]
+            fn ln_faithful(self) -> Self {
+                $ln_faithful(self)
             }
             fn log2(self) -> Self {
                 <$t>::log2(self)
@@ -85,5 +91,11 @@ macro_rules! float_math {
 }
 // f32 (and f16/bf16, computed in f32) through `vmath`, so every path (strided, fused,
 // backward) gives the bits of the vectorised kernels; f64 through the platform libm.
-float_math!(f32, super::vmath::exp, super::vmath::ln, super::vmath::tanh);
-float_math!(f64, f64::exp, f64::ln, f64::tanh);
+float_math!(
+    f32,
+    super::vmath::exp,
+    super::vmath::ln,
+    super::vmath::ln_faithful,
+    super::vmath::tanh
+);
+float_math!(f64, f64::exp, f64::ln, f64::ln, f64::tanh);

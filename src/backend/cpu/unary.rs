@@ -34,7 +34,7 @@ where
         Rsqrt => go!(|a: E::M| one.div(FloatMath::sqrt(a))),
         Exp => go!(|a: E::M| a.exp()),
         Expm1 => go!(|a: E::M| a.exp_m1()),
-        Log => go!(|a: E::M| a.ln()),
+        Log => go!(|a: E::M| a.ln_faithful()),
         Log2 => go!(|a: E::M| FloatMath::log2(a)),
         Log10 => go!(|a: E::M| FloatMath::log10(a)),
         Log1p => go!(|a: E::M| a.ln_1p()),
@@ -127,7 +127,7 @@ fn fast_f32(op: UnaryOp, v: &[f32], x: &View) -> Option<Result<Laid>> {
             let s = &src[start..start + o.len()];
             match op {
                 Exp => vmath::exp_slice(s, o),
-                Log => vmath::ln_slice(s, o),
+                Log => vmath::ln_faithful_slice(s, o),
                 Tanh => vmath::tanh_slice(s, o),
                 _ => sigmoid_piece(src, src.len(), start, o),
             }
