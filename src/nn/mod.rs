@@ -1,4 +1,5 @@
-//! `torch.nn` (with `torch.nn.parallel`), `torch.optim`, `torch.utils.data` (with its
+//! `torch.nn` (with `torch.nn.parallel`), `torch.optim`, `torch.autograd.Function` (with
+//! `gradcheck`), `torch.utils.data` (with its
 //! `DistributedSampler`) and `cudalearn.datasets`: written in Python
 //! (PyTorch's own classes are Python, and learners subclass them), embedded here and run into
 //! a module namespace of their own on first import. Their frames stay out of tracebacks
@@ -21,6 +22,10 @@ const PRELUDES: &[(&str, &[&str])] = &[
     ("torch.nn.init", &[include_str!("init.py")]),
     ("torch.nn.parallel", &[include_str!("parallel.py")]),
     ("torch.optim", &[include_str!("optim.py")]),
+    (
+        "torch.autograd.function",
+        &[include_str!("autograd_function.py")],
+    ),
     (
         "torch.optim.lr_scheduler",
         &[include_str!("lr_scheduler.py")],

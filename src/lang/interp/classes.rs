@@ -605,6 +605,9 @@ impl Interp {
                     Ok(v)
                 }
                 None => {
+                    if let Some(v) = self.lazy_attr(m, name)? {
+                        return Ok(v);
+                    }
                     if let Some(e) = crate::lang::modules::names::missing(&m.name, &name.as_str()) {
                         return Err(e);
                     }

@@ -159,6 +159,33 @@ impl Interp {
     }
 }
 
+/// Names of a native module defined by an embedded Python one, which loads on first use
+/// (`torch.autograd.Function` is a Python class, as in PyTorch): (module, name, defined in).
+const LAZY_ATTRS: &[(&str, &str, &str)] = &[
+    ("torch.autograd", "Function", "torch.autograd.function"),
+    ("torch.autograd", "gradcheck", "torch.autograd.function"),
+];
+
+impl Interp {
+    /// `module.name` from `LAZY_ATTRS`, imported and kept in the module on first use.
+    pub fn lazy_attr(&mut self, m: &Module, name: Sym) -> PyResult<Option<Value>> {
+        let Some((_, _, from)) = LAZY_ATTRS
+            .iter()
+            .find(|(p, n, _)| *p == &*m.name && *n == &*name.as_str())
+        else {
+            return Ok(None);
+        };
+        let Value::Module(src) = self.import(from)? else {
+            return Ok(None);
+        };
+        let v = src.attrs.borrow().get(&name).cloned();
+        if let Some(v) = &v {
+            m.attrs.borrow_mut().insert(name, v.clone());
+        }
+        Ok(v)
+    }
+}
+
 /// Whether `parent.name` is a module that loads on first attribute access (`torch.nn` after
 /// `import torch`).
 pub fn is_submodule(parent: &str, name: &str) -> bool {

@@ -2,7 +2,7 @@
 //! complete, the most recently created first (PyTorch's ready queue order), summing the
 //! gradients that meet at a node in the order they arrive.
 use super::mode::NoGrad;
-use super::node::{accumulator, InputMeta, Kind, Node};
+use super::node::{accumulator, Grads, InputMeta, Kind, Node};
 use super::util::sum_to;
 use crate::tensor::error::{runtime, Result};
 use crate::tensor::ops::binary::{binary, BinaryOp};
@@ -183,11 +183,15 @@ pub enum HookAt {
     /// After an `AccumulateGrad` node wrote its leaf's `.grad`:
     /// `t.register_post_accumulate_grad_hook(fn)`. The runner's result is not used.
     Accumulated,
+    /// A `Kind::Foreign` node runs, with its payload and the gradient arriving at it: the
+    /// runner returns one gradient per edge.
+    Foreign(Rc<dyn std::any::Any>, Tensor),
 }
 
-/// Tensor hooks: called with each node as `HookAt` says. The Python binding keeps the hooks;
-/// the engine only asks.
-pub type HookRunner<'a> = &'a mut dyn FnMut(&Node, HookAt) -> Result<Option<Tensor>>;
+/// Tensor hooks and foreign backwards: called with each node as `HookAt` says. The Python
+/// binding keeps the hooks; the engine only asks. It returns the gradient to use (`Before`: one
+/// entry), nothing (`Accumulated`) or one gradient per edge (`Foreign`).
+pub type HookRunner<'a> = &'a mut dyn FnMut(&Node, HookAt) -> Result<Grads>;
 
 /// Runs the graph from `outputs` with their `grads`. With `capture` (the `inputs` of
 /// `torch.autograd.grad`), returns the gradients reaching those tensors instead of
@@ -257,7 +261,7 @@ fn run(
         let mut g = buffers.remove(&key(&node)).flatten();
         if let Some(h) = hooks.as_mut() {
             if let Some(gv) = g.take() {
-                g = h(&node, HookAt::Before(gv))?;
+                g = h(&node, HookAt::Before(gv))?.pop().flatten();
             }
         }
         if let Some(g) = &g {
@@ -290,7 +294,17 @@ fn run(
                 }
                 r
             }
-            (Kind::Func { .. }, None) => vec![None; node.next.len()],
+            (Kind::Foreign(payload), Some(g)) => match hooks.as_mut() {
+                Some(h) => {
+                    let outs = h(&node, HookAt::Foreign(payload.clone(), g))?;
+                    debug_assert_eq!(outs.len(), node.next.len());
+                    outs
+                }
+                None => {
+                    return runtime("a custom autograd.Function ran backward without its runner")
+                }
+            },
+            (Kind::Func { .. } | Kind::Foreign(_), None) => vec![None; node.next.len()],
         };
         for (i, next) in node.next.iter().enumerate() {
             let Some(next) = next else { continue };
@@ -369,8 +383,33 @@ pub fn grad_with(
     allow_unused: bool,
     create_graph: bool,
 ) -> Result<Vec<Option<Tensor>>> {
+    grad_hooked(
+        outputs,
+        inputs,
+        grads,
+        (retain_graph, allow_unused, create_graph),
+        None,
+    )
+}
+
+/// `grad_with` with tensor hooks and foreign backwards; `flags` are (retain_graph,
+/// allow_unused, create_graph).
+pub fn grad_hooked(
+    outputs: &[Tensor],
+    inputs: &[Tensor],
+    grads: &[Option<Tensor>],
+    (retain_graph, allow_unused, create_graph): (bool, bool, bool),
+    hooks: Option<HookRunner>,
+) -> Result<Vec<Option<Tensor>>> {
     let gs = resolve_grads(outputs, grads)?;
-    let r = run(outputs, &gs, retain_graph, Some(inputs), create_graph, None)?;
+    let r = run(
+        outputs,
+        &gs,
+        retain_graph,
+        Some(inputs),
+        create_graph,
+        hooks,
+    )?;
     if !allow_unused {
         if let Some(i) = r.iter().position(|g| g.is_none()) {
             return runtime(format!("The differentiated Tensor at index {i} appears to not have been used in the graph. Set allow_unused=True if this is the desired behavior."));

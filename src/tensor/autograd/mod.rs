@@ -16,6 +16,8 @@ pub mod node;
 pub mod util;
 pub mod views;
 
-pub use engine::{backward, backward_with, grad, grad_with, HookAt, HookRunner};
+pub use engine::{backward, backward_with, grad, grad_hooked, grad_with, HookAt, HookRunner};
 pub use mode::{is_enabled, is_inference, NoGrad};
-pub use node::{is_recording, is_recording1, record, Ctx, Grads, Node};
+pub use node::{
+    intern_name, is_recording, is_recording1, record, record_foreign, Ctx, Grads, Node,
+};

@@ -73,6 +73,10 @@ pub(crate) enum Kind {
         had_saved: bool,
         released: Cell<bool>,
     },
+    /// A node whose backward runs above the engine (a Python `torch.autograd.Function`): the
+    /// engine hands `payload` and the gradient to the `HookRunner`, which returns one gradient
+    /// per edge.
+    Foreign(Rc<dyn std::any::Any>),
 }
 
 pub struct Node {
@@ -111,11 +115,15 @@ impl Node {
     pub fn next_functions(&self) -> &[Option<Rc<Node>>] {
         &self.next
     }
+    /// Whether its backward runs above the engine (a custom `autograd.Function`).
+    pub fn is_foreign(&self) -> bool {
+        matches!(self.kind, Kind::Foreign(_))
+    }
     /// `AccumulateGrad.variable`.
     pub fn variable(&self) -> Option<&Tensor> {
         match &self.kind {
             Kind::Accumulate(t) => Some(t),
-            Kind::Func { .. } => None,
+            Kind::Func { .. } | Kind::Foreign(_) => None,
         }
     }
 
@@ -338,6 +346,48 @@ pub fn record_padded(
     out.set_requires_grad(true);
     out.set_grad_fn(Some(node));
     Ok(())
+}
+
+/// Records `out = f(inputs)` for a function whose backward the `HookRunner` runs with
+/// `payload` (see `Kind::Foreign`). Results that are not floating point never record.
+pub fn record_foreign(
+    name: &'static str,
+    inputs: &[&Tensor],
+    out: &Tensor,
+    payload: Rc<dyn std::any::Any>,
+) {
+    if !out.dtype().is_floating() {
+        return;
+    }
+    let node = Rc::new(Node {
+        name: Cell::new(name),
+        seq: next_seq(),
+        next: inputs.iter().map(|t| edge(t)).collect(),
+        inputs: inputs.iter().map(|t| InputMeta::of(t)).collect(),
+        kind: Kind::Foreign(payload),
+        retained: RefCell::new(vec![]),
+    });
+    out.set_requires_grad(true);
+    out.set_grad_fn(Some(node));
+}
+
+/// A node name made at run time (`MyFnBackward`), kept for the program's life: one leak per
+/// distinct name.
+pub fn intern_name(name: &str) -> &'static str {
+    thread_local! {
+        static NAMES: RefCell<std::collections::HashSet<&'static str>> = RefCell::default();
+    }
+    NAMES.with(|n| {
+        let mut n = n.borrow_mut();
+        match n.get(name) {
+            Some(s) => s,
+            None => {
+                let s: &'static str = Box::leak(name.to_string().into_boxed_str());
+                n.insert(s);
+                s
+            }
+        }
+    })
 }
 
 /// PyTorch refuses in-place ops on a leaf that requires grad while grad mode is on.

@@ -32,14 +32,24 @@ impl Native for GradFn {
         self.0.name()
     }
     fn module(&self) -> &str {
-        "torch.autograd.graph"
+        if self.0.is_foreign() {
+            "torch.autograd.function"
+        } else {
+            "torch.autograd.graph"
+        }
     }
     fn as_any(&self) -> &dyn Any {
         self
     }
     fn repr(&self, _i: &mut Interp) -> PyResult<String> {
+        // a custom Function's node is a Python class, so its repr names the module
+        let module = if self.0.is_foreign() {
+            "torch.autograd.function."
+        } else {
+            ""
+        };
         Ok(format!(
-            "<{} object at {:#x}>",
+            "<{module}{} object at {:#x}>",
             self.0.name(),
             Rc::as_ptr(&self.0) as usize
         ))
@@ -457,8 +467,9 @@ fn autograd_grad(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     let create = opt_flag(i, &a, 4, "create_graph")?.unwrap_or(false);
     let retain = opt_flag(i, &a, 3, "retain_graph")?.unwrap_or(create);
     let allow_unused = opt_flag(i, &a, 6, "allow_unused")?.unwrap_or(false);
-    let r =
-        crate::tensor::autograd::grad_with(&outs, &ins, &gos, retain, allow_unused, create).py()?;
+    let r = super::hooks::with_hooks(i, |h| {
+        crate::tensor::autograd::grad_hooked(&outs, &ins, &gos, (retain, allow_unused, create), h)
+    })?;
     Ok(Value::tuple(
         r.into_iter()
             .map(|g| g.map(wrap).unwrap_or(Value::None))

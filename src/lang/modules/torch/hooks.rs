@@ -9,7 +9,7 @@ use crate::lang::error::{runtime_error, type_error, PyErr, PyResult};
 use crate::lang::interp::Interp;
 use crate::lang::symbol::Sym;
 use crate::lang::value::*;
-use crate::tensor::autograd::{HookAt, Node};
+use crate::tensor::autograd::{Grads, HookAt, Node};
 use crate::tensor::{ErrorKind, Tensor, TensorError};
 use std::any::Any;
 use std::cell::{Cell, RefCell};
@@ -33,6 +33,13 @@ struct Hook {
 struct Registry {
     hooks: RefCell<Vec<Hook>>,
     next_id: Cell<u64>,
+    /// A custom `autograd.Function` node was recorded: backward needs the runner.
+    foreign: Cell<bool>,
+}
+
+/// A custom `autograd.Function` node exists: every later backward runs with the runner.
+pub fn note_foreign(i: &mut Interp) {
+    registry(i).foreign.set(true);
 }
 
 fn registry(i: &mut Interp) -> Rc<Registry> {
@@ -113,48 +120,56 @@ pub fn with_hooks<T>(
     run: impl FnOnce(Option<crate::tensor::autograd::HookRunner>) -> crate::tensor::error::Result<T>,
 ) -> PyResult<T> {
     let reg = registry(i);
-    if reg.hooks.borrow().is_empty() {
+    if reg.hooks.borrow().is_empty() && !reg.foreign.get() {
         return run(None).py();
     }
     let mut raised: Option<PyErr> = None;
     let r = {
-        let mut runner =
-            |node: &Node, at: HookAt| -> crate::tensor::error::Result<Option<Tensor>> {
-                let post = matches!(at, HookAt::Accumulated);
-                let fs: Vec<(Value, Option<Value>)> = reg
-                    .hooks
-                    .borrow()
-                    .iter()
-                    .filter(|h| h.post.is_some() == post && matches(&h.target, node))
-                    .map(|h| (h.f.clone(), h.post.clone()))
-                    .collect();
-                let mut g = match at {
-                    HookAt::Before(g) => Some(g),
-                    HookAt::Accumulated => None,
-                };
-                for (f, leaf) in fs {
-                    let r = match (&leaf, &g) {
-                        (Some(leaf), _) => i.call(&f, Args::new(vec![leaf.clone()])).map(|_| None),
-                        (None, Some(g)) => call_hook(i, &f, g),
-                        (None, None) => Ok(None),
-                    };
-                    match r {
-                        Ok(Some(new)) => g = Some(new),
-                        Ok(None) => {}
-                        Err(e) => {
-                            raised = Some(e);
-                            return Err(TensorError::new(ErrorKind::Runtime, "hook raised"));
-                        }
-                    }
-                }
-                Ok(g)
+        let mut runner = |node: &Node, at: HookAt| -> crate::tensor::error::Result<Grads> {
+            let r = match at {
+                HookAt::Foreign(p, g) => super::custom_function::payload(&p)
+                    .and_then(|f| super::custom_function::run_backward(i, f, g)),
+                at => run_hooks(i, &reg, node, at).map(|g| vec![g]),
             };
+            r.map_err(|e| {
+                raised = Some(e);
+                TensorError::new(ErrorKind::Runtime, "hook raised")
+            })
+        };
         run(Some(&mut runner))
     };
     if let Some(e) = raised {
         return Err(e);
     }
     r.py()
+}
+
+/// The tensor hooks registered for `node`, run in order on the gradient (`Before`) or on the
+/// leaf (`Accumulated`); the gradient to use.
+fn run_hooks(i: &mut Interp, reg: &Registry, node: &Node, at: HookAt) -> PyResult<Option<Tensor>> {
+    let post = matches!(at, HookAt::Accumulated);
+    let fs: Vec<(Value, Option<Value>)> = reg
+        .hooks
+        .borrow()
+        .iter()
+        .filter(|h| h.post.is_some() == post && matches(&h.target, node))
+        .map(|h| (h.f.clone(), h.post.clone()))
+        .collect();
+    let mut g = match at {
+        HookAt::Before(g) => Some(g),
+        _ => None,
+    };
+    for (f, leaf) in fs {
+        let r = match (&leaf, &g) {
+            (Some(leaf), _) => i.call(&f, Args::new(vec![leaf.clone()])).map(|_| None),
+            (None, Some(g)) => call_hook(i, &f, g),
+            (None, None) => Ok(None),
+        };
+        if let Some(new) = r? {
+            g = Some(new);
+        }
+    }
+    Ok(g)
 }
 
 fn call_hook(i: &mut Interp, f: &Value, g: &Tensor) -> PyResult<Option<Tensor>> {

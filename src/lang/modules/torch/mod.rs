@@ -3,6 +3,7 @@ pub mod amp;
 pub mod autograd;
 pub mod convert;
 pub mod cuda;
+pub mod custom_function;
 pub mod distributed;
 pub mod functional;
 pub mod functional_conv;

@@ -272,6 +272,7 @@ pub fn module() -> Value {
         }),
         ("digits", digits),
         ("name_grad_fn", name_grad_fn),
+        ("custom_apply", super::custom_function::custom_apply),
         ("warn_once", |_, _, a| {
             // Python's default warning filter shows a warning once per place.
             static SHOWN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
