@@ -229,15 +229,7 @@ impl Interp {
             ExprKind::List(items) => Value::list(self.eval_items(items, f)?),
             ExprKind::Tuple(items) => Value::tuple(self.eval_items(items, f)?),
             ExprKind::Set(_) | ExprKind::Dict(_) => return self.eval_set_or_dict(e, f),
-            ExprKind::Slice(a, b, c) => {
-                let mut parts = [Value::None, Value::None, Value::None];
-                for (slot, x) in parts.iter_mut().zip([a, b, c]) {
-                    if let Some(x) = x {
-                        *slot = self.eval(x, f)?;
-                    }
-                }
-                Value::Slice(Rc::new(parts))
-            }
+            ExprKind::Slice(a, b, c) => Value::Slice(Rc::new(self.eval_slice_parts([a, b, c], f)?)),
             ExprKind::FString(parts) => Value::from(self.eval_fstring(parts, f)?),
             ExprKind::Lambda(def) => self.make_function(def, f, Vec::new())?,
             ExprKind::Comp(c) => return self.eval_comp(c, e.span, f),
@@ -311,6 +303,12 @@ impl Interp {
             };
             me.at(err, f, e.span, anchor)
         };
+        if let ExprKind::Slice(a, b, c) = &idx.kind {
+            // `xs[a:b:c]`: no slice object for a list or tuple.
+            let o = self.eval(obj, f)?;
+            let parts = self.eval_slice_parts([a, b, c], f)?;
+            return self.get_slice(&o, parts).map_err(|err| at(self, err, f));
+        }
         if local_ref(obj, f).is_some() {
             if let (Some(o), Some(i)) = (local_ref(obj, f), operand(idx, f)) {
                 return self.get_item(o, i.get()).map_err(|err| at(self, err, f));
@@ -323,6 +321,21 @@ impl Interp {
         let o = self.eval(obj, f)?;
         let i = self.eval(idx, f)?;
         self.get_item(&o, &i).map_err(|err| at(self, err, f))
+    }
+
+    /// A slice's start, stop and step (None where left out).
+    pub(crate) fn eval_slice_parts(
+        &mut self,
+        exprs: [&Option<Box<Expr>>; 3],
+        f: &mut Frame,
+    ) -> PyResult<[Value; 3]> {
+        let mut parts = [Value::None, Value::None, Value::None];
+        for (slot, x) in parts.iter_mut().zip(exprs) {
+            if let Some(x) = x {
+                *slot = self.eval_leaf(x, f)?;
+            }
+        }
+        Ok(parts)
     }
 
     /// `{a, b}` and `{k: v, **m}` displays.

@@ -158,29 +158,7 @@ impl Interp {
     pub fn set_item(&mut self, obj: &Value, idx: &Value, v: Value) -> PyResult<()> {
         match obj {
             Value::List(l) => match idx {
-                Value::Slice(s) => {
-                    let new = self
-                        .collect(&v)
-                        .map_err(|_| type_error("must assign iterable to extended slice"))?;
-                    let len = l.borrow().len();
-                    let (start, stop, step, count) = slice_indices(s, len)?;
-                    let mut l = l.borrow_mut();
-                    if step == 1 {
-                        let stop = stop.max(start) as usize;
-                        l.splice(start as usize..stop, new);
-                    } else {
-                        if new.len() != count {
-                            return Err(value_error(format!(
-                                "attempt to assign sequence of size {} to extended slice of size {count}",
-                                new.len()
-                            )));
-                        }
-                        for (k, x) in new.into_iter().enumerate() {
-                            l[(start + k as i64 * step) as usize] = x;
-                        }
-                    }
-                    Ok(())
-                }
+                Value::Slice(s) => self.set_list_slice(l, s, v),
                 _ => {
                     let i = index_of(idx, "list")?;
                     let mut l = l.borrow_mut();
@@ -208,6 +186,69 @@ impl Interp {
                 "'{}' object does not support item assignment",
                 other.type_name()
             ))),
+        }
+    }
+
+    /// `xs[a:b:c] = v` on a list. A list value nothing else holds (`perm[k::-1]`'s result)
+    /// gives up its items rather than having them copied; equal lengths are assigned in place.
+    fn set_list_slice(
+        &mut self,
+        l: &Rc<std::cell::RefCell<Vec<Value>>>,
+        s: &[Value; 3],
+        v: Value,
+    ) -> PyResult<()> {
+        let new = match v {
+            Value::List(rc) if Rc::strong_count(&rc) == 1 && Rc::weak_count(&rc) == 0 => {
+                match Rc::try_unwrap(rc) {
+                    Ok(cell) => cell.into_inner(),
+                    Err(rc) => rc.borrow().clone(),
+                }
+            }
+            v => self
+                .collect(&v)
+                .map_err(|_| type_error("must assign iterable to extended slice"))?,
+        };
+        let len = l.borrow().len();
+        let (start, stop, step, count) = slice_indices(s, len)?;
+        let mut l = l.borrow_mut();
+        if step == 1 {
+            let stop = stop.max(start) as usize;
+            if stop - start as usize == new.len() {
+                for (dst, x) in l[start as usize..stop].iter_mut().zip(new) {
+                    *dst = x;
+                }
+            } else {
+                l.splice(start as usize..stop, new);
+            }
+        } else {
+            if new.len() != count {
+                return Err(value_error(format!(
+                    "attempt to assign sequence of size {} to extended slice of size {count}",
+                    new.len()
+                )));
+            }
+            for (k, x) in new.into_iter().enumerate() {
+                l[(start + k as i64 * step) as usize] = x;
+            }
+        }
+        Ok(())
+    }
+
+    /// `obj[a:b:c] = v` with the slice's parts already evaluated (no slice object for a list).
+    pub(crate) fn set_slice(&mut self, obj: &Value, parts: [Value; 3], v: Value) -> PyResult<()> {
+        match obj {
+            Value::List(l) => self.set_list_slice(l, &parts, v),
+            _ => self.set_item(obj, &Value::Slice(Rc::new(parts)), v),
+        }
+    }
+
+    /// `obj[a:b:c]` with the slice's parts already evaluated: a list's or tuple's items are
+    /// picked with no slice object built.
+    pub(crate) fn get_slice(&mut self, obj: &Value, parts: [Value; 3]) -> PyResult<Value> {
+        match obj {
+            Value::List(l) => Ok(Value::list(slice_pick(&l.borrow(), &parts)?)),
+            Value::Tuple(t) => Ok(Value::tuple(slice_pick(t, &parts)?)),
+            _ => self.get_item(obj, &Value::Slice(Rc::new(parts))),
         }
     }
 

@@ -399,7 +399,11 @@ impl Interp {
             ExprKind::Subscript(obj, idx) => {
                 // A plain local container is read through its slot after the index (which
                 // cannot rebind it), as in `eval`'s subscript.
-                let r = if super::expr::local_ref(obj, f).is_some() {
+                let r = if let ExprKind::Slice(a, b, c) = &idx.kind {
+                    let o = self.eval(obj, f)?;
+                    let parts = self.eval_slice_parts([a, b, c], f)?;
+                    self.set_slice(&o, parts, v)
+                } else if super::expr::local_ref(obj, f).is_some() {
                     let i = self.eval(idx, f)?;
                     match super::expr::local_ref(obj, f) {
                         Some(o) => self.set_item(o, &i, v),
