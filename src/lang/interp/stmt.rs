@@ -431,6 +431,19 @@ impl Interp {
                 }
                 Ok(())
             }
+            ExprKind::Tuple(items) | ExprKind::List(items)
+                if matches!(&v, Value::List(l) if l.borrow().len() == items.len())
+                    && items.iter().all(names_only) =>
+            {
+                // A list of the right length into names (nested or not): no store can run
+                // code that changes the list, so its items are read one by one, not copied.
+                let Value::List(l) = &v else { return Ok(()) };
+                for (k, target) in items.iter().enumerate() {
+                    let val = l.borrow()[k].dup();
+                    self.assign(target, val, f)?;
+                }
+                Ok(())
+            }
             ExprKind::Tuple(items) | ExprKind::List(items) => {
                 let vals = self
                     .unpack(v, items)
@@ -939,4 +952,13 @@ fn store_local(t: &Expr, v: Value, f: &mut Frame) -> Option<Value> {
         }
     }
     Some(v)
+}
+
+/// A target made only of names (`a`, `(a, [b, c])`): storing into it runs no program code.
+fn names_only(t: &Expr) -> bool {
+    match &t.kind {
+        ExprKind::Name(_) => true,
+        ExprKind::Tuple(items) | ExprKind::List(items) => items.iter().all(names_only),
+        _ => false,
+    }
 }
