@@ -73,6 +73,16 @@ fn index_of(v: &Value, what: &str) -> PyResult<i64> {
 
 impl Interp {
     pub fn get_item(&mut self, obj: &Value, idx: &Value) -> PyResult<Value> {
+        // `xs[i]` on a list with an int in range: no index conversion calls.
+        if let (Value::List(l), Value::Int(i)) = (obj, idx) {
+            let l = l.borrow();
+            let k = if *i < 0 { *i + l.len() as i64 } else { *i };
+            if let Some(v) = l.get(k as usize) {
+                if k >= 0 {
+                    return Ok(v.dup());
+                }
+            }
+        }
         match obj {
             Value::List(l) => match idx {
                 Value::Slice(s) => Ok(Value::list(slice_pick(&l.borrow(), s)?)),
@@ -127,9 +137,9 @@ impl Interp {
                 }
             },
             Value::Dict(d) => {
-                let k = self.key_in(idx.clone(), d)?;
+                let k = self.key_in(idx.dup(), d)?;
                 if let Some(v) = d.borrow().get(&k) {
-                    return Ok(v.clone());
+                    return Ok(v.dup());
                 }
                 Err(PyErr::with_args(ExcKind::KeyError, vec![idx.clone()]))
             }
@@ -156,6 +166,18 @@ impl Interp {
     }
 
     pub fn set_item(&mut self, obj: &Value, idx: &Value, v: Value) -> PyResult<()> {
+        if let (Value::List(l), Value::Int(i)) = (obj, idx) {
+            let mut l = l.borrow_mut();
+            let k = if *i < 0 { *i + l.len() as i64 } else { *i };
+            if k >= 0 {
+                if let Some(slot) = l.get_mut(k as usize) {
+                    let old = std::mem::replace(slot, v);
+                    drop(l);
+                    drop(old);
+                    return Ok(());
+                }
+            }
+        }
         match obj {
             Value::List(l) => match idx {
                 Value::Slice(s) => self.set_list_slice(l, s, v),
@@ -168,7 +190,7 @@ impl Interp {
                 }
             },
             Value::Dict(d) => {
-                let k = self.key_in(idx.clone(), d)?;
+                let k = self.key_in(idx.dup(), d)?;
                 super::expr::dict_insert(&mut d.borrow_mut(), k, v);
                 Ok(())
             }
