@@ -24,6 +24,43 @@ impl Interp {
         }
     }
 
+    /// The truth of a condition (`if`, `while`, `x if c else y`), tested at `span` as
+    /// `test_at`. `and`, `or` and `not` jump on their operands' truth without building their
+    /// values, as CPython compiles them: each operand is tested once, at the span the value
+    /// form tests it (its own for a left operand, the enclosing one otherwise); a comparison
+    /// of two int leaves gives its truth directly.
+    pub(crate) fn cond(&mut self, e: &Expr, f: &mut Frame, span: Span) -> PyResult<bool> {
+        match &e.kind {
+            ExprKind::Compare(first, rest) if rest.len() == 1 => {
+                let (op, re) = &rest[0];
+                if let (Some(x), Some(y)) = (operand(first, f), operand(re, f)) {
+                    if let (Value::Int(a), Value::Int(b)) = (x.get(), y.get()) {
+                        match op {
+                            CmpOp::Eq => return Ok(a == b),
+                            CmpOp::Ne => return Ok(a != b),
+                            CmpOp::Lt => return Ok(a < b),
+                            CmpOp::Le => return Ok(a <= b),
+                            CmpOp::Gt => return Ok(a > b),
+                            CmpOp::Ge => return Ok(a >= b),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            ExprKind::And(a, b) => {
+                return Ok(self.cond(a, f, a.span)? && self.cond(b, f, span)?);
+            }
+            ExprKind::Or(a, b) => {
+                return Ok(self.cond(a, f, a.span)? || self.cond(b, f, span)?);
+            }
+            // (`not x` tests `x` where the operator would: at the whole `not x`.)
+            ExprKind::Unary(UnaryOp::Not, a) => return Ok(!self.cond(a, f, e.span)?),
+            _ => {}
+        }
+        let v = self.eval(e, f)?;
+        self.test_at(&v, f, span)
+    }
+
     /// Records the failing expression as the current frame's traceback entry.
     #[cold]
     #[inline(never)]
@@ -219,8 +256,7 @@ impl Interp {
                     .map_err(|err| self.at(err, f, e.span, Anchor::None));
             }
             ExprKind::IfExp(c, a, b) => {
-                let cv = self.eval(c, f)?;
-                if self.test_at(&cv, f, c.span)? {
+                if self.cond(c, f, c.span)? {
                     self.eval(a, f)?
                 } else {
                     self.eval(b, f)?

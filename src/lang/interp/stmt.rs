@@ -96,8 +96,7 @@ impl Interp {
                 self.aug_assign(target, *op, value, f, s)?
             }
             StmtKind::If(test, body, orelse) => {
-                let c = self.eval(test, f)?;
-                let t = self.test_at(&c, f, test.span)?;
+                let t = self.cond(test, f, test.span)?;
                 return self.exec_block(if t { body } else { orelse }, f);
             }
             StmtKind::Return(v) => {
@@ -257,13 +256,7 @@ impl Interp {
         loop {
             self.tick()
                 .map_err(|e| self.at(e, f, test.span, Anchor::None))?;
-            let c = self.eval(test, f)?;
-            let go = match c {
-                Value::Bool(b) => b,
-                _ => self
-                    .truthy(&c)
-                    .map_err(|e| self.at(e, f, test.span, Anchor::None))?,
-            };
+            let go = self.cond(test, f, test.span)?;
             if !go {
                 return self.exec_block(orelse, f);
             }
