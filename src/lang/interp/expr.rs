@@ -284,10 +284,22 @@ impl Interp {
     /// `eval` with leaf operands (plain locals, number literals) read inline.
     #[inline(always)]
     pub(crate) fn eval_leaf(&mut self, e: &Expr, f: &mut Frame) -> PyResult<Value> {
-        match operand(e, f) {
-            Some(o) => Ok(o.to_value()),
-            None => self.eval(e, f),
+        // (One match on the node and one on the value: no `Operand` in between.)
+        match &e.kind {
+            ExprKind::Name(Name {
+                scope: Scope::Local(slot),
+                ..
+            }) => match f.slots.get(*slot as usize) {
+                Some(Some(Value::Int(i))) => return Ok(Value::Int(*i)),
+                Some(Some(Value::Float(x))) => return Ok(Value::Float(*x)),
+                Some(Some(Value::Cell(_) | Value::StrBuf(_))) | Some(None) | None => {}
+                Some(Some(v)) => return Ok(v.dup()),
+            },
+            ExprKind::Int(i) => return Ok(Value::Int(*i)),
+            ExprKind::Float(x) => return Ok(Value::Float(*x)),
+            _ => {}
         }
+        self.eval(e, f)
     }
 
     /// One comparison, numbers first.
@@ -580,8 +592,16 @@ impl Interp {
                 }
             };
         }
-        // A global function's name is read here (no evaluation call).
+        // A global function's name, or a local one's (a closure), is read here (no
+        // evaluation call).
         let fv = match &func.kind {
+            ExprKind::Name(Name {
+                scope: Scope::Local(slot),
+                ..
+            }) => match f.slots.get(*slot as usize) {
+                Some(Some(v @ Value::Func(_))) => v.clone(),
+                _ => self.eval(func, f)?,
+            },
             ExprKind::Name(Name {
                 scope: Scope::Global,
                 sym,
