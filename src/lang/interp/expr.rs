@@ -45,6 +45,11 @@ impl Interp {
                             _ => {}
                         }
                     }
+                    // (As `eval` compares two leaves, without another dispatch on the node.)
+                    let v = self
+                        .compare_two(*op, x.get(), y.get())
+                        .map_err(|err| self.at(err, f, e.span, Anchor::None))?;
+                    return self.test_at(&v, f, span);
                 }
             }
             ExprKind::And(a, b) => {
