@@ -364,6 +364,9 @@ impl Interp {
         }
         if local_ref(obj, f).is_some() {
             if let (Some(o), Some(i)) = (local_ref(obj, f), operand(idx, f)) {
+                if let Some(v) = super::index::list_item(o, i.get()) {
+                    return Ok(v);
+                }
                 return self.get_item(o, i.get()).map_err(|err| at(self, err, f));
             }
             let i = self.eval(idx, f)?;

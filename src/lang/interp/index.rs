@@ -62,6 +62,50 @@ fn slice_pick<T: Clone>(items: &[T], s: &[Value; 3]) -> PyResult<Vec<T>> {
         .collect())
 }
 
+/// `slice_pick` for values: scalars copied inline, a forward run as one pass.
+fn slice_values(items: &[Value], s: &[Value; 3]) -> PyResult<Vec<Value>> {
+    let (start, _, step, count) = slice_indices(s, items.len())?;
+    if step == 1 {
+        let start = start as usize;
+        return Ok(items[start..start + count].iter().map(Value::dup).collect());
+    }
+    Ok((0..count)
+        .map(|k| items[(start + k as i64 * step) as usize].dup())
+        .collect())
+}
+
+/// `xs[i]` on a list with an int in range, inline at the hot call sites (no index
+/// conversion calls); `None` for everything else, which `get_item` handles.
+#[inline(always)]
+pub(crate) fn list_item(obj: &Value, idx: &Value) -> Option<Value> {
+    if let (Value::List(l), Value::Int(i)) = (obj, idx) {
+        let l = l.borrow();
+        let k = if *i < 0 { *i + l.len() as i64 } else { *i };
+        if k >= 0 {
+            return l.get(k as usize).map(Value::dup);
+        }
+    }
+    None
+}
+
+/// `xs[i] = v` on a list with an int in range, as `list_item`; gives `v` back otherwise.
+#[inline(always)]
+pub(crate) fn list_store(obj: &Value, idx: &Value, v: Value) -> Option<Value> {
+    if let (Value::List(l), Value::Int(i)) = (obj, idx) {
+        let mut l = l.borrow_mut();
+        let k = if *i < 0 { *i + l.len() as i64 } else { *i };
+        if k >= 0 {
+            if let Some(slot) = l.get_mut(k as usize) {
+                let old = std::mem::replace(slot, v);
+                drop(l);
+                drop(old);
+                return None;
+            }
+        }
+    }
+    Some(v)
+}
+
 fn index_of(v: &Value, what: &str) -> PyResult<i64> {
     v.as_int().ok_or_else(|| {
         type_error(format!(
@@ -73,16 +117,6 @@ fn index_of(v: &Value, what: &str) -> PyResult<i64> {
 
 impl Interp {
     pub fn get_item(&mut self, obj: &Value, idx: &Value) -> PyResult<Value> {
-        // `xs[i]` on a list with an int in range: no index conversion calls.
-        if let (Value::List(l), Value::Int(i)) = (obj, idx) {
-            let l = l.borrow();
-            let k = if *i < 0 { *i + l.len() as i64 } else { *i };
-            if let Some(v) = l.get(k as usize) {
-                if k >= 0 {
-                    return Ok(v.dup());
-                }
-            }
-        }
         match obj {
             Value::List(l) => match idx {
                 Value::Slice(s) => Ok(Value::list(slice_pick(&l.borrow(), s)?)),
@@ -166,18 +200,6 @@ impl Interp {
     }
 
     pub fn set_item(&mut self, obj: &Value, idx: &Value, v: Value) -> PyResult<()> {
-        if let (Value::List(l), Value::Int(i)) = (obj, idx) {
-            let mut l = l.borrow_mut();
-            let k = if *i < 0 { *i + l.len() as i64 } else { *i };
-            if k >= 0 {
-                if let Some(slot) = l.get_mut(k as usize) {
-                    let old = std::mem::replace(slot, v);
-                    drop(l);
-                    drop(old);
-                    return Ok(());
-                }
-            }
-        }
         match obj {
             Value::List(l) => match idx {
                 Value::Slice(s) => self.set_list_slice(l, s, v),
@@ -268,8 +290,8 @@ impl Interp {
     /// picked with no slice object built.
     pub(crate) fn get_slice(&mut self, obj: &Value, parts: [Value; 3]) -> PyResult<Value> {
         match obj {
-            Value::List(l) => Ok(Value::list(slice_pick(&l.borrow(), &parts)?)),
-            Value::Tuple(t) => Ok(Value::tuple(slice_pick(t, &parts)?)),
+            Value::List(l) => Ok(Value::list(slice_values(&l.borrow(), &parts)?)),
+            Value::Tuple(t) => Ok(Value::tuple(slice_values(t, &parts)?)),
             _ => self.get_item(obj, &Value::Slice(Rc::new(parts))),
         }
     }

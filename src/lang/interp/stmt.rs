@@ -392,7 +392,15 @@ impl Interp {
             ExprKind::Subscript(obj, idx) => {
                 // A plain local container is read through its slot after the index (which
                 // cannot rebind it), as in `eval`'s subscript.
-                let r = if let ExprKind::Slice(a, b, c) = &idx.kind {
+                let r = if let (Some(o), Some(i)) =
+                    (super::expr::local_ref(obj, f), super::expr::operand(idx, f))
+                {
+                    // `xs[i] = v` with a plain local list and a leaf index: in place.
+                    match super::index::list_store(o, i.get(), v) {
+                        None => Ok(()),
+                        Some(v) => self.set_item(o, i.get(), v),
+                    }
+                } else if let ExprKind::Slice(a, b, c) = &idx.kind {
                     let o = self.eval(obj, f)?;
                     let parts = self.eval_slice_parts([a, b, c], f)?;
                     self.set_slice(&o, parts, v)
@@ -597,7 +605,10 @@ impl Interp {
                 // `xs[i] op= v` on a plain local and a leaf index: both read in place, before
                 // and after the right side (which cannot rebind them).
                 let cur = match (super::expr::local_ref(obj, f), super::expr::operand(idx, f)) {
-                    (Some(o), Some(i)) => self.get_item(o, i.get()),
+                    (Some(o), Some(i)) => match super::index::list_item(o, i.get()) {
+                        Some(v) => Ok(v),
+                        None => self.get_item(o, i.get()),
+                    },
                     _ => Ok(Value::None),
                 };
                 let cur = cur.map_err(|e| {
@@ -612,7 +623,10 @@ impl Interp {
                     .inplace(op, &cur, &rhs)
                     .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
                 let done = match (super::expr::local_ref(obj, f), super::expr::operand(idx, f)) {
-                    (Some(o), Some(i)) => self.set_item(o, i.get(), r),
+                    (Some(o), Some(i)) => match super::index::list_store(o, i.get(), r) {
+                        None => Ok(()),
+                        Some(r) => self.set_item(o, i.get(), r),
+                    },
                     _ => Ok(()),
                 };
                 done.map_err(|e| self.at(e, f, target.span, Anchor::None))?;
