@@ -554,7 +554,11 @@ impl Interp {
         // `obj.method(...)`: look the method up without building a bound-method object.
         let plain = args.iter().all(|a| matches!(a, Arg::Pos(_)));
         if let ExprKind::Attr(obj, name, hint) = &func.kind {
-            let o = self.eval(obj, f)?;
+            // (A plain local object, `self` or `c`, is read from its slot: no evaluation call.)
+            let o = match local_ref(obj, f) {
+                Some(v) => v.dup(),
+                None => self.eval(obj, f)?,
+            };
             // The method is found before the arguments are evaluated, as CPython's
             // LOAD_METHOD does (a missing method raises before any argument runs).
             let method = self
@@ -599,6 +603,38 @@ impl Interp {
                     self.call_looked_up(m, a).map_err(|err| at(self, err, f))
                 }
             };
+        }
+        // `f(a, b)` of a simple Python function named by a global or a local: the function
+        // is held as itself (no `Value` clone and drop around the call).
+        if plain {
+            let direct = match &func.kind {
+                ExprKind::Name(Name {
+                    scope: Scope::Global,
+                    sym,
+                }) => match self.globals.get(sym.index()) {
+                    Some(Some(Value::Func(fun))) if fun.simple => Some(fun.clone()),
+                    _ => None,
+                },
+                ExprKind::Name(Name {
+                    scope: Scope::Local(slot),
+                    ..
+                }) => match f.slots.get(*slot as usize) {
+                    Some(Some(Value::Func(fun))) if fun.simple => Some(fun.clone()),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some(fun) = direct {
+                let mut slots = self.new_slots(fun.def.info.local_names.len());
+                for a in args {
+                    if let Arg::Pos(x) = a {
+                        slots.push(Some(self.eval_leaf(x, f)?));
+                    }
+                }
+                return self
+                    .call_slots(&fun, slots)
+                    .map_err(|err| self.at(err, f, e.span, Anchor::None));
+            }
         }
         // A global function's name, or a local one's (a closure), is read here (no
         // evaluation call).
@@ -957,20 +993,6 @@ impl Operand<'_> {
         match self {
             Operand::Slot(v) => v,
             Operand::Imm(v) => v,
-        }
-    }
-
-    /// The value, owned.
-    #[inline(always)]
-    pub(crate) fn to_value(&self) -> Value {
-        match self {
-            Operand::Slot(v) => v.dup(),
-            Operand::Imm(v) => match **v {
-                Value::Int(i) => Value::Int(i),
-                Value::Float(x) => Value::Float(x),
-                Value::Bool(b) => Value::Bool(b),
-                _ => Value::None,
-            },
         }
     }
 }
