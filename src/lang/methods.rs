@@ -641,7 +641,7 @@ fn dict_method(name: &str) -> Option<NativeFn> {
     Some(match name {
         "get" => |i, t, a| {
             arity("get", &a, 1, 2)?;
-            let k = i.key_in(a.pos[0].clone(), &this_dict(t))?;
+            let k = i.key_in(a.pos[0].dup(), &this_dict(t))?;
             Ok(this_dict(t)
                 .borrow()
                 .get(&k)
@@ -720,7 +720,7 @@ fn set_method(name: &str) -> Option<NativeFn> {
         "add" => |i, t, a| {
             arity("set.add", &a, 1, 1)?;
             let s = this_set(t);
-            let k = i.key_in(a.pos[0].clone(), &s)?;
+            let k = i.key_in(a.pos[0].dup(), &s)?;
             s.borrow_mut().insert(k);
             Ok(Value::None)
         },

@@ -679,20 +679,30 @@ impl Interp {
 
     /// `get_attr` with an attribute expression's inline cache: an instance's own attribute
     /// found at the hinted index of its dict is read without hashing.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn get_attr_hinted(
         &mut self,
         obj: &Value,
         name: Sym,
         hint: &AttrHint,
     ) -> PyResult<Value> {
+        // The hit, inline at each site; the rest in a function of its own.
         if let Value::Instance(i) = obj {
-            let d = i.dict.borrow();
-            if let Some((k, v)) = d.get_index(hint.get() as usize) {
-                if *k == name {
-                    return Ok(v.dup());
+            if let Ok(d) = i.dict.try_borrow() {
+                if let Some((k, v)) = d.get_index(hint.get() as usize) {
+                    if *k == name {
+                        return Ok(v.dup());
+                    }
                 }
             }
+        }
+        self.get_attr_hinted_slow(obj, name, hint)
+    }
+
+    #[inline(never)]
+    fn get_attr_hinted_slow(&mut self, obj: &Value, name: Sym, hint: &AttrHint) -> PyResult<Value> {
+        if let Value::Instance(i) = obj {
+            let d = i.dict.borrow();
             if let Some((at, _, v)) = d.get_full(&name) {
                 hint.set(at as u32);
                 return Ok(v.dup());
@@ -701,9 +711,35 @@ impl Interp {
         self.get_attr(obj, name)
     }
 
-    /// `set_attr` with an attribute expression's inline cache (see `get_attr_hinted`).
-    #[inline]
+    /// `set_attr` with an attribute expression's inline cache (see `get_attr_hinted`): the
+    /// hit inline at each site, the rest in a function of its own.
+    #[inline(always)]
     pub(crate) fn set_attr_hinted(
+        &mut self,
+        obj: &Value,
+        name: Sym,
+        v: Value,
+        hint: &AttrHint,
+    ) -> PyResult<()> {
+        if let Value::Instance(i) = obj {
+            if !i.class.has_setattr() {
+                if let Ok(mut d) = i.dict.try_borrow_mut() {
+                    if let Some((k, slot)) = d.get_index_mut(hint.get() as usize) {
+                        if *k == name {
+                            let old = std::mem::replace(slot, v);
+                            drop(d);
+                            drop(old);
+                            return Ok(());
+                        }
+                    }
+                }
+            }
+        }
+        self.set_attr_hinted_slow(obj, name, v, hint)
+    }
+
+    #[inline(never)]
+    fn set_attr_hinted_slow(
         &mut self,
         obj: &Value,
         name: Sym,

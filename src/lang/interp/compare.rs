@@ -319,11 +319,11 @@ impl Interp {
                 ))),
             },
             Value::Dict(d) => {
-                let k = self.key_in(item.clone(), d)?;
+                let k = self.key_in(item.dup(), d)?;
                 Ok(d.borrow().contains_key(&k))
             }
             Value::Set(s) => {
-                let k = self.key_in(item.clone(), s)?;
+                let k = self.key_in(item.dup(), s)?;
                 Ok(s.borrow().contains(&k))
             }
             Value::Range(r) => Ok(match num_of(item) {

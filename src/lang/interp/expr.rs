@@ -24,6 +24,48 @@ impl Interp {
         }
     }
 
+    /// The truth of a condition (`if`, `while`, `x if c else y`), tested at `span` as
+    /// `test_at`. `and`, `or` and `not` jump on their operands' truth without building their
+    /// values, as CPython compiles them: each operand is tested once, at the span the value
+    /// form tests it (its own for a left operand, the enclosing one otherwise); a comparison
+    /// of two int leaves gives its truth directly.
+    pub(crate) fn cond(&mut self, e: &Expr, f: &mut Frame, span: Span) -> PyResult<bool> {
+        match &e.kind {
+            ExprKind::Compare(first, rest) if rest.len() == 1 => {
+                let (op, re) = &rest[0];
+                if let (Some(x), Some(y)) = (operand(first, f), operand(re, f)) {
+                    if let (Value::Int(a), Value::Int(b)) = (x.get(), y.get()) {
+                        match op {
+                            CmpOp::Eq => return Ok(a == b),
+                            CmpOp::Ne => return Ok(a != b),
+                            CmpOp::Lt => return Ok(a < b),
+                            CmpOp::Le => return Ok(a <= b),
+                            CmpOp::Gt => return Ok(a > b),
+                            CmpOp::Ge => return Ok(a >= b),
+                            _ => {}
+                        }
+                    }
+                    // (As `eval` compares two leaves, without another dispatch on the node.)
+                    let v = self
+                        .compare_two(*op, x.get(), y.get())
+                        .map_err(|err| self.at(err, f, e.span, Anchor::None))?;
+                    return self.test_at(&v, f, span);
+                }
+            }
+            ExprKind::And(a, b) => {
+                return Ok(self.cond(a, f, a.span)? && self.cond(b, f, span)?);
+            }
+            ExprKind::Or(a, b) => {
+                return Ok(self.cond(a, f, a.span)? || self.cond(b, f, span)?);
+            }
+            // (`not x` tests `x` where the operator would: at the whole `not x`.)
+            ExprKind::Unary(UnaryOp::Not, a) => return Ok(!self.cond(a, f, e.span)?),
+            _ => {}
+        }
+        let v = self.eval(e, f)?;
+        self.test_at(&v, f, span)
+    }
+
     /// Records the failing expression as the current frame's traceback entry.
     #[cold]
     #[inline(never)]
@@ -219,8 +261,7 @@ impl Interp {
                     .map_err(|err| self.at(err, f, e.span, Anchor::None));
             }
             ExprKind::IfExp(c, a, b) => {
-                let cv = self.eval(c, f)?;
-                if self.test_at(&cv, f, c.span)? {
+                if self.cond(c, f, c.span)? {
                     self.eval(a, f)?
                 } else {
                     self.eval(b, f)?
@@ -229,15 +270,7 @@ impl Interp {
             ExprKind::List(items) => Value::list(self.eval_items(items, f)?),
             ExprKind::Tuple(items) => Value::tuple(self.eval_items(items, f)?),
             ExprKind::Set(_) | ExprKind::Dict(_) => return self.eval_set_or_dict(e, f),
-            ExprKind::Slice(a, b, c) => {
-                let mut parts = [Value::None, Value::None, Value::None];
-                for (slot, x) in parts.iter_mut().zip([a, b, c]) {
-                    if let Some(x) = x {
-                        *slot = self.eval(x, f)?;
-                    }
-                }
-                Value::Slice(Rc::new(parts))
-            }
+            ExprKind::Slice(a, b, c) => Value::Slice(Rc::new(self.eval_slice_parts([a, b, c], f)?)),
             ExprKind::FString(parts) => Value::from(self.eval_fstring(parts, f)?),
             ExprKind::Lambda(def) => self.make_function(def, f, Vec::new())?,
             ExprKind::Comp(c) => return self.eval_comp(c, e.span, f),
@@ -256,10 +289,22 @@ impl Interp {
     /// `eval` with leaf operands (plain locals, number literals) read inline.
     #[inline(always)]
     pub(crate) fn eval_leaf(&mut self, e: &Expr, f: &mut Frame) -> PyResult<Value> {
-        match operand(e, f) {
-            Some(o) => Ok(o.to_value()),
-            None => self.eval(e, f),
+        // (One match on the node and one on the value: no `Operand` in between.)
+        match &e.kind {
+            ExprKind::Name(Name {
+                scope: Scope::Local(slot),
+                ..
+            }) => match f.slots.get(*slot as usize) {
+                Some(Some(Value::Int(i))) => return Ok(Value::Int(*i)),
+                Some(Some(Value::Float(x))) => return Ok(Value::Float(*x)),
+                Some(Some(Value::Cell(_) | Value::StrBuf(_))) | Some(None) | None => {}
+                Some(Some(v)) => return Ok(v.dup()),
+            },
+            ExprKind::Int(i) => return Ok(Value::Int(*i)),
+            ExprKind::Float(x) => return Ok(Value::Float(*x)),
+            _ => {}
         }
+        self.eval(e, f)
     }
 
     /// One comparison, numbers first.
@@ -311,8 +356,17 @@ impl Interp {
             };
             me.at(err, f, e.span, anchor)
         };
+        if let ExprKind::Slice(a, b, c) = &idx.kind {
+            // `xs[a:b:c]`: no slice object for a list or tuple.
+            let o = self.eval(obj, f)?;
+            let parts = self.eval_slice_parts([a, b, c], f)?;
+            return self.get_slice(&o, parts).map_err(|err| at(self, err, f));
+        }
         if local_ref(obj, f).is_some() {
             if let (Some(o), Some(i)) = (local_ref(obj, f), operand(idx, f)) {
+                if let Some(v) = super::index::list_item(o, i.get()) {
+                    return Ok(v);
+                }
                 return self.get_item(o, i.get()).map_err(|err| at(self, err, f));
             }
             let i = self.eval(idx, f)?;
@@ -323,6 +377,21 @@ impl Interp {
         let o = self.eval(obj, f)?;
         let i = self.eval(idx, f)?;
         self.get_item(&o, &i).map_err(|err| at(self, err, f))
+    }
+
+    /// A slice's start, stop and step (None where left out).
+    pub(crate) fn eval_slice_parts(
+        &mut self,
+        exprs: [&Option<Box<Expr>>; 3],
+        f: &mut Frame,
+    ) -> PyResult<[Value; 3]> {
+        let mut parts = [Value::None, Value::None, Value::None];
+        for (slot, x) in parts.iter_mut().zip(exprs) {
+            if let Some(x) = x {
+                *slot = self.eval_leaf(x, f)?;
+            }
+        }
+        Ok(parts)
     }
 
     /// `{a, b}` and `{k: v, **m}` displays.
@@ -485,7 +554,11 @@ impl Interp {
         // `obj.method(...)`: look the method up without building a bound-method object.
         let plain = args.iter().all(|a| matches!(a, Arg::Pos(_)));
         if let ExprKind::Attr(obj, name, hint) = &func.kind {
-            let o = self.eval(obj, f)?;
+            // (A plain local object, `self` or `c`, is read from its slot: no evaluation call.)
+            let o = match local_ref(obj, f) {
+                Some(v) => v.dup(),
+                None => self.eval(obj, f)?,
+            };
             // The method is found before the arguments are evaluated, as CPython's
             // LOAD_METHOD does (a missing method raises before any argument runs).
             let method = self
@@ -531,8 +604,48 @@ impl Interp {
                 }
             };
         }
-        // A global function's name is read here (no evaluation call).
+        // `f(a, b)` of a simple Python function named by a global or a local: the function
+        // is held as itself (no `Value` clone and drop around the call).
+        if plain {
+            let direct = match &func.kind {
+                ExprKind::Name(Name {
+                    scope: Scope::Global,
+                    sym,
+                }) => match self.globals.get(sym.index()) {
+                    Some(Some(Value::Func(fun))) if fun.simple => Some(fun.clone()),
+                    _ => None,
+                },
+                ExprKind::Name(Name {
+                    scope: Scope::Local(slot),
+                    ..
+                }) => match f.slots.get(*slot as usize) {
+                    Some(Some(Value::Func(fun))) if fun.simple => Some(fun.clone()),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some(fun) = direct {
+                let mut slots = self.new_slots(fun.def.info.local_names.len());
+                for a in args {
+                    if let Arg::Pos(x) = a {
+                        slots.push(Some(self.eval_leaf(x, f)?));
+                    }
+                }
+                return self
+                    .call_slots(&fun, slots)
+                    .map_err(|err| self.at(err, f, e.span, Anchor::None));
+            }
+        }
+        // A global function's name, or a local one's (a closure), is read here (no
+        // evaluation call).
         let fv = match &func.kind {
+            ExprKind::Name(Name {
+                scope: Scope::Local(slot),
+                ..
+            }) => match f.slots.get(*slot as usize) {
+                Some(Some(v @ Value::Func(_))) => v.clone(),
+                _ => self.eval(func, f)?,
+            },
             ExprKind::Name(Name {
                 scope: Scope::Global,
                 sym,
@@ -880,20 +993,6 @@ impl Operand<'_> {
         match self {
             Operand::Slot(v) => v,
             Operand::Imm(v) => v,
-        }
-    }
-
-    /// The value, owned.
-    #[inline(always)]
-    pub(crate) fn to_value(&self) -> Value {
-        match self {
-            Operand::Slot(v) => v.dup(),
-            Operand::Imm(v) => match **v {
-                Value::Int(i) => Value::Int(i),
-                Value::Float(x) => Value::Float(x),
-                Value::Bool(b) => Value::Bool(b),
-                _ => Value::None,
-            },
         }
     }
 }

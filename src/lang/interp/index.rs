@@ -62,6 +62,50 @@ fn slice_pick<T: Clone>(items: &[T], s: &[Value; 3]) -> PyResult<Vec<T>> {
         .collect())
 }
 
+/// `slice_pick` for values: scalars copied inline, a forward run as one pass.
+fn slice_values(items: &[Value], s: &[Value; 3]) -> PyResult<Vec<Value>> {
+    let (start, _, step, count) = slice_indices(s, items.len())?;
+    if step == 1 {
+        let start = start as usize;
+        return Ok(items[start..start + count].iter().map(Value::dup).collect());
+    }
+    Ok((0..count)
+        .map(|k| items[(start + k as i64 * step) as usize].dup())
+        .collect())
+}
+
+/// `xs[i]` on a list with an int in range, inline at the hot call sites (no index
+/// conversion calls); `None` for everything else, which `get_item` handles.
+#[inline(always)]
+pub(crate) fn list_item(obj: &Value, idx: &Value) -> Option<Value> {
+    if let (Value::List(l), Value::Int(i)) = (obj, idx) {
+        let l = l.borrow();
+        let k = if *i < 0 { *i + l.len() as i64 } else { *i };
+        if k >= 0 {
+            return l.get(k as usize).map(Value::dup);
+        }
+    }
+    None
+}
+
+/// `xs[i] = v` on a list with an int in range, as `list_item`; gives `v` back otherwise.
+#[inline(always)]
+pub(crate) fn list_store(obj: &Value, idx: &Value, v: Value) -> Option<Value> {
+    if let (Value::List(l), Value::Int(i)) = (obj, idx) {
+        let mut l = l.borrow_mut();
+        let k = if *i < 0 { *i + l.len() as i64 } else { *i };
+        if k >= 0 {
+            if let Some(slot) = l.get_mut(k as usize) {
+                let old = std::mem::replace(slot, v);
+                drop(l);
+                drop(old);
+                return None;
+            }
+        }
+    }
+    Some(v)
+}
+
 fn index_of(v: &Value, what: &str) -> PyResult<i64> {
     v.as_int().ok_or_else(|| {
         type_error(format!(
@@ -127,9 +171,9 @@ impl Interp {
                 }
             },
             Value::Dict(d) => {
-                let k = self.key_in(idx.clone(), d)?;
+                let k = self.key_in(idx.dup(), d)?;
                 if let Some(v) = d.borrow().get(&k) {
-                    return Ok(v.clone());
+                    return Ok(v.dup());
                 }
                 Err(PyErr::with_args(ExcKind::KeyError, vec![idx.clone()]))
             }
@@ -158,29 +202,7 @@ impl Interp {
     pub fn set_item(&mut self, obj: &Value, idx: &Value, v: Value) -> PyResult<()> {
         match obj {
             Value::List(l) => match idx {
-                Value::Slice(s) => {
-                    let new = self
-                        .collect(&v)
-                        .map_err(|_| type_error("must assign iterable to extended slice"))?;
-                    let len = l.borrow().len();
-                    let (start, stop, step, count) = slice_indices(s, len)?;
-                    let mut l = l.borrow_mut();
-                    if step == 1 {
-                        let stop = stop.max(start) as usize;
-                        l.splice(start as usize..stop, new);
-                    } else {
-                        if new.len() != count {
-                            return Err(value_error(format!(
-                                "attempt to assign sequence of size {} to extended slice of size {count}",
-                                new.len()
-                            )));
-                        }
-                        for (k, x) in new.into_iter().enumerate() {
-                            l[(start + k as i64 * step) as usize] = x;
-                        }
-                    }
-                    Ok(())
-                }
+                Value::Slice(s) => self.set_list_slice(l, s, v),
                 _ => {
                     let i = index_of(idx, "list")?;
                     let mut l = l.borrow_mut();
@@ -190,7 +212,7 @@ impl Interp {
                 }
             },
             Value::Dict(d) => {
-                let k = self.key_in(idx.clone(), d)?;
+                let k = self.key_in(idx.dup(), d)?;
                 super::expr::dict_insert(&mut d.borrow_mut(), k, v);
                 Ok(())
             }
@@ -208,6 +230,69 @@ impl Interp {
                 "'{}' object does not support item assignment",
                 other.type_name()
             ))),
+        }
+    }
+
+    /// `xs[a:b:c] = v` on a list. A list value nothing else holds (`perm[k::-1]`'s result)
+    /// gives up its items rather than having them copied; equal lengths are assigned in place.
+    fn set_list_slice(
+        &mut self,
+        l: &Rc<std::cell::RefCell<Vec<Value>>>,
+        s: &[Value; 3],
+        v: Value,
+    ) -> PyResult<()> {
+        let new = match v {
+            Value::List(rc) if Rc::strong_count(&rc) == 1 && Rc::weak_count(&rc) == 0 => {
+                match Rc::try_unwrap(rc) {
+                    Ok(cell) => cell.into_inner(),
+                    Err(rc) => rc.borrow().clone(),
+                }
+            }
+            v => self
+                .collect(&v)
+                .map_err(|_| type_error("must assign iterable to extended slice"))?,
+        };
+        let len = l.borrow().len();
+        let (start, stop, step, count) = slice_indices(s, len)?;
+        let mut l = l.borrow_mut();
+        if step == 1 {
+            let stop = stop.max(start) as usize;
+            if stop - start as usize == new.len() {
+                for (dst, x) in l[start as usize..stop].iter_mut().zip(new) {
+                    *dst = x;
+                }
+            } else {
+                l.splice(start as usize..stop, new);
+            }
+        } else {
+            if new.len() != count {
+                return Err(value_error(format!(
+                    "attempt to assign sequence of size {} to extended slice of size {count}",
+                    new.len()
+                )));
+            }
+            for (k, x) in new.into_iter().enumerate() {
+                l[(start + k as i64 * step) as usize] = x;
+            }
+        }
+        Ok(())
+    }
+
+    /// `obj[a:b:c] = v` with the slice's parts already evaluated (no slice object for a list).
+    pub(crate) fn set_slice(&mut self, obj: &Value, parts: [Value; 3], v: Value) -> PyResult<()> {
+        match obj {
+            Value::List(l) => self.set_list_slice(l, &parts, v),
+            _ => self.set_item(obj, &Value::Slice(Rc::new(parts)), v),
+        }
+    }
+
+    /// `obj[a:b:c]` with the slice's parts already evaluated: a list's or tuple's items are
+    /// picked with no slice object built.
+    pub(crate) fn get_slice(&mut self, obj: &Value, parts: [Value; 3]) -> PyResult<Value> {
+        match obj {
+            Value::List(l) => Ok(Value::list(slice_values(&l.borrow(), &parts)?)),
+            Value::Tuple(t) => Ok(Value::tuple(slice_values(t, &parts)?)),
+            _ => self.get_item(obj, &Value::Slice(Rc::new(parts))),
         }
     }
 

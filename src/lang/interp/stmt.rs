@@ -96,8 +96,7 @@ impl Interp {
                 self.aug_assign(target, *op, value, f, s)?
             }
             StmtKind::If(test, body, orelse) => {
-                let c = self.eval(test, f)?;
-                let t = self.test_at(&c, f, test.span)?;
+                let t = self.cond(test, f, test.span)?;
                 return self.exec_block(if t { body } else { orelse }, f);
             }
             StmtKind::Return(v) => {
@@ -257,13 +256,7 @@ impl Interp {
         loop {
             self.tick()
                 .map_err(|e| self.at(e, f, test.span, Anchor::None))?;
-            let c = self.eval(test, f)?;
-            let go = match c {
-                Value::Bool(b) => b,
-                _ => self
-                    .truthy(&c)
-                    .map_err(|e| self.at(e, f, test.span, Anchor::None))?,
-            };
+            let go = self.cond(test, f, test.span)?;
             if !go {
                 return self.exec_block(orelse, f);
             }
@@ -399,7 +392,19 @@ impl Interp {
             ExprKind::Subscript(obj, idx) => {
                 // A plain local container is read through its slot after the index (which
                 // cannot rebind it), as in `eval`'s subscript.
-                let r = if super::expr::local_ref(obj, f).is_some() {
+                let r = if let (Some(o), Some(i)) =
+                    (super::expr::local_ref(obj, f), super::expr::operand(idx, f))
+                {
+                    // `xs[i] = v` with a plain local list and a leaf index: in place.
+                    match super::index::list_store(o, i.get(), v) {
+                        None => Ok(()),
+                        Some(v) => self.set_item(o, i.get(), v),
+                    }
+                } else if let ExprKind::Slice(a, b, c) = &idx.kind {
+                    let o = self.eval(obj, f)?;
+                    let parts = self.eval_slice_parts([a, b, c], f)?;
+                    self.set_slice(&o, parts, v)
+                } else if super::expr::local_ref(obj, f).is_some() {
                     let i = self.eval(idx, f)?;
                     match super::expr::local_ref(obj, f) {
                         Some(o) => self.set_item(o, &i, v),
@@ -424,6 +429,19 @@ impl Interp {
                 let Value::Tuple(t) = v else { return Ok(()) };
                 for (target, val) in items.iter().zip(t.iter()) {
                     self.assign(target, val.clone(), f)?;
+                }
+                Ok(())
+            }
+            ExprKind::Tuple(items) | ExprKind::List(items)
+                if matches!(&v, Value::List(l) if l.borrow().len() == items.len())
+                    && items.iter().all(names_only) =>
+            {
+                // A list of the right length into names (nested or not): no store can run
+                // code that changes the list, so its items are read one by one, not copied.
+                let Value::List(l) = &v else { return Ok(()) };
+                for (k, target) in items.iter().enumerate() {
+                    let val = l.borrow()[k].dup();
+                    self.assign(target, val, f)?;
                 }
                 Ok(())
             }
@@ -587,7 +605,10 @@ impl Interp {
                 // `xs[i] op= v` on a plain local and a leaf index: both read in place, before
                 // and after the right side (which cannot rebind them).
                 let cur = match (super::expr::local_ref(obj, f), super::expr::operand(idx, f)) {
-                    (Some(o), Some(i)) => self.get_item(o, i.get()),
+                    (Some(o), Some(i)) => match super::index::list_item(o, i.get()) {
+                        Some(v) => Ok(v),
+                        None => self.get_item(o, i.get()),
+                    },
                     _ => Ok(Value::None),
                 };
                 let cur = cur.map_err(|e| {
@@ -602,7 +623,10 @@ impl Interp {
                     .inplace(op, &cur, &rhs)
                     .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
                 let done = match (super::expr::local_ref(obj, f), super::expr::operand(idx, f)) {
-                    (Some(o), Some(i)) => self.set_item(o, i.get(), r),
+                    (Some(o), Some(i)) => match super::index::list_store(o, i.get(), r) {
+                        None => Ok(()),
+                        Some(r) => self.set_item(o, i.get(), r),
+                    },
                     _ => Ok(()),
                 };
                 done.map_err(|e| self.at(e, f, target.span, Anchor::None))?;
@@ -935,4 +959,13 @@ fn store_local(t: &Expr, v: Value, f: &mut Frame) -> Option<Value> {
         }
     }
     Some(v)
+}
+
+/// A target made only of names (`a`, `(a, [b, c])`): storing into it runs no program code.
+fn names_only(t: &Expr) -> bool {
+    match &t.kind {
+        ExprKind::Name(_) => true,
+        ExprKind::Tuple(items) | ExprKind::List(items) => items.iter().all(names_only),
+        _ => false,
+    }
 }

@@ -296,8 +296,18 @@ impl Parser<'_> {
         if let Some(op) = op {
             let s = self.advance().span;
             let e = self.nested(|p| p.unary())?;
+            let span = s.to(e.span);
+            // `-1.5`, `-1`: one constant, as CPython folds them (no negation at run time).
+            let folded = match (op, &e.kind) {
+                (UnaryOp::Neg, ExprKind::Float(x)) => Some(ExprKind::Float(-x)),
+                (UnaryOp::Neg, ExprKind::Int(i)) => i.checked_neg().map(ExprKind::Int),
+                _ => None,
+            };
+            if let Some(kind) = folded {
+                return Ok(Expr { span, kind });
+            }
             return Ok(Expr {
-                span: s.to(e.span),
+                span,
                 kind: ExprKind::Unary(op, Box::new(e)),
             });
         }
