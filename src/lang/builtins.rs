@@ -877,6 +877,11 @@ pub fn isinstance(i: &mut Interp, v: &Value, cls: &Value) -> PyResult<bool> {
         }
         Value::Class(c) => Ok(match c.builtin {
             Some(BuiltinClass::Object) => true,
+            // An instance of a subclass (`class D(dict)`) by its class.
+            Some(BuiltinClass::Type(_)) if matches!(v, Value::Instance(_)) => match v {
+                Value::Instance(inst) => inst.class.is_subclass(c),
+                _ => false,
+            },
             Some(BuiltinClass::Type(tag)) => matches!(
                 (tag, v),
                 (TypeTag::Int, Value::Int(_) | Value::Bool(_))
@@ -945,6 +950,7 @@ pub fn type_of(i: &Interp, v: &Value) -> Value {
                 builtin: None,
                 cache: Default::default(),
                 setattr: Default::default(),
+                base_type: None,
             }));
         }
     };

@@ -294,7 +294,9 @@ pub fn instance_hashable(class: &Class) -> bool {
 pub fn needs_user_eq(v: &Value) -> bool {
     match v {
         Value::Instance(i) => {
-            i.class.builtin.is_none() && i.class.lookup(crate::lang::symbol::dunder::EQ).is_some()
+            i.class.builtin.is_none()
+                && i.class.lookup(crate::lang::symbol::dunder::EQ).is_some()
+                && i.plain_base().is_none()
         }
         Value::Tuple(items) => items.iter().any(needs_user_eq),
         _ => false,
@@ -343,9 +345,10 @@ fn hash_value<H: Hasher>(v: &Value, h: &mut H) {
             Some(k) => (n.type_name(), k).hash(h),
             None => v.ptr_id().hash(h),
         },
-        Value::Instance(i) => match i.hash.get() {
-            Some(k) => k.hash(h),
-            None => v.ptr_id().hash(h),
+        Value::Instance(i) => match (i.hash.get(), i.plain_base()) {
+            (Some(k), _) => k.hash(h),
+            (None, Some(b)) => hash_value(b, h),
+            (None, None) => v.ptr_id().hash(h),
         },
         other => other.ptr_id().hash(h),
     }
@@ -372,6 +375,8 @@ pub fn key_hash(v: &Value) -> u64 {
         Value::Bool(b) => int_key_hash(*b as i64),
         Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => int_key_hash(*f as i64),
         Value::Instance(i) if i.hash.get().is_some() => int_key_hash(i.hash.get().unwrap_or(0)),
+        // A tuple (str, int, ...) subclass keeping the type's hash hashes as its value.
+        Value::Instance(i) if i.plain_base().is_some() => key_hash(i.plain_base().unwrap_or(v)),
         v => {
             let mut h = rustc_hash::FxHasher::default();
             hash_value(v, &mut h);
@@ -392,6 +397,14 @@ pub fn simple_eq(a: &Value, b: &Value) -> bool {
         (Value::Native(x), Value::Native(y)) => match (x.hash_key(), y.hash_key()) {
             (Some(p), Some(q)) => p == q && x.type_name() == y.type_name(),
             _ => a.is(b),
+        },
+        (Value::Instance(x), _) if x.base.is_some() => match x.plain_base() {
+            Some(p) => simple_eq(p, b),
+            None => a.is(b),
+        },
+        (_, Value::Instance(y)) if y.base.is_some() => match y.plain_base() {
+            Some(q) => simple_eq(a, q),
+            None => a.is(b),
         },
         _ => match (num_of(a), num_of(b)) {
             (Some(x), Some(y)) => x.eq_num(y),
@@ -568,6 +581,9 @@ pub struct Class {
     pub cache: RefCell<(u64, FxHashMap<Sym, Option<Value>>)>,
     /// Whether the class has a `__setattr__`, and the epoch it was found in.
     pub setattr: std::cell::Cell<(u64, bool)>,
+    /// The builtin type (dict, list, tuple, ...) this class extends, if any: its instances
+    /// carry a value of that type (`Instance::base`). Fixed at creation, from the MRO.
+    pub base_type: Option<TypeTag>,
 }
 
 /// Bumped whenever any class's namespace changes, which empties every lookup cache (a
@@ -674,6 +690,27 @@ impl Class {
     pub fn is_subclass(&self, other: &Rc<Class>) -> bool {
         self.mro.borrow().iter().any(|c| Rc::ptr_eq(c, other))
     }
+
+    /// Whether `name` resolves to a builtin type's own slot (`dict.__eq__`), not one a Python
+    /// class along the MRO defines.
+    pub fn builtin_slot(&self, name: Sym) -> bool {
+        self.mro
+            .borrow()
+            .iter()
+            .find(|c| c.dict.borrow().contains_key(&name))
+            .is_some_and(|c| c.builtin.is_some())
+    }
+}
+
+impl Instance {
+    /// The builtin value an instance of a builtin type's subclass stands for in hashing and
+    /// equality without user code: only when its class keeps the type's `__eq__`/`__hash__`.
+    pub fn plain_base(&self) -> Option<&Value> {
+        let b = self.base.as_ref()?;
+        (self.class.builtin_slot(crate::lang::symbol::dunder::EQ)
+            && self.class.builtin_slot(crate::lang::symbol::dunder::HASH))
+        .then_some(b)
+    }
 }
 
 pub struct Instance {
@@ -682,6 +719,9 @@ pub struct Instance {
     /// What its class's `__hash__` returned when it was last made a dict key or set element
     /// (`Interp::new_key`); keys hash by it. `None`: hashed by identity.
     pub hash: std::cell::Cell<Option<i64>>,
+    /// For an instance of a subclass of a builtin type (`class D(dict)`): the builtin value
+    /// holding its contents, which dict/list/... operations act on (`interp::builtin_subclass`).
+    pub base: Option<Value>,
 }
 
 pub struct Module {

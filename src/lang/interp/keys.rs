@@ -48,6 +48,10 @@ impl Interp {
     fn fill_hashes(&mut self, v: &Value) -> PyResult<()> {
         match v {
             Value::Instance(i) => {
+                // A tuple (str, ...) subclass keeping the type's hash hashes as its value.
+                if let Some(b) = i.plain_base() {
+                    return self.fill_hashes(b);
+                }
                 let Some(h) = i.class.lookup(dunder::HASH) else {
                     return Ok(());
                 };

@@ -1,5 +1,6 @@
 //! The tree-walking evaluator.
 mod arith;
+mod builtin_subclass;
 mod call;
 mod classes;
 mod compare;
@@ -400,6 +401,7 @@ impl Interp {
             Exc::Builtin(kind, args) => Value::Instance(Rc::new(Instance {
                 class: self.class_for(*kind),
                 hash: std::cell::Cell::new(None),
+                base: None,
                 dict: RefCell::new({
                     let mut m = AttrMap::default();
                     m.insert(
