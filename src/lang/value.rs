@@ -18,9 +18,23 @@ pub type DictMap = IndexMap<Key, Value, KeyBuildHasher>;
 pub type SetMap = IndexSet<Key, KeyBuildHasher>;
 
 /// The hasher of dict and set tables. `Key::hash` writes one finished hash (`key_hash`),
-/// which this passes through unchanged.
-#[derive(Clone, Copy, Default)]
-pub struct KeyBuildHasher;
+/// which this passes through unchanged. It also records whether the table has held a key
+/// that compares by a user `__eq__`, which an equal plain key (`2` for a stored `Num(2)`)
+/// must then be matched against (`Interp::key_in`); other tables skip that search.
+#[derive(Clone, Default)]
+pub struct KeyBuildHasher {
+    user_eq: std::cell::Cell<bool>,
+}
+
+impl KeyBuildHasher {
+    #[inline(always)]
+    pub fn has_user_eq_keys(&self) -> bool {
+        self.user_eq.get()
+    }
+    pub fn mark_user_eq_keys(&self) {
+        self.user_eq.set(true);
+    }
+}
 
 impl std::hash::BuildHasher for KeyBuildHasher {
     type Hasher = KeyHasher;
@@ -367,21 +381,12 @@ impl Hash for Key {
 pub fn key_hash(v: &Value) -> u64 {
     match v {
         Value::Int(i) => int_key_hash(*i),
-        Value::Str(s) => {
-            let mut h = rustc_hash::FxHasher::default();
-            s.hash(&mut h);
-            h.finish()
-        }
         Value::Bool(b) => int_key_hash(*b as i64),
         Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => int_key_hash(*f as i64),
         Value::Instance(i) if i.hash.get().is_some() => int_key_hash(i.hash.get().unwrap_or(0)),
-        // A tuple (str, int, ...) subclass keeping the type's hash hashes as its value.
-        Value::Instance(i) if i.plain_base().is_some() => key_hash(i.plain_base().unwrap_or(v)),
-        v => {
-            let mut h = rustc_hash::FxHasher::default();
-            hash_value(v, &mut h);
-            h.finish()
-        }
+        // Everything else by what `hash()` gives (a str, a tuple, a tuple subclass's value),
+        // so an instance whose `__hash__` returns the same number lands in its bucket.
+        v => int_key_hash(py_hash(v)),
     }
 }
 
@@ -432,7 +437,9 @@ impl Key {
         if simple_eq(&self.0, &other.0) {
             return true;
         }
-        if matches!(self.0, Value::Instance(_) | Value::Tuple(_)) {
+        if matches!(self.0, Value::Instance(_) | Value::Tuple(_))
+            || matches!(other.0, Value::Instance(_) | Value::Tuple(_))
+        {
             KEY_CANDIDATES.with(|c| {
                 if let Ok(mut c) = c.try_borrow_mut() {
                     if let Some(c) = c.as_mut() {
@@ -931,6 +938,8 @@ pub fn py_hash(v: &Value) -> i64 {
             let m = (i.unsigned_abs() % HASH_MODULUS) as i64;
             fix(if *i < 0 { -m } else { m })
         }
+        Value::Instance(i) if i.hash.get().is_some() => i.hash.get().unwrap_or(0),
+        Value::Instance(i) if i.plain_base().is_some() => py_hash(i.plain_base().unwrap_or(v)),
         Value::Bool(b) => *b as i64,
         Value::Float(f) => fix(float_hash(*f)),
         Value::Tuple(items) => {

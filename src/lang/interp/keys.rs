@@ -14,6 +14,7 @@ pub trait KeyedMap {
     /// Whether `k` itself (compared without user code) is a key.
     fn has_key(&self, k: &Key) -> bool;
     fn hash_of(&self, k: &Key) -> u64;
+    fn flags(&self) -> &KeyBuildHasher;
 }
 
 impl KeyedMap for DictMap {
@@ -23,6 +24,9 @@ impl KeyedMap for DictMap {
     fn hash_of(&self, k: &Key) -> u64 {
         self.hasher().hash_one(k)
     }
+    fn flags(&self) -> &KeyBuildHasher {
+        self.hasher()
+    }
 }
 
 impl KeyedMap for SetMap {
@@ -31,6 +35,9 @@ impl KeyedMap for SetMap {
     }
     fn hash_of(&self, k: &Key) -> u64 {
         self.hasher().hash_one(k)
+    }
+    fn flags(&self) -> &KeyBuildHasher {
+        self.hasher()
     }
 }
 
@@ -85,7 +92,10 @@ impl Interp {
     #[inline]
     pub fn key_in<M: KeyedMap>(&mut self, v: Value, map: &RefCell<M>) -> PyResult<Key> {
         if plain_key(&v) {
-            return Ok(Key(v));
+            if !map.try_borrow().is_ok_and(|m| m.flags().has_user_eq_keys()) {
+                return Ok(Key(v));
+            }
+            return self.rekey_plain(Key(v), map);
         }
         let k = self.new_key(v)?;
         self.rekey_in(k, map)
@@ -95,7 +105,11 @@ impl Interp {
     #[inline]
     pub fn key_in_local<M: KeyedMap>(&mut self, v: Value, map: &M) -> PyResult<Key> {
         if plain_key(&v) {
-            return Ok(Key(v));
+            if !map.flags().has_user_eq_keys() {
+                return Ok(Key(v));
+            }
+            let cands = candidates(map, &Key(v.clone()));
+            return self.canonical(Key(v), cands);
         }
         let k = self.new_key(v)?;
         self.rekey_in_local(k, map)
@@ -104,8 +118,25 @@ impl Interp {
     /// `key_in` for a key already made (taken from another dict or set: not hashed again).
     pub fn rekey_in<M: KeyedMap>(&mut self, k: Key, map: &RefCell<M>) -> PyResult<Key> {
         if !needs_user_eq(&k.0) {
+            if plain_key(&k.0) && map.try_borrow().is_ok_and(|m| m.flags().has_user_eq_keys()) {
+                return self.rekey_plain(k, map);
+            }
             return Ok(k);
         }
+        let cands = match map.try_borrow() {
+            Ok(m) => {
+                m.flags().mark_user_eq_keys();
+                candidates(&*m, &k)
+            }
+            Err(_) => Vec::new(),
+        };
+        self.canonical(k, cands)
+    }
+
+    /// A plain key (`2`) in a map that holds keys with a user `__eq__`: the stored key with
+    /// the same hash that equals it (`Num(2)`), else the key itself.
+    #[inline(never)]
+    fn rekey_plain<M: KeyedMap>(&mut self, k: Key, map: &RefCell<M>) -> PyResult<Key> {
         let cands = match map.try_borrow() {
             Ok(m) => candidates(&*m, &k),
             Err(_) => Vec::new(),
@@ -116,8 +147,13 @@ impl Interp {
     /// `rekey_in` for a map being built (not yet shared).
     pub fn rekey_in_local<M: KeyedMap>(&mut self, k: Key, map: &M) -> PyResult<Key> {
         if !needs_user_eq(&k.0) {
+            if plain_key(&k.0) && map.flags().has_user_eq_keys() {
+                let cands = candidates(map, &k);
+                return self.canonical(k, cands);
+            }
             return Ok(k);
         }
+        map.flags().mark_user_eq_keys();
         let cands = candidates(map, &k);
         self.canonical(k, cands)
     }
