@@ -260,6 +260,11 @@ impl Value {
         match self {
             Value::Int(i) => Some(*i),
             Value::Bool(b) => Some(*b as i64),
+            // An int subclass's value (CPython's `__index__`).
+            Value::Instance(i) => match i.base {
+                Some(Value::Int(n)) => Some(n),
+                _ => None,
+            },
             _ => None,
         }
     }

@@ -233,6 +233,14 @@ const NUMBER: &[Slot] = &[
             ))),
         }
     }),
+    ("__round__", |i, t, a| {
+        let n = a.pos.len().min(1);
+        let (_, b, a) = split(t, a, n)?;
+        let round = i.load_global(Sym::new("round"))?;
+        let mut args = vec![b];
+        args.extend(a.pos);
+        i.call(&round, Args::new(args))
+    }),
     ("__neg__", |i, t, a| {
         unary(i, t, a, crate::lang::ast::UnaryOp::Neg)
     }),

@@ -617,7 +617,15 @@ impl Interp {
                 }
                 Arg::StarStar(x) => {
                     let v = self.eval(x, f)?;
-                    if !matches!(v, Value::Dict(_)) {
+                    let mapping = match &v {
+                        Value::Dict(_) => true,
+                        Value::Instance(i) => {
+                            matches!(i.base, Some(Value::Dict(_)))
+                                || i.class.lookup(Sym::new("keys")).is_some()
+                        }
+                        _ => false,
+                    };
+                    if !mapping {
                         let msg = format!(
                             "{} argument after ** must be a mapping, not {}",
                             callee_name(),
