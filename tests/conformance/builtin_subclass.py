@@ -381,3 +381,47 @@ class B(bool):
 # %% layout_conflict
 class X(dict, list):
     pass
+# %% str_subclass_as_argument
+class S(str):
+    pass
+print('abc'.startswith(S('a')), '-'.join([S('a'), S('b')]), 'abc'.replace(S('a'), 'z'))
+print('a,b'.split(S(',')), S('a') in 'abc', 'abc' + S('d'), int(S('12')) + float(S('1.5')))
+print(S('%s!') % 3, sorted([S('b'), 'a']), S('ab') < 'b', {'k': 1}[S('k')], {S('k'): 1}['k'])
+print(*['p', 'q'], sep=S('-'))
+# %% set_subclass_operators
+class St(set):
+    pass
+z = {1}
+z.update(St({2}), [3])
+print(z, {1} | St({2}), St({2}) | {1}, {1} == St({1}), St({1}) & {1, 2}, St({1, 2}) - {1}, St({1}) ^ {2})
+# %% set_update_in_place
+s = {1, 2, 3}
+s.update({4})
+s.intersection_update({1, 2, 4, 5})
+s.difference_update([1])
+s.symmetric_difference_update({2, 9})
+print(sorted(s))
+# %% reflected_sequence_ops
+class L(list):
+    pass
+class T(tuple):
+    pass
+print([1] + L([2]), (1,) + T((2,)), T((2,)) + (1,), 2 * L([0]), type([1] + L([2])).__name__)
+# %% dict_subclass_union
+class D(dict):
+    pass
+print(D(a=1) | {'b': 2}, {'b': 2} | D(a=1), type(D(a=1) | {}).__name__)
+# %% list_subclass_iter_override
+class Rev(list):
+    def __iter__(self):
+        return iter(list.__getitem__(self, slice(None, None, -1)))
+r = Rev([1, 2, 3])
+print(list(r), [x for x in r], sorted(r), r[0], len(r))
+# %% tuple_subclass_percent_args
+class T(tuple):
+    pass
+print('%s-%s' % T((1, 2)))
+# %% int_subclass_index
+class I(int):
+    pass
+print([10, 20, 30][I(1)], 'abc'[I(2)], list(range(I(3))), '%d|%5.1f' % (I(4), I(2)))

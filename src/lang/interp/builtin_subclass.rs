@@ -102,6 +102,23 @@ pub fn unwrap(v: &Value) -> &Value {
     }
 }
 
+/// A str method's arguments that are str subclasses become their str (`'abc'.startswith(S('a'))`),
+/// as CPython's str methods accept any str. Only str methods: a list method keeps the object.
+#[inline]
+pub fn str_args(this: &Value, args: &mut Args) {
+    if let Value::Str(_) = this {
+        if args.pos.iter().any(|a| matches!(a, Value::Instance(_))) {
+            for a in args.pos.iter_mut() {
+                if let Value::Instance(i) = a {
+                    if let Some(b @ Value::Str(_)) = &i.base {
+                        *a = b.clone();
+                    }
+                }
+            }
+        }
+    }
+}
+
 type Slot = (&'static str, NativeFn);
 
 /// Puts each subclassable type's dunders into its class namespace.
@@ -141,11 +158,18 @@ pub fn install(by_tag: &[(TypeTag, Rc<Class>)]) {
                 put(SEQUENCE);
                 put(&[("__hash__", hash)]);
             }
-            TypeTag::Set => put(CONTAINER),
+            TypeTag::Set => {
+                put(CONTAINER);
+                put(SET);
+            }
             _ => put(NUMBER),
         }
         if *tag == TypeTag::Str {
-            put(&[("__str__", as_str), ("__format__", format)]);
+            put(&[
+                ("__str__", as_str),
+                ("__format__", format),
+                ("__mod__", |i, t, a| binary(i, t, a, BinOp::Mod, false)),
+            ]);
         }
         if matches!(tag, TypeTag::Dict | TypeTag::List | TypeTag::Set) {
             d.insert(dunder::HASH, Value::None);
@@ -185,8 +209,21 @@ const SEQUENCE: &[Slot] = &[
         i.get_item(&b, &a.pos[0])
     }),
     ("__add__", |i, t, a| binary(i, t, a, BinOp::Add, false)),
+    // (CPython's `[1] + L([2])` is list's `__add__` accepting a subclass; reflected here.)
+    ("__radd__", |i, t, a| binary(i, t, a, BinOp::Add, true)),
     ("__mul__", |i, t, a| binary(i, t, a, BinOp::Mul, false)),
     ("__rmul__", |i, t, a| binary(i, t, a, BinOp::Mul, true)),
+];
+
+const SET: &[Slot] = &[
+    ("__or__", |i, t, a| binary(i, t, a, BinOp::BitOr, false)),
+    ("__ror__", |i, t, a| binary(i, t, a, BinOp::BitOr, true)),
+    ("__and__", |i, t, a| binary(i, t, a, BinOp::BitAnd, false)),
+    ("__rand__", |i, t, a| binary(i, t, a, BinOp::BitAnd, true)),
+    ("__sub__", |i, t, a| binary(i, t, a, BinOp::Sub, false)),
+    ("__rsub__", |i, t, a| binary(i, t, a, BinOp::Sub, true)),
+    ("__xor__", |i, t, a| binary(i, t, a, BinOp::BitXor, false)),
+    ("__rxor__", |i, t, a| binary(i, t, a, BinOp::BitXor, true)),
 ];
 
 const MUTABLE: &[Slot] = &[
@@ -206,6 +243,7 @@ const MUTABLE: &[Slot] = &[
 const DICT: &[Slot] = &[
     ("__getitem__", dict_getitem),
     ("__or__", |i, t, a| binary(i, t, a, BinOp::BitOr, false)),
+    ("__ror__", |i, t, a| binary(i, t, a, BinOp::BitOr, true)),
 ];
 
 const NUMBER: &[Slot] = &[

@@ -318,7 +318,7 @@ impl Interp {
 
     pub fn contains(&mut self, container: &Value, item: &Value) -> PyResult<bool> {
         match container {
-            Value::Str(s) => match item {
+            Value::Str(s) => match super::builtin_subclass::unwrap(item) {
                 Value::Str(sub) => Ok(s.contains(&**sub)),
                 other => Err(type_error(format!(
                     "'in <string>' requires string as left operand, not {}",

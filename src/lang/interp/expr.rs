@@ -521,8 +521,10 @@ impl Interp {
                             pos.push(self.eval_leaf(x, f)?);
                         }
                     }
+                    let mut a = Args::new(pos);
+                    super::builtin_subclass::str_args(&this, &mut a);
                     self.check_interrupt()
-                        .and_then(|()| nf(self, &this, Args::new(pos)))
+                        .and_then(|()| nf(self, &this, a))
                         .map_err(|err| at(self, err, f))
                 }
                 m => {

@@ -442,5 +442,6 @@ pub fn syntax_error(e: SyntaxErr, src: &Rc<Source>) -> PyErr {
     err
 }
 
+pub use builtin_subclass::unwrap as unwrap_builtin;
 pub use expr::dict_insert as dict_insert_pub;
 pub use index::slice_indices;
