@@ -391,6 +391,7 @@ pub fn key_hash(v: &Value) -> u64 {
         Value::Instance(i) if i.hash.get().is_some() => int_key_hash(i.hash.get().unwrap_or(0)),
         // Everything else by what `hash()` gives (a str, a tuple, a tuple subclass's value),
         // so an instance whose `__hash__` returns the same number lands in its bucket.
+        Value::Str(s) => int_key_hash(str_hash(s)),
         v => int_key_hash(py_hash(v)),
     }
 }
@@ -930,6 +931,19 @@ const HASH_MODULUS: u64 = (1 << HASH_BITS) - 1;
 
 /// CPython's hash of a number or tuple (strings and objects get a stable stand-in; CPython
 /// randomises those per process anyway).
+/// `hash(s)` of a str (what `py_hash`'s general case gives for one).
+#[inline(always)]
+fn str_hash(s: &str) -> i64 {
+    let mut h = rustc_hash::FxHasher::default();
+    s.hash(&mut h);
+    let h = (h.finish() >> 1) as i64;
+    if h == -1 {
+        -2
+    } else {
+        h
+    }
+}
+
 pub fn py_hash(v: &Value) -> i64 {
     fn fix(h: i64) -> i64 {
         if h == -1 {
@@ -946,6 +960,7 @@ pub fn py_hash(v: &Value) -> i64 {
         Value::Instance(i) if i.hash.get().is_some() => i.hash.get().unwrap_or(0),
         Value::Instance(i) if i.plain_base().is_some() => py_hash(i.plain_base().unwrap_or(v)),
         Value::Bool(b) => *b as i64,
+        Value::Str(s) => str_hash(s),
         Value::Float(f) => fix(float_hash(*f)),
         Value::Tuple(items) => {
             const P1: u64 = 11400714785074694791;

@@ -425,3 +425,26 @@ print('%s-%s' % T((1, 2)))
 class I(int):
     pass
 print([10, 20, 30][I(1)], 'abc'[I(2)], list(range(I(3))), '%d|%5.1f' % (I(4), I(2)))
+# %% new_not_a_subtype
+class L(list):
+    pass
+tuple.__new__(L)
+# %% namedtuple_in_containers
+from collections import namedtuple
+P = namedtuple('P', 'x y')
+d = {P(1, 2): [P(3, 4)]}
+print(d, list(d)[0].x, {P(0, 0)}, [P(5, 6)], (P(7, 8),))
+# %% defaultdict_nested_counting
+from collections import defaultdict, Counter
+graph = defaultdict(list)
+for a, b in [(1, 2), (1, 3), (2, 3)]:
+    graph[a].append(b)
+    graph[b]
+deg = Counter(b for a, bs in graph.items() for b in bs)
+print(dict(graph), deg, deg.most_common(1), isinstance(graph, dict), sum(deg.values()))
+# %% super_getitem_in_tuple
+class T(tuple):
+    def __getitem__(self, i):
+        return super().__getitem__(i) * 10
+t = T((1, 2))
+print(t[0], t[1], list(t), len(t))

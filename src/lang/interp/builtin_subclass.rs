@@ -141,6 +141,7 @@ pub fn install(by_tag: &[(TypeTag, Rc<Class>)]) {
             }
         };
         put(COMMON);
+        put(&[("__new__", new_of(*tag))]);
         match tag {
             TypeTag::Dict => {
                 put(CONTAINER);
@@ -178,7 +179,6 @@ pub fn install(by_tag: &[(TypeTag, Rc<Class>)]) {
 }
 
 const COMMON: &[Slot] = &[
-    ("__new__", new),
     ("__init__", init),
     ("__repr__", repr),
     ("__eq__", eq),
@@ -454,10 +454,23 @@ fn dict_getitem(i: &mut Interp, this: &Value, a: Args) -> PyResult<Value> {
     i.get_item(&b, key)
 }
 
+/// Each type's `__new__` (it must know which type it makes).
+fn new_of(tag: TypeTag) -> NativeFn {
+    match tag {
+        TypeTag::Dict => |i, _, a| new(i, a, TypeTag::Dict),
+        TypeTag::List => |i, _, a| new(i, a, TypeTag::List),
+        TypeTag::Tuple => |i, _, a| new(i, a, TypeTag::Tuple),
+        TypeTag::Set => |i, _, a| new(i, a, TypeTag::Set),
+        TypeTag::Str => |i, _, a| new(i, a, TypeTag::Str),
+        TypeTag::Int => |i, _, a| new(i, a, TypeTag::Int),
+        _ => |i, _, a| new(i, a, TypeTag::Float),
+    }
+}
+
 /// `T.__new__(cls, *args)`: a new instance of `cls` (a subclass of `T`) carrying a `T` made
 /// from the arguments (an empty one for the mutable types, which `__init__` fills); called
 /// on `T` itself it is `T(*args)`.
-fn new(i: &mut Interp, _this: &Value, a: Args) -> PyResult<Value> {
+fn new(i: &mut Interp, a: Args, tag: TypeTag) -> PyResult<Value> {
     let mut a = a;
     let cls = match a.pos.first() {
         Some(Value::Class(c)) => c.clone(),
@@ -470,15 +483,16 @@ fn new(i: &mut Interp, _this: &Value, a: Args) -> PyResult<Value> {
         None => return Err(type_error("__new__(): not enough arguments")),
     };
     a.pos.remove(0);
-    if let Some(BuiltinClass::Type(tag)) = cls.builtin {
+    if cls.builtin == Some(BuiltinClass::Type(tag)) {
         return crate::lang::builtins::construct(i, tag, a);
     }
-    let Some(tag) = cls.base_type else {
+    if cls.base_type != Some(tag) {
+        let t = tag_name(tag);
         return Err(type_error(format!(
-            "object.__new__({}) is not safe, use {}.__new__()",
-            cls.name, cls.name
+            "{t}.__new__({0}): {0} is not a subtype of {t}",
+            cls.name
         )));
-    };
+    }
     let base = match tag {
         TypeTag::Dict => Value::Dict(Default::default()),
         TypeTag::List => Value::list(Vec::new()),

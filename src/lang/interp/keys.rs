@@ -91,10 +91,15 @@ impl Interp {
     /// `__eq__`, else `v` itself.
     #[inline]
     pub fn key_in<M: KeyedMap>(&mut self, v: Value, map: &RefCell<M>) -> PyResult<Key> {
+        if plain_key(&v) && !user_eq_keys(map) {
+            return Ok(Key(v));
+        }
+        self.key_in_slow(v, map)
+    }
+
+    #[inline(never)]
+    fn key_in_slow<M: KeyedMap>(&mut self, v: Value, map: &RefCell<M>) -> PyResult<Key> {
         if plain_key(&v) {
-            if !map.try_borrow().is_ok_and(|m| m.flags().has_user_eq_keys()) {
-                return Ok(Key(v));
-            }
             return self.rekey_plain(Key(v), map);
         }
         let k = self.new_key(v)?;
@@ -194,6 +199,15 @@ fn candidates<M: KeyedMap>(m: &M, k: &Key) -> Vec<Key> {
     };
     let h = m.hash_of(k);
     got.into_iter().filter(|c| m.hash_of(c) == h).collect()
+}
+
+/// Whether `map` has held a key compared by a user `__eq__` (see `KeyBuildHasher`).
+#[inline(always)]
+fn user_eq_keys<M: KeyedMap>(map: &RefCell<M>) -> bool {
+    match map.try_borrow() {
+        Ok(m) => m.flags().has_user_eq_keys(),
+        Err(_) => false,
+    }
 }
 
 /// Keys that are always hashable and equal only by value (no user `__hash__`/`__eq__`):
