@@ -388,11 +388,19 @@ pub fn key_hash(v: &Value) -> u64 {
         Value::Int(i) => int_key_hash(*i),
         Value::Bool(b) => int_key_hash(*b as i64),
         Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => int_key_hash(*f as i64),
+        Value::Str(s) => {
+            let mut h = rustc_hash::FxHasher::default();
+            s.hash(&mut h);
+            h.finish()
+        }
         Value::Instance(i) if i.hash.get().is_some() => int_key_hash(i.hash.get().unwrap_or(0)),
-        // Everything else by what `hash()` gives (a str, a tuple, a tuple subclass's value),
-        // so an instance whose `__hash__` returns the same number lands in its bucket.
-        Value::Str(s) => int_key_hash(str_hash(s)),
-        v => int_key_hash(py_hash(v)),
+        // A tuple (str, int, ...) subclass keeping the type's hash hashes as its value.
+        Value::Instance(i) if i.plain_base().is_some() => key_hash(i.plain_base().unwrap_or(v)),
+        v => {
+            let mut h = rustc_hash::FxHasher::default();
+            hash_value(v, &mut h);
+            h.finish()
+        }
     }
 }
 

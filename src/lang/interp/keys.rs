@@ -15,6 +15,8 @@ pub trait KeyedMap {
     fn has_key(&self, k: &Key) -> bool;
     fn hash_of(&self, k: &Key) -> u64;
     fn flags(&self) -> &KeyBuildHasher;
+    /// The stored keys of user classes whose `__hash__` gave `h`.
+    fn user_keys_hashing(&self, h: i64) -> Vec<Key>;
 }
 
 impl KeyedMap for DictMap {
@@ -26,6 +28,9 @@ impl KeyedMap for DictMap {
     }
     fn flags(&self) -> &KeyBuildHasher {
         self.hasher()
+    }
+    fn user_keys_hashing(&self, h: i64) -> Vec<Key> {
+        self.keys().filter(|k| hashes_as(k, h)).cloned().collect()
     }
 }
 
@@ -39,6 +44,13 @@ impl KeyedMap for SetMap {
     fn flags(&self) -> &KeyBuildHasher {
         self.hasher()
     }
+    fn user_keys_hashing(&self, h: i64) -> Vec<Key> {
+        self.iter().filter(|k| hashes_as(k, h)).cloned().collect()
+    }
+}
+
+fn hashes_as(k: &Key, h: i64) -> bool {
+    matches!(&k.0, Value::Instance(i) if i.hash.get() == Some(h))
 }
 
 impl Interp {
@@ -113,7 +125,7 @@ impl Interp {
             if !map.flags().has_user_eq_keys() {
                 return Ok(Key(v));
             }
-            let cands = candidates(map, &Key(v.clone()));
+            let cands = plain_candidates(map, &Key(v.clone()));
             return self.canonical(Key(v), cands);
         }
         let k = self.new_key(v)?;
@@ -143,7 +155,7 @@ impl Interp {
     #[inline(never)]
     fn rekey_plain<M: KeyedMap>(&mut self, k: Key, map: &RefCell<M>) -> PyResult<Key> {
         let cands = match map.try_borrow() {
-            Ok(m) => candidates(&*m, &k),
+            Ok(m) => plain_candidates(&*m, &k),
             Err(_) => Vec::new(),
         };
         self.canonical(k, cands)
@@ -153,7 +165,7 @@ impl Interp {
     pub fn rekey_in_local<M: KeyedMap>(&mut self, k: Key, map: &M) -> PyResult<Key> {
         if !needs_user_eq(&k.0) {
             if plain_key(&k.0) && map.flags().has_user_eq_keys() {
-                let cands = candidates(map, &k);
+                let cands = plain_candidates(map, &k);
                 return self.canonical(k, cands);
             }
             return Ok(k);
@@ -199,6 +211,23 @@ fn candidates<M: KeyedMap>(m: &M, k: &Key) -> Vec<Key> {
     };
     let h = m.hash_of(k);
     got.into_iter().filter(|c| m.hash_of(c) == h).collect()
+}
+
+/// The stored user keys a plain key may equal. An int's table hash is an instance's whose
+/// `__hash__` gives that int, so those share its bucket; a str (or other) key hashes apart
+/// from them, so the instances whose `__hash__` equals its `hash()` are found by a walk (only
+/// in tables holding such keys, and only when the key itself is not there).
+fn plain_candidates<M: KeyedMap>(m: &M, k: &Key) -> Vec<Key> {
+    let near = candidates(m, k);
+    let int_like = match &k.0 {
+        Value::Int(_) | Value::Bool(_) => true,
+        Value::Float(f) => f.fract() == 0.0 && f.abs() < 9.2e18,
+        _ => false,
+    };
+    if !near.is_empty() || int_like || m.has_key(k) {
+        return near;
+    }
+    m.user_keys_hashing(py_hash(&k.0))
 }
 
 /// Whether `map` has held a key compared by a user `__eq__` (see `KeyBuildHasher`).
