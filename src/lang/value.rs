@@ -394,9 +394,22 @@ pub fn key_hash(v: &Value) -> u64 {
             h.finish()
         }
         Value::Instance(i) if i.hash.get().is_some() => int_key_hash(i.hash.get().unwrap_or(0)),
-        // A tuple (str, int, ...) subclass keeping the type's hash hashes as its value.
-        Value::Instance(i) if i.plain_base().is_some() => key_hash(i.plain_base().unwrap_or(v)),
+        Value::Instance(i) if i.base.is_some() => base_key_hash(i, v),
         v => {
+            let mut h = rustc_hash::FxHasher::default();
+            hash_value(v, &mut h);
+            h.finish()
+        }
+    }
+}
+
+/// A tuple (str, int, ...) subclass keeping the type's hash hashes as its value. (Out of
+/// line, so that `key_hash` is not recursive and inlines into the table's hashing.)
+#[inline(never)]
+fn base_key_hash(i: &Instance, v: &Value) -> u64 {
+    match i.plain_base() {
+        Some(b) => key_hash(b),
+        None => {
             let mut h = rustc_hash::FxHasher::default();
             hash_value(v, &mut h);
             h.finish()

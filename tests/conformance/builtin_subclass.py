@@ -448,3 +448,13 @@ class T(tuple):
         return super().__getitem__(i) * 10
 t = T((1, 2))
 print(t[0], t[1], list(t), len(t))
+# %% dict_fromkeys_classmethod
+class D(dict):
+    pass
+d = D.fromkeys('ab', 0)
+print(d, type(d).__name__, dict.fromkeys([1, 2]), dict.fromkeys('xy', []))
+# %% dict_fromkeys_arity
+dict.fromkeys()
+# %% counter_fromkeys_refused
+from collections import Counter
+Counter.fromkeys('ab')

@@ -104,16 +104,19 @@ pub fn unwrap(v: &Value) -> &Value {
 
 /// A str method's arguments that are str subclasses become their str (`'abc'.startswith(S('a'))`),
 /// as CPython's str methods accept any str. Only str methods: a list method keeps the object.
-#[inline]
-pub fn str_args(this: &Value, args: &mut Args) {
+#[inline(always)]
+pub fn str_args(this: &Value, args: &mut [Value]) {
     if let Value::Str(_) = this {
-        if args.pos.iter().any(|a| matches!(a, Value::Instance(_))) {
-            for a in args.pos.iter_mut() {
-                if let Value::Instance(i) = a {
-                    if let Some(b @ Value::Str(_)) = &i.base {
-                        *a = b.clone();
-                    }
-                }
+        unwrap_str_args(args);
+    }
+}
+
+#[inline(never)]
+fn unwrap_str_args(args: &mut [Value]) {
+    for a in args.iter_mut() {
+        if let Value::Instance(i) = a {
+            if let Some(b @ Value::Str(_)) = &i.base {
+                *a = b.clone();
             }
         }
     }
@@ -174,6 +177,18 @@ pub fn install(by_tag: &[(TypeTag, Rc<Class>)]) {
         }
         if matches!(tag, TypeTag::Dict | TypeTag::List | TypeTag::Set) {
             d.insert(dunder::HASH, Value::None);
+        }
+        if *tag == TypeTag::Dict {
+            // `dict.fromkeys(keys)`, `D.fromkeys(keys)`: a class method.
+            let f = Value::Builtin(Rc::new(Builtin {
+                name: "fromkeys",
+                f: fromkeys,
+                this: None,
+            }));
+            d.insert(
+                Sym::new("fromkeys"),
+                Value::Native(Rc::new(super::descriptors::ClassMethod(f))),
+            );
         }
     }
 }
@@ -432,6 +447,31 @@ fn list_iadd(i: &mut Interp, this: &Value, a: Args) -> PyResult<Value> {
     let (this, b, a) = split(this, a, 1)?;
     i.inplace(BinOp::Add, &b, &a.pos[0])?;
     Ok(this)
+}
+
+/// `cls.fromkeys(iterable, value=None)`: `cls()` with each key set to `value`, stored by
+/// `d[k] = value` as CPython does for a subclass.
+fn fromkeys(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
+    if !a.kw.is_empty() {
+        return Err(type_error("fromkeys() takes no keyword arguments"));
+    }
+    let given = a.pos.len().saturating_sub(1);
+    if !(1..=2).contains(&given) {
+        let bound = if given == 0 {
+            "at least 1 argument"
+        } else {
+            "at most 2 arguments"
+        };
+        return Err(type_error(format!(
+            "fromkeys expected {bound}, got {given}"
+        )));
+    }
+    let d = i.call(&a.pos[0], Args::default())?;
+    let value = a.pos.get(2).cloned().unwrap_or(Value::None);
+    for k in i.collect(&a.pos[1])? {
+        i.set_item(&d, &k, value.clone())?;
+    }
+    Ok(d)
 }
 
 /// `d[k]`: a missing key goes to the subclass's `__missing__` (what `defaultdict` and

@@ -30,7 +30,7 @@ impl Interp {
                 self.check_interrupt()?;
                 let this = b.this.clone().unwrap_or(Value::None);
                 let mut args = args;
-                super::builtin_subclass::str_args(&this, &mut args);
+                super::builtin_subclass::str_args(&this, &mut args.pos);
                 (b.f)(self, &this, args)
             }
             Value::Method(m) => {
@@ -186,7 +186,7 @@ impl Interp {
             Looked::Native(f, this, _) => {
                 self.check_interrupt()?;
                 let mut args = args;
-                super::builtin_subclass::str_args(&this, &mut args);
+                super::builtin_subclass::str_args(&this, &mut args.pos);
                 f(self, &this, args)
             }
             Looked::Value(v) => self.call(&v, args),

@@ -521,10 +521,9 @@ impl Interp {
                             pos.push(self.eval_leaf(x, f)?);
                         }
                     }
-                    let mut a = Args::new(pos);
-                    super::builtin_subclass::str_args(&this, &mut a);
+                    super::builtin_subclass::str_args(&this, &mut pos);
                     self.check_interrupt()
-                        .and_then(|()| nf(self, &this, a))
+                        .and_then(|()| nf(self, &this, Args::new(pos)))
                         .map_err(|err| at(self, err, f))
                 }
                 m => {

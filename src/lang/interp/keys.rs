@@ -233,7 +233,9 @@ fn plain_candidates<M: KeyedMap>(m: &M, k: &Key) -> Vec<Key> {
 /// Whether `map` has held a key compared by a user `__eq__` (see `KeyBuildHasher`).
 #[inline(always)]
 fn user_eq_keys<M: KeyedMap>(map: &RefCell<M>) -> bool {
-    match map.try_borrow() {
+    // SAFETY: the reference is used at once to read a flag and not kept, so no mutable
+    // borrow can begin while it lives (this skips `try_borrow`'s count update on every key).
+    match unsafe { map.try_borrow_unguarded() } {
         Ok(m) => m.flags().has_user_eq_keys(),
         Err(_) => false,
     }
