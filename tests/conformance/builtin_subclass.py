@@ -458,3 +458,6 @@ dict.fromkeys()
 # %% counter_fromkeys_refused
 from collections import Counter
 Counter.fromkeys('ab')
+# %% plain_value_dunders
+print([1, 2].__len__(), (1, 2).__hash__() == hash((1, 2)), {'a': 1}.__getitem__('a'), [].__hash__)
+print((3).__add__(4), 'ab'.__contains__('a'), {}.fromkeys('xy', 1), hasattr([], '__iter__'), list({1: 2}.__iter__()))

@@ -678,6 +678,18 @@ impl Interp {
                 if let Some(v) = crate::lang::builtins::value_attr(self, obj, &name.as_str()) {
                     return Ok(v);
                 }
+                // The type's own slots: `[].__len__`, `(1, 2).__hash__`, `{}.fromkeys`.
+                if let Value::Class(c) = crate::lang::builtins::type_of(self, obj) {
+                    if let (Some(BuiltinClass::Type(_)), Some(v)) = (c.builtin, c.lookup(name)) {
+                        let class_method = matches!(&v, Value::Native(n)
+                            if n.as_any().is::<descriptors::ClassMethod>());
+                        return Ok(if class_method {
+                            descriptors::through_class(v, &Value::Class(c))
+                        } else {
+                            self.bind_class_attr(v, obj)
+                        });
+                    }
+                }
                 Err(self.no_attr(obj, name))
             }
         }
