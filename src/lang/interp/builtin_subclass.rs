@@ -8,7 +8,8 @@
 //! - the other methods (`append`, `items`) are the value's own, found after the MRO
 //!   (`Interp::get_attr`, `super()`);
 //! - ordinary instances have no base and pay nothing: only classes whose MRO holds a builtin
-//!   type (`Class::base_type`) come here when called.
+//!   type (`Class::base_type`) come here when called;
+//! - plain values reach the same slots after their own methods (`[].__len__`, `{}.fromkeys`).
 use super::Interp;
 use crate::lang::ast::{BinOp, CmpOp};
 use crate::lang::error::{not_implemented, type_error, ExcKind, PyErr, PyResult};
