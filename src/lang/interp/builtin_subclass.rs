@@ -517,11 +517,17 @@ fn new(i: &mut Interp, a: Args, tag: TypeTag) -> PyResult<Value> {
         Some(Value::Class(c)) => c.clone(),
         Some(other) => {
             return Err(type_error(format!(
-                "__new__(X): X is not a type object ({})",
+                "{}.__new__(X): X is not a type object ({})",
+                tag_name(tag),
                 other.type_name()
             )))
         }
-        None => return Err(type_error("__new__(): not enough arguments")),
+        None => {
+            return Err(type_error(format!(
+                "{}.__new__(): not enough arguments",
+                tag_name(tag)
+            )))
+        }
     };
     a.pos.remove(0);
     if cls.builtin == Some(BuiltinClass::Type(tag)) {
