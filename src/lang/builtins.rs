@@ -652,7 +652,10 @@ fn radix(a: Args, name: &str, code: char) -> PyResult<Value> {
 fn print(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     check_kwargs("print", &a, &["sep", "end", "file", "flush"])?;
     let get = |name: &str, default: &str| -> PyResult<String> {
-        match kwarg(&a, name) {
+        match kwarg(&a, name)
+            .as_ref()
+            .map(crate::lang::interp::unwrap_builtin)
+        {
             None | Some(Value::None) => Ok(default.to_string()),
             Some(Value::Str(s)) => Ok(s.to_string()),
             Some(v) => Err(type_error(format!(
@@ -877,6 +880,11 @@ pub fn isinstance(i: &mut Interp, v: &Value, cls: &Value) -> PyResult<bool> {
         }
         Value::Class(c) => Ok(match c.builtin {
             Some(BuiltinClass::Object) => true,
+            // An instance of a subclass (`class D(dict)`) by its class.
+            Some(BuiltinClass::Type(_)) if matches!(v, Value::Instance(_)) => match v {
+                Value::Instance(inst) => inst.class.is_subclass(c),
+                _ => false,
+            },
             Some(BuiltinClass::Type(tag)) => matches!(
                 (tag, v),
                 (TypeTag::Int, Value::Int(_) | Value::Bool(_))
@@ -945,6 +953,7 @@ pub fn type_of(i: &Interp, v: &Value) -> Value {
                 builtin: None,
                 cache: Default::default(),
                 setattr: Default::default(),
+                base_type: None,
             }));
         }
     };
@@ -976,7 +985,15 @@ pub fn construct(i: &mut Interp, tag: TypeTag, a: Args) -> PyResult<Value> {
             );
         }
     }
-    let first = a.pos.first().cloned();
+    let first = match (tag, a.pos.first()) {
+        // `int(S('12'))`: a str subclass parses as its str.
+        (TypeTag::Int | TypeTag::Float, Some(Value::Instance(inst)))
+            if matches!(inst.base, Some(Value::Str(_))) =>
+        {
+            inst.base.clone()
+        }
+        (_, f) => f.cloned(),
+    };
     Ok(match tag {
         TypeTag::Int => int_of(i, first, &a)?,
         TypeTag::Float => float_of(i, first, &a)?,

@@ -149,7 +149,7 @@ fn str_method(name: &str) -> Option<M> {
             let items = i.collect(&a.pos[0])?;
             let mut out = String::new();
             for (k, v) in items.iter().enumerate() {
-                match v {
+                match super::interp::unwrap_builtin(v) {
                     Value::Str(s) => {
                         if k > 0 {
                             out.push_str(&sep);
@@ -745,7 +745,12 @@ fn set_method(name: &str) -> Option<NativeFn> {
             Some(k) => Ok(k.0),
             None => Err(PyErr::new(ExcKind::KeyError, "pop from an empty set")),
         },
-        "union" | "update" => |i, t, a| set_combine(i, t, a, 0),
+        "union" => |i, t, a| set_combine(i, t, a, 0),
+        // The `_update` forms store the result in the set itself.
+        "update" => |i, t, a| set_update(i, t, a, 0),
+        "intersection_update" => |i, t, a| set_update(i, t, a, 1),
+        "difference_update" => |i, t, a| set_update(i, t, a, 2),
+        "symmetric_difference_update" => |i, t, a| set_update(i, t, a, 3),
         "intersection" => |i, t, a| set_combine(i, t, a, 1),
         "difference" => |i, t, a| set_combine(i, t, a, 2),
         "symmetric_difference" => |i, t, a| set_combine(i, t, a, 3),
@@ -782,6 +787,14 @@ fn set_of(i: &mut Interp, v: Option<&Value>) -> PyResult<SetMap> {
         s.insert(k);
     }
     Ok(s)
+}
+
+fn set_update(i: &mut Interp, t: &Value, a: Args, mode: u8) -> PyResult<Value> {
+    if let Value::Set(s) = set_combine(i, t, a, mode)? {
+        let combined = s.borrow().clone();
+        *this_set(t).borrow_mut() = combined;
+    }
+    Ok(Value::None)
 }
 
 fn set_combine(i: &mut Interp, t: &Value, a: Args, mode: u8) -> PyResult<Value> {
@@ -897,13 +910,16 @@ const SET_NAMES: &[&str] = &[
     "clear",
     "copy",
     "difference",
+    "difference_update",
     "discard",
     "intersection",
+    "intersection_update",
     "issubset",
     "issuperset",
     "pop",
     "remove",
     "symmetric_difference",
+    "symmetric_difference_update",
     "union",
     "update",
 ];

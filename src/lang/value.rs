@@ -18,9 +18,23 @@ pub type DictMap = IndexMap<Key, Value, KeyBuildHasher>;
 pub type SetMap = IndexSet<Key, KeyBuildHasher>;
 
 /// The hasher of dict and set tables. `Key::hash` writes one finished hash (`key_hash`),
-/// which this passes through unchanged.
-#[derive(Clone, Copy, Default)]
-pub struct KeyBuildHasher;
+/// which this passes through unchanged. It also records whether the table has held a key
+/// that compares by a user `__eq__`, which an equal plain key (`2` for a stored `Num(2)`)
+/// must then be matched against (`Interp::key_in`); other tables skip that search.
+#[derive(Clone, Default)]
+pub struct KeyBuildHasher {
+    user_eq: std::cell::Cell<bool>,
+}
+
+impl KeyBuildHasher {
+    #[inline(always)]
+    pub fn has_user_eq_keys(&self) -> bool {
+        self.user_eq.get()
+    }
+    pub fn mark_user_eq_keys(&self) {
+        self.user_eq.set(true);
+    }
+}
 
 impl std::hash::BuildHasher for KeyBuildHasher {
     type Hasher = KeyHasher;
@@ -246,6 +260,11 @@ impl Value {
         match self {
             Value::Int(i) => Some(*i),
             Value::Bool(b) => Some(*b as i64),
+            // An int subclass's value (CPython's `__index__`).
+            Value::Instance(i) => match i.base {
+                Some(Value::Int(n)) => Some(n),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -294,7 +313,9 @@ pub fn instance_hashable(class: &Class) -> bool {
 pub fn needs_user_eq(v: &Value) -> bool {
     match v {
         Value::Instance(i) => {
-            i.class.builtin.is_none() && i.class.lookup(crate::lang::symbol::dunder::EQ).is_some()
+            i.class.builtin.is_none()
+                && i.class.lookup(crate::lang::symbol::dunder::EQ).is_some()
+                && i.plain_base().is_none()
         }
         Value::Tuple(items) => items.iter().any(needs_user_eq),
         _ => false,
@@ -343,9 +364,10 @@ fn hash_value<H: Hasher>(v: &Value, h: &mut H) {
             Some(k) => (n.type_name(), k).hash(h),
             None => v.ptr_id().hash(h),
         },
-        Value::Instance(i) => match i.hash.get() {
-            Some(k) => k.hash(h),
-            None => v.ptr_id().hash(h),
+        Value::Instance(i) => match (i.hash.get(), i.plain_base()) {
+            (Some(k), _) => k.hash(h),
+            (None, Some(b)) => hash_value(b, h),
+            (None, None) => v.ptr_id().hash(h),
         },
         other => other.ptr_id().hash(h),
     }
@@ -364,15 +386,30 @@ impl Hash for Key {
 pub fn key_hash(v: &Value) -> u64 {
     match v {
         Value::Int(i) => int_key_hash(*i),
+        Value::Bool(b) => int_key_hash(*b as i64),
+        Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => int_key_hash(*f as i64),
         Value::Str(s) => {
             let mut h = rustc_hash::FxHasher::default();
             s.hash(&mut h);
             h.finish()
         }
-        Value::Bool(b) => int_key_hash(*b as i64),
-        Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => int_key_hash(*f as i64),
         Value::Instance(i) if i.hash.get().is_some() => int_key_hash(i.hash.get().unwrap_or(0)),
+        Value::Instance(i) if i.base.is_some() => base_key_hash(i, v),
         v => {
+            let mut h = rustc_hash::FxHasher::default();
+            hash_value(v, &mut h);
+            h.finish()
+        }
+    }
+}
+
+/// A tuple (str, int, ...) subclass keeping the type's hash hashes as its value. (Out of
+/// line, so that `key_hash` is not recursive and inlines into the table's hashing.)
+#[inline(never)]
+fn base_key_hash(i: &Instance, v: &Value) -> u64 {
+    match i.plain_base() {
+        Some(b) => key_hash(b),
+        None => {
             let mut h = rustc_hash::FxHasher::default();
             hash_value(v, &mut h);
             h.finish()
@@ -392,6 +429,14 @@ pub fn simple_eq(a: &Value, b: &Value) -> bool {
         (Value::Native(x), Value::Native(y)) => match (x.hash_key(), y.hash_key()) {
             (Some(p), Some(q)) => p == q && x.type_name() == y.type_name(),
             _ => a.is(b),
+        },
+        (Value::Instance(x), _) if x.base.is_some() => match x.plain_base() {
+            Some(p) => simple_eq(p, b),
+            None => a.is(b),
+        },
+        (_, Value::Instance(y)) if y.base.is_some() => match y.plain_base() {
+            Some(q) => simple_eq(a, q),
+            None => a.is(b),
         },
         _ => match (num_of(a), num_of(b)) {
             (Some(x), Some(y)) => x.eq_num(y),
@@ -419,7 +464,9 @@ impl Key {
         if simple_eq(&self.0, &other.0) {
             return true;
         }
-        if matches!(self.0, Value::Instance(_) | Value::Tuple(_)) {
+        if matches!(self.0, Value::Instance(_) | Value::Tuple(_))
+            || matches!(other.0, Value::Instance(_) | Value::Tuple(_))
+        {
             KEY_CANDIDATES.with(|c| {
                 if let Ok(mut c) = c.try_borrow_mut() {
                     if let Some(c) = c.as_mut() {
@@ -568,6 +615,9 @@ pub struct Class {
     pub cache: RefCell<(u64, FxHashMap<Sym, Option<Value>>)>,
     /// Whether the class has a `__setattr__`, and the epoch it was found in.
     pub setattr: std::cell::Cell<(u64, bool)>,
+    /// The builtin type (dict, list, tuple, ...) this class extends, if any: its instances
+    /// carry a value of that type (`Instance::base`). Fixed at creation, from the MRO.
+    pub base_type: Option<TypeTag>,
 }
 
 /// Bumped whenever any class's namespace changes, which empties every lookup cache (a
@@ -674,6 +724,27 @@ impl Class {
     pub fn is_subclass(&self, other: &Rc<Class>) -> bool {
         self.mro.borrow().iter().any(|c| Rc::ptr_eq(c, other))
     }
+
+    /// Whether `name` resolves to a builtin type's own slot (`dict.__eq__`), not one a Python
+    /// class along the MRO defines.
+    pub fn builtin_slot(&self, name: Sym) -> bool {
+        self.mro
+            .borrow()
+            .iter()
+            .find(|c| c.dict.borrow().contains_key(&name))
+            .is_some_and(|c| c.builtin.is_some())
+    }
+}
+
+impl Instance {
+    /// The builtin value an instance of a builtin type's subclass stands for in hashing and
+    /// equality without user code: only when its class keeps the type's `__eq__`/`__hash__`.
+    pub fn plain_base(&self) -> Option<&Value> {
+        let b = self.base.as_ref()?;
+        (self.class.builtin_slot(crate::lang::symbol::dunder::EQ)
+            && self.class.builtin_slot(crate::lang::symbol::dunder::HASH))
+        .then_some(b)
+    }
 }
 
 pub struct Instance {
@@ -682,6 +753,9 @@ pub struct Instance {
     /// What its class's `__hash__` returned when it was last made a dict key or set element
     /// (`Interp::new_key`); keys hash by it. `None`: hashed by identity.
     pub hash: std::cell::Cell<Option<i64>>,
+    /// For an instance of a subclass of a builtin type (`class D(dict)`): the builtin value
+    /// holding its contents, which dict/list/... operations act on (`interp::builtin_subclass`).
+    pub base: Option<Value>,
 }
 
 pub struct Module {
@@ -878,6 +952,19 @@ const HASH_MODULUS: u64 = (1 << HASH_BITS) - 1;
 
 /// CPython's hash of a number or tuple (strings and objects get a stable stand-in; CPython
 /// randomises those per process anyway).
+/// `hash(s)` of a str (what `py_hash`'s general case gives for one).
+#[inline(always)]
+fn str_hash(s: &str) -> i64 {
+    let mut h = rustc_hash::FxHasher::default();
+    s.hash(&mut h);
+    let h = (h.finish() >> 1) as i64;
+    if h == -1 {
+        -2
+    } else {
+        h
+    }
+}
+
 pub fn py_hash(v: &Value) -> i64 {
     fn fix(h: i64) -> i64 {
         if h == -1 {
@@ -891,7 +978,10 @@ pub fn py_hash(v: &Value) -> i64 {
             let m = (i.unsigned_abs() % HASH_MODULUS) as i64;
             fix(if *i < 0 { -m } else { m })
         }
+        Value::Instance(i) if i.hash.get().is_some() => i.hash.get().unwrap_or(0),
+        Value::Instance(i) if i.plain_base().is_some() => py_hash(i.plain_base().unwrap_or(v)),
         Value::Bool(b) => *b as i64,
+        Value::Str(s) => str_hash(s),
         Value::Float(f) => fix(float_hash(*f)),
         Value::Tuple(items) => {
             const P1: u64 = 11400714785074694791;

@@ -332,8 +332,10 @@ impl Interp {
             {
                 Value::tuple(repeat(t, n.as_int().unwrap_or(0))?)
             }
+            // (A subclass of a builtin type is formatted as its value, str's `%` going first.)
             (BinOp::Mod, Value::Str(s), args)
-                if !matches!(args, Value::Instance(_) | Value::Native(_)) =>
+                if !matches!(args, Value::Native(_))
+                    && !matches!(args, Value::Instance(j) if j.base.is_none()) =>
             {
                 Value::from(self.percent_format(s, args)?)
             }

@@ -29,6 +29,8 @@ impl Interp {
             Value::Builtin(b) => {
                 self.check_interrupt()?;
                 let this = b.this.clone().unwrap_or(Value::None);
+                let mut args = args;
+                super::builtin_subclass::str_args(&this, &mut args.pos);
                 (b.f)(self, &this, args)
             }
             Value::Method(m) => {
@@ -183,6 +185,8 @@ impl Interp {
             Looked::Func(f, this) => self.call_function(&f, Some(this), args),
             Looked::Native(f, this, _) => {
                 self.check_interrupt()?;
+                let mut args = args;
+                super::builtin_subclass::str_args(&this, &mut args.pos);
                 f(self, &this, args)
             }
             Looked::Value(v) => self.call(&v, args),

@@ -1,9 +1,10 @@
 //! Classes and instances: the builtin class objects, `class` statements, attribute access,
 //! instantiation and `super()`.
+use super::builtin_subclass;
 use super::descriptors;
 use super::{Frame, Interp, Types};
 use crate::lang::ast::{AttrHint, ClassDef};
-use crate::lang::error::{attr_error, not_implemented, type_error, ExcKind, PyErr, PyResult};
+use crate::lang::error::{attr_error, type_error, ExcKind, PyErr, PyResult};
 use crate::lang::symbol::Sym;
 use crate::lang::value::*;
 use std::any::Any;
@@ -25,6 +26,7 @@ fn new_class(
         builtin,
         cache: Default::default(),
         setattr: Default::default(),
+        base_type: builtin_subclass::base_type_of(&bases_mro(&bases, &builtin)),
     });
     let mro = c3_mro(&c, &bases).unwrap_or_else(|| {
         let mut m = vec![c.clone()];
@@ -39,6 +41,14 @@ fn new_class(
     });
     *c.mro.borrow_mut() = mro;
     c
+}
+
+/// The classes whose builtin type a new class extends: its bases' MROs, or itself.
+fn bases_mro(bases: &[Rc<Class>], builtin: &Option<BuiltinClass>) -> Vec<Rc<Class>> {
+    if let Some(BuiltinClass::Type(_)) = builtin {
+        return Vec::new();
+    }
+    bases.iter().flat_map(|b| b.mro.borrow().clone()).collect()
 }
 
 /// C3 linearisation; `None` when the bases admit no consistent order.
@@ -119,6 +129,7 @@ pub fn builtin_types() -> Types {
             Some(BuiltinClass::Type(TypeTag::Bool)),
         ),
     ));
+    builtin_subclass::install(&by_tag);
     Types {
         object,
         exceptions,
@@ -164,6 +175,17 @@ impl Native for Super {
                     return interp.class_attr_get(v, &self.this).map(Some);
                 }
                 return Ok(Some(interp.bind_class_attr(v, &self.this)));
+            }
+            if let (Some(BuiltinClass::Type(_)), Value::Instance(inst)) = (c.builtin, &self.this) {
+                if let Some(base) = &inst.base {
+                    if let Some((f, n)) = crate::lang::builtins::method(base, &name.as_str()) {
+                        return Ok(Some(Value::Builtin(Rc::new(Builtin {
+                            name: n,
+                            f,
+                            this: Some(base.clone()),
+                        }))));
+                    }
+                }
             }
             if let Some(BuiltinClass::Exception(_)) | Some(BuiltinClass::Object) = c.builtin {
                 if &*name.as_str() == "__init__" {
@@ -276,12 +298,7 @@ impl Interp {
         let mut bases = Vec::new();
         for b in &def.bases {
             match self.eval(b, f)? {
-                Value::Class(c) => {
-                    if let Some(BuiltinClass::Type(_)) = c.builtin {
-                        return Err(not_implemented(format!("subclassing '{}'", c.name)));
-                    }
-                    bases.push(c)
-                }
+                Value::Class(c) => bases.push(c),
                 other => {
                     if let Value::Native(n) = &other {
                         if let Some(c) = n.as_any().downcast_ref::<NativeBase>() {
@@ -296,6 +313,7 @@ impl Interp {
                 }
             }
         }
+        builtin_subclass::check_bases(&bases)?;
         if bases.is_empty() {
             bases.push(self.types.object.clone());
         }
@@ -375,13 +393,7 @@ impl Interp {
         let mut bases = Vec::new();
         for b in base_vals.iter() {
             match b {
-                Value::Class(c) if c.builtin.is_none() || c.exc_kind().is_some() => {
-                    bases.push(c.clone())
-                }
-                Value::Class(c) if c.builtin == Some(BuiltinClass::Object) => bases.push(c.clone()),
-                Value::Class(c) => {
-                    return Err(not_implemented(format!("subclassing '{}'", c.name)))
-                }
+                Value::Class(c) => bases.push(c.clone()),
                 other => {
                     return Err(type_error(format!(
                         "class bases must be classes, not '{}'",
@@ -390,6 +402,7 @@ impl Interp {
                 }
             }
         }
+        builtin_subclass::check_bases(&bases)?;
         if bases.is_empty() {
             bases.push(self.types.object.clone());
         }
@@ -429,6 +442,9 @@ impl Interp {
         if let Some(BuiltinClass::Type(tag)) = c.builtin {
             return crate::lang::builtins::construct(self, tag, args);
         }
+        if c.base_type.is_some() {
+            return self.instantiate_builtin_subclass(c, args);
+        }
         if let Some(hook) = self.native_base_of(c) {
             return hook(self, c, args);
         }
@@ -437,6 +453,7 @@ impl Interp {
             class: c.clone(),
             dict: RefCell::new(AttrMap::default()),
             hash: std::cell::Cell::new(None),
+            base: None,
         });
         if is_exc {
             inst.dict.borrow_mut().insert(
@@ -504,6 +521,16 @@ impl Interp {
                         return Ok(Value::Dict(Rc::new(RefCell::new(map))));
                     }
                     _ => {}
+                }
+                // A builtin type's subclass: the methods of the value it carries.
+                if let Some(base) = &i.base {
+                    if let Some((f, n)) = crate::lang::builtins::method(base, &name.as_str()) {
+                        return Ok(Value::Builtin(Rc::new(Builtin {
+                            name: n,
+                            f,
+                            this: Some(base.clone()),
+                        })));
+                    }
                 }
                 if let Some(getattr) = i.class.lookup(crate::lang::symbol::dunder::GETATTR) {
                     return self.call_bound(
@@ -653,6 +680,18 @@ impl Interp {
                 }
                 if let Some(v) = crate::lang::builtins::value_attr(self, obj, &name.as_str()) {
                     return Ok(v);
+                }
+                // The type's own slots: `[].__len__`, `(1, 2).__hash__`, `{}.fromkeys`.
+                if let Value::Class(c) = crate::lang::builtins::type_of(self, obj) {
+                    if let (Some(BuiltinClass::Type(_)), Some(v)) = (c.builtin, c.lookup(name)) {
+                        let class_method = matches!(&v, Value::Native(n)
+                            if n.as_any().is::<descriptors::ClassMethod>());
+                        return Ok(if class_method {
+                            descriptors::through_class(v, &Value::Class(c))
+                        } else {
+                            self.bind_class_attr(v, obj)
+                        });
+                    }
                 }
                 Err(self.no_attr(obj, name))
             }
@@ -870,6 +909,10 @@ impl Interp {
                     names.extend(c.dict.borrow().keys().map(|k| k.as_str()));
                 }
                 names.extend(OBJECT_DUNDERS.iter().map(|s| Rc::from(*s)));
+                if let Some(b) = &i.base {
+                    let methods = crate::lang::builtins::method_names(b);
+                    names.extend(methods.iter().map(|s| Rc::from(*s)));
+                }
             }
             Value::Class(c) => {
                 for c in c.mro.borrow().iter() {
@@ -1001,7 +1044,15 @@ impl Native for UnboundMethod {
                 self.owner, self.name
             )));
         }
-        let this = args.pos.remove(0);
+        let mut this = args.pos.remove(0);
+        // `list.append(self, x)` on a list subclass acts on the list it carries.
+        if let Value::Instance(i) = &this {
+            if let Some(b) = &i.base {
+                if b.type_name() == self.owner {
+                    this = b.clone();
+                }
+            }
+        }
         if this.type_name() != self.owner
             && !(&*self.owner == "int" && matches!(this, Value::Bool(_)))
         {

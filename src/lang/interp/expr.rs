@@ -594,6 +594,7 @@ impl Interp {
                             pos.push(self.eval_leaf(x, f)?);
                         }
                     }
+                    super::builtin_subclass::str_args(&this, &mut pos);
                     self.check_interrupt()
                         .and_then(|()| nf(self, &this, Args::new(pos)))
                         .map_err(|err| at(self, err, f))
@@ -730,7 +731,15 @@ impl Interp {
                 }
                 Arg::StarStar(x) => {
                     let v = self.eval(x, f)?;
-                    if !matches!(v, Value::Dict(_)) {
+                    let mapping = match &v {
+                        Value::Dict(_) => true,
+                        Value::Instance(i) => {
+                            matches!(i.base, Some(Value::Dict(_)))
+                                || i.class.lookup(Sym::new("keys")).is_some()
+                        }
+                        _ => false,
+                    };
+                    if !mapping {
                         let msg = format!(
                             "{} argument after ** must be a mapping, not {}",
                             callee_name(),

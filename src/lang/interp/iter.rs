@@ -2,6 +2,7 @@
 use super::ops::MAX_ITEMS;
 use super::Interp;
 use crate::lang::error::{type_error, ExcKind, PyErr, PyResult};
+use crate::lang::symbol::Sym;
 use crate::lang::value::*;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -231,6 +232,28 @@ impl Interp {
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect()),
+            // A dict subclass that keeps dict's iteration: its contents, as CPython's
+            // dict_merge takes them.
+            Value::Instance(i)
+                if matches!(i.base, Some(Value::Dict(_)))
+                    && i.class.builtin_slot(crate::lang::symbol::dunder::ITER) =>
+            {
+                let base = i.base.clone().unwrap_or(Value::None);
+                self.mapping_items(&base)
+            }
+            // Other mappings: `keys()` and `[]`.
+            Value::Instance(i)
+                if i.class.lookup(Sym::new("keys")).is_some()
+                    || matches!(i.base, Some(Value::Dict(_))) =>
+            {
+                let keys = self.call_method(v, "keys", Args::default())?;
+                let mut out = Vec::new();
+                for k in self.collect(&keys)? {
+                    let x = self.get_item(v, &k)?;
+                    out.push((self.new_key(k)?, x));
+                }
+                Ok(out)
+            }
             other => Err(type_error(format!(
                 "'{}' object is not a mapping",
                 other.type_name()

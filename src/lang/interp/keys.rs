@@ -14,6 +14,9 @@ pub trait KeyedMap {
     /// Whether `k` itself (compared without user code) is a key.
     fn has_key(&self, k: &Key) -> bool;
     fn hash_of(&self, k: &Key) -> u64;
+    fn flags(&self) -> &KeyBuildHasher;
+    /// The stored keys of user classes whose `__hash__` gave `h`.
+    fn user_keys_hashing(&self, h: i64) -> Vec<Key>;
 }
 
 impl KeyedMap for DictMap {
@@ -22,6 +25,12 @@ impl KeyedMap for DictMap {
     }
     fn hash_of(&self, k: &Key) -> u64 {
         self.hasher().hash_one(k)
+    }
+    fn flags(&self) -> &KeyBuildHasher {
+        self.hasher()
+    }
+    fn user_keys_hashing(&self, h: i64) -> Vec<Key> {
+        self.keys().filter(|k| hashes_as(k, h)).cloned().collect()
     }
 }
 
@@ -32,6 +41,16 @@ impl KeyedMap for SetMap {
     fn hash_of(&self, k: &Key) -> u64 {
         self.hasher().hash_one(k)
     }
+    fn flags(&self) -> &KeyBuildHasher {
+        self.hasher()
+    }
+    fn user_keys_hashing(&self, h: i64) -> Vec<Key> {
+        self.iter().filter(|k| hashes_as(k, h)).cloned().collect()
+    }
+}
+
+fn hashes_as(k: &Key, h: i64) -> bool {
+    matches!(&k.0, Value::Instance(i) if i.hash.get() == Some(h))
 }
 
 impl Interp {
@@ -48,6 +67,10 @@ impl Interp {
     fn fill_hashes(&mut self, v: &Value) -> PyResult<()> {
         match v {
             Value::Instance(i) => {
+                // A tuple (str, ...) subclass keeping the type's hash hashes as its value.
+                if let Some(b) = i.plain_base() {
+                    return self.fill_hashes(b);
+                }
                 let Some(h) = i.class.lookup(dunder::HASH) else {
                     return Ok(());
                 };
@@ -80,8 +103,16 @@ impl Interp {
     /// `__eq__`, else `v` itself.
     #[inline]
     pub fn key_in<M: KeyedMap>(&mut self, v: Value, map: &RefCell<M>) -> PyResult<Key> {
-        if plain_key(&v) {
+        if plain_key(&v) && !user_eq_keys(map) {
             return Ok(Key(v));
+        }
+        self.key_in_slow(v, map)
+    }
+
+    #[inline(never)]
+    fn key_in_slow<M: KeyedMap>(&mut self, v: Value, map: &RefCell<M>) -> PyResult<Key> {
+        if plain_key(&v) {
+            return self.rekey_plain(Key(v), map);
         }
         let k = self.new_key(v)?;
         self.rekey_in(k, map)
@@ -91,7 +122,11 @@ impl Interp {
     #[inline]
     pub fn key_in_local<M: KeyedMap>(&mut self, v: Value, map: &M) -> PyResult<Key> {
         if plain_key(&v) {
-            return Ok(Key(v));
+            if !map.flags().has_user_eq_keys() {
+                return Ok(Key(v));
+            }
+            let cands = plain_candidates(map, &Key(v.clone()));
+            return self.canonical(Key(v), cands);
         }
         let k = self.new_key(v)?;
         self.rekey_in_local(k, map)
@@ -100,10 +135,27 @@ impl Interp {
     /// `key_in` for a key already made (taken from another dict or set: not hashed again).
     pub fn rekey_in<M: KeyedMap>(&mut self, k: Key, map: &RefCell<M>) -> PyResult<Key> {
         if !needs_user_eq(&k.0) {
+            if plain_key(&k.0) && map.try_borrow().is_ok_and(|m| m.flags().has_user_eq_keys()) {
+                return self.rekey_plain(k, map);
+            }
             return Ok(k);
         }
         let cands = match map.try_borrow() {
-            Ok(m) => candidates(&*m, &k),
+            Ok(m) => {
+                m.flags().mark_user_eq_keys();
+                candidates(&*m, &k)
+            }
+            Err(_) => Vec::new(),
+        };
+        self.canonical(k, cands)
+    }
+
+    /// A plain key (`2`) in a map that holds keys with a user `__eq__`: the stored key with
+    /// the same hash that equals it (`Num(2)`), else the key itself.
+    #[inline(never)]
+    fn rekey_plain<M: KeyedMap>(&mut self, k: Key, map: &RefCell<M>) -> PyResult<Key> {
+        let cands = match map.try_borrow() {
+            Ok(m) => plain_candidates(&*m, &k),
             Err(_) => Vec::new(),
         };
         self.canonical(k, cands)
@@ -112,8 +164,13 @@ impl Interp {
     /// `rekey_in` for a map being built (not yet shared).
     pub fn rekey_in_local<M: KeyedMap>(&mut self, k: Key, map: &M) -> PyResult<Key> {
         if !needs_user_eq(&k.0) {
+            if plain_key(&k.0) && map.flags().has_user_eq_keys() {
+                let cands = plain_candidates(map, &k);
+                return self.canonical(k, cands);
+            }
             return Ok(k);
         }
+        map.flags().mark_user_eq_keys();
         let cands = candidates(map, &k);
         self.canonical(k, cands)
     }
@@ -154,6 +211,34 @@ fn candidates<M: KeyedMap>(m: &M, k: &Key) -> Vec<Key> {
     };
     let h = m.hash_of(k);
     got.into_iter().filter(|c| m.hash_of(c) == h).collect()
+}
+
+/// The stored user keys a plain key may equal. An int's table hash is an instance's whose
+/// `__hash__` gives that int, so those share its bucket; a str (or other) key hashes apart
+/// from them, so the instances whose `__hash__` equals its `hash()` are found by a walk (only
+/// in tables holding such keys, and only when the key itself is not there).
+fn plain_candidates<M: KeyedMap>(m: &M, k: &Key) -> Vec<Key> {
+    let near = candidates(m, k);
+    let int_like = match &k.0 {
+        Value::Int(_) | Value::Bool(_) => true,
+        Value::Float(f) => f.fract() == 0.0 && f.abs() < 9.2e18,
+        _ => false,
+    };
+    if !near.is_empty() || int_like || m.has_key(k) {
+        return near;
+    }
+    m.user_keys_hashing(py_hash(&k.0))
+}
+
+/// Whether `map` has held a key compared by a user `__eq__` (see `KeyBuildHasher`).
+#[inline(always)]
+fn user_eq_keys<M: KeyedMap>(map: &RefCell<M>) -> bool {
+    // SAFETY: the reference is used at once to read a flag and not kept, so no mutable
+    // borrow can begin while it lives (this skips `try_borrow`'s count update on every key).
+    match unsafe { map.try_borrow_unguarded() } {
+        Ok(m) => m.flags().has_user_eq_keys(),
+        Err(_) => false,
+    }
 }
 
 /// Keys that are always hashable and equal only by value (no user `__hash__`/`__eq__`):

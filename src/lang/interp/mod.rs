@@ -1,5 +1,6 @@
 //! The tree-walking evaluator.
 mod arith;
+mod builtin_subclass;
 mod call;
 mod classes;
 mod compare;
@@ -400,6 +401,7 @@ impl Interp {
             Exc::Builtin(kind, args) => Value::Instance(Rc::new(Instance {
                 class: self.class_for(*kind),
                 hash: std::cell::Cell::new(None),
+                base: None,
                 dict: RefCell::new({
                     let mut m = AttrMap::default();
                     m.insert(
@@ -440,5 +442,6 @@ pub fn syntax_error(e: SyntaxErr, src: &Rc<Source>) -> PyErr {
     err
 }
 
+pub use builtin_subclass::unwrap as unwrap_builtin;
 pub use expr::dict_insert as dict_insert_pub;
 pub use index::slice_indices;

@@ -261,11 +261,13 @@ impl Interp {
     pub(super) fn percent_format(&mut self, fmt: &str, args: &Value) -> PyResult<String> {
         use format::{PercentCount, PercentKind, PercentPiece};
         let pieces = format::parse_percent(fmt);
-        let (vals, mapping): (Vec<Value>, Option<Value>) = match args {
-            Value::Tuple(t) => (t.as_ref().clone(), None),
-            Value::Dict(_) => (vec![args.clone()], Some(args.clone())),
-            other => (vec![other.clone()], None),
-        };
+        // A tuple subclass's items are the arguments, as a tuple's are.
+        let (vals, mapping): (Vec<Value>, Option<Value>) =
+            match super::builtin_subclass::unwrap(args) {
+                Value::Tuple(t) => (t.as_ref().clone(), None),
+                Value::Dict(_) => (vec![args.clone()], Some(args.clone())),
+                other => (vec![other.clone()], None),
+            };
         let mut idx = 0;
         let mut out = String::new();
         let mut used_mapping = false;
@@ -301,6 +303,17 @@ impl Interp {
                             self.get_item(m, &Value::str(k))?
                         }
                         None => take(&mut idx)?,
+                    };
+                    // An int or float subclass formats as its number.
+                    let v = match (&v, spec.kind()) {
+                        (
+                            Value::Instance(i),
+                            PercentKind::Int | PercentKind::IntOnly | PercentKind::Float,
+                        ) => match &i.base {
+                            Some(b @ (Value::Int(_) | Value::Float(_))) => b.clone(),
+                            _ => v,
+                        },
+                        _ => v,
                     };
                     let s = match spec.kind() {
                         PercentKind::Str => format::percent_str(&self.to_str(&v)?, &spec),

@@ -1,6 +1,6 @@
 # collections: OrderedDict (what state_dict returns and nn.Sequential accepts), defaultdict,
-# Counter, namedtuple and deque. Each wraps a builtin dict or list (cudalearn cannot subclass
-# builtin types), so isinstance(d, dict) is False for them, unlike CPython.
+# Counter, namedtuple and deque, written as CPython's collections/__init__.py writes them:
+# the dict-like classes are dict subclasses and namedtuple classes tuple subclasses.
 
 
 class _OdictView:
@@ -31,101 +31,47 @@ class _OdictView:
         return f'{self._kind}({list(self._view)!r})'
 
 
-class _DictBacked:
-    # The mapping methods the dict-like classes below share, over their wrapped dict `_d`.
-    def __getitem__(self, key):
-        return self._d[key]
-
-    def __setitem__(self, key, value):
-        self._d[key] = value
-
-    def __delitem__(self, key):
-        del self._d[key]
-
-    def __contains__(self, key):
-        return key in self._d
-
-    def __len__(self):
-        return len(self._d)
-
-    def __iter__(self):
-        return iter(list(self._d))
-
-    def keys(self):
-        return self._d.keys()
-
-    def values(self):
-        return self._d.values()
-
-    def items(self):
-        return self._d.items()
-
-    def get(self, key, default=None):
-        return self._d.get(key, default)
-
-    def pop(self, key, *default):
-        return self._d.pop(key, *default)
-
-    def setdefault(self, key, default=None):
-        return self._d.setdefault(key, default)
-
-    def clear(self):
-        self._d.clear()
-
-
-class OrderedDict(_DictBacked):
+class OrderedDict(dict):
     __module__ = 'collections'
 
-    def __init__(self, other=None, **kwargs):
-        object.__setattr__(self, '_d', {})
-        if other is not None:
-            self.update(other)
-        for k, v in kwargs.items():
-            self._d[k] = v
-
-    def update(self, other=(), **kwargs):
-        if isinstance(other, (dict, OrderedDict)):
-            for k in other.keys():
-                self._d[k] = other[k]
-        else:
-            for k, v in other:
-                self._d[k] = v
-        for k, v in kwargs.items():
-            self._d[k] = v
-
     def __eq__(self, other):
+        # Order matters only between two OrderedDicts.
         if isinstance(other, OrderedDict):
-            return list(self._d.items()) == list(other._d.items())
-        return self._d == other
+            return dict.__eq__(self, other) and list(self) == list(other)
+        return dict.__eq__(self, other)
 
     def keys(self):
-        return _OdictView('odict_keys', self._d.keys())
+        return _OdictView('odict_keys', dict.keys(self))
 
     def values(self):
-        return _OdictView('odict_values', self._d.values())
+        return _OdictView('odict_values', dict.values(self))
 
     def items(self):
-        return _OdictView('odict_items', self._d.items())
+        return _OdictView('odict_items', dict.items(self))
+
+    def __reversed__(self):
+        return iter(list(self)[::-1])
 
     def popitem(self, last=True):
-        keys = list(self._d)
-        if not keys:
+        if not self:
             raise KeyError('dictionary is empty')
+        keys = list(self)
         k = keys[-1] if last else keys[0]
-        return (k, self._d.pop(k))
+        return (k, dict.pop(self, k))
 
     def move_to_end(self, key, last=True):
-        v = self._d.pop(key)
+        v = dict.pop(self, key)
         if last:
-            self._d[key] = v
+            dict.__setitem__(self, key, v)
         else:
-            rest = self._d
-            object.__setattr__(self, '_d', {key: v})
-            for k, x in rest.items():
-                self._d[k] = x
+            rest = list(dict.items(self))
+            dict.clear(self)
+            dict.__setitem__(self, key, v)
+            for k, x in rest:
+                dict.__setitem__(self, k, x)
 
     def copy(self):
-        return OrderedDict(self)
+        return self.__class__(self)
 
     @classmethod
     def fromkeys(cls, iterable, value=None):
@@ -135,167 +81,203 @@ class OrderedDict(_DictBacked):
         return d
 
     def __repr__(self):
-        if not self._d:
-            return 'OrderedDict()'
-        return 'OrderedDict(' + repr(list(self._d.items())) + ')'
+        if not self:
+            return f'{self.__class__.__name__}()'
+        return f'{self.__class__.__name__}({list(dict.items(self))!r})'
 
 
-def _type_repr(f):
-    # repr of a default_factory: `<class 'int'>`, `<function f at 0x...>`, or `None`.
-    return repr(f)
-
-
-class defaultdict(_DictBacked):
+class defaultdict(dict):
     __module__ = 'collections'
 
     def __init__(self, default_factory=None, *args, **kwargs):
         if default_factory is not None and not callable(default_factory):
             raise TypeError('first argument must be callable or None')
-        object.__setattr__(self, 'default_factory', default_factory)
-        object.__setattr__(self, '_d', dict(*args, **kwargs))
+        dict.__init__(self, *args, **kwargs)
+        self.default_factory = default_factory
 
     def __missing__(self, key):
         if self.default_factory is None:
             raise KeyError(key)
-        v = self.default_factory()
-        self._d[key] = v
-        return v
-
-    def __getitem__(self, key):
-        if key in self._d:
-            return self._d[key]
-        return self.__missing__(key)
-
-    def __eq__(self, other):
-        if isinstance(other, (defaultdict, OrderedDict, Counter)):
-            return self._d == other._d
-        return self._d == other
-
-    def update(self, *args, **kwargs):
-        self._d.update(*args, **kwargs)
+        value = self.default_factory()
+        self[key] = value
+        return value
 
     def copy(self):
-        return defaultdict(self.default_factory, self._d)
+        return self.__class__(self.default_factory, self)
+
+    __copy__ = copy
 
     def __repr__(self):
-        return f'defaultdict({_type_repr(self.default_factory)}, {self._d!r})'
+        # repr of a default_factory: `<class 'int'>`, `<function f at 0x...>`, or `None`.
+        return f'{type(self).__name__}({self.default_factory!r}, {dict.__repr__(self)})'
 
 
-class Counter(_DictBacked):
+class Counter(dict):
     __module__ = 'collections'
 
-    def __init__(self, iterable=None, **kwds):
-        object.__setattr__(self, '_d', {})
+    def __init__(self, iterable=None, /, **kwds):
+        dict.__init__(self)
         self.update(iterable, **kwds)
 
-    def update(self, iterable=None, **kwds):
-        if iterable is not None:
-            if isinstance(iterable, (dict, Counter, OrderedDict, defaultdict)):
-                for k, v in iterable.items():
-                    self._d[k] = self._d.get(k, 0) + v
-            else:
-                for k in iterable:
-                    self._d[k] = self._d.get(k, 0) + 1
-        for k, v in kwds.items():
-            self._d[k] = self._d.get(k, 0) + v
-
-    def subtract(self, iterable=None, **kwds):
-        if iterable is not None:
-            if isinstance(iterable, (dict, Counter, OrderedDict, defaultdict)):
-                for k, v in iterable.items():
-                    self._d[k] = self._d.get(k, 0) - v
-            else:
-                for k in iterable:
-                    self._d[k] = self._d.get(k, 0) - 1
-        for k, v in kwds.items():
-            self._d[k] = self._d.get(k, 0) - v
-
-    def __getitem__(self, key):
-        return self._d.get(key, 0)
-
-    def __delitem__(self, key):
-        if key in self._d:
-            del self._d[key]
-
-    def __eq__(self, other):
-        if isinstance(other, Counter):
-            return {k: v for k, v in self._d.items() if v} == {k: v for k, v in other._d.items() if v}
-        return self._d == other
-
-    def copy(self):
-        return Counter(self)
+    def __missing__(self, key):
+        # A missing element counts zero (and is not stored).
+        return 0
 
     def total(self):
-        return sum(self._d.values())
+        return sum(self.values())
 
     def most_common(self, n=None):
         # Stable sort by count, so equal counts keep first-seen order (as CPython's).
-        items = sorted(self._d.items(), key=lambda kv: kv[1], reverse=True)
+        items = sorted(self.items(), key=lambda kv: kv[1], reverse=True)
         return items if n is None else items[:n]
 
     def elements(self):
         out = []
-        for k, v in self._d.items():
+        for k, v in self.items():
             for _ in range(v):
                 out.append(k)
         return iter(out)
 
-    def _keep_positive(self):
-        return Counter({k: v for k, v in self._d.items() if v > 0})
+    @classmethod
+    def fromkeys(cls, iterable, v=None):
+        raise NotImplementedError(
+            'Counter.fromkeys() is undefined.  Use Counter(iterable) instead.')
 
-    def __add__(self, other):
-        out = Counter()
-        for k, v in self._d.items():
-            n = v + other[k]
-            if n > 0:
-                out._d[k] = n
-        for k, v in other._d.items():
-            if k not in self._d and v > 0:
-                out._d[k] = v
-        return out
+    def update(self, iterable=None, /, **kwds):
+        if iterable is not None:
+            if isinstance(iterable, dict):
+                if self:
+                    for elem, count in iterable.items():
+                        self[elem] = count + self.get(elem, 0)
+                else:
+                    dict.update(self, iterable)
+            else:
+                for elem in iterable:
+                    self[elem] = self.get(elem, 0) + 1
+        if kwds:
+            self.update(kwds)
 
-    def __sub__(self, other):
-        out = Counter()
-        for k, v in self._d.items():
-            n = v - other[k]
-            if n > 0:
-                out._d[k] = n
-        for k, v in other._d.items():
-            if k not in self._d and v < 0:
-                out._d[k] = -v
-        return out
+    def subtract(self, iterable=None, /, **kwds):
+        if iterable is not None:
+            if isinstance(iterable, dict):
+                for elem, count in iterable.items():
+                    self[elem] = self.get(elem, 0) - count
+            else:
+                for elem in iterable:
+                    self[elem] = self.get(elem, 0) - 1
+        if kwds:
+            self.subtract(kwds)
 
-    def __or__(self, other):
-        out = Counter()
-        for k, v in self._d.items():
-            n = max(v, other[k])
-            if n > 0:
-                out._d[k] = n
-        for k, v in other._d.items():
-            if k not in self._d and v > 0:
-                out._d[k] = v
-        return out
+    def copy(self):
+        return self.__class__(self)
 
-    def __and__(self, other):
-        out = Counter()
-        for k, v in self._d.items():
-            n = min(v, other[k])
-            if n > 0:
-                out._d[k] = n
-        return out
+    def __delitem__(self, elem):
+        # Like dict.__delitem__() but does not raise KeyError for missing values.
+        if elem in self:
+            dict.__delitem__(self, elem)
+
+    def __eq__(self, other):
+        if not isinstance(other, Counter):
+            return NotImplemented
+        return all(self[e] == other[e] for c in (self, other) for e in c)
+
+    def __ne__(self, other):
+        if not isinstance(other, Counter):
+            return NotImplemented
+        return not self == other
 
     def __repr__(self):
-        if not self._d:
-            return 'Counter()'
-        inner = ', '.join(f'{k!r}: {v!r}' for k, v in self.most_common())
-        return 'Counter({' + inner + '})'
+        if not self:
+            return f'{self.__class__.__name__}()'
+        return f'{self.__class__.__name__}({dict(self.most_common())!r})'
+
+    def __add__(self, other):
+        if not isinstance(other, Counter):
+            return NotImplemented
+        result = Counter()
+        for elem, count in self.items():
+            newcount = count + other[elem]
+            if newcount > 0:
+                result[elem] = newcount
+        for elem, count in other.items():
+            if elem not in self and count > 0:
+                result[elem] = count
+        return result
+
+    def __sub__(self, other):
+        if not isinstance(other, Counter):
+            return NotImplemented
+        result = Counter()
+        for elem, count in self.items():
+            newcount = count - other[elem]
+            if newcount > 0:
+                result[elem] = newcount
+        for elem, count in other.items():
+            if elem not in self and count < 0:
+                result[elem] = 0 - count
+        return result
+
+    def __or__(self, other):
+        if not isinstance(other, Counter):
+            return NotImplemented
+        result = Counter()
+        for elem, count in self.items():
+            other_count = other[elem]
+            newcount = other_count if count < other_count else count
+            if newcount > 0:
+                result[elem] = newcount
+        for elem, count in other.items():
+            if elem not in self and count > 0:
+                result[elem] = count
+        return result
+
+    def __and__(self, other):
+        if not isinstance(other, Counter):
+            return NotImplemented
+        result = Counter()
+        for elem, count in self.items():
+            other_count = other[elem]
+            newcount = count if count < other_count else other_count
+            if newcount > 0:
+                result[elem] = newcount
+        return result
+
+    def __pos__(self):
+        result = Counter()
+        for elem, count in self.items():
+            if count > 0:
+                result[elem] = count
+        return result
+
+    def __neg__(self):
+        result = Counter()
+        for elem, count in self.items():
+            if count < 0:
+                result[elem] = 0 - count
+        return result
+
+    def _keep_positive(self):
+        nonpositive = [elem for elem, count in self.items() if not count > 0]
+        for elem in nonpositive:
+            del self[elem]
+        return self
+
+    def __iadd__(self, other):
+        for elem, count in other.items():
+            self[elem] += count
+        return self._keep_positive()
+
+    def __isub__(self, other):
+        for elem, count in other.items():
+            self[elem] -= count
+        return self._keep_positive()
 
 
-class _NamedTupleBase:
-    # The shared methods of every namedtuple class; fields live in `_v`.
+class _NamedTupleBase(tuple):
+    # The shared methods of every namedtuple class: the fields are the tuple's items, read
+    # through one property per field that namedtuple() adds.
 
-    def __init__(self, *args, **kwargs):
-        cls = type(self)
+    def __new__(cls, *args, **kwargs):
         fields = cls._fields
         if len(args) > len(fields):
             raise TypeError(f'{cls.__name__}.__new__() takes {len(fields) + 1} positional arguments but {len(args) + 1} were given')
@@ -316,70 +298,41 @@ class _NamedTupleBase:
             if k in fields:
                 raise TypeError(f"{cls.__name__}.__new__() got multiple values for argument '{k}'")
             raise TypeError(f"{cls.__name__}.__new__() got an unexpected keyword argument '{k}'")
-        object.__setattr__(self, '_v', tuple(vals))
-
-    def __getattr__(self, name):
-        fields = type(self)._fields
-        if name in fields:
-            return self._v[fields.index(name)]
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        return tuple.__new__(cls, vals)
 
     def __setattr__(self, name, value):
-        raise AttributeError("can't set attribute")
-
-    def __getitem__(self, i):
-        return self._v[i]
-
-    def __iter__(self):
-        return iter(self._v)
-
-    def __len__(self):
-        return len(self._v)
-
-    def __contains__(self, x):
-        return x in self._v
-
-    def __eq__(self, other):
-        if isinstance(other, _NamedTupleBase):
-            return self._v == other._v
-        return self._v == other
-
-    def __lt__(self, other):
-        return self._v < tuple(other)
-
-    def __le__(self, other):
-        return self._v <= tuple(other)
-
-    def __gt__(self, other):
-        return self._v > tuple(other)
-
-    def __ge__(self, other):
-        return self._v >= tuple(other)
-
-    def __hash__(self):
-        return hash(self._v)
-
-    def __add__(self, other):
-        return self._v + tuple(other)
+        if name in type(self)._fields:
+            raise AttributeError("can't set attribute")
+        if '__slots__' in type(self).__dict__:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        object.__setattr__(self, name, value)
 
     def __repr__(self):
-        inner = ', '.join(f'{n}={v!r}' for n, v in zip(type(self)._fields, self._v))
-        return f'{type(self).__name__}({inner})'
+        inner = ', '.join(f'{n}={v!r}' for n, v in zip(self._fields, self))
+        return f'{self.__class__.__name__}({inner})'
+
+    def __getnewargs__(self):
+        return tuple(self)
+
+    @classmethod
+    def _make(cls, iterable):
+        result = tuple.__new__(cls, iterable)
+        if len(result) != len(cls._fields):
+            raise TypeError(f'Expected {len(cls._fields)} arguments, got {len(result)}')
+        return result
 
     def _asdict(self):
-        return dict(zip(type(self)._fields, self._v))
+        return dict(zip(self._fields, self))
 
     def _replace(self, **kwargs):
-        vals = [kwargs.pop(n, v) for n, v in zip(type(self)._fields, self._v)]
+        vals = [kwargs.pop(n, v) for n, v in zip(self._fields, self)]
         if kwargs:
             raise ValueError(f'Got unexpected field names: {list(kwargs)!r}')
-        return type(self)(*vals)
+        return self._make(vals)
 
-    def count(self, x):
-        return self._v.count(x)
 
-    def index(self, x):
-        return self._v.index(x)
+def _field_getter(index):
+    return property(lambda self: self[index])
 
 
 def _is_identifier(s):
@@ -412,10 +365,12 @@ def namedtuple(typename, field_names, *, rename=False, defaults=None, module=Non
         '_fields': fields,
         '_field_defaults': field_defaults,
         '__module__': '__main__' if module is None else module,
+        '__slots__': (),
+        '__match_args__': fields,
     }
-    cls = type(typename, (_NamedTupleBase,), ns)
-    cls._make = lambda iterable: cls(*iterable)
-    return cls
+    for index, name in enumerate(fields):
+        ns[name] = _field_getter(index)
+    return type(typename, (_NamedTupleBase,), ns)
 
 
 class deque:

@@ -119,6 +119,14 @@ pub fn nested(interp: &mut Interp, v: &Value, depth: usize) -> PyResult<NestedDa
     if depth > 64 {
         return Err(PyErr::new(ExcKind::ValueError, "too many dimensions"));
     }
+    // A list, tuple or number subclass (`class L(list)`, a namedtuple) is its value.
+    let v = match v {
+        Value::Instance(i) => match &i.base {
+            Some(b @ (Value::List(_) | Value::Tuple(_) | Value::Int(_) | Value::Float(_))) => b,
+            _ => v,
+        },
+        _ => v,
+    };
     if let Some(s) = scalar_of(v) {
         return Ok(NestedData::Scalar(s));
     }

@@ -289,6 +289,7 @@ pub fn module() -> Value {
                 class: c.clone(),
                 hash: std::cell::Cell::new(None),
                 dict: RefCell::new(AttrMap::default()),
+                base: None,
             }))),
             _ => Err(type_error("new_instance expects a class")),
         }),
