@@ -418,7 +418,7 @@ impl Interp {
                     let i = self.eval(idx, f)?;
                     self.set_item(&o, &i, v)
                 };
-                r.map_err(|e| self.at(e, f, t.span, Anchor::None))
+                r.map_err(|e| self.at(e, f, t.span, subscript_anchor(obj, idx)))
             }
             ExprKind::Tuple(items) | ExprKind::List(items)
                 if matches!(&v, Value::Tuple(t) if t.len() == items.len())
@@ -611,13 +611,8 @@ impl Interp {
                     },
                     _ => Ok(Value::None),
                 };
-                let cur = cur.map_err(|e| {
-                    let anchor = Anchor::Subscript {
-                        value_end: obj.span.end,
-                        slice_end: idx.span.end,
-                    };
-                    self.at(e, f, target.span, anchor)
-                })?;
+                let cur =
+                    cur.map_err(|e| self.at(e, f, target.span, subscript_anchor(obj, idx)))?;
                 let rhs = self.eval_leaf(value, f)?;
                 let r = self
                     .inplace(op, &cur, &rhs)
@@ -629,24 +624,20 @@ impl Interp {
                     },
                     _ => Ok(()),
                 };
-                done.map_err(|e| self.at(e, f, target.span, Anchor::None))?;
+                done.map_err(|e| self.at(e, f, target.span, subscript_anchor(obj, idx)))?;
             }
             ExprKind::Subscript(obj, idx) => {
                 let o = self.eval(obj, f)?;
                 let i = self.eval(idx, f)?;
-                let cur = self.get_item(&o, &i).map_err(|e| {
-                    let anchor = Anchor::Subscript {
-                        value_end: obj.span.end,
-                        slice_end: idx.span.end,
-                    };
-                    self.at(e, f, target.span, anchor)
-                })?;
+                let cur = self
+                    .get_item(&o, &i)
+                    .map_err(|e| self.at(e, f, target.span, subscript_anchor(obj, idx)))?;
                 let rhs = self.eval(value, f)?;
                 let r = self
                     .inplace(op, &cur, &rhs)
                     .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
                 self.set_item(&o, &i, r)
-                    .map_err(|e| self.at(e, f, target.span, Anchor::None))?;
+                    .map_err(|e| self.at(e, f, target.span, subscript_anchor(obj, idx)))?;
             }
             _ => {
                 return Err(PyErr::new(
@@ -692,7 +683,7 @@ impl Interp {
                 let o = self.eval(obj, f)?;
                 let i = self.eval(idx, f)?;
                 self.del_item(&o, &i)
-                    .map_err(|e| self.at(e, f, t.span, Anchor::None))
+                    .map_err(|e| self.at(e, f, t.span, subscript_anchor(obj, idx)))
             }
             ExprKind::Tuple(items) | ExprKind::List(items) => {
                 items.iter().try_for_each(|i| self.delete(i, f))
@@ -967,5 +958,15 @@ fn names_only(t: &Expr) -> bool {
         ExprKind::Name(_) => true,
         ExprKind::Tuple(items) | ExprKind::List(items) => items.iter().all(names_only),
         _ => false,
+    }
+}
+
+/// CPython 3.11's caret anchor for an error at `obj[idx]`: `~` under the container, `^` under
+/// the brackets (a store, `op=` or `del` on a subscript target as well as a load). Computed
+/// only once an error has happened.
+fn subscript_anchor(obj: &Expr, idx: &Expr) -> Anchor {
+    Anchor::Subscript {
+        value_end: obj.span.end,
+        slice_end: idx.span.end,
     }
 }

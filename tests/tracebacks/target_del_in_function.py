@@ -1,0 +1,5 @@
+def f(d):
+    del d["missing"]
+
+
+f({})

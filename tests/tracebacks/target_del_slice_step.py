@@ -1,0 +1,5 @@
+def trim(xs):
+    del xs[::0]
+
+
+trim([1, 2])

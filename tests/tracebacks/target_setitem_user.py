@@ -1,0 +1,7 @@
+class Grid:
+    def __setitem__(self, key, value):
+        raise KeyError(key)
+
+
+g = Grid()
+g["row"] = 1

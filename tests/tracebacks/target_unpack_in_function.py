@@ -1,0 +1,6 @@
+def f():
+    x, y = 1, 2, 3
+    return x
+
+
+f()
