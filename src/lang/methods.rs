@@ -685,16 +685,7 @@ fn dict_method(name: &str) -> Option<NativeFn> {
                 let built =
                     super::builtins::construct(i, TypeTag::Dict, Args::new(vec![other.clone()]))?;
                 if let Value::Dict(o) = built {
-                    let items: Vec<(Key, Value)> = o
-                        .borrow()
-                        .iter()
-                        .map(|(k, v)| (k.clone(), v.clone()))
-                        .collect();
-                    for (k, v) in items {
-                        // A key equal by a user `__eq__` to one already there replaces its value.
-                        let k = i.rekey_in(k, &d)?;
-                        super::interp::dict_insert_pub(&mut d.borrow_mut(), k, v);
-                    }
+                    i.merge_dict(&d, &o)?;
                 }
             }
             for (k, v) in a.kw {

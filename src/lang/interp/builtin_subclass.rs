@@ -574,15 +574,7 @@ fn init(i: &mut Interp, this: &Value, a: Args) -> PyResult<Value> {
         Value::Dict(d) => {
             let made = crate::lang::builtins::construct(i, TypeTag::Dict, a)?;
             if let Value::Dict(m) = made {
-                let items: Vec<(Key, Value)> = m
-                    .borrow()
-                    .iter()
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect();
-                for (k, v) in items {
-                    let k = i.rekey_in(k, &d)?;
-                    super::expr::dict_insert(&mut d.borrow_mut(), k, v);
-                }
+                i.merge_dict(&d, &m)?;
             }
         }
         Value::List(l) => {

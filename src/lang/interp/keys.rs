@@ -132,6 +132,21 @@ impl Interp {
         self.rekey_in_local(k, map)
     }
 
+    /// `d.update(m)` for a dict `m`: a key equal by a user `__eq__` to one already in `d`
+    /// replaces that entry's value.
+    pub fn merge_dict(&mut self, d: &RefCell<DictMap>, m: &RefCell<DictMap>) -> PyResult<()> {
+        let items: Vec<(Key, Value)> = m
+            .borrow()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        for (k, v) in items {
+            let k = self.rekey_in(k, d)?;
+            super::expr::dict_insert(&mut d.borrow_mut(), k, v);
+        }
+        Ok(())
+    }
+
     /// `key_in` for a key already made (taken from another dict or set: not hashed again).
     pub fn rekey_in<M: KeyedMap>(&mut self, k: Key, map: &RefCell<M>) -> PyResult<Key> {
         if !needs_user_eq(&k.0) {
