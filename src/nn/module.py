@@ -177,6 +177,7 @@ class _BackwardHooks:
         flat.register_hook(self._inputs_hook)
         out = list(args)
         for k, v in zip(self.in_idx, views):
+            _N.name_grad_fn(v, 'BackwardHookFunctionBackward')
             out[k] = v
         return tuple(out)
 
@@ -197,6 +198,7 @@ class _BackwardHooks:
         self.outputs = tensors
         self.out_seen = [False] * len(views)
         for n, v in enumerate(views):
+            _N.name_grad_fn(v, 'BackwardHookFunctionBackward')
             v.register_hook(self._seen(n))
             items[idx[n]] = v
         flat.register_hook(self._outputs_hook)

@@ -194,3 +194,26 @@ a = torch.zeros(2, requires_grad=True)
 s, c = p(a)
 (s + c).sum().backward()
 print(a.grad)
+
+# %% full_backward_hook_node_names
+import torch
+import torch.nn as nn
+torch.manual_seed(0)
+class Show(nn.Module):
+    def forward(self, x):
+        print('inside:', x.grad_fn.name(), type(x.grad_fn).__module__)
+        return x * 2
+
+m = Show()
+m.register_full_backward_hook(lambda mod, gi, go: print('hook', gi[0].shape, go[0].shape))
+x = torch.ones(2, 3, requires_grad=True)
+y = m(x)
+print(y)
+print(y.grad_fn.name(), type(y.grad_fn).__name__, type(y.grad_fn).__module__)
+print(repr(y.grad_fn).split(' object')[0])
+y.sum().backward()
+print(x.grad)
+lin = nn.Linear(3, 1)
+lin.register_full_backward_pre_hook(lambda mod, go: None)
+out = lin(torch.ones(1, 3))
+print(out.grad_fn.name())

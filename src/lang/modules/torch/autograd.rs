@@ -27,12 +27,19 @@ fn node_of(v: &Value) -> Option<Rc<Node>> {
     }
 }
 
+/// A node PyTorch makes from a Python `autograd.Function` (a custom one, or the
+/// BackwardHookFunction of a module's full backward hooks): its class lives in
+/// `torch.autograd.function`.
+fn python_node(n: &Node) -> bool {
+    n.is_foreign() || n.name() == "BackwardHookFunctionBackward"
+}
+
 impl Native for GradFn {
     fn type_name(&self) -> &str {
         self.0.name()
     }
     fn module(&self) -> &str {
-        if self.0.is_foreign() {
+        if python_node(&self.0) {
             "torch.autograd.function"
         } else {
             "torch.autograd.graph"
@@ -43,7 +50,7 @@ impl Native for GradFn {
     }
     fn repr(&self, _i: &mut Interp) -> PyResult<String> {
         // a custom Function's node is a Python class, so its repr names the module
-        let module = if self.0.is_foreign() {
+        let module = if python_node(&self.0) {
             "torch.autograd.function."
         } else {
             ""

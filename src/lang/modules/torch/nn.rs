@@ -321,6 +321,8 @@ fn name_grad_fn(_: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
         "NativeBatchNormBackward0",
         "EmbeddingBackward0",
         "TransposeBackward1",
+        // the views a module's full backward hooks put on its inputs and outputs
+        "BackwardHookFunctionBackward",
     ];
     let t = a.pos.first().and_then(as_tensor).cloned();
     let name = match a.pos.get(1) {
