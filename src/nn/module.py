@@ -116,31 +116,38 @@ def _joined(tensors):
     # One tensor holding the flattened `tensors` and each one again as a view of it. A hook on
     # the joined tensor sees all their gradients at once, after every use of every view has
     # contributed (the engine runs a node only when its gradient is complete): the role of
-    # PyTorch's BackwardHookFunction node. None when they cannot be joined (mixed kinds).
+    # PyTorch's BackwardHookFunction node. Tensors of mixed dtypes or devices are joined as
+    # float64 on the CPU, which holds every float exactly, and each view is cast back.
     first = tensors[0]
-    if any(t.dtype != first.dtype or t.device != first.device for t in tensors):
-        return None
-    flat = torch.cat([t.reshape(-1) for t in tensors])
+    mixed = any(t.dtype != first.dtype or t.device != first.device for t in tensors)
+    if mixed:
+        flat = torch.cat([t.reshape(-1).to(device='cpu', dtype=torch.float64) for t in tensors])
+    else:
+        flat = torch.cat([t.reshape(-1) for t in tensors])
     views, at = [], 0
     for t in tensors:
         n = t.numel()
-        views.append(flat[at:at + n].view(t.shape))
+        v = flat[at:at + n].view(t.shape)
+        views.append(v.to(device=t.device, dtype=t.dtype) if mixed else v)
         at += n
     return flat, views
 
 
 def _split_like(g, tensors):
+    # The joined gradient `g` cut into one per tensor, in each tensor's dtype and device.
     out, at = [], 0
     for t in tensors:
         n = t.numel()
-        out.append(g[at:at + n].view(t.shape))
+        out.append(g[at:at + n].view(t.shape).to(device=t.device, dtype=t.dtype))
         at += n
     return out
 
 
-def _join_grads(grads, tensors):
-    # A joined gradient from per-tensor ones (None: zeros, nothing flows there).
-    return torch.cat([(torch.zeros_like(t) if g is None else g).reshape(-1) for g, t in zip(grads, tensors)])
+def _join_grads(grads, tensors, kind):
+    # A joined gradient, of `kind` (the joined tensor's device and dtype), from per-tensor
+    # ones (None: zeros, nothing flows there).
+    device, dtype = kind
+    return torch.cat([(torch.zeros_like(t) if g is None else g).reshape(-1).to(device=device, dtype=dtype) for g, t in zip(grads, tensors)])
 
 
 class _BackwardHooks:
@@ -170,10 +177,8 @@ class _BackwardHooks:
                 self.inputs.append(a)
         if not self.inputs:
             return args
-        joined = _joined(self.inputs)
-        if joined is None:
-            raise NotImplementedError('cudalearn does not implement full backward hooks on modules whose inputs differ in dtype or device yet')
-        flat, views = joined
+        flat, views = _joined(self.inputs)
+        self.in_kind = (flat.device, flat.dtype)
         flat.register_hook(self._inputs_hook)
         out = list(args)
         for k, v in zip(self.in_idx, views):
@@ -191,10 +196,8 @@ class _BackwardHooks:
         if not idx:
             return out
         tensors = [items[k] for k in idx]
-        joined = _joined(tensors)
-        if joined is None:
-            raise NotImplementedError('cudalearn does not implement full backward hooks on modules whose outputs differ in dtype or device yet')
-        flat, views = joined
+        flat, views = _joined(tensors)
+        self.out_kind = (flat.device, flat.dtype)
         self.outputs = tensors
         self.out_seen = [False] * len(views)
         for n, v in enumerate(views):
@@ -225,7 +228,7 @@ class _BackwardHooks:
             for hook in list(self.bw.values()):
                 hook(self.module, (None,) * self.n_args, self.grad_out)
         if replaced:
-            return _join_grads(grads, self.outputs)
+            return _join_grads(grads, self.outputs, self.out_kind)
         return None
 
     def _inputs_hook(self, g):
@@ -242,7 +245,7 @@ class _BackwardHooks:
                 grads = list(r)
                 replaced = True
         if replaced:
-            return _join_grads([grads[k] for k in self.in_idx], self.inputs)
+            return _join_grads([grads[k] for k in self.in_idx], self.inputs, self.in_kind)
         return None
 
 

@@ -217,3 +217,25 @@ lin = nn.Linear(3, 1)
 lin.register_full_backward_pre_hook(lambda mod, go: None)
 out = lin(torch.ones(1, 3))
 print(out.grad_fn.name())
+
+# %% full_backward_hooks_mixed_dtypes
+import torch
+import torch.nn as nn
+class Two(nn.Module):
+    def forward(self, a, b):
+        return a * 2, (b * 3).double()
+
+m = Two()
+def hook(mod, gi, go):
+    print('hook', [None if g is None else (g.dtype, g.tolist()) for g in gi], [None if g is None else g.dtype for g in go])
+    return (gi[0] * 10, gi[1])
+m.register_full_backward_hook(hook)
+a = torch.ones(2, requires_grad=True)
+b = torch.ones(2, dtype=torch.float64, requires_grad=True)
+p, q = m(a, b)
+print(p.dtype, q.dtype, p.grad_fn.name())
+(p.sum() + q.sum()).backward()
+print(a.grad, b.grad)
+p, q = m(a, b)
+p.sum().backward()
+print(a.grad, b.grad)
