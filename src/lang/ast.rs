@@ -318,6 +318,9 @@ pub struct ClassDef {
     pub bases: Vec<Expr>,
     pub body: Vec<Stmt>,
     pub decorators: Vec<Expr>,
+    /// From the `class` keyword to the body's end (decorators excluded): where the enclosing
+    /// frame's traceback entry points while the class is built, as CPython's does.
+    pub span: Span,
 }
 
 #[derive(Clone, Debug)]
