@@ -769,6 +769,12 @@ impl Interp {
     fn get_attr_hinted_slow(&mut self, obj: &Value, name: Sym, hint: &AttrHint) -> PyResult<Value> {
         if let Value::Instance(i) = obj {
             let d = i.dict.borrow();
+            // The site's older index (an instance of another layout), still without hashing.
+            if let Some((k, v)) = d.get_index(hint.older() as usize) {
+                if *k == name {
+                    return Ok(v.dup());
+                }
+            }
             if let Some((at, _, v)) = d.get_full(&name) {
                 hint.set(at as u32);
                 return Ok(v.dup());
@@ -815,12 +821,14 @@ impl Interp {
         if let Value::Instance(i) = obj {
             if !i.class.has_setattr() {
                 let mut d = i.dict.borrow_mut();
-                if let Some((k, slot)) = d.get_index_mut(hint.get() as usize) {
-                    if *k == name {
-                        let old = std::mem::replace(slot, v);
-                        drop(d);
-                        drop(old);
-                        return Ok(());
+                for at in [hint.get(), hint.older()] {
+                    if let Some((k, slot)) = d.get_index_mut(at as usize) {
+                        if *k == name {
+                            let old = std::mem::replace(slot, v);
+                            drop(d);
+                            drop(old);
+                            return Ok(());
+                        }
                     }
                 }
                 let (at, old) = d.insert_full(name, v);
