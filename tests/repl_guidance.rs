@@ -1,7 +1,7 @@
 //! What the REPL tells a learner beyond Python's own output (stdin piped, so no timing and no
 //! terminal): IPython magics point to `:time`, `memory_summary()` without a GPU keeps
 //! PyTorch's KeyError and explains it, and the device-mismatch hint names the learner's own
-//! variables.
+//! variables. Also the prompt's traceback frames where a script's are covered elsewhere.
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -79,4 +79,23 @@ fn device_mismatch_hint_names_the_learners_variables() {
     );
     // Not two names: the general form.
     assert!(hints[2].ends_with("e.g. y = y.to(x.device)"), "{err}");
+}
+
+#[test]
+fn class_body_error_at_the_prompt_has_the_class_frame() {
+    // CPython 3.11's prompt (`python3 -i`) gives these frames, without the source lines.
+    let script = "x = 1\ndef f():\n    class K:\n        y = [][3]\n\nf()\nclass K: z = 1 / 0\n\n";
+    let (_, err) = repl(&["--no-hints"], script);
+    let frames: Vec<&str> = err.lines().filter(|l| l.starts_with("  File ")).collect();
+    assert_eq!(
+        frames,
+        [
+            "  File \"<stdin>\", line 1, in <module>",
+            "  File \"<stdin>\", line 2, in f",
+            "  File \"<stdin>\", line 3, in K",
+            "  File \"<stdin>\", line 1, in <module>",
+            "  File \"<stdin>\", line 1, in K",
+        ],
+        "{err}"
+    );
 }

@@ -118,11 +118,14 @@ impl CmpOp {
 }
 
 /// An attribute expression's inline caches (see `ExprKind::Attr`): where the name last sat
-/// in an instance's dict, and, for a call `obj.name(...)`, the method the instance's class
-/// gave last time.
+/// in an instance's dict, and where it sat before that (a site meeting instances whose
+/// attributes were added in different orders hits either), and, for a call
+/// `obj.name(...)`, the method the instance's class gave last time.
 #[derive(Default)]
 pub struct AttrHint {
     index: std::cell::Cell<u32>,
+    /// The index before `index` (probed after it, out of line).
+    older: std::cell::Cell<u32>,
     /// (Up to four classes: a call site such as `task.run()` often meets several.)
     pub(crate) method: std::cell::RefCell<[Option<MethodHint>; 4]>,
     /// At a call site `obj.name(...)` on a builtin type's value: the method that type gave
@@ -152,8 +155,16 @@ impl AttrHint {
         self.index.get()
     }
     #[inline(always)]
+    pub fn older(&self) -> u32 {
+        self.older.get()
+    }
+    /// Records where the name was found; the index it replaces becomes the older one.
+    #[inline(always)]
     pub fn set(&self, i: u32) {
-        self.index.set(i)
+        let last = self.index.replace(i);
+        if last != i {
+            self.older.set(last);
+        }
     }
 }
 
@@ -161,6 +172,7 @@ impl Clone for AttrHint {
     fn clone(&self) -> AttrHint {
         AttrHint {
             index: std::cell::Cell::new(self.index.get()),
+            older: std::cell::Cell::new(self.older.get()),
             method: Default::default(),
             native: Default::default(),
         }
@@ -318,6 +330,9 @@ pub struct ClassDef {
     pub bases: Vec<Expr>,
     pub body: Vec<Stmt>,
     pub decorators: Vec<Expr>,
+    /// From the `class` keyword to the body's end (decorators excluded): where the enclosing
+    /// frame's traceback entry points while the class is built, as CPython's does.
+    pub span: Span,
 }
 
 #[derive(Clone, Debug)]

@@ -2,9 +2,9 @@
 //! instantiation and `super()`.
 use super::builtin_subclass;
 use super::descriptors;
-use super::{Frame, Interp, Types};
+use super::{Frame, FrameName, Interp, Types};
 use crate::lang::ast::{AttrHint, ClassDef};
-use crate::lang::error::{attr_error, type_error, ExcKind, PyErr, PyResult};
+use crate::lang::error::{attr_error, type_error, Anchor, ExcKind, PyErr, PyResult};
 use crate::lang::symbol::Sym;
 use crate::lang::value::*;
 use std::any::Any;
@@ -49,6 +49,21 @@ fn bases_mro(bases: &[Rc<Class>], builtin: &Option<BuiltinClass>) -> Vec<Rc<Clas
         return Vec::new();
     }
     bases.iter().flat_map(|b| b.mro.borrow().clone()).collect()
+}
+
+/// CPython's error when a new class's bases are repeated or admit no consistent MRO.
+fn check_mro(c: &Rc<Class>, bases: &[Rc<Class>]) -> PyResult<()> {
+    for (i, b) in bases.iter().enumerate() {
+        if bases[..i].iter().any(|a| Rc::ptr_eq(a, b)) {
+            return Err(type_error(format!("duplicate base class {}", b.name)));
+        }
+    }
+    match c3_mro(c, bases) {
+        Some(_) => Ok(()),
+        None => Err(type_error(
+            "Cannot create a consistent method resolution order (MRO) for bases",
+        )),
+    }
 }
 
 /// C3 linearisation; `None` when the bases admit no consistent order.
@@ -294,7 +309,16 @@ impl Interp {
         Ok(())
     }
 
+    /// A `class` statement, in CPython's order: the decorators, the bases, the body (a frame
+    /// of its own in tracebacks, named after the class), the class, the decorators applied.
+    /// Errors while the class is built point at the statement (`class K:` with its body, not
+    /// the decorators); a decorator's call points at that decorator.
     pub(crate) fn class_def(&mut self, def: &Rc<ClassDef>, f: &mut Frame) -> PyResult<Value> {
+        let mut decos = Vec::with_capacity(def.decorators.len());
+        for d in &def.decorators {
+            decos.push(self.eval(d, f)?);
+        }
+        let at_stmt = |me: &Self, err: PyErr, f: &Frame| me.at(err, f, def.span, Anchor::None);
         let mut bases = Vec::new();
         for b in &def.bases {
             match self.eval(b, f)? {
@@ -306,14 +330,18 @@ impl Interp {
                             continue;
                         }
                     }
-                    return Err(type_error(format!(
-                        "class bases must be classes, not '{}'",
-                        other.type_name()
-                    )));
+                    return Err(at_stmt(
+                        self,
+                        type_error(format!(
+                            "class bases must be classes, not '{}'",
+                            other.type_name()
+                        )),
+                        f,
+                    ));
                 }
             }
         }
-        builtin_subclass::check_bases(&bases)?;
+        builtin_subclass::check_bases(&bases).map_err(|e| at_stmt(self, e, f))?;
         if bases.is_empty() {
             bases.push(self.types.object.clone());
         }
@@ -333,20 +361,22 @@ impl Interp {
         ns.borrow_mut()
             .insert(Sym::new("__doc__"), docstring(&def.body));
         let saved = f.class_ns.replace(ns.clone());
+        let outer = std::mem::replace(&mut f.name, FrameName::Class(def.name));
         let r = self.exec_block(&def.body, f);
+        f.name = outer;
         f.class_ns = saved;
-        r?;
+        if let Err(mut err) = r {
+            // The body's frame has its entry; the enclosing frame's is the statement.
+            err.0.located = false;
+            return Err(at_stmt(self, err, f));
+        }
         // `__module__` as the body left it (embedded modules name theirs, e.g. torch.nn.modules.linear).
         let module = match ns.borrow().get(&Sym::new("__module__")) {
             Some(Value::Str(m)) => m.to_string(),
             _ => "__main__".to_string(),
         };
         let class = new_class(&def.name.as_str(), &module, bases.clone(), None);
-        if c3_mro(&class, &bases).is_none() {
-            return Err(type_error(
-                "Cannot create a consistent method resolution order (MRO) for bases",
-            ));
-        }
+        check_mro(&class, &bases).map_err(|e| at_stmt(self, e, f))?;
         let dict = Rc::try_unwrap(ns)
             .map(|c| c.into_inner())
             .unwrap_or_else(|ns| ns.borrow().clone());
@@ -363,9 +393,10 @@ impl Interp {
         *class.dict.borrow_mut() = dict;
         class_changed();
         let mut v = Value::Class(class);
-        for d in def.decorators.iter().rev() {
-            let dv = self.eval(d, f)?;
-            v = self.call(&dv, Args::new(vec![v]))?;
+        for (d, dv) in def.decorators.iter().zip(decos).rev() {
+            v = self
+                .call(&dv, Args::new(vec![v]))
+                .map_err(|e| self.at(e, f, d.span, Anchor::None))?;
         }
         Ok(v)
     }
@@ -418,11 +449,7 @@ impl Interp {
             _ => "__main__".to_string(),
         };
         let class = new_class(name, &module, bases.clone(), None);
-        if c3_mro(&class, &bases).is_none() {
-            return Err(type_error(
-                "Cannot create a consistent method resolution order (MRO) for bases",
-            ));
-        }
+        check_mro(&class, &bases)?;
         for (k, v) in dict.iter() {
             descriptors::set_owner(*k, v, &class);
         }
@@ -742,6 +769,12 @@ impl Interp {
     fn get_attr_hinted_slow(&mut self, obj: &Value, name: Sym, hint: &AttrHint) -> PyResult<Value> {
         if let Value::Instance(i) = obj {
             let d = i.dict.borrow();
+            // The site's older index (an instance of another layout), still without hashing.
+            if let Some((k, v)) = d.get_index(hint.older() as usize) {
+                if *k == name {
+                    return Ok(v.dup());
+                }
+            }
             if let Some((at, _, v)) = d.get_full(&name) {
                 hint.set(at as u32);
                 return Ok(v.dup());
@@ -788,12 +821,14 @@ impl Interp {
         if let Value::Instance(i) = obj {
             if !i.class.has_setattr() {
                 let mut d = i.dict.borrow_mut();
-                if let Some((k, slot)) = d.get_index_mut(hint.get() as usize) {
-                    if *k == name {
-                        let old = std::mem::replace(slot, v);
-                        drop(d);
-                        drop(old);
-                        return Ok(());
+                for at in [hint.get(), hint.older()] {
+                    if let Some((k, slot)) = d.get_index_mut(at as usize) {
+                        if *k == name {
+                            let old = std::mem::replace(slot, v);
+                            drop(d);
+                            drop(old);
+                            return Ok(());
+                        }
                     }
                 }
                 let (at, old) = d.insert_full(name, v);

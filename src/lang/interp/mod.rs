@@ -73,6 +73,8 @@ pub enum FrameName<'a> {
     Func(&'a Rc<str>),
     /// `<module>`, `<listcomp>`, ...
     Fixed(&'static str),
+    /// A class body while it runs (CPython gives it a frame named after the class).
+    Class(Sym),
 }
 
 impl FrameName<'_> {
@@ -80,6 +82,7 @@ impl FrameName<'_> {
         match self {
             FrameName::Func(n) => n.clone(),
             FrameName::Fixed(s) => Rc::from(s),
+            FrameName::Class(s) => s.as_str(),
         }
     }
 }

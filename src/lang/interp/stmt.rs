@@ -172,8 +172,11 @@ impl Interp {
                     decos.push(self.eval(d, f)?);
                 }
                 let mut v = self.make_function(def, f, Vec::new())?;
-                for d in decos.into_iter().rev() {
-                    v = self.call(&d, Args::new(vec![v]))?;
+                // A decorator's call points at that decorator, as CPython's does.
+                for (d, dv) in def.decorators.iter().zip(decos).rev() {
+                    v = self
+                        .call(&dv, Args::new(vec![v]))
+                        .map_err(|e| self.at(e, f, d.span, Anchor::None))?;
                 }
                 self.store_name(name, v, f);
             }

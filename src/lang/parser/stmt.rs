@@ -324,6 +324,8 @@ impl Parser<'_> {
         }
         self.expect_op(":")?;
         let body = self.block("class definition", cspan)?;
+        // (To the last statement's end: a comment after it is not part of the class.)
+        let end = body.last().map_or(cspan, |s| s.span);
         Ok(Stmt {
             kind: StmtKind::ClassDef(
                 Rc::new(ClassDef {
@@ -331,6 +333,7 @@ impl Parser<'_> {
                     bases,
                     body,
                     decorators,
+                    span: cspan.to(end),
                 }),
                 Name {
                     sym: name,

@@ -1,0 +1,5 @@
+class K:
+    def m(self):
+        return self.nope
+
+    r = m(1)

@@ -1,0 +1,5 @@
+class K:
+    try:
+        1 / 0
+    except ZeroDivisionError:
+        [][1]

@@ -1,0 +1,4 @@
+x = 1
+class K:
+    if x:
+        raise KeyError("k")

@@ -1,0 +1,6 @@
+def deco(x):
+    return x
+
+@deco
+class K:
+    x = undefined_name

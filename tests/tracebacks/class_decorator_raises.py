@@ -1,0 +1,6 @@
+def deco(cls):
+    raise ValueError("no")
+
+@deco
+class K:
+    pass

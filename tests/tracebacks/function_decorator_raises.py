@@ -1,0 +1,6 @@
+def deco(f):
+    raise ValueError("no")
+
+@deco
+def g():
+    pass
