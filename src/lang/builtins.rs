@@ -885,6 +885,9 @@ pub fn isinstance(i: &mut Interp, v: &Value, cls: &Value) -> PyResult<bool> {
                 Value::Instance(inst) => inst.class.is_subclass(c),
                 _ => false,
             },
+            Some(BuiltinClass::Type(TypeTag::Tuple)) if matches!(v, Value::Native(n) if n.is_tuple()) => {
+                true
+            }
             Some(BuiltinClass::Type(tag)) => matches!(
                 (tag, v),
                 (TypeTag::Int, Value::Int(_) | Value::Bool(_))

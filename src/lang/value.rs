@@ -842,6 +842,10 @@ pub trait Native: Any {
     fn binds_as_method(&self) -> bool {
         false
     }
+    /// Whether it is an instance of a tuple subclass (`torch.return_types.max`, a structseq).
+    fn is_tuple(&self) -> bool {
+        false
+    }
     fn repr(&self, _interp: &mut Interp) -> PyResult<String> {
         Ok(format!("<{} object>", self.type_name()))
     }

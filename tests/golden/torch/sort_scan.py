@@ -373,3 +373,13 @@ import torch
 x = torch.tensor([[3., 1., 2., -1.], [0.5, 4., -1., 2.5], [1., 1., 0., -2.]], requires_grad=True)
 torch.roll(x, (1, 2), 0)
 
+
+# %% return_types_are_tuples
+import torch
+x = torch.tensor([[1.0, 5.0, 2.0], [7.0, 0.0, 3.0]])
+r = torch.max(x, 1)
+print(isinstance(r, tuple), isinstance(r, (list, tuple)), type(r).__name__)
+v, i = x.min(dim=0)
+print(v, i, isinstance(x.sort(1), tuple), isinstance(x.topk(2), tuple))
+print(tuple(r), len(r), r[0], r.indices)
+print(isinstance(x.max(), tuple))

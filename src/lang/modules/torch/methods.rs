@@ -60,6 +60,9 @@ impl Native for ReturnTypes {
     fn module(&self) -> &str {
         "torch.return_types"
     }
+    fn is_tuple(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> &str {
         self.name
     }
