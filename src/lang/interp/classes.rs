@@ -202,6 +202,13 @@ impl Native for Super {
                     }
                 }
             }
+            if c.builtin == Some(BuiltinClass::Object) && name == crate::lang::symbol::dunder::NEW {
+                return Ok(Some(Value::Builtin(Rc::new(Builtin {
+                    name: "__new__",
+                    f: object_new,
+                    this: None,
+                }))));
+            }
             if let Some(BuiltinClass::Exception(_)) | Some(BuiltinClass::Object) = c.builtin {
                 if &*name.as_str() == "__init__" {
                     let this = self.this.clone();
@@ -214,6 +221,30 @@ impl Native for Super {
             }
         }
         Ok(None)
+    }
+}
+
+/// `object.__new__(cls)`: a bare instance of a plain class (what a user `__new__` gets from
+/// `super().__new__(cls)`); the arguments after `cls` are `__init__`'s.
+fn object_new(_: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
+    match a.pos.first() {
+        Some(Value::Class(c)) if c.builtin.is_none() && c.base_type.is_none() => {
+            Ok(Value::Instance(Rc::new(Instance {
+                class: c.clone(),
+                dict: RefCell::new(AttrMap::default()),
+                hash: std::cell::Cell::new(None),
+                base: None,
+            })))
+        }
+        Some(Value::Class(c)) => Err(type_error(format!(
+            "object.__new__({0}) is not safe, use {0}.__new__()",
+            c.name
+        ))),
+        Some(v) => Err(type_error(format!(
+            "object.__new__(X): X is not a type object ({})",
+            v.type_name()
+        ))),
+        None => Err(type_error("object.__new__(): not enough arguments")),
     }
 }
 
@@ -476,6 +507,10 @@ impl Interp {
             return hook(self, c, args);
         }
         let is_exc = c.exc_kind().is_some();
+        if !is_exc && c.lookup(crate::lang::symbol::dunder::NEW).is_some() {
+            // a class of its own `__new__` (a singleton, a cache): it makes the instance
+            return self.instantiate_builtin_subclass(c, args);
+        }
         let inst = Rc::new(Instance {
             class: c.clone(),
             dict: RefCell::new(AttrMap::default()),
@@ -606,6 +641,13 @@ impl Interp {
                     "__bases__" => Ok(Value::tuple(
                         c.bases.iter().map(|x| Value::Class(x.clone())).collect(),
                     )),
+                    "__new__" if c.builtin == Some(BuiltinClass::Object) => {
+                        Ok(Value::Builtin(Rc::new(Builtin {
+                            name: "__new__",
+                            f: object_new,
+                            this: None,
+                        })))
+                    }
                     // `object.__setattr__(self, name, v)`: store without the class's hook.
                     "__setattr__" | "__delattr__" if c.builtin == Some(BuiltinClass::Object) => {
                         Ok(Value::Builtin(Rc::new(Builtin {
