@@ -20,6 +20,15 @@
 const L2U: f32 = 0.693_145_75;
 const L2L: f32 = 1.428_606_8e-6;
 const R_LN2: f32 = std::f32::consts::LOG2_E;
+/// `exp`'s polynomial in the reduced argument, highest power first (Horner with FMA).
+const EXP_POLY: [f32; 6] = [
+    1.985_276_2e-4,
+    1.393_043_6e-3,
+    8.333_361e-3,
+    4.166_648_5e-2,
+    0.166_666_67,
+    0.5,
+];
 
 /// A double-float: the unevaluated sum `x + y` (|y| below half an ulp of x).
 #[derive(Clone, Copy)]
@@ -97,12 +106,10 @@ pub fn exp(d: f32) -> f32 {
     let qf = q as f32;
     let s = qf.mul_add(-L2U, d);
     let s = qf.mul_add(-L2L, s);
-    let mut u: f32 = 1.985_276_2e-4;
-    u = u.mul_add(s, 1.393_043_6e-3);
-    u = u.mul_add(s, 8.333_361e-3);
-    u = u.mul_add(s, 4.166_648_5e-2);
-    u = u.mul_add(s, 0.166_666_67);
-    u = u.mul_add(s, 0.5);
+    let mut u = EXP_POLY[0];
+    for k in &EXP_POLY[1..] {
+        u = u.mul_add(s, *k);
+    }
     let u = 1.0 + (s * s).mul_add(u, s);
     let u = ldexp2(u, q);
     let u = if d < -104.0 { 0.0 } else { u };
@@ -147,7 +154,7 @@ pub fn ln(d: f32) -> f32 {
 /// The AVX2+FMA lanes: the scalar functions op for op on 8 floats.
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{L2L, L2U, R_LN2};
+    use super::{EXP_POLY, L2L, L2U, R_LN2};
     use std::arch::x86_64::*;
 
     #[inline]
@@ -186,12 +193,10 @@ mod avx2 {
         let qf = _mm256_cvtepi32_ps(q);
         let s = fma(qf, c(-L2U), d);
         let s = fma(qf, c(-L2L), s);
-        let mut u = c(1.985_276_2e-4);
-        u = fma(u, s, c(1.393_043_6e-3));
-        u = fma(u, s, c(8.333_361e-3));
-        u = fma(u, s, c(4.166_648_5e-2));
-        u = fma(u, s, c(0.166_666_67));
-        u = fma(u, s, c(0.5));
+        let mut u = c(EXP_POLY[0]);
+        for k in &EXP_POLY[1..] {
+            u = fma(u, s, c(*k));
+        }
         let u = _mm256_add_ps(c(1.0), fma(_mm256_mul_ps(s, s), u, s));
         let u = ldexp2(u, q);
         let u = _mm256_andnot_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(d, c(-104.0)), u);
@@ -226,7 +231,7 @@ mod avx2 {
 /// saturates as its AVX2 form does, so every lane gives the scalar function's bits.
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx512 {
-    use super::{L2L, L2U, R_LN2};
+    use super::{EXP_POLY, L2L, L2U, R_LN2};
     use std::arch::x86_64::*;
 
     #[inline]
@@ -265,12 +270,10 @@ pub(crate) mod avx512 {
         let qf = _mm512_cvtepi32_ps(q);
         let s = fma(qf, c(-L2U), d);
         let s = fma(qf, c(-L2L), s);
-        let mut u = c(1.985_276_2e-4);
-        u = fma(u, s, c(1.393_043_6e-3));
-        u = fma(u, s, c(8.333_361e-3));
-        u = fma(u, s, c(4.166_648_5e-2));
-        u = fma(u, s, c(0.166_666_67));
-        u = fma(u, s, c(0.5));
+        let mut u = c(EXP_POLY[0]);
+        for k in &EXP_POLY[1..] {
+            u = fma(u, s, c(*k));
+        }
         let u = _mm512_add_ps(c(1.0), fma(_mm512_mul_ps(s, s), u, s));
         let u = ldexp2(u, q);
         let under = _mm512_cmp_ps_mask::<_CMP_LT_OQ>(d, c(-104.0));

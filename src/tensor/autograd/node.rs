@@ -305,9 +305,6 @@ pub fn record_padded(
             "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.",
         ).with_hint("this tensor was made under torch.inference_mode(); make it with torch.no_grad() instead, or use x.clone() outside inference mode"));
     }
-    let mut next: Vec<Option<Rc<Node>>> = inputs.iter().map(|t| edge(t)).collect();
-    next.extend((0..pad).map(|_| None));
-    let inputs_meta = inputs.iter().map(|t| InputMeta::of(t)).collect();
     let saved: Vec<Option<Saved>> = saved
         .iter()
         .map(|t| {
@@ -330,22 +327,30 @@ pub fn record_padded(
         })
         .collect();
     let had_saved = saved.iter().any(|s| s.is_some());
+    let kind = Kind::Func {
+        f,
+        saved: RefCell::new(saved),
+        had_saved,
+        released: Cell::new(false),
+    };
+    attach(name, inputs, pad, out, kind);
+    Ok(())
+}
+
+/// Makes `out`'s node: `name`, an edge per input (then `pad` empty ones), `kind`.
+fn attach(name: &'static str, inputs: &[&Tensor], pad: usize, out: &Tensor, kind: Kind) {
+    let mut next: Vec<Option<Rc<Node>>> = inputs.iter().map(|t| edge(t)).collect();
+    next.extend((0..pad).map(|_| None));
     let node = Rc::new(Node {
         name: Cell::new(name),
         seq: next_seq(),
         next,
-        inputs: inputs_meta,
-        kind: Kind::Func {
-            f,
-            saved: RefCell::new(saved),
-            had_saved,
-            released: Cell::new(false),
-        },
+        inputs: inputs.iter().map(|t| InputMeta::of(t)).collect(),
+        kind,
         retained: RefCell::new(vec![]),
     });
     out.set_requires_grad(true);
     out.set_grad_fn(Some(node));
-    Ok(())
 }
 
 /// Records `out = f(inputs)` for a function whose backward the `HookRunner` runs with
@@ -356,19 +361,9 @@ pub fn record_foreign(
     out: &Tensor,
     payload: Rc<dyn std::any::Any>,
 ) {
-    if !out.dtype().is_floating() {
-        return;
+    if out.dtype().is_floating() {
+        attach(name, inputs, 0, out, Kind::Foreign(payload));
     }
-    let node = Rc::new(Node {
-        name: Cell::new(name),
-        seq: next_seq(),
-        next: inputs.iter().map(|t| edge(t)).collect(),
-        inputs: inputs.iter().map(|t| InputMeta::of(t)).collect(),
-        kind: Kind::Foreign(payload),
-        retained: RefCell::new(vec![]),
-    });
-    out.set_requires_grad(true);
-    out.set_grad_fn(Some(node));
 }
 
 /// A node name made at run time (`MyFnBackward`), kept for the program's life: one leak per

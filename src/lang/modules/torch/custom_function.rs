@@ -9,7 +9,7 @@ use crate::lang::error::{not_implemented_text, runtime_error, type_error, PyErr,
 use crate::lang::interp::Interp;
 use crate::lang::symbol::Sym;
 use crate::lang::value::*;
-use crate::tensor::autograd::{intern_name, record_foreign, Grads};
+use crate::tensor::autograd::{intern_name, is_recording, record_foreign, Grads};
 use crate::tensor::Tensor;
 use std::rc::Rc;
 
@@ -31,8 +31,7 @@ pub fn custom_apply(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
         ));
     };
     let inputs: Vec<&Tensor> = args.iter().filter_map(as_tensor).collect();
-    let records = crate::tensor::autograd::is_enabled() && inputs.iter().any(|t| t.requires_grad());
-    if !records {
+    if !is_recording(&inputs) {
         return Ok(out.clone());
     }
     let Some(result) = as_tensor(out) else {
