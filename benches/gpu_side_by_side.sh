@@ -25,6 +25,8 @@ step parity 180 "$PARITY" --nocapture --test-threads=1
 step memory_cudalearn 60 "$BIN" run tests/cuda/memory.py
 step memory_pytorch 90 "$PY" tests/cuda/memory.py
 step lessons_cuda 180 "$BIN" lesson --check-all --device cuda
+step amp_phases_cudalearn 90 "$BIN" run benches/gpu_amp_phases.py
+step amp_phases_pytorch 90 "$PY" benches/gpu_amp_phases.py
 for i in 1 2; do
   step "bench_cudalearn_$i" 90 "$BIN" bench
   step "bench_pytorch_$i" 90 "$PY" benches/pytorch_gpu.py
@@ -36,6 +38,8 @@ echo "== info"; head -30 "$OUT/info.txt"
 echo "== parity (last lines)"; grep -E "^test |test result|SKIP|panicked|cuda_parity on" "$OUT/parity.txt" | head -20
 echo "== memory: cudalearn vs PyTorch"; diff "$OUT/memory_cudalearn.txt" "$OUT/memory_pytorch.txt" && echo identical
 echo "== lessons"; grep -vE "^✓" "$OUT/lessons_cuda.txt" | head -40
+echo "== AMP phases: cudalearn, then PyTorch"
+cat "$OUT/amp_phases_cudalearn.txt" "$OUT/amp_phases_pytorch.txt"
 for i in 1 2; do
   echo "== bench pair $i (cudalearn, then PyTorch)"
   cat "$OUT/bench_cudalearn_$i.txt" "$OUT/bench_pytorch_$i.txt"
