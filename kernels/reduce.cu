@@ -4,6 +4,10 @@
 // Few long rows (x.sum() over 100M elements) would leave all but a few SMs idle, so they are
 // reduced in two passes: `reduce_chunks_*` cuts each row into `chunks` pieces, one block each,
 // writing partial results in the accumulation type; `reduce_rows_*` of that type finishes.
+// Reductions over the leading axes of a contiguous tensor (a bias gradient's `g.sum(0)`) use
+// `reduce_cols_*` instead, without the transposed copy: one thread per column walks down `len`
+// rows of it, so neighbouring threads read neighbouring elements, and blockIdx.y picks which
+// `len` rows; partial results per slice (in the accumulation type) are reduced again the same way.
 #define RED_SUM 0
 #define RED_PROD 1
 #define RED_MAX 2
@@ -68,6 +72,16 @@ __device__ __forceinline__ ACC block_reduce(int op, const T* row, i64 start, i64
             ACC v = block_reduce<T, ACC, Load_##NAME>(op, x + (b / chunks) * cols, start, end, buf); \
             if (threadIdx.x == 0) partial[b] = v;                                           \
             __syncthreads();                                                                \
+        }                                                                                   \
+    }                                                                                       \
+    extern "C" __global__ void reduce_cols_##NAME(int op, i64 rows, i64 cols, i64 len,     \
+                                                  const T* x, ACC* partial) {               \
+        i64 start = blockIdx.y * len, end = start + len < rows ? start + len : rows;        \
+        for (i64 c = blockIdx.x * (i64)blockDim.x + threadIdx.x; c < cols;                  \
+             c += (i64)gridDim.x * blockDim.x) {                                            \
+            ACC acc = op == RED_SUM ? (ACC)0 : op == RED_PROD ? (ACC)1 : LOAD(x, start * cols + c); \
+            for (i64 r = start; r < end; ++r) acc = combine<ACC>(op, acc, LOAD(x, r * cols + c)); \
+            partial[blockIdx.y * cols + c] = acc;                                           \
         }                                                                                   \
     }                                                                                       \
     extern "C" __global__ void arg_rows_##NAME(int max, i64 rows, i64 cols, const T* x,     \

@@ -587,6 +587,45 @@ fn large_reductions_use_many_blocks_and_match_the_cpu() {
     );
 }
 
+/// Reductions over leading dims (a bias gradient's `g.sum(0)`) walk down columns with
+/// `reduce_cols_*` (no transposed copy), in slices whose partial results are reduced again,
+/// and give the CPU's values for every op, dtype and shape, NaN included.
+#[test]
+fn leading_dim_reductions_walk_columns_and_match_the_cpu() {
+    let Some(v) = vgpu() else { return };
+    let code = "import torch\ntorch.manual_seed(0)\n\
+        for shape, dims in [((3000, 5), 0), ((70, 3, 4), (0, 1)), ((2, 9), 0), ((40, 600), 0)]:\n\
+        \x20   x = torch.randint(-4, 5, shape).double()\n\
+        \x20   for dt in [torch.float32, torch.float64, torch.float16, torch.int64]:\n\
+        \x20       c = x.to(dt)\n\
+        \x20       g = c.cuda()\n\
+        \x20       for f in ['sum', 'amax', 'amin', 'mean']:\n\
+        \x20           if f == 'mean' and dt == torch.int64:\n\
+        \x20               continue\n\
+        \x20           a, b = getattr(c, f)(dims), getattr(g, f)(dims).cpu()\n\
+        \x20           print(shape, dt, f, a.shape == b.shape and torch.equal(a, b))\n\
+        x = torch.rand(5000, 7)\nx[4321, 3] = float('nan')\n\
+        print(x.cuda().sum(0).isnan().tolist(), x.cuda().max(0).values.isnan().tolist() == x.max(0).values.isnan().tolist())\n\
+        print(torch.ones(4, 1_000_000, device='cuda', dtype=torch.float16).sum(0)[:3].tolist())\n";
+    let r = script(v, code, &[]);
+    r.clean();
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 62, "{}{}", r.stdout, r.stderr);
+    for l in &lines[..60] {
+        assert!(l.ends_with("True"), "{l}\n{}", r.stdout);
+    }
+    assert_eq!(
+        lines[60],
+        "[False, False, False, True, False, False, False] True"
+    );
+    assert_eq!(lines[61], "[4.0, 4.0, 4.0]");
+    assert!(
+        r.launched().iter().any(|k| k.starts_with("reduce_cols_")),
+        "{:?}",
+        r.launched()
+    );
+}
+
 /// `torch.optim` steps on the card run the fused kernels of `kernels/optim.cu` and give the
 /// CPU's bits (same parameters, same gradients), for SGD with and without momentum (nesterov,
 /// dampening, weight decay, maximize) and Adam/AdamW (L2 decay, AMSGrad), float32 and float64.

@@ -202,6 +202,13 @@ pub trait Backend {
     fn softmax(&self, x: View, dim: usize, log: bool) -> Result<Owned>;
     /// Batched matrix product of `a` [B, M, K] and `b` [B, K, N] (any strides, one dtype).
     fn bmm(&self, a: View, b: View) -> Result<Owned>;
+    /// `c + a @ b` with `c` (`[B, M, N]`, any strides, broadcast ones too) added to the
+    /// accumulator before its one rounding, as cuBLAS does with `beta = 1` (for float16 and
+    /// bfloat16 the accumulator is float32); `None` where the backend has no such product (the
+    /// caller then computes it in float32 ops and rounds, which gives the same numbers).
+    fn baddbmm(&self, _c: View, _a: View, _b: View) -> Result<Option<Owned>> {
+        Ok(None)
+    }
     /// Advanced-indexing gather: for each base offset, copy the sub-tensor of `src`'s storage
     /// laid out by (`shape`, `strides`) from there; result is `[bases.len(), *shape]`.
     fn gather(

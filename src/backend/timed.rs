@@ -101,6 +101,18 @@ fn stream(flops: f64, bytes: f64, dtype: DType) -> Work {
     }
 }
 
+/// The work of `a @ b` for `a: [B, M, K]`, `b: [B, K, N]`.
+fn matmul_work(a: &View, b: &View) -> Work {
+    let (sa, sb) = (a.shape(), b.shape());
+    Work::Matmul {
+        batch: sa.first().copied().unwrap_or(1),
+        m: sa.get(1).copied().unwrap_or(1),
+        k: sa.get(2).copied().unwrap_or(1),
+        n: sb.get(2).copied().unwrap_or(1),
+        dtype: a.dtype(),
+    }
+}
+
 fn device_index(d: Device) -> u32 {
     match d {
         Device::Cuda(i) => i,
@@ -378,16 +390,21 @@ impl Backend for Timed {
             || self.inner.softmax(x, dim, log),
         )
     }
+    fn baddbmm(&self, c: View, a: View, b: View) -> Result<Option<Owned>> {
+        if self.mode != Mode::Cuda {
+            return self.inner.baddbmm(c, a, b);
+        }
+        let w = matmul_work(&a, &b);
+        self.kernel(
+            &["aten::addmm"],
+            a.device(),
+            |_| w,
+            || self.inner.baddbmm(c, a, b),
+        )
+    }
     fn bmm(&self, a: View, b: View) -> Result<Owned> {
-        let (sa, sb) = (a.shape(), b.shape());
-        let w = Work::Matmul {
-            batch: sa.first().copied().unwrap_or(1),
-            m: sa.get(1).copied().unwrap_or(1),
-            k: sa.get(2).copied().unwrap_or(1),
-            n: sb.get(2).copied().unwrap_or(1),
-            dtype: a.dtype(),
-        };
-        let name = if sa.first() == Some(&1) {
+        let w = matmul_work(&a, &b);
+        let name = if a.shape().first() == Some(&1) {
             "aten::mm"
         } else {
             "aten::bmm"

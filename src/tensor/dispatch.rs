@@ -114,6 +114,10 @@ impl On {
     pub fn bmm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         Ok(Tensor::from_owned(self.0.bmm(a.operand(), b.operand())?))
     }
+    pub fn baddbmm(&self, c: &Tensor, a: &Tensor, b: &Tensor) -> Result<Option<Tensor>> {
+        let out = self.0.baddbmm(c.operand(), a.operand(), b.operand())?;
+        Ok(out.map(Tensor::from_owned))
+    }
     #[inline]
     pub fn gather(
         &self,

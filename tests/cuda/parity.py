@@ -195,6 +195,17 @@ with torch.autocast(device_type=dt, dtype=half):
     s = torch.softmax(y, 1)
     # CUDA's autocast lists softmax as float32; CPU's keeps it in the lower precision
     print(y.dtype == half, s.dtype == (torch.float32 if dev == 'cuda' else half), y.float().cpu().sum().item() > 0)
+# %% half_linear_with_bias
+import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+x, w, b = torch.randn(6, 5), torch.randn(3, 5), torch.randn(3)
+for dt in [torch.float16, torch.bfloat16]:
+    xs, ws, bs = x.to(dt).to(dev), w.to(dt).to(dev), b.to(dt).to(dev)
+    print(F.linear(xs, ws, bs).cpu(), F.linear(xs[0], ws, bs).cpu())
+    print(F.linear(xs, ws, bs[:1].expand(3)).cpu(), F.linear(xs, ws, bs + xs[:, :3]).cpu())
+    g = torch.randn(4, 6, 3).to(dt).to(dev)
+    print(g.sum(0).cpu(), g.sum((0, 1)).cpu(), g.amax(0).cpu(), g.mean(0).cpu())
 # %% memory_statistics
 import torch
 if dev == 'cuda':

@@ -425,6 +425,12 @@ impl Backend for Cuda {
         ) {
             let cast = (x.dtype() != out).then(|| self.cast(x, out)).transpose()?;
             let x = cast.as_ref().map_or(x, Owned::view);
+            let shape = reduced_shape(x.shape(), dims, keepdim);
+            let st = contiguous_strides(&shape);
+            if let Some((rows, cols)) = leading_dims(&x, dims) {
+                let res = reduce_cols(&d, op, (code, s), first(&x), (rows, cols), out, x.device())?;
+                return Ok(res.relayout(CoreLayout::new(shape, st, 0)));
+            }
             let (rows, cols, px, _keep) = rows_last(&x, dims)?;
             let chunks = reduce_chunks(rows, cols);
             let (r, c) = (rows as i64, cols as i64);
@@ -468,8 +474,6 @@ impl Backend for Cuda {
                     .map_err(gpu_err)?;
                 res
             };
-            let shape = reduced_shape(x.shape(), dims, keepdim);
-            let st = contiguous_strides(&shape);
             return Ok(res.relayout(CoreLayout::new(shape, st, 0)));
         }
         host::run(x.device(), &[x], |v| {
@@ -569,6 +573,13 @@ impl Backend for Cuda {
             };
         }
         host::run(x.device(), &[x], |v| CPU.softmax(v[0], dim, log))
+    }
+
+    fn baddbmm(&self, c: View, a: View, b: View) -> Result<Option<Owned>> {
+        match resident(a.device(), &[&a, &b, &c]) {
+            Some(d) if d.kernels().is_some() => super::blas::baddbmm(&*d, c, a, b),
+            _ => Ok(None),
+        }
     }
 
     fn bmm(&self, a: View, b: View) -> Result<Owned> {
@@ -676,6 +687,62 @@ fn reduce_chunks(rows: usize, cols: usize) -> usize {
         return 1;
     }
     (cols / 4096).clamp(1, (1024 / rows.max(1)).max(1))
+}
+
+/// `op` over the rows of a contiguous `[rows, cols]` operand at `px` into `cols` values of
+/// dtype `out` (the operand's): slices of rows reduced by `reduce_cols_*` into partial results
+/// in the accumulation type, which are reduced the same way until one slice is left.
+#[allow(clippy::too_many_arguments)]
+fn reduce_cols(
+    d: &Arc<dyn super::driver::Driver>,
+    op: ReduceOp,
+    (code, suffix): (i32, &str),
+    px: u64,
+    (rows, cols): (usize, usize),
+    out: DType,
+    device: Device,
+) -> Result<Owned> {
+    let acc = match out {
+        DType::F16 | DType::BF16 => DType::F32,
+        o => o,
+    };
+    // about 1024 blocks in all, each thread walking at least 32 rows
+    let col_blocks = cols.div_ceil(BLOCK as usize);
+    let splits = (1024 / col_blocks).clamp(1, (rows / 32).clamp(1, 65535));
+    let len = rows.div_ceil(splits);
+    let splits = rows.div_ceil(len);
+    let partial = empty(acc, &[splits, cols], None, device)?;
+    let cfg = cudarc::driver::LaunchConfig {
+        grid_dim: (col_blocks.clamp(1, 1 << 20) as u32, splits as u32, 1),
+        block_dim: (BLOCK, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    let dims = (rows as i64, cols as i64, len as i64);
+    let pp = base(&partial.view());
+    k(d).reduce_cols(&format!("reduce_cols_{suffix}"), cfg, code, dims, px, pp)
+        .map_err(gpu_err)?;
+    let res = if splits > 1 {
+        CUDA.reduce(op, partial.view(), &[0], false, acc)?
+    } else {
+        partial
+    };
+    if acc == out {
+        Ok(res)
+    } else {
+        CUDA.cast(res.view(), out)
+    }
+}
+
+/// `(rows, cols)` when the reduced `dims` are the leading axes of a contiguous `x` and more
+/// than one element is kept: the column kernel's case (see `Cuda::reduce_cols`).
+fn leading_dims(x: &View, dims: &[usize]) -> Option<(usize, usize)> {
+    let j = dims.len();
+    if !x.is_contiguous() || j == 0 || j >= x.ndim() || !(0..j).all(|i| dims.contains(&i)) {
+        return None;
+    }
+    let rows = x.shape()[..j].iter().product();
+    let cols: usize = x.shape()[j..].iter().product();
+    (cols > 1).then_some((rows, cols))
 }
 
 /// One block per row for the row kernels.

@@ -69,6 +69,8 @@ pub struct Gemm {
     stride_c: i64,
     batch: i32,
     dtype: DType,
+    /// `C = A·B + C` (`beta = 1`) rather than `C = A·B`.
+    accumulate: bool,
 }
 
 impl Gemm {
@@ -89,11 +91,16 @@ impl Gemm {
             _ => (Ty::CUDA_R_32F, Compute::CUBLAS_COMPUTE_32F),
         };
         let op = |t: bool| if t { Op::CUBLAS_OP_T } else { Op::CUBLAS_OP_N };
-        let (one32, zero32, one64, zero64) = (1f32, 0f32, 1f64, 0f64);
-        let (alpha, beta): (*const c_void, *const c_void) = if self.dtype == DType::F64 {
-            (&one64 as *const f64 as _, &zero64 as *const f64 as _)
+        let (one32, one64) = (1f32, 1f64);
+        let (beta32, beta64) = if self.accumulate {
+            (1f32, 1f64)
         } else {
-            (&one32 as *const f32 as _, &zero32 as *const f32 as _)
+            (0f32, 0f64)
+        };
+        let (alpha, beta): (*const c_void, *const c_void) = if self.dtype == DType::F64 {
+            (&one64 as *const f64 as _, &beta64 as *const f64 as _)
+        } else {
+            (&one32 as *const f32 as _, &beta32 as *const f32 as _)
         };
         cudarc::cublas::result::gemm_strided_batched_ex(
             handle,
@@ -131,9 +138,30 @@ pub fn bmm(d: &dyn Driver, a: View, b: View) -> Result<Option<Owned>> {
     if !d.has_blas() || !matches!(dt, DType::F32 | DType::F64 | DType::F16 | DType::BF16) {
         return Ok(None);
     }
+    product(d, a, b, None)
+}
+
+/// `c + a @ b` (`c: [B, M, N]`, any strides): `c` is copied dense into the output and cuBLAS
+/// adds the product to it (`beta = 1`; float16/bfloat16 in float32, rounded once), as ATen's
+/// addmm does. `None` for integers, empty products or without cuBLAS.
+pub fn baddbmm(d: &dyn Driver, c: View, a: View, b: View) -> Result<Option<Owned>> {
+    let dt = a.dtype();
+    let empty = a.shape().contains(&0) || b.shape().contains(&0);
+    let float = matches!(dt, DType::F32 | DType::F64 | DType::F16 | DType::BF16);
+    if !d.has_blas() || !float || c.dtype() != dt || b.dtype() != dt || empty {
+        return Ok(None);
+    }
+    let out = crate::backend::Backend::contiguous_copy(&super::backend::CUDA, c)?;
+    product(d, a, b, Some(out))
+}
+
+/// The cuBLAS product behind `bmm` and `baddbmm`: into a new output, or added to `acc`
+/// (dense `[B, M, N]`).
+fn product(d: &dyn Driver, a: View, b: View, acc: Option<Owned>) -> Result<Option<Owned>> {
+    let dt = a.dtype();
     let (bsz, m, kk, n) = (a.shape()[0], a.shape()[1], a.shape()[2], b.shape()[2]);
     let shape = [bsz, m, n];
-    if bsz * m * n == 0 || kk == 0 {
+    if acc.is_none() && (bsz * m * n == 0 || kk == 0) {
         // zeros, as an empty sum
         let out =
             crate::backend::Backend::zeros(&super::backend::CUDA, dt, bsz * m * n, a.device())?;
@@ -157,8 +185,12 @@ pub fn bmm(d: &dyn Driver, a: View, b: View) -> Result<Option<Owned>> {
     if [m, n, kk, bsz].into_iter().any(big) || va.ld > i32::MAX as i64 || vb.ld > i32::MAX as i64 {
         return Ok(None);
     }
+    let accumulate = acc.is_some();
     // cuBLAS writes every element (beta = 0 reads none), so the output needs no memset
-    let out = Owned::contiguous(super::backend::alloc(dt, bsz * m * n, a.device())?, &shape);
+    let out = match acc {
+        Some(c) => c,
+        None => Owned::contiguous(super::backend::alloc(dt, bsz * m * n, a.device())?, &shape),
+    };
     let ptr = |t: &View| t.storage().device_ptr() + (t.offset() * dt.size()) as u64;
     // row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: cuBLAS gets b first, with m and n swapped
     let g = Gemm {
@@ -178,6 +210,7 @@ pub fn bmm(d: &dyn Driver, a: View, b: View) -> Result<Option<Owned>> {
         stride_c: (m * n) as i64,
         batch: bsz as i32,
         dtype: dt,
+        accumulate,
     };
     d.gemm(&g).map_err(gpu_err)?;
     Ok(Some(out))

@@ -149,6 +149,7 @@ pub fn all_names() -> Vec<String> {
                 "where",
                 "reduce_rows",
                 "reduce_chunks",
+                "reduce_cols",
                 "arg_rows",
             ] {
                 v.push(format!("{k}_{s}"));

@@ -208,6 +208,31 @@ impl Kernels {
         unsafe { self.launch(name, cfg, &mut p) }
     }
 
+    /// `reduce_cols_<T>(int op, i64 rows, i64 cols, i64 len, const T* x, ACC* partial)`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn reduce_cols(
+        &self,
+        name: &str,
+        cfg: LaunchConfig,
+        op: i32,
+        (rows, cols, len): (i64, i64, i64),
+        x: u64,
+        partial: u64,
+    ) -> Result<(), String> {
+        let mut p = [
+            arg(&op),
+            arg(&rows),
+            arg(&cols),
+            arg(&len),
+            arg(&x),
+            arg(&partial),
+        ];
+        // SAFETY: the kernel's six parameters in order and type; `x` holds rows * cols
+        // contiguous elements and `partial` ceil(rows / len) * cols of the accumulation type (a
+        // block the caller made for this launch, as many rows as the grid's y).
+        unsafe { self.launch(name, cfg, &mut p) }
+    }
+
     /// `arg_rows_<T>(int max, i64 rows, i64 cols, const T* x, T* vals, i64* idx)`.
     #[allow(clippy::too_many_arguments)]
     pub fn arg_rows(

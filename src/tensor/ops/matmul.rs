@@ -89,6 +89,25 @@ fn mm_checked(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     Ok(r)
 }
 
+/// `b + x @ w` for floating matrices as one cuBLAS product with `b` broadcast into its
+/// accumulator (no separate bias pass), where the backend has one; `None` elsewhere (the CPU,
+/// the simulated GPU) and for operands it does not fit, which the caller computes in ops.
+pub(crate) fn addmm_fused(b: &Tensor, x: &Tensor, w: &Tensor) -> Result<Option<Tensor>> {
+    let fits = x.ndim() == 2 && w.ndim() == 2 && x.shape()[1] == w.shape()[0];
+    if !fits || !matches!(x.device(), Device::Cuda(_)) {
+        return Ok(None);
+    }
+    let (m, n) = (x.shape()[0], w.shape()[1]);
+    let Ok(c) = b.expand(&[m as i64, n as i64]) else {
+        return Ok(None);
+    };
+    let dispatch = crate::tensor::dispatch::on(x.device());
+    match dispatch.baddbmm(&batch1(&c), &batch1(x), &batch1(w))? {
+        Some(r) => Ok(Some(r.reshape_raw(&[m as i64, n as i64])?)),
+        None => Ok(None),
+    }
+}
+
 /// `torch.bmm(a, b)`.
 pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (a, b) = autocast::cast2(AmpOp::Bmm, a, b)?;

@@ -102,8 +102,12 @@ pub fn addmm(b: &Tensor, x: &Tensor, w: &Tensor) -> Result<Tensor> {
 
 /// `b + x @ w`. In float16/bfloat16 PyTorch accumulates in float32 and adds the bias before
 /// the one rounding (the bias is gemm's `C` with `beta=1`), so autocast's `F.linear` outputs
-/// match it digit for digit.
+/// match it digit for digit. On a card it is one cuBLAS product (as ATen's, with no separate
+/// bias pass), elsewhere float32 ops.
 fn addmm_values(b: &Tensor, x: &Tensor, w: &Tensor) -> Result<Tensor> {
+    if let Some(out) = crate::tensor::ops::matmul::addmm_fused(b, x, w)? {
+        return Ok(out);
+    }
     let dt = x.dtype();
     if matches!(dt, DType::F16 | DType::BF16) && w.dtype() == dt && b.dtype() == dt {
         let f = |t: &Tensor| t.to_dtype(DType::F32);
