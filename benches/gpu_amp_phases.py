@@ -75,3 +75,5 @@ row("relu f16", timed(lambda: torch.relu(h), 20))
 row("sum(0) f16", timed(lambda: h.sum(0), 20))
 with torch.autocast(dev, dtype=torch.float16):
     row("autocast F.linear f32 weight", timed(lambda: torch.nn.functional.linear(a, b), 20))
+row("a.t().contiguous(), f32 4096^2", timed(lambda: a.t().contiguous(), 20))
+row("a + a[0] (row broadcast), f32 4096^2", timed(lambda: a + a[0], 20))

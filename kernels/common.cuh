@@ -23,6 +23,17 @@ __device__ __forceinline__ i64 strided_offset(const Layout& l, i64 i) {
     if (l.ndim == 0) return l.offset;
     if (l.ndim == 1) return l.offset + i * l.strides[0];
     i64 off = l.offset;
+    if (i <= 0x7fffffffLL) {
+        // 32-bit division costs a fraction of the 64-bit one (emulated on a GPU). A dim of
+        // 2^32 or more is clamped, which changes nothing: it is above j, like the true size.
+        unsigned int j = (unsigned int)i;
+        for (int d = l.ndim - 1; d >= 0; --d) {
+            unsigned int n = l.shape[d] > 0xffffffffLL ? 0xffffffffu : (unsigned int)l.shape[d];
+            off += (i64)(j % n) * l.strides[d];
+            j /= n;
+        }
+        return off;
+    }
     for (int d = l.ndim - 1; d >= 0; --d) {
         i64 n = l.shape[d];
         i64 idx = i % n;
