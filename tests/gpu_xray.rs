@@ -202,6 +202,26 @@ fn profiler_table_has_pytorchs_layout() {
     assert_eq!(got[got.len() - 1], want[want.len() - 1]);
 }
 
+/// `prof.key_averages()` is a list of `FunctionEventAvg` rows, as PyTorch's `EventList`: it
+/// has a length, indexes and iterates, and each row has PyTorch's attributes (what PyTorch
+/// 2.15 printed for this script, less its extra `aten::matmul` row).
+#[test]
+fn key_averages_is_a_list_of_event_averages() {
+    let script = "import torch\nfrom torch.profiler import profile, record_function, ProfilerActivity\n\
+        x = torch.randn(64, 64)\n\
+        with profile(activities=[ProfilerActivity.CPU]) as prof:\n\
+        \x20   with record_function('step'):\n\
+        \x20       y = x @ x\n\
+        ka = prof.key_averages()\n\
+        print(type(ka).__name__, len(ka) == len(list(ka)))\n\
+        by = {e.key: e for e in ka}\n\
+        print(by['aten::mm'].count, type(by['step'].cpu_time_total).__name__, by['step'].cpu_time_total >= by['aten::mm'].cpu_time_total)\n\
+        print(type(ka[0]).__name__, ka[-1].key in by, by['aten::mm'].self_device_time_total)\n";
+    let (out, err, code) = cudalearn(&["run", "-"], script, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "EventList True\n1 float True\nFunctionEventAvg True 0\n");
+}
+
 #[test]
 fn profiler_on_the_simulated_gpu_shows_modelled_cuda_columns() {
     let out = sim(

@@ -425,6 +425,78 @@ impl Native for KeyAverages {
     fn attr_names(&self) -> Vec<Rc<str>> {
         vec![Rc::from("table")]
     }
+    // an EventList is a list of FunctionEventAvg: len, indexing and iteration
+    fn len(&self, _i: &mut Interp) -> PyResult<Option<usize>> {
+        Ok(Some(self.0.rows.len()))
+    }
+    fn get_item(&self, _this: &Value, index: &Value, i: &mut Interp) -> PyResult<Value> {
+        i.get_item(&Value::list(self.events()), index)
+    }
+    fn iter(&self, _this: &Value, _i: &mut Interp) -> PyResult<Option<Value>> {
+        Ok(Some(Value::Iter(Rc::new(RefCell::new(Iter::Seq {
+            items: Rc::new(self.events()),
+            pos: 0,
+        })))))
+    }
+}
+
+impl KeyAverages {
+    fn events(&self) -> Vec<Value> {
+        let rows = self.0.rows.iter();
+        rows.map(|r| Value::Native(Rc::new(EventAvg(r.clone()))))
+            .collect()
+    }
+}
+
+/// One row of `key_averages()` (`FunctionEventAvg`): its name, call count and times in
+/// microseconds, under PyTorch's attribute names.
+struct EventAvg(Avg);
+
+impl Native for EventAvg {
+    fn type_name(&self) -> &str {
+        "FunctionEventAvg"
+    }
+    fn module(&self) -> &str {
+        "torch.autograd.profiler_util"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn repr(&self, _i: &mut Interp) -> PyResult<String> {
+        let r = &self.0;
+        let n = r.count.max(1) as f64;
+        Ok(format!(
+            "<FunctionEventAvg key={} self_cpu_time={} cpu_time={} self_cuda_time={} cuda_time={} count={}>",
+            r.key,
+            format_time(r.self_cpu),
+            format_time(r.cpu_total / n),
+            format_time(r.self_device),
+            format_time(r.device_total / n),
+            r.count
+        ))
+    }
+    fn get_attr(&self, _this: &Value, name: Sym, _i: &mut Interp) -> PyResult<Option<Value>> {
+        let r = &self.0;
+        let n = r.count.max(1) as f64;
+        // PyTorch's device totals start as the int 0 and stay so without device events
+        let device = |t: f64| if t == 0.0 { Value::Int(0) } else { Value::Float(t) };
+        Ok(Some(match &*name.as_str() {
+            "key" => Value::str(&r.key),
+            "count" => Value::Int(r.count as i64),
+            "self_cpu_time_total" => Value::Float(r.self_cpu),
+            "cpu_time_total" => Value::Float(r.cpu_total),
+            "cpu_time" => Value::Float(r.cpu_total / n),
+            "self_device_time_total" | "self_cuda_time_total" => device(r.self_device),
+            "device_time_total" | "cuda_time_total" => device(r.device_total),
+            "device_time" | "cuda_time" => device(r.device_total / n),
+            _ => return Ok(None),
+        }))
+    }
+    fn attr_names(&self) -> Vec<Rc<str>> {
+        let names = ["key", "count", "self_cpu_time_total", "cpu_time_total", "cpu_time"];
+        let device = ["self_device_time_total", "device_time_total", "device_time"];
+        names.iter().chain(&device).map(|&n| Rc::from(n)).collect()
+    }
 }
 
 fn attr_err(k: &str) -> PyErr {
