@@ -219,7 +219,10 @@ fn key_averages_is_a_list_of_event_averages() {
         print(type(ka[0]).__name__, ka[-1].key in by, by['aten::mm'].self_device_time_total)\n";
     let (out, err, code) = cudalearn(&["run", "-"], script, &[]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(out, "EventList True\n1 float True\nFunctionEventAvg True 0\n");
+    assert_eq!(
+        out,
+        "EventList True\n1 float True\nFunctionEventAvg True 0\n"
+    );
 }
 
 #[test]

@@ -68,6 +68,39 @@ fn check_float(name: &str, t: &Tensor) -> Result<()> {
 
 // ------------------------------------------------------------------ linear
 
+/// `torch.addmm(input, mat1, mat2)` as the learner calls it: PyTorch's checks, in its order
+/// and words, then `addmm`.
+pub fn addmm_checked(b: &Tensor, x: &Tensor, w: &Tensor) -> Result<Tensor> {
+    let same = |p: &str, q: &str, a: DType, c: DType| -> Result<()> {
+        if a == c {
+            return Ok(());
+        }
+        let (a, c) = (a.c10_name(), c.c10_name());
+        runtime(format!(
+            "{p} and {q} must have the same dtype, but got {a} and {c}"
+        ))
+    };
+    same("self", "mat2", b.dtype(), w.dtype())?;
+    same("mat1", "mat2", x.dtype(), w.dtype())?;
+    for (name, m) in [("self", x), ("mat2", w)] {
+        if m.ndim() != 2 {
+            return runtime(format!(
+                "addmm: {name} must be a matrix, got {}-D tensor",
+                m.ndim()
+            ));
+        }
+    }
+    let (m, k, k2, n) = (x.shape()[0], x.shape()[1], w.shape()[0], w.shape()[1]);
+    if k != k2 {
+        return runtime(format!(
+            "addmm: mat1 and mat2 shapes cannot be multiplied ({m}x{k} and {k2}x{n})"
+        ));
+    }
+    // the bias must broadcast to the product's shape (expand's error otherwise)
+    b.expand(&[m as i64, n as i64])?;
+    addmm(b, x, w)
+}
+
 /// `torch.addmm(b, x, w)`: `b + x @ w` in one node (`AddmmBackward0`).
 pub fn addmm(b: &Tensor, x: &Tensor, w: &Tensor) -> Result<Tensor> {
     super::wrapper_devices(&[("self", b), ("mat1", x), ("mat2", w)], "addmm")?;

@@ -374,6 +374,16 @@ m! {
         Ok(wrap(stats::outer(&this(t)?, &o).py()?))
     },
     "lerp" => |_, t, a| Ok(wrap(lerp(t, &a)?)),
+    "addmm" => |_, t, a| {
+        let (m1, m2) = (need_tensor(&a, 0, "mat1", "addmm")?, need_tensor(&a, 1, "mat2", "addmm")?);
+        for k in ["beta", "alpha"] {
+            if kwarg(&a, k).is_some_and(|v| !matches!(v, Value::Int(1) | Value::Bool(true)) && !matches!(v, Value::Float(f) if f == 1.0)) {
+                return Err(crate::lang::PyErr::new(crate::lang::modules::ExcKind::NotImplementedError, format!("cudalearn's addmm takes {k}=1 only"))
+                    .hint("scale the operands instead: beta * input + alpha * (mat1 @ mat2)"));
+            }
+        }
+        Ok(wrap(crate::tensor::ops::nn::addmm_checked(&this(t)?, &m1, &m2).py()?))
+    },
     "nan_to_num" => |_, t, a| {
         let nan = num(arg(&a, 0, "nan"), "nan")?.unwrap_or(0.0);
         let (p, n) = (num(arg(&a, 1, "posinf"), "posinf")?, num(arg(&a, 2, "neginf"), "neginf")?);
@@ -458,6 +468,7 @@ torch_forms!(
     "triu",
     "outer",
     "lerp",
+    "addmm",
     "nan_to_num",
     "clamp_min",
     "clamp_max",

@@ -479,7 +479,13 @@ impl Native for EventAvg {
         let r = &self.0;
         let n = r.count.max(1) as f64;
         // PyTorch's device totals start as the int 0 and stay so without device events
-        let device = |t: f64| if t == 0.0 { Value::Int(0) } else { Value::Float(t) };
+        let device = |t: f64| {
+            if t == 0.0 {
+                Value::Int(0)
+            } else {
+                Value::Float(t)
+            }
+        };
         Ok(Some(match &*name.as_str() {
             "key" => Value::str(&r.key),
             "count" => Value::Int(r.count as i64),
@@ -493,7 +499,13 @@ impl Native for EventAvg {
         }))
     }
     fn attr_names(&self) -> Vec<Rc<str>> {
-        let names = ["key", "count", "self_cpu_time_total", "cpu_time_total", "cpu_time"];
+        let names = [
+            "key",
+            "count",
+            "self_cpu_time_total",
+            "cpu_time_total",
+            "cpu_time",
+        ];
         let device = ["self_device_time_total", "device_time_total", "device_time"];
         names.iter().chain(&device).map(|&n| Rc::from(n)).collect()
     }
