@@ -443,7 +443,7 @@ impl Backend for Cuda {
                 let partial = empty(acc, &[rows, chunks], None, x.device())?;
                 let (n, pp) = (chunks as i64, base(&partial.view()));
                 k(&d)
-                    .reduce_chunks(
+                    .reduce_partial(
                         &format!("reduce_chunks_{s}"),
                         row_grid(rows * chunks),
                         code,
@@ -719,7 +719,7 @@ fn reduce_cols(
     };
     let dims = (rows as i64, cols as i64, len as i64);
     let pp = base(&partial.view());
-    k(d).reduce_cols(&format!("reduce_cols_{suffix}"), cfg, code, dims, px, pp)
+    k(d).reduce_partial(&format!("reduce_cols_{suffix}"), cfg, code, dims, px, pp)
         .map_err(gpu_err)?;
     let res = if splits > 1 {
         CUDA.reduce(op, partial.view(), &[0], false, acc)?

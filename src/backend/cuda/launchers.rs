@@ -183,14 +183,17 @@ impl Kernels {
         unsafe { self.launch(name, cfg, &mut p) }
     }
 
-    /// `reduce_chunks_<T>(int op, i64 rows, i64 cols, i64 chunks, const T* x, ACC* partial)`.
+    /// The partial-result reductions, `reduce_chunks_<T>` and `reduce_cols_<T>`, both
+    /// `(int op, i64 rows, i64 cols, i64 k, const T* x, ACC* partial)`: `k` is the chunks each
+    /// row is cut into (`partial`: rows * chunks) or the rows each slice walks (`partial`:
+    /// ceil(rows / k) * cols, the grid's y).
     #[allow(clippy::too_many_arguments)]
-    pub fn reduce_chunks(
+    pub fn reduce_partial(
         &self,
         name: &str,
         cfg: LaunchConfig,
         op: i32,
-        (rows, cols, chunks): (i64, i64, i64),
+        (rows, cols, k): (i64, i64, i64),
         x: u64,
         partial: u64,
     ) -> Result<(), String> {
@@ -198,38 +201,13 @@ impl Kernels {
             arg(&op),
             arg(&rows),
             arg(&cols),
-            arg(&chunks),
+            arg(&k),
             arg(&x),
             arg(&partial),
         ];
         // SAFETY: the kernel's six parameters in order and type; `x` holds rows * cols
-        // contiguous elements and `partial` rows * chunks of the accumulation type (a block the
-        // caller made for this launch).
-        unsafe { self.launch(name, cfg, &mut p) }
-    }
-
-    /// `reduce_cols_<T>(int op, i64 rows, i64 cols, i64 len, const T* x, ACC* partial)`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn reduce_cols(
-        &self,
-        name: &str,
-        cfg: LaunchConfig,
-        op: i32,
-        (rows, cols, len): (i64, i64, i64),
-        x: u64,
-        partial: u64,
-    ) -> Result<(), String> {
-        let mut p = [
-            arg(&op),
-            arg(&rows),
-            arg(&cols),
-            arg(&len),
-            arg(&x),
-            arg(&partial),
-        ];
-        // SAFETY: the kernel's six parameters in order and type; `x` holds rows * cols
-        // contiguous elements and `partial` ceil(rows / len) * cols of the accumulation type (a
-        // block the caller made for this launch, as many rows as the grid's y).
+        // contiguous elements and `partial` the results of the accumulation type described
+        // above (a block the caller made for this launch).
         unsafe { self.launch(name, cfg, &mut p) }
     }
 
