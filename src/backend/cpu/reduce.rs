@@ -228,6 +228,21 @@ simd_build! {
 
 /// `prod`, `max` or `min` of a non-empty run, in order.
 fn fold<E: Element>(op: ReduceOp, xs: &[E]) -> E::M {
+    #[cfg(target_arch = "x86_64")]
+    if E::DTYPE == crate::core::DType::F32
+        && matches!(op, ReduceOp::Max | ReduceOp::Min)
+        && xs.len() >= 64
+        && sleef::has_avx512()
+    {
+        // SAFETY: the float32 element type is f32 itself (same size, alignment and bits).
+        let x: &[f32] = unsafe { std::slice::from_raw_parts(xs.as_ptr().cast(), xs.len()) };
+        // SAFETY: the CPU has AVX-512F (checked just above).
+        let (m, nan) = unsafe { minmax_f32_avx512(op == ReduceOp::Max, x) };
+        // NaN and the sign of a zero extreme are settled by the general path, as rare
+        if !nan && m != 0.0 {
+            return <E::M as Arith>::of_scalar(crate::core::Scalar::Float(m as f64));
+        }
+    }
     if matches!(op, ReduceOp::Max | ReduceOp::Min) && E::DTYPE.is_floating() && xs.len() >= 64 {
         return lanes_minmax_simd(op == ReduceOp::Max, xs);
     }
@@ -237,6 +252,53 @@ fn fold<E: Element>(op: ReduceOp, xs: &[E]) -> E::M {
         ReduceOp::Min => xs.iter().fold(xs[0].load(), |a, e| a.min(e.load())),
         _ => E::M::zero(),
     }
+}
+
+/// The max (or min) of at least 64 floats, and whether any is NaN, in four AVX-512
+/// accumulators at once (`vmaxps v, acc` is `v > acc ? v : acc`, as the in-order fold;
+/// any grouping gives the same extreme). Written with intrinsics: the generic lanes fold
+/// compiles to shuffles here and ran at a third of this speed (max over dim 1 of 4096×1024).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn minmax_f32_avx512(max: bool, x: &[f32]) -> (f32, bool) {
+    use std::arch::x86_64::*;
+    let pick = |v: __m512, a: __m512| {
+        if max {
+            _mm512_max_ps(v, a)
+        } else {
+            _mm512_min_ps(v, a)
+        }
+    };
+    let blocks = x.chunks_exact(64);
+    let tail = blocks.remainder();
+    let load = |c: &[f32], k: usize| {
+        // SAFETY: `c` holds 64 floats, so 16 from 16 * k (k < 4) are in bounds.
+        unsafe { _mm512_loadu_ps(c.as_ptr().add(16 * k)) }
+    };
+    let mut acc = [load(x, 0); 4];
+    let mut nan: __mmask16 = 0;
+    for c in blocks {
+        for (k, a) in acc.iter_mut().enumerate() {
+            let v = load(c, k);
+            nan |= _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v, v);
+            *a = pick(v, *a);
+        }
+    }
+    let v = pick(pick(acc[0], acc[1]), pick(acc[2], acc[3]));
+    let mut lanes = [0f32; 16];
+    // SAFETY: `lanes` has room for 16 floats.
+    unsafe { _mm512_storeu_ps(lanes.as_mut_ptr(), v) };
+    let better = |v: f32, m: f32| if max { v > m } else { v < m };
+    let mut any_nan = nan != 0;
+    let m = lanes.iter().chain(tail).fold(lanes[0], |m, &v| {
+        any_nan |= v.is_nan();
+        if better(v, m) {
+            v
+        } else {
+            m
+        }
+    });
+    (m, any_nan)
 }
 
 /// The float `max`/`min` fold in 16 independent lanes (branch-free, so it vectorises), giving
