@@ -220,31 +220,35 @@ fn outer_sum<E: Element>(
 }
 
 simd_build! {
-    /// `lanes_minmax` in the widest SIMD build (compares and selects: the same result).
-    fn lanes_minmax_simd<E: Element>(max: bool, xs: &[E]) -> E::M {
-        lanes_minmax(max, xs)
+    /// `lanes_extreme` in the widest SIMD build (compares and selects: the same result).
+    fn lanes_extreme_simd<E: Element>(max: bool, xs: &[E]) -> (E::M, bool) {
+        lanes_extreme(max, xs)
     }
+}
+
+/// `lanes_extreme` of float32 runs on AVX-512 (`minmax_f32_avx512`); `None` for other element
+/// types or CPUs.
+fn f32_extreme<E: Element>(max: bool, xs: &[E]) -> Option<(E::M, bool)> {
+    #[cfg(target_arch = "x86_64")]
+    if E::DTYPE == crate::core::DType::F32 && sleef::has_avx512() {
+        // SAFETY: the float32 element type is f32 itself (same size, alignment and bits).
+        let x: &[f32] = unsafe { std::slice::from_raw_parts(xs.as_ptr().cast(), xs.len()) };
+        // SAFETY: the CPU has AVX-512F (checked just above).
+        let (m, nan) = unsafe { minmax_f32_avx512(max, x) };
+        return Some((
+            <E::M as Arith>::of_scalar(crate::core::Scalar::Float(m as f64)),
+            nan,
+        ));
+    }
+    None
 }
 
 /// `prod`, `max` or `min` of a non-empty run, in order.
 fn fold<E: Element>(op: ReduceOp, xs: &[E]) -> E::M {
-    #[cfg(target_arch = "x86_64")]
-    if E::DTYPE == crate::core::DType::F32
-        && matches!(op, ReduceOp::Max | ReduceOp::Min)
-        && xs.len() >= 64
-        && sleef::has_avx512()
-    {
-        // SAFETY: the float32 element type is f32 itself (same size, alignment and bits).
-        let x: &[f32] = unsafe { std::slice::from_raw_parts(xs.as_ptr().cast(), xs.len()) };
-        // SAFETY: the CPU has AVX-512F (checked just above).
-        let (m, nan) = unsafe { minmax_f32_avx512(op == ReduceOp::Max, x) };
-        // NaN and the sign of a zero extreme are settled by the general path, as rare
-        if !nan && m != 0.0 {
-            return <E::M as Arith>::of_scalar(crate::core::Scalar::Float(m as f64));
-        }
-    }
     if matches!(op, ReduceOp::Max | ReduceOp::Min) && E::DTYPE.is_floating() && xs.len() >= 64 {
-        return lanes_minmax_simd(op == ReduceOp::Max, xs);
+        let max = op == ReduceOp::Max;
+        let (best, nan) = f32_extreme(max, xs).unwrap_or_else(|| lanes_extreme_simd(max, xs));
+        return settled(xs, best, nan);
     }
     match op {
         ReduceOp::Prod => xs.iter().fold(E::M::one(), |a, e| a.mul(e.load())),
@@ -254,14 +258,17 @@ fn fold<E: Element>(op: ReduceOp, xs: &[E]) -> E::M {
     }
 }
 
-/// The max (or min) of at least 64 floats, and whether any is NaN, in four AVX-512
-/// accumulators at once (`vmaxps v, acc` is `v > acc ? v : acc`, as the in-order fold;
-/// any grouping gives the same extreme). Written with intrinsics: the generic lanes fold
-/// compiles to shuffles here and ran at a third of this speed (max over dim 1 of 4096×1024).
+/// `extreme_f32` of a non-empty run, from 64 floats on in four AVX-512 accumulators at once
+/// (`vmaxps v, acc` is `v > acc ? v : acc`, as the in-order fold; any grouping gives the same
+/// extreme). Written with intrinsics: the generic lanes fold compiles to shuffles here and
+/// ran at a third of this speed (max over dim 1 of 4096×1024); softmax's row max gains too.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 fn minmax_f32_avx512(max: bool, x: &[f32]) -> (f32, bool) {
     use std::arch::x86_64::*;
+    if x.len() < 64 {
+        return extreme_f32(max, x);
+    }
     let pick = |v: __m512, a: __m512| {
         if max {
             _mm512_max_ps(v, a)
@@ -301,12 +308,10 @@ fn minmax_f32_avx512(max: bool, x: &[f32]) -> (f32, bool) {
     (m, any_nan)
 }
 
-/// The float `max`/`min` fold in 16 independent lanes (branch-free, so it vectorises), giving
-/// exactly what the in-order fold gives: NaN if any element is NaN; else the extreme value,
-/// and when that is a zero, the last zero of the run (the in-order fold keeps replacing equal
-/// values, so `max(0.0, -0.0)` is `-0.0`).
+/// The float `max`/`min` of a run in 16 independent lanes (branch-free, so it vectorises),
+/// and whether it held a NaN; `settled` turns that into what the in-order fold gives.
 #[inline(always)]
-fn lanes_minmax<E: Element>(max: bool, xs: &[E]) -> E::M {
+fn lanes_extreme<E: Element>(max: bool, xs: &[E]) -> (E::M, bool) {
     const L: usize = 16;
     let better = |a: E::M, b: E::M| if max { a > b } else { a < b };
     let mut acc: [E::M; L] = std::array::from_fn(|l| xs[l].load());
@@ -329,6 +334,14 @@ fn lanes_minmax<E: Element>(max: bool, xs: &[E]) -> E::M {
         nan |= v.is_nan();
         best = if better(v, best) { v } else { best };
     }
+    (best, nan)
+}
+
+/// What the in-order `max`/`min` fold of `xs` gives, from its extreme `best` found in any
+/// grouping and whether `xs` held a NaN: the canonical NaN if so; else `best`, and when that
+/// is a zero, the last zero of the run (the in-order fold keeps replacing equal values, so
+/// `max(0.0, -0.0)` is `-0.0`).
+fn settled<E: Element>(xs: &[E], best: E::M, nan: bool) -> E::M {
     if nan {
         // the NaN Arith::max/min give (canonical, as the in-order fold returns)
         let any_nan = E::M::zero().div(E::M::zero());
@@ -455,7 +468,7 @@ fn arg_rows_f32(
 /// then the first element equal to it (or the first NaN). Zeros of either sign compare equal,
 /// so this is the first zero, the element the in-order search keeps.
 fn arg_run_f32(max: bool, x: &[f32]) -> usize {
-    let (m, nan) = extreme_f32::<LANES>(max, x);
+    let (m, nan) = extreme_f32(max, x);
     let hit = |v: f32| if nan { v.is_nan() } else { v == m };
     let mut i = 0;
     for c in x.chunks(LANES) {
@@ -632,7 +645,9 @@ fn softmax_piece(xs: &[f32], out: &mut [f32], len: usize, log: bool, tmp: &mut [
 #[inline(always)]
 fn softmax_piece_avx512(xs: &[f32], out: &mut [f32], len: usize, log: bool) {
     for (o, x) in out.chunks_exact_mut(len).zip(xs.chunks_exact(len)) {
-        let mx = row_max(x);
+        // SAFETY: as for the calls below.
+        let (m, nan) = unsafe { minmax_f32_avx512(true, x) };
+        let mx = if nan { f32::NAN } else { m };
         if log {
             // SAFETY: only called from a function built for AVX-512F, AVX2 and FMA, which the
             // caller checked the CPU has.
@@ -657,22 +672,19 @@ const LANES: usize = 16;
 /// row of zeros gives does not matter here: `x - max` is then a zero and `exp` of it is 1.
 #[inline(always)]
 fn row_max(x: &[f32]) -> f32 {
-    match extreme_f32::<64>(true, x) {
+    match extreme_f32(true, x) {
         (_, true) => f32::NAN,
         (m, false) => m,
     }
 }
 
-/// The max (or min) of a non-empty run over `L` lanes, ignoring NaNs, and whether it held a
-/// NaN. Softmax's row max takes 64 (four AVX-512 vectors, so four compare-and-select chains
-/// run at once, folded to 16 with vector compares: 4096×1024 softmax 1.26 -> 1.15 ms); code
-/// not built for AVX-512 (argmax) keeps 16, which SSE registers hold without spilling.
+/// The max (or min) of a non-empty run over 16 lanes, ignoring NaNs, and whether it held a NaN.
 #[inline(always)]
-fn extreme_f32<const L: usize>(max: bool, x: &[f32]) -> (f32, bool) {
+fn extreme_f32(max: bool, x: &[f32]) -> (f32, bool) {
     let better = |v: f32, m: f32| if max { v > m } else { v < m };
-    let mut acc = [x[0]; L];
+    let mut acc = [x[0]; LANES];
     let mut nan = false;
-    let chunks = x.chunks_exact(L);
+    let chunks = x.chunks_exact(LANES);
     let tail = chunks.remainder();
     for c in chunks {
         for (a, &v) in acc.iter_mut().zip(c) {
@@ -680,14 +692,7 @@ fn extreme_f32<const L: usize>(max: bool, x: &[f32]) -> (f32, bool) {
             *a = if better(v, *a) { v } else { *a };
         }
     }
-    // the lanes folded to one vector's 16 with vector compares, then those in order
-    let mut lanes = [x[0]; LANES];
-    for c in acc.chunks_exact(LANES) {
-        for (a, &v) in lanes.iter_mut().zip(c) {
-            *a = if better(v, *a) { v } else { *a };
-        }
-    }
-    let m = tail.iter().chain(&lanes).fold(x[0], |m, &v| {
+    let m = tail.iter().chain(&acc).fold(x[0], |m, &v| {
         nan |= v.is_nan();
         if better(v, m) {
             v
@@ -835,8 +840,12 @@ mod tests {
         cases.push(nan);
         for xs in &cases {
             for max in [true, false] {
-                let (a, b) = (lanes_minmax::<f32>(max, xs), in_order(max, xs));
+                let (best, nan) = lanes_extreme::<f32>(max, xs);
+                let (a, b) = (settled(xs, best, nan), in_order(max, xs));
                 assert_eq!(a.to_bits(), b.to_bits(), "{xs:?}");
+                // and the dispatching fold (AVX-512 intrinsics where the CPU has them)
+                let op = if max { ReduceOp::Max } else { ReduceOp::Min };
+                assert_eq!(fold(op, xs).to_bits(), b.to_bits(), "{xs:?}");
             }
         }
     }

@@ -436,10 +436,7 @@ impl Backend for Cuda {
             let (r, c) = (rows as i64, cols as i64);
             let res = if chunks > 1 {
                 // two passes: partial results in the accumulation type, then one row each
-                let acc = match out {
-                    DType::F16 | DType::BF16 => DType::F32,
-                    o => o,
-                };
+                let acc = acc_type(out);
                 let partial = empty(acc, &[rows, chunks], None, x.device())?;
                 let (n, pp) = (chunks as i64, base(&partial.view()));
                 k(&d)
@@ -702,10 +699,7 @@ fn reduce_cols(
     out: DType,
     device: Device,
 ) -> Result<Owned> {
-    let acc = match out {
-        DType::F16 | DType::BF16 => DType::F32,
-        o => o,
-    };
+    let acc = acc_type(out);
     // about 1024 blocks in all, each thread walking at least 32 rows
     let col_blocks = cols.div_ceil(BLOCK as usize);
     let splits = (1024 / col_blocks).clamp(1, (rows / 32).clamp(1, 65535));
@@ -730,6 +724,14 @@ fn reduce_cols(
         Ok(res)
     } else {
         CUDA.cast(res.view(), out)
+    }
+}
+
+/// The type the reduction kernels accumulate `out` in (partial results are kept in it).
+fn acc_type(out: DType) -> DType {
+    match out {
+        DType::F16 | DType::BF16 => DType::F32,
+        o => o,
     }
 }
 

@@ -377,7 +377,7 @@ m! {
     "addmm" => |_, t, a| {
         let (m1, m2) = (need_tensor(&a, 0, "mat1", "addmm")?, need_tensor(&a, 1, "mat2", "addmm")?);
         for k in ["beta", "alpha"] {
-            if kwarg(&a, k).is_some_and(|v| !matches!(v, Value::Int(1) | Value::Bool(true)) && !matches!(v, Value::Float(f) if f == 1.0)) {
+            if num(kwarg(&a, k), k)?.is_some_and(|v| v != 1.0) {
                 return Err(crate::lang::PyErr::new(crate::lang::modules::ExcKind::NotImplementedError, format!("cudalearn's addmm takes {k}=1 only"))
                     .hint("scale the operands instead: beta * input + alpha * (mat1 @ mat2)"));
             }
