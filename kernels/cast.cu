@@ -9,7 +9,10 @@
             DENSE_LOOP(n, x[k] = src[ls.offset + i], dst[ld.offset + i] = x[k]);            \
             return;                                                                         \
         }                                                                                   \
-        GRID_STRIDE(i, n) { dst[strided_offset(ld, i)] = src[strided_offset(ls, i)]; }      \
+        GRID_STRIDE(i, n) {                                                                 \
+            Offsets<2> o = strided_offsets<2>({&ls, &ld}, i);                               \
+            dst[o.at[1]] = src[o.at[0]];                                                    \
+        }                                                                                   \
     }
 
 DEFINE_COPY(b1, unsigned char)
@@ -48,7 +51,10 @@ __device__ __forceinline__ int d_to_i32(double v) {
             DENSE_LOOP(n, x[k] = LOAD(src, ls.offset + i), dst[ld.offset + i] = STORE(x[k])); \
             return;                                                                         \
         }                                                                                   \
-        GRID_STRIDE(i, n) { dst[strided_offset(ld, i)] = STORE(LOAD(src, strided_offset(ls, i))); } \
+        GRID_STRIDE(i, n) {                                                                 \
+            Offsets<2> o = strided_offsets<2>({&ls, &ld}, i);                               \
+            dst[o.at[1]] = STORE(LOAD(src, o.at[0]));                                       \
+        }                                                                                   \
     }
 
 #define CASTS_FROM(SN, S, LOAD)                          \

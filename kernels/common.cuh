@@ -18,29 +18,52 @@ struct Layout {
     i64 strides[MAX_DIMS];
 };
 
-// The storage offset of the i-th element (row-major over `shape`) of a strided operand.
-__device__ __forceinline__ i64 strided_offset(const Layout& l, i64 i) {
-    if (l.ndim == 0) return l.offset;
-    if (l.ndim == 1) return l.offset + i * l.strides[0];
-    i64 off = l.offset;
-    if (i <= 0x7fffffffLL) {
-        // 32-bit division costs a fraction of the 64-bit one (emulated on a GPU). A dim of
-        // 2^32 or more is clamped, which changes nothing: it is above j, like the true size.
-        unsigned int j = (unsigned int)i;
-        for (int d = l.ndim - 1; d >= 0; --d) {
-            unsigned int n = l.shape[d] > 0xffffffffLL ? 0xffffffffu : (unsigned int)l.shape[d];
-            off += (i64)(j % n) * l.strides[d];
-            j /= n;
+// The storage offsets of element i (row-major over the shape) of N operands laid over one
+// shape: the host's `layouts` gives every operand of a kernel the same merged dims, so one
+// division per dim serves them all. It divides in 32 bits below 2^31 elements (64-bit division
+// is emulated on a GPU; a dim of 2^32 or more is clamped, which changes nothing: it is above j,
+// like the true size). The loop is unrolled over MAX_DIMS so the layouts' arrays are read with
+// constant indices from the kernel's parameters: indexing them with a run-time dim would copy
+// each Layout to local memory in every thread.
+template <int N>
+struct Offsets {
+    i64 at[N];
+};
+
+template <int N, typename I>
+__device__ __forceinline__ void add_dim_offsets(const Layout* const (&ls)[N], I j, Offsets<N>& o) {
+#pragma unroll
+    for (int d = MAX_DIMS - 1; d >= 0; --d) {
+        if (d < ls[0]->ndim) {
+            i64 size = ls[0]->shape[d];
+            I n = (sizeof(I) == 4 && size > 0xffffffffLL) ? (I)0xffffffffu : (I)size;
+            I q = j / n;
+            I r = j - q * n;
+#pragma unroll
+            for (int k = 0; k < N; ++k) o.at[k] += (i64)r * ls[k]->strides[d];
+            j = q;
         }
-        return off;
     }
-    for (int d = l.ndim - 1; d >= 0; --d) {
-        i64 n = l.shape[d];
-        i64 idx = i % n;
-        i /= n;
-        off += idx * l.strides[d];
+}
+
+template <int N>
+__device__ __forceinline__ Offsets<N> strided_offsets(const Layout* const (&ls)[N], i64 i) {
+    Offsets<N> o;
+#pragma unroll
+    for (int k = 0; k < N; ++k) o.at[k] = ls[k]->offset;
+    if (ls[0]->ndim == 1) {
+#pragma unroll
+        for (int k = 0; k < N; ++k) o.at[k] += i * ls[k]->strides[0];
+    } else if (i <= 0x7fffffffLL) {
+        add_dim_offsets<N, unsigned int>(ls, (unsigned int)i, o);
+    } else {
+        add_dim_offsets<N, i64>(ls, i, o);
     }
-    return off;
+    return o;
+}
+
+__device__ __forceinline__ i64 strided_offset(const Layout& l, i64 i) {
+    return strided_offsets<1>({&l}, i).at[0];
 }
 
 // (The CPU build of the kernels, tests/vgpu/src/shim.cpp, brings its own two.)

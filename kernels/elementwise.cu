@@ -178,9 +178,10 @@ __device__ __forceinline__ T iunop(int op, T x) {
             return;                                                                         \
         }                                                                                   \
         GRID_STRIDE(i, n) {                                                                 \
-            ACC x = LOAD(a, strided_offset(la, i));                                         \
-            ACC y = LOAD(b, strided_offset(lb, i));                                         \
-            out[strided_offset(lo, i)] = STORE(BINOP<ACC>(op, x, y));                       \
+            Offsets<3> o = strided_offsets<3>({&la, &lb, &lo}, i);                          \
+            ACC x = LOAD(a, o.at[0]);                                                       \
+            ACC y = LOAD(b, o.at[1]);                                                       \
+            out[o.at[2]] = STORE(BINOP<ACC>(op, x, y));                       \
         }                                                                                   \
     }                                                                                       \
     extern "C" __global__ void binary_scalar_##NAME(int op, i64 n, const T* a, Layout la,   \
@@ -194,8 +195,9 @@ __device__ __forceinline__ T iunop(int op, T x) {
             return;                                                                         \
         }                                                                                   \
         GRID_STRIDE(i, n) {                                                                 \
-            ACC x = LOAD(a, strided_offset(la, i));                                         \
-            out[strided_offset(lo, i)] = STORE(rev ? BINOP<ACC>(op, y, x) : BINOP<ACC>(op, x, y)); \
+            Offsets<2> o = strided_offsets<2>({&la, &lo}, i);                               \
+            ACC x = LOAD(a, o.at[0]);                                                       \
+            out[o.at[1]] = STORE(rev ? BINOP<ACC>(op, y, x) : BINOP<ACC>(op, x, y)); \
         }                                                                                   \
     }                                                                                       \
     extern "C" __global__ void compare_##NAME(int op, i64 n, const T* a, Layout la,         \
@@ -207,9 +209,10 @@ __device__ __forceinline__ T iunop(int op, T x) {
             return;                                                                         \
         }                                                                                   \
         GRID_STRIDE(i, n) {                                                                 \
-            ACC x = LOAD(a, strided_offset(la, i));                                         \
-            ACC y = LOAD(b, strided_offset(lb, i));                                         \
-            out[strided_offset(lo, i)] = cmpop<ACC>(op, x, y);                              \
+            Offsets<3> o = strided_offsets<3>({&la, &lb, &lo}, i);                          \
+            ACC x = LOAD(a, o.at[0]);                                                       \
+            ACC y = LOAD(b, o.at[1]);                                                       \
+            out[o.at[2]] = cmpop<ACC>(op, x, y);                              \
         }                                                                                   \
     }                                                                                       \
     extern "C" __global__ void compare_scalar_##NAME(int op, i64 n, const T* a, Layout la,  \
@@ -224,8 +227,9 @@ __device__ __forceinline__ T iunop(int op, T x) {
             return;                                                                         \
         }                                                                                   \
         GRID_STRIDE(i, n) {                                                                 \
-            ACC x = LOAD(a, strided_offset(la, i));                                         \
-            out[strided_offset(lo, i)] = rev ? cmpop<ACC>(op, y, x) : cmpop<ACC>(op, x, y); \
+            Offsets<2> o = strided_offsets<2>({&la, &lo}, i);                               \
+            ACC x = LOAD(a, o.at[0]);                                                       \
+            out[o.at[1]] = rev ? cmpop<ACC>(op, y, x) : cmpop<ACC>(op, x, y); \
         }                                                                                   \
     }                                                                                       \
     extern "C" __global__ void unary_##NAME(int op, i64 n, const T* a, Layout la, T* out,   \
@@ -237,8 +241,9 @@ __device__ __forceinline__ T iunop(int op, T x) {
             return;                                                                         \
         }                                                                                   \
         GRID_STRIDE(i, n) {                                                                 \
-            ACC x = LOAD(a, strided_offset(la, i));                                         \
-            out[strided_offset(lo, i)] = STORE(UNOP<ACC>(op, x));                           \
+            Offsets<2> o = strided_offsets<2>({&la, &lo}, i);                               \
+            ACC x = LOAD(a, o.at[0]);                                                       \
+            out[o.at[1]] = STORE(UNOP<ACC>(op, x));                           \
         }                                                                                   \
     }                                                                                       \
     extern "C" __global__ void fill_##NAME(i64 n, T* out, Layout lo, double v) {            \
@@ -249,8 +254,8 @@ __device__ __forceinline__ T iunop(int op, T x) {
                                             Layout la, const T* b, Layout lb, T* out,       \
                                             Layout lo) {                                    \
         GRID_STRIDE(i, n) {                                                                 \
-            out[strided_offset(lo, i)] =                                                    \
-                c[strided_offset(lc, i)] ? a[strided_offset(la, i)] : b[strided_offset(lb, i)]; \
+            Offsets<4> o = strided_offsets<4>({&lc, &la, &lb, &lo}, i);                     \
+            out[o.at[3]] = c[o.at[0]] ? a[o.at[1]] : b[o.at[2]];                            \
         }                                                                                   \
     }
 
