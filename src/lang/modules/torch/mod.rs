@@ -223,6 +223,7 @@ forwarded!(
     "square",
     "reciprocal",
     "isnan",
+    "signbit",
     "logical_not",
     "neg",
     "sum",
