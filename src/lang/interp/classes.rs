@@ -350,28 +350,14 @@ impl Interp {
             decos.push(self.eval(d, f)?);
         }
         let at_stmt = |me: &Self, err: PyErr, f: &Frame| me.at(err, f, def.span, Anchor::None);
-        let mut bases = Vec::new();
+        let mut written = Vec::with_capacity(def.bases.len());
         for b in &def.bases {
-            match self.eval(b, f)? {
-                Value::Class(c) => bases.push(c),
-                other => {
-                    if let Value::Native(n) = &other {
-                        if let Some(c) = n.as_any().downcast_ref::<NativeBase>() {
-                            bases.push(c.class.clone());
-                            continue;
-                        }
-                    }
-                    return Err(at_stmt(
-                        self,
-                        type_error(format!(
-                            "class bases must be classes, not '{}'",
-                            other.type_name()
-                        )),
-                        f,
-                    ));
-                }
-            }
+            written.push(self.eval(b, f)?);
         }
+        let resolved = self
+            .resolve_bases(written)
+            .map_err(|e| at_stmt(self, e, f))?;
+        let mut bases = resolved.classes;
         builtin_subclass::check_bases(&bases).map_err(|e| at_stmt(self, e, f))?;
         if bases.is_empty() {
             bases.push(self.types.object.clone());
@@ -400,6 +386,18 @@ impl Interp {
             // The body's frame has its entry; the enclosing frame's is the statement.
             err.0.located = false;
             return Err(at_stmt(self, err, f));
+        }
+        if let Some(orig) = resolved.orig {
+            ns.borrow_mut().insert(Sym::new("__orig_bases__"), orig);
+        }
+        let built = self.metaclass_new(&def.name.as_str(), &bases, &ns.borrow());
+        if let Some(mut v) = built.map_err(|e| at_stmt(self, e, f))? {
+            for (d, dv) in def.decorators.iter().zip(decos).rev() {
+                v = self
+                    .call(&dv, Args::new(vec![v]))
+                    .map_err(|e| self.at(e, f, d.span, Anchor::None))?;
+            }
+            return Ok(v);
         }
         // `__module__` as the body left it (embedded modules name theirs, e.g. torch.nn.modules.linear).
         let module = match ns.borrow().get(&Sym::new("__module__")) {

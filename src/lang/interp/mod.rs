@@ -2,6 +2,7 @@
 mod arith;
 mod builtin_subclass;
 mod call;
+mod class_hooks;
 mod classes;
 mod compare;
 mod descriptors;
