@@ -264,6 +264,7 @@ fn object_setattr(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     }
     match a.pos.get(2) {
         Some(v) => {
+            super::slots::check_store(&inst.class, name)?;
             inst.dict.borrow_mut().insert(name, v.clone());
         }
         None => {
@@ -387,6 +388,7 @@ impl Interp {
             err.0.located = false;
             return Err(at_stmt(self, err, f));
         }
+        super::slots::check_new_class(&ns.borrow()).map_err(|e| at_stmt(self, e, f))?;
         if let Some(orig) = resolved.orig {
             ns.borrow_mut().insert(Sym::new("__orig_bases__"), orig);
         }
@@ -473,6 +475,7 @@ impl Interp {
             };
             dict.insert(Sym::new(k), v.clone());
         }
+        super::slots::check_new_class(&dict)?;
         let module = match dict.get(&Sym::new("__module__")) {
             Some(Value::Str(m)) => m.to_string(),
             _ => "__main__".to_string(),
@@ -571,11 +574,14 @@ impl Interp {
                 }
                 match &*name.as_str() {
                     "__class__" => return Ok(Value::Class(i.class.clone())),
+                    "__dict__" if super::slots::only_slots(&i.class).is_some() => {}
                     "__dict__" => {
+                        let slots = super::slots::declared(&i.class);
                         let map: DictMap = i
                             .dict
                             .borrow()
                             .iter()
+                            .filter(|(k, _)| !slots.contains(k))
                             .map(|(k, v)| (Key(Value::Str(k.as_str())), v.clone()))
                             .collect();
                         return Ok(Value::Dict(Rc::new(RefCell::new(map))));
@@ -897,6 +903,7 @@ impl Interp {
                     if self.property_store(obj, name, Some(v.clone()))? {
                         return Ok(());
                     }
+                    super::slots::check_store(&i.class, name)?;
                 }
                 i.dict.borrow_mut().insert(name, v);
                 Ok(())
@@ -967,10 +974,13 @@ impl Interp {
             Value::Module(m) => m.attrs.borrow_mut().shift_remove(&name).is_some(),
             _ => false,
         };
-        if removed {
-            Ok(())
-        } else {
-            Err(self.no_attr(obj, name))
+        match obj {
+            _ if removed => Ok(()),
+            // an empty slot's descriptor says only the name
+            Value::Instance(i) if super::slots::is_slot(&i.class, name) => {
+                Err(attr_error(name.as_str().to_string()))
+            }
+            _ => Err(self.no_attr(obj, name)),
         }
     }
 

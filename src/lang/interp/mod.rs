@@ -13,6 +13,7 @@ mod iter;
 mod keys;
 mod ops;
 mod repr;
+mod slots;
 mod stmt;
 
 pub use call::bind_error;
