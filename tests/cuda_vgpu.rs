@@ -924,11 +924,12 @@ fn the_profiler_and_profile_command_time_the_card() {
         .stdout
         .lines()
         .skip(3)
-        .take(5)
+        .take(6)
         .map(|l| l.trim_start().split("  ").next().unwrap_or(""))
         .collect();
     assert_eq!(names[0], "step", "{}", r.stdout);
     for op in [
+        "aten::matmul",
         "aten::mm",
         "aten::relu",
         "aten::sum",

@@ -2,6 +2,7 @@
 //! differences in float64 (PyTorch's `torch.autograd.gradcheck` idea, eps 1e-6).
 use cudalearn::tensor::autograd;
 use cudalearn::tensor::index::{index, index_put, IndexItem, IndexValue};
+use cudalearn::tensor::ops::addmm::addmm_checked;
 use cudalearn::tensor::ops::binary::{binary, binary_scalar, clamp, clamp_tensor, BinaryOp};
 use cudalearn::tensor::ops::inplace;
 use cudalearn::tensor::ops::join::{cat, stack, where_, TensorOrScalar};
@@ -280,6 +281,17 @@ fn matmul_family() {
         "matmul broadcast",
         &[t(&[2, 1, 2, 3], 74), t(&[3, 3, 2], 75)],
         &|x| matmul(&x[0], &x[1]),
+    );
+    let (beta, alpha) = (Scalar::Float(-0.75), Scalar::Float(1.5));
+    check(
+        "addmm beta alpha",
+        &[t(&[3], 76), t(&[2, 4], 77), t(&[4, 3], 78)],
+        &move |x| addmm_checked(&x[0], &x[1], &x[2], beta, alpha),
+    );
+    check(
+        "addmm beta 0",
+        &[t(&[2, 3], 79), t(&[2, 4], 77), t(&[4, 3], 78)],
+        &move |x| addmm_checked(&x[0], &x[1], &x[2], Scalar::Int(0), alpha),
     );
 }
 

@@ -31,15 +31,17 @@ pub enum UnaryOp {
     LogicalNot,
     BitwiseNot,
     IsNan,
+    /// `signbit`: the float's sign bit (`-0.0` and negative NaNs too), `x < 0` for integers.
+    Signbit,
 }
 
 /// Every unary op, in declaration order (the CUDA kernels' op codes follow it).
-pub const ALL_UNARY: [UnaryOp; 27] = {
+pub const ALL_UNARY: [UnaryOp; 28] = {
     use UnaryOp::*;
     [
         Neg, Abs, Sqrt, Rsqrt, Exp, Expm1, Log, Log2, Log10, Log1p, Sin, Cos, Tan, Tanh, Sigmoid,
         Relu, Floor, Ceil, Round, Trunc, Frac, Sign, Reciprocal, Square, LogicalNot, BitwiseNot,
-        IsNan,
+        IsNan, Signbit,
     ]
 };
 
@@ -74,16 +76,17 @@ impl UnaryOp {
             LogicalNot => "logical_not",
             BitwiseNot => "bitwise_not",
             IsNan => "isnan",
+            Signbit => "signbit",
         }
     }
 
     /// Parse a method name (`x.exp()` → `Exp`); `None` for names that are not unary ops.
     pub fn from_name(name: &str) -> Option<UnaryOp> {
         use UnaryOp::*;
-        const ALL: [UnaryOp; 27] = [
+        const ALL: [UnaryOp; 28] = [
             Neg, Abs, Sqrt, Rsqrt, Exp, Expm1, Log, Log2, Log10, Log1p, Sin, Cos, Tan, Tanh,
             Sigmoid, Relu, Floor, Ceil, Round, Trunc, Frac, Sign, Reciprocal, Square, LogicalNot,
-            BitwiseNot, IsNan,
+            BitwiseNot, IsNan, Signbit,
         ];
         match name {
             "negative" => Some(Neg),

@@ -60,6 +60,8 @@ exc_kinds! {
     DeprecationWarning: Warning,
     FutureWarning: Warning,
     RuntimeWarning: Warning,
+    PicklingError: Exception,
+    UnpicklingError: Exception,
 }
 
 impl ExcKind {
@@ -84,6 +86,7 @@ impl ExcKind {
     pub fn module(self) -> Option<&'static str> {
         match self {
             ExcKind::OutOfMemoryError | ExcKind::AcceleratorError => Some("torch"),
+            ExcKind::PicklingError | ExcKind::UnpicklingError => Some("_pickle"),
             _ => None,
         }
     }

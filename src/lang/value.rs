@@ -686,8 +686,8 @@ impl Class {
         v
     }
 
-    /// Whether instances' attribute stores go through a `__setattr__` (cached per epoch:
-    /// every `obj.x = v` asks).
+    /// Whether instances' attribute stores go through a `__setattr__`, a property or
+    /// `__slots__`'s check (cached per epoch: every `obj.x = v` asks).
     #[inline(always)]
     pub fn has_setattr(&self) -> bool {
         let (e, has) = self.setattr.get();
@@ -702,6 +702,9 @@ impl Class {
     fn has_setattr_slow(&self) -> bool {
         let epoch = class_epoch();
         let has = self.lookup(crate::lang::symbol::dunder::SETATTR).is_some()
+            || self
+                .lookup(crate::lang::symbol::Sym::new("__slots__"))
+                .is_some()
             || self
                 .mro
                 .borrow()

@@ -204,3 +204,11 @@ d = OrderedDict.fromkeys('abc')
 print(d, list(OrderedDict.fromkeys([3, 1, 3], 0).items()))
 d.move_to_end('a')
 print(d)
+# %% namedtuple_too_many_args
+from collections import namedtuple
+for P in [namedtuple('P', 'x y', defaults=[0]), namedtuple('A', 'x y', defaults=[1, 2]), namedtuple('E', '')]:
+    try:
+        P(1, 2, 3)
+    except TypeError as e:
+        print(e)
+print(namedtuple('P', 'x').__bases__, namedtuple('P', 'x').__mro__)

@@ -17,6 +17,7 @@ import io
 import os
 import sys
 import traceback
+import types
 import warnings
 
 MARK = "# %% "
@@ -44,8 +45,11 @@ def run_case(code):
         out = io.StringIO()
         sys.stdout = out
         warnings.simplefilter("ignore")
+        # the case runs as a script's __main__ module (pickle finds its classes there)
+        main = types.ModuleType("__main__")
+        sys.modules["__main__"] = main
         try:
-            exec(compile(code, "<case>", "exec"), {"__name__": "__main__"})
+            exec(compile(code, "<case>", "exec"), main.__dict__)
         except BaseException as e:  # noqa: BLE001 - the case's own error is its output
             out.write("".join(traceback.format_exception_only(type(e), e)))
         with os.fdopen(w, "w") as f:

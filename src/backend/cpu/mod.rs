@@ -176,6 +176,28 @@ pub(crate) fn map_keep<A: Element, O: Element>(
 }
 
 /// A new result owning `buf` laid out with `strides` (row-major when `None`).
+/// Whether ATen converts float32 to bfloat16 with its vector kernel (`convert_float_bfloat16`),
+/// which writes every NaN as `0xFFFF`, a negative NaN, where c10's scalar conversion writes
+/// `0x7FC0`: it does when the loop's inner dimension (the destination's densest one longer
+/// than 1) is a run of neighbours in the destination and in the source (or a broadcast source
+/// element), and never for a 0-dim tensor. `x.bfloat16().signbit()` shows which ran.
+fn aten_vectorizes_bf16(shape: &[usize], dst_strides: &[usize], src_strides: &[usize]) -> bool {
+    if shape.is_empty() {
+        return false;
+    }
+    let inner = (0..shape.len())
+        .filter(|&d| shape[d] > 1)
+        .min_by_key(|&d| dst_strides[d]);
+    inner.is_none_or(|d| dst_strides[d] == 1 && src_strides[d] <= 1)
+}
+
+/// A NaN as ATen's vector conversion to bfloat16 writes it.
+fn vector_nan(x: &mut half::bf16) {
+    if x.is_nan() {
+        *x = half::bf16::from_bits(0xFFFF);
+    }
+}
+
 pub(crate) fn tensor_laid(
     buf: (Buffer, Option<Dims>),
     shape: &[usize],
@@ -239,6 +261,26 @@ impl Backend for Cpu {
                 update(dv, dst.offset(), dst.strides(), dst.shape(), s, |_, x: S| <D as Element>::cast_from(x));
             })
         });
+        if let (Buffer::BF16(dv), Buffer::F32(sv)) = (&mut *db, &*sb) {
+            if aten_vectorizes_bf16(dst.shape(), dst.strides(), &st) {
+                let s = Src {
+                    data: &sv[..],
+                    offset: src.offset(),
+                    strides: &st,
+                };
+                update(
+                    dv,
+                    dst.offset(),
+                    dst.strides(),
+                    dst.shape(),
+                    s,
+                    |mut d, _| {
+                        vector_nan(&mut d);
+                        d
+                    },
+                );
+            }
+        }
         Ok(())
     }
 
@@ -255,7 +297,7 @@ impl Backend for Cpu {
         // `to(dtype)` keeps the strides of a dense tensor (preserve_format), else row-major
         let keep = crate::core::shape::is_dense(src.shape(), src.strides());
         let sb = src.storage().borrow();
-        let buf = crate::with_dtype!(dtype, D => {
+        let mut buf = crate::with_dtype!(dtype, D => {
             with_buffer!(&*sb, sv, S => {
                 if keep {
                     map_keep::<S, D>(sv, &src, <D as Element>::cast_from)?.wrap()
@@ -264,6 +306,16 @@ impl Backend for Cpu {
                 }
             })
         });
+        if let (Buffer::F32(_), Buffer::BF16(out)) = (&*sb, &mut buf.0) {
+            // the result is dense: its strides are the source's when kept, else row-major
+            let dst = match &buf.1 {
+                Some(st) => st.clone(),
+                None => crate::core::shape::contiguous_strides(src.shape()),
+            };
+            if aten_vectorizes_bf16(src.shape(), &dst, src.strides()) {
+                out.iter_mut().for_each(vector_nan);
+            }
+        }
         tensor_laid(buf, src.shape(), src.device())
     }
 

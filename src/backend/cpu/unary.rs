@@ -56,6 +56,10 @@ where
         Square => go!(|a: E::M| a.mul(a)),
         LogicalNot => Ok(map_keep::<_, bool>(v, x, |a: E| !a.load().truthy())?.wrap()),
         IsNan => Ok(map_keep::<_, bool>(v, x, |a: E| Arith::is_nan(a.load()))?.wrap()),
+        // widening to f64 keeps the sign bit, a NaN's included
+        Signbit => {
+            Ok(map_keep::<_, bool>(v, x, |a: E| a.load().to_f64().is_sign_negative())?.wrap())
+        }
         BitwiseNot => internal("bitwise_not on a float tensor"),
     }
 }
@@ -78,6 +82,7 @@ fn int_kernel<E: Element<M = i64>>(op: UnaryOp, v: &[E], x: &View) -> Result<Lai
         Floor | Ceil | Round | Trunc => go!(|a: i64| a),
         LogicalNot => Ok(map_keep::<_, bool>(v, x, |a: E| a.load() == 0)?.wrap()),
         IsNan => Ok(map_keep::<_, bool>(v, x, |_: E| false)?.wrap()),
+        Signbit => Ok(map_keep::<_, bool>(v, x, |a: E| a.load() < 0)?.wrap()),
         _ => internal("float-only unary op on an integer tensor"),
     }
 }
@@ -87,7 +92,7 @@ fn bool_kernel(op: UnaryOp, v: &[bool], x: &View) -> Result<Laid> {
     Ok(match op {
         LogicalNot | BitwiseNot => map_keep(v, x, |a: bool| !a)?.wrap(),
         Sign => map_keep(v, x, |a: bool| a)?.wrap(),
-        IsNan => map_keep(v, x, |_: bool| false)?.wrap(),
+        IsNan | Signbit => map_keep(v, x, |_: bool| false)?.wrap(),
         _ => return internal("unsupported unary op on a bool tensor"),
     })
 }

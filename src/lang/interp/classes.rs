@@ -264,6 +264,7 @@ fn object_setattr(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     }
     match a.pos.get(2) {
         Some(v) => {
+            super::slots::check_store(&inst.class, name)?;
             inst.dict.borrow_mut().insert(name, v.clone());
         }
         None => {
@@ -350,28 +351,14 @@ impl Interp {
             decos.push(self.eval(d, f)?);
         }
         let at_stmt = |me: &Self, err: PyErr, f: &Frame| me.at(err, f, def.span, Anchor::None);
-        let mut bases = Vec::new();
+        let mut written = Vec::with_capacity(def.bases.len());
         for b in &def.bases {
-            match self.eval(b, f)? {
-                Value::Class(c) => bases.push(c),
-                other => {
-                    if let Value::Native(n) = &other {
-                        if let Some(c) = n.as_any().downcast_ref::<NativeBase>() {
-                            bases.push(c.class.clone());
-                            continue;
-                        }
-                    }
-                    return Err(at_stmt(
-                        self,
-                        type_error(format!(
-                            "class bases must be classes, not '{}'",
-                            other.type_name()
-                        )),
-                        f,
-                    ));
-                }
-            }
+            written.push(self.eval(b, f)?);
         }
+        let resolved = self
+            .resolve_bases(written)
+            .map_err(|e| at_stmt(self, e, f))?;
+        let mut bases = resolved.classes;
         builtin_subclass::check_bases(&bases).map_err(|e| at_stmt(self, e, f))?;
         if bases.is_empty() {
             bases.push(self.types.object.clone());
@@ -400,6 +387,19 @@ impl Interp {
             // The body's frame has its entry; the enclosing frame's is the statement.
             err.0.located = false;
             return Err(at_stmt(self, err, f));
+        }
+        super::slots::check_new_class(&ns.borrow()).map_err(|e| at_stmt(self, e, f))?;
+        if let Some(orig) = resolved.orig {
+            ns.borrow_mut().insert(Sym::new("__orig_bases__"), orig);
+        }
+        let built = self.metaclass_new(&def.name.as_str(), &bases, &ns.borrow());
+        if let Some(mut v) = built.map_err(|e| at_stmt(self, e, f))? {
+            for (d, dv) in def.decorators.iter().zip(decos).rev() {
+                v = self
+                    .call(&dv, Args::new(vec![v]))
+                    .map_err(|e| self.at(e, f, d.span, Anchor::None))?;
+            }
+            return Ok(v);
         }
         // `__module__` as the body left it (embedded modules name theirs, e.g. torch.nn.modules.linear).
         let module = match ns.borrow().get(&Sym::new("__module__")) {
@@ -475,6 +475,7 @@ impl Interp {
             };
             dict.insert(Sym::new(k), v.clone());
         }
+        super::slots::check_new_class(&dict)?;
         let module = match dict.get(&Sym::new("__module__")) {
             Some(Value::Str(m)) => m.to_string(),
             _ => "__main__".to_string(),
@@ -573,11 +574,14 @@ impl Interp {
                 }
                 match &*name.as_str() {
                     "__class__" => return Ok(Value::Class(i.class.clone())),
+                    "__dict__" if super::slots::only_slots(&i.class).is_some() => {}
                     "__dict__" => {
+                        let slots = super::slots::declared(&i.class);
                         let map: DictMap = i
                             .dict
                             .borrow()
                             .iter()
+                            .filter(|(k, _)| !slots.contains(k))
                             .map(|(k, v)| (Key(Value::Str(k.as_str())), v.clone()))
                             .collect();
                         return Ok(Value::Dict(Rc::new(RefCell::new(map))));
@@ -899,6 +903,7 @@ impl Interp {
                     if self.property_store(obj, name, Some(v.clone()))? {
                         return Ok(());
                     }
+                    super::slots::check_store(&i.class, name)?;
                 }
                 i.dict.borrow_mut().insert(name, v);
                 Ok(())
@@ -969,10 +974,13 @@ impl Interp {
             Value::Module(m) => m.attrs.borrow_mut().shift_remove(&name).is_some(),
             _ => false,
         };
-        if removed {
-            Ok(())
-        } else {
-            Err(self.no_attr(obj, name))
+        match obj {
+            _ if removed => Ok(()),
+            // an empty slot's descriptor says only the name
+            Value::Instance(i) if super::slots::is_slot(&i.class, name) => {
+                Err(attr_error(name.as_str().to_string()))
+            }
+            _ => Err(self.no_attr(obj, name)),
         }
     }
 

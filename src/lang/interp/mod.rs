@@ -2,6 +2,7 @@
 mod arith;
 mod builtin_subclass;
 mod call;
+mod class_hooks;
 mod classes;
 mod compare;
 mod descriptors;
@@ -12,6 +13,7 @@ mod iter;
 mod keys;
 mod ops;
 mod repr;
+mod slots;
 mod stmt;
 
 pub use call::bind_error;

@@ -1,5 +1,6 @@
 //! Tensor operations, one file per family. Each op checks devices first (PyTorch's texts), then
 //! works out the result dtype and shape, then calls the backend of the operands' device.
+pub mod addmm;
 pub mod binary;
 pub mod compare;
 pub mod extra;

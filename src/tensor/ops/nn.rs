@@ -1,4 +1,4 @@
-//! The ops of `torch.nn.functional`: `linear` (as `addmm`), the losses, `dropout`,
+//! The ops of `torch.nn.functional`: `linear` (as `addmm`, whose node is in `addmm.rs`), the losses, `dropout`,
 //! `layer_norm`, `gelu`, `leaky_relu`, `one_hot`. Each records the node PyTorch records: a
 //! fused node (`AddmmBackward0`, `MseLossBackward0`, `NllLossBackward0`, ...) where PyTorch has
 //! a kernel, the nodes of the parts where PyTorch composes ops (`l1_loss`, `cross_entropy`).
@@ -7,12 +7,11 @@ use crate::tensor::autograd::util::{add, div, mul, neg, scalar_op, scale, sub, w
 use crate::tensor::autograd::{is_recording, is_recording1, mode, record, Grads};
 use crate::tensor::error::{index_err, runtime, value_err, Result};
 use crate::tensor::ops::binary::{binary, binary_scalar, BinaryOp};
-use crate::tensor::ops::matmul::grad::{column_major, mm_mat1_backward, mm_mat2_backward};
-use crate::tensor::ops::matmul::{matmul, mm};
+use crate::tensor::ops::matmul::matmul;
 use crate::tensor::ops::reduce::{mean, softmax, sum};
 use crate::tensor::ops::unary::{unary, UnaryOp};
 use crate::tensor::shape::fmt_list;
-use crate::tensor::{DType, Device, Scalar, Tensor};
+use crate::tensor::{DType, Scalar, Tensor};
 
 /// `reduction=`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -68,86 +67,7 @@ fn check_float(name: &str, t: &Tensor) -> Result<()> {
 
 // ------------------------------------------------------------------ linear
 
-/// `torch.addmm(input, mat1, mat2)` as the learner calls it: PyTorch's checks, in its order
-/// and words, then `addmm`.
-pub fn addmm_checked(b: &Tensor, x: &Tensor, w: &Tensor) -> Result<Tensor> {
-    let same = |p: &str, q: &str, a: DType, c: DType| -> Result<()> {
-        if a == c {
-            return Ok(());
-        }
-        let (a, c) = (a.c10_name(), c.c10_name());
-        runtime(format!(
-            "{p} and {q} must have the same dtype, but got {a} and {c}"
-        ))
-    };
-    same("self", "mat2", b.dtype(), w.dtype())?;
-    same("mat1", "mat2", x.dtype(), w.dtype())?;
-    for (name, m) in [("self", x), ("mat2", w)] {
-        if m.ndim() != 2 {
-            return runtime(format!(
-                "addmm: {name} must be a matrix, got {}-D tensor",
-                m.ndim()
-            ));
-        }
-    }
-    let (m, k, k2, n) = (x.shape()[0], x.shape()[1], w.shape()[0], w.shape()[1]);
-    if k != k2 {
-        return runtime(format!(
-            "addmm: mat1 and mat2 shapes cannot be multiplied ({m}x{k} and {k2}x{n})"
-        ));
-    }
-    // the bias must broadcast to the product's shape (expand's error otherwise)
-    b.expand(&[m as i64, n as i64])?;
-    addmm(b, x, w)
-}
-
-/// `torch.addmm(b, x, w)`: `b + x @ w` in one node (`AddmmBackward0`).
-pub fn addmm(b: &Tensor, x: &Tensor, w: &Tensor) -> Result<Tensor> {
-    super::wrapper_devices(&[("self", b), ("mat1", x), ("mat2", w)], "addmm")?;
-    let rec = is_recording(&[b, x, w]);
-    let out = mode::without(|| addmm_values(b, x, w))?;
-    // a 1-D bias over a matrix with more than one row and column runs on cuBLASLt (ATen's
-    // `useLtInterface`), which takes a workspace of its own (cuBLAS's was taken by `mm`)
-    if let Device::Cuda(i) = x.device() {
-        if b.ndim() == 1 && x.shape()[0] > 1 && x.shape()[1] > 1 && w.shape()[1] > 1 {
-            crate::backend::gpu::blas_workspaces(i, true)?;
-        }
-    }
-    if rec {
-        let (nx, nw) = (x.requires_grad(), w.requires_grad());
-        let (x_cm, w_cm) = (column_major(x), column_major(w));
-        record(
-            "AddmmBackward0",
-            &[b, x, w],
-            &out,
-            &[nw.then_some(x), nx.then_some(w)],
-            move |g, c| {
-                Ok(vec![
-                    when(c.needs(0), || Ok(g.clone()))?,
-                    when(c.needs(1), || mm_mat1_backward(g, c.saved(1), x_cm))?,
-                    when(c.needs(2), || mm_mat2_backward(g, c.saved(0), w_cm))?,
-                ])
-            },
-        )?;
-    }
-    Ok(out)
-}
-
-/// `b + x @ w`. In float16/bfloat16 PyTorch accumulates in float32 and adds the bias before
-/// the one rounding (the bias is gemm's `C` with `beta=1`), so autocast's `F.linear` outputs
-/// match it digit for digit. On a card it is one cuBLAS product (as ATen's, with no separate
-/// bias pass), elsewhere float32 ops.
-fn addmm_values(b: &Tensor, x: &Tensor, w: &Tensor) -> Result<Tensor> {
-    if let Some(out) = crate::tensor::ops::matmul::addmm_fused(b, x, w)? {
-        return Ok(out);
-    }
-    let dt = x.dtype();
-    if matches!(dt, DType::F16 | DType::BF16) && w.dtype() == dt && b.dtype() == dt {
-        let f = |t: &Tensor| t.to_dtype(DType::F32);
-        return add(&mm(&f(x)?, &f(w)?)?, &f(b)?)?.to_dtype(dt);
-    }
-    add(&mm(x, w)?, b)
-}
+pub use super::addmm::{addmm, addmm_checked};
 
 /// `F.linear(x, w, b=None)`: `x @ w.T + b`, recorded as PyTorch records it (`AddmmBackward0`
 /// for a batch of rows with a bias; batch dims folded into rows and unfolded again).

@@ -280,7 +280,11 @@ class _NamedTupleBase(tuple):
     def __new__(cls, *args, **kwargs):
         fields = cls._fields
         if len(args) > len(fields):
-            raise TypeError(f'{cls.__name__}.__new__() takes {len(fields) + 1} positional arguments but {len(args) + 1} were given')
+            most = len(fields) + 1
+            least = most - len(cls._field_defaults)
+            takes = f'from {least} to {most}' if least < most else f'{most}'
+            s = '' if takes == '1' else 's'
+            raise TypeError(f'{cls.__name__}.__new__() takes {takes} positional argument{s} but {len(args) + 1} were given')
         vals = list(args)
         for name in fields[len(args):]:
             if name in kwargs:
@@ -370,7 +374,11 @@ def namedtuple(typename, field_names, *, rename=False, defaults=None, module=Non
     }
     for index, name in enumerate(fields):
         ns[name] = _field_getter(index)
-    return type(typename, (_NamedTupleBase,), ns)
+    # the shared methods are copied in, so the class's only base is tuple, as in CPython
+    for name, value in _NamedTupleBase.__dict__.items():
+        if name not in ('__module__', '__qualname__', '__doc__'):
+            ns[name] = value
+    return type(typename, (tuple,), ns)
 
 
 class deque:

@@ -123,8 +123,68 @@ def get_type_hints(obj):
     return dict(getattr(obj, '__annotations__', {}))
 
 
-def NamedTuple(typename, fields=None, **kwargs):
+# NamedTuple as CPython 3.11's typing.py writes it: a function for the call form, and, through
+# `__mro_entries__`, the base `_NamedTuple` for the class form, whose metaclass __new__ (here
+# the `__cudalearn_metaclass_new__` hook, cudalearn having no metaclasses) turns the class
+# body's annotations into a collections.namedtuple class.
+
+_prohibited = {'__new__', '__init__', '__slots__', '__getnewargs__',
+               '_fields', '_field_defaults',
+               '_make', '_replace', '_asdict', '_source'}
+
+_special = {'__module__', '__name__', '__annotations__'}
+
+
+def _make_nmtuple(name, types, module, defaults=()):
     from collections import namedtuple
+    fields = [n for n, t in types]
+    nm_tpl = namedtuple(name, fields, defaults=defaults, module=module)
+    nm_tpl.__annotations__ = dict(types)
+    return nm_tpl
+
+
+def _namedtuple_meta_new(typename, bases, ns):
+    # NamedTupleMeta.__new__
+    for base in bases:
+        if base is not _NamedTuple:
+            raise TypeError('can only inherit from a NamedTuple type and Generic')
+    types = ns.get('__annotations__', {})
+    default_names = []
+    for field_name in types:
+        if field_name in ns:
+            default_names.append(field_name)
+        elif default_names:
+            raise TypeError(f"Non-default namedtuple field {field_name} "
+                            f"cannot follow default field"
+                            f"{'s' if len(default_names) > 1 else ''} "
+                            f"{', '.join(default_names)}")
+    nm_tpl = _make_nmtuple(typename, types.items(),
+                           defaults=[ns[n] for n in default_names],
+                           module=ns['__module__'])
+    # update from user namespace without overriding special namedtuple attributes
+    for key in ns:
+        if key in _prohibited:
+            raise AttributeError("Cannot overwrite NamedTuple attribute " + key)
+        elif key not in _special and key not in nm_tpl._fields:
+            setattr(nm_tpl, key, ns[key])
+    return nm_tpl
+
+
+def NamedTuple(typename, fields=None, /, **kwargs):
     if fields is None:
-        fields = list(kwargs.items())
-    return namedtuple(typename, [name for name, _ in fields])
+        fields = kwargs.items()
+    elif kwargs:
+        raise TypeError("Either list of fields or keywords"
+                        " can be provided to NamedTuple, not both")
+    return _make_nmtuple(typename, fields, module='__main__')
+
+
+class _NamedTuple:
+    __cudalearn_metaclass_new__ = _namedtuple_meta_new
+
+
+def _namedtuple_mro_entries(bases):
+    return (_NamedTuple,)
+
+
+NamedTuple.__mro_entries__ = _namedtuple_mro_entries

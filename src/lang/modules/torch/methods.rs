@@ -494,6 +494,7 @@ m! {
     "square" => |_, t, _| unary_m(UnaryOp::Square)(t),
     "reciprocal" => |_, t, _| unary_m(UnaryOp::Reciprocal)(t),
     "isnan" => |_, t, _| unary_m(UnaryOp::IsNan)(t),
+    "signbit" => |_, t, _| unary_m(UnaryOp::Signbit)(t),
     "logical_not" => |_, t, _| unary_m(UnaryOp::LogicalNot)(t),
     "relu_" => |_, t, _| { unary::unary_(UnaryOp::Relu, &this(t)?).py()?; Ok(t.clone()) },
     "exp_" => |_, t, _| { unary::unary_(UnaryOp::Exp, &this(t)?).py()?; Ok(t.clone()) },

@@ -10,7 +10,7 @@ use crate::lang::interp::Interp;
 use crate::lang::value::*;
 use crate::tensor::ops::extra::{counting, cumulative, gather, layout, sort, stats};
 use crate::tensor::ops::join::TensorOrScalar;
-use crate::tensor::Tensor;
+use crate::tensor::{Scalar, Tensor};
 
 type M = (NativeFn, &'static str);
 
@@ -376,13 +376,14 @@ m! {
     "lerp" => |_, t, a| Ok(wrap(lerp(t, &a)?)),
     "addmm" => |_, t, a| {
         let (m1, m2) = (need_tensor(&a, 0, "mat1", "addmm")?, need_tensor(&a, 1, "mat2", "addmm")?);
-        for k in ["beta", "alpha"] {
-            if num(kwarg(&a, k), k)?.is_some_and(|v| v != 1.0) {
-                return Err(crate::lang::PyErr::new(crate::lang::modules::ExcKind::NotImplementedError, format!("cudalearn's addmm takes {k}=1 only"))
-                    .hint("scale the operands instead: beta * input + alpha * (mat1 @ mat2)"));
+        let coef = |k: &str| -> PyResult<Scalar> {
+            match kwarg(&a, k) {
+                None => Ok(Scalar::Int(1)),
+                Some(v) => scalar_of(&v).ok_or_else(|| type_error(format!("addmm(): argument '{k}' must be Number, not {}", v.type_name()))),
             }
-        }
-        Ok(wrap(crate::tensor::ops::nn::addmm_checked(&this(t)?, &m1, &m2).py()?))
+        };
+        let (beta, alpha) = (coef("beta")?, coef("alpha")?);
+        Ok(wrap(crate::tensor::ops::addmm::addmm_checked(&this(t)?, &m1, &m2, beta, alpha).py()?))
     },
     "nan_to_num" => |_, t, a| {
         let nan = num(arg(&a, 0, "nan"), "nan")?.unwrap_or(0.0);

@@ -19,6 +19,7 @@ pub mod objects;
 pub mod optim;
 pub mod profiler;
 pub mod save;
+mod save_objects;
 pub mod size;
 pub mod tensor;
 pub mod tensor_dir;
@@ -223,6 +224,7 @@ forwarded!(
     "square",
     "reciprocal",
     "isnan",
+    "signbit",
     "logical_not",
     "neg",
     "sum",

@@ -1,10 +1,12 @@
 //! `torch.save(obj, path)` and `torch.load(path, map_location=None)` in cudalearn's own file
 //! format (PyTorch's zip archive is not needed to round-trip): tensors (dtype, device, shape,
 //! requires_grad, Parameter-ness, values), and the containers state dicts and optimizer state
-//! are made of (dict, `collections.OrderedDict`, list, tuple, str, int, float, bool, None).
+//! are made of (dict, `collections.OrderedDict`, list, tuple, str, int, float, bool, None),
+//! and, by reference as pickle keeps them, classes and dict subclasses (`save_objects.rs`).
 //! Paths must be relative and stay under the current directory. Views are saved as copies
 //! (two tensors sharing memory load as two tensors).
 use super::convert::*;
+use super::save_objects;
 use crate::lang::builtins::kwarg;
 use crate::lang::error::{not_implemented_text, type_error, ExcKind, PyErr, PyResult};
 use crate::lang::interp::Interp;
@@ -99,15 +101,22 @@ impl Writer<'_> {
                 let pairs: Vec<(Value, Value)> = d.borrow().iter().map(|(k, v)| (k.0.clone(), v.clone())).collect();
                 self.pairs(b'd', &pairs, depth)?;
             }
-            Value::Instance(inst) if &*inst.class.name == "OrderedDict" => {
-                let items = self.interp.call_method(v, "items", Args::new(vec![]))?;
-                let items = self.interp.collect(&items)?;
-                let mut pairs = Vec::with_capacity(items.len());
-                for it in items {
-                    let kv = self.interp.collect(&it)?;
-                    pairs.push((kv[0].clone(), kv[1].clone()));
-                }
+            Value::Instance(inst) if is_ordered_dict(&inst.class) => {
+                let pairs = save_objects::dict_parts(self.interp, v)?;
                 self.pairs(b'o', &pairs, depth)?;
+            }
+            Value::Instance(inst) if matches!(inst.base, Some(Value::Dict(_))) => {
+                // a dict subclass: its class by name, its items, its __dict__
+                self.out.push(b'D');
+                self.class_ref(&inst.class)?;
+                let pairs = save_objects::dict_parts(self.interp, v)?;
+                self.pairs(b'd', &pairs, depth)?;
+                let state = save_objects::state(inst);
+                self.pairs(b'd', &state, depth)?;
+            }
+            Value::Class(c) => {
+                self.out.push(b'c');
+                self.class_ref(c)?;
             }
             _ => match as_tensor(v) {
                 Some(t) => self.tensor(t)?,
@@ -120,6 +129,12 @@ impl Writer<'_> {
                 }
             },
         }
+        Ok(())
+    }
+    fn class_ref(&mut self, c: &std::rc::Rc<Class>) -> PyResult<()> {
+        let (module, qualname) = save_objects::class_name(self.interp, c)?;
+        self.bytes(module.as_bytes());
+        self.bytes(qualname.as_bytes());
         Ok(())
     }
     fn seq(&mut self, tag: u8, items: &[Value], depth: usize) -> PyResult<()> {
@@ -160,6 +175,12 @@ impl Writer<'_> {
         }
         Ok(())
     }
+}
+
+/// `collections.OrderedDict` itself (its subclasses are saved by name, as other dict
+/// subclasses are).
+fn is_ordered_dict(c: &Class) -> bool {
+    &*c.name == "OrderedDict" && &*c.module == "collections"
 }
 
 /// `torch.save(obj, f)`.
@@ -205,6 +226,9 @@ struct Reader<'a> {
     at: usize,
     target: Target,
     path: &'a str,
+    /// `torch.load(weights_only=True)`, the default: classes other than PyTorch's safe ones
+    /// are refused.
+    weights_only: bool,
 }
 
 impl Reader<'_> {
@@ -250,11 +274,8 @@ impl Reader<'_> {
                 Value::tuple((0..n).map(|_| self.value(i)).collect::<PyResult<_>>()?)
             }
             tag @ (b'd' | b'o') => {
-                let n = self.u32()?;
                 let mut map = DictMap::default();
-                for _ in 0..n {
-                    let k = self.value(i)?;
-                    let v = self.value(i)?;
+                for (k, v) in self.pairs(i)? {
                     map.insert(Key::new(k)?, v);
                 }
                 let d = Value::Dict(std::rc::Rc::new(std::cell::RefCell::new(map)));
@@ -266,9 +287,41 @@ impl Reader<'_> {
                     d
                 }
             }
+            b'c' => self.class_ref(i)?,
+            b'D' => {
+                let cls = self.class_ref(i)?;
+                let items = self.tagged_pairs(i)?;
+                let state = self.tagged_pairs(i)?;
+                save_objects::rebuild(i, &cls, items, state)?
+            }
             b'T' => wrap(self.tensor()?),
             _ => return Err(bad_file(self.path)),
         })
+    }
+    fn pairs(&mut self, i: &mut Interp) -> PyResult<Vec<(Value, Value)>> {
+        let n = self.u32()?;
+        let mut pairs = Vec::with_capacity(n.min(1 << 16));
+        for _ in 0..n {
+            let k = self.value(i)?;
+            let v = self.value(i)?;
+            pairs.push((k, v));
+        }
+        Ok(pairs)
+    }
+    /// A `d`-tagged run of pairs, read as pairs (not yet a dict).
+    fn tagged_pairs(&mut self, i: &mut Interp) -> PyResult<Vec<(Value, Value)>> {
+        if self.u8()? != b'd' {
+            return Err(bad_file(self.path));
+        }
+        self.pairs(i)
+    }
+    fn class_ref(&mut self, i: &mut Interp) -> PyResult<Value> {
+        let module = self.string()?;
+        let qualname = self.string()?;
+        if self.weights_only {
+            save_objects::check_safe(&module, &qualname)?;
+        }
+        save_objects::find_class(i, &module, &qualname)
     }
     fn tensor(&mut self) -> PyResult<Tensor> {
         let path = self.path;
@@ -337,6 +390,10 @@ pub fn load(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
             .hint("pass a device: map_location='cpu', 'cuda' or torch.device(...)"))
         }
     };
+    let weights_only = match kwarg(&a, "weights_only") {
+        None | Some(Value::None) => true,
+        Some(v) => i.truthy(&v)?,
+    };
     let data = std::fs::read(&path).map_err(|e| os_error(&e, &path))?;
     if !data.starts_with(MAGIC) {
         return Err(bad_file(&path));
@@ -346,6 +403,7 @@ pub fn load(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
         at: MAGIC.len(),
         target,
         path: &path,
+        weights_only,
     };
     let v = r.value(i)?;
     if r.at != data.len() {

@@ -121,6 +121,6 @@ pub(super) fn record_unary(op: UnaryOp, x: &Tensor, out: &Tensor) -> crate::tens
         Frac => record("FracBackward0", &i, out, &[], |g, _| {
             Ok(vec![Some(g.clone())])
         }),
-        LogicalNot | BitwiseNot | IsNan => Ok(()),
+        LogicalNot | BitwiseNot | IsNan | Signbit => Ok(()),
     }
 }
