@@ -175,7 +175,6 @@ pub(crate) fn map_keep<A: Element, O: Element>(
     })
 }
 
-/// A new result owning `buf` laid out with `strides` (row-major when `None`).
 /// Whether ATen converts float32 to bfloat16 with its vector kernel (`convert_float_bfloat16`),
 /// which writes every NaN as `0xFFFF`, a negative NaN, where c10's scalar conversion writes
 /// `0x7FC0`: it does when the loop's inner dimension (the destination's densest one longer
@@ -198,6 +197,7 @@ fn vector_nan(x: &mut half::bf16) {
     }
 }
 
+/// A new result owning `buf` laid out with `strides` (row-major when `None`).
 pub(crate) fn tensor_laid(
     buf: (Buffer, Option<Dims>),
     shape: &[usize],
