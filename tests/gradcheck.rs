@@ -635,6 +635,40 @@ fn statistics() {
     check("svdvals wide batched", &[t(&[2, 2, 3], 65)], &|x| {
         svd::svdvals(&x[0])
     });
+    // the factors of linalg.svd through functions that do not depend on the vectors' signs:
+    // squared entries, rank-one parts, with S alongside (one node, three outputs)
+    use cudalearn::tensor::autograd::util::{add, mul};
+    check("linalg.svd U squared + S", &[t(&[3, 2], 67)], &|x| {
+        let (u, s, _) = svd::linalg_svd(&x[0], false)?;
+        add(&mul(&u, &u)?, &s)
+    });
+    check(
+        "linalg.svd Vh squared, wide batched",
+        &[t(&[2, 2, 3], 68)],
+        &|x| {
+            let (_, _, vh) = svd::linalg_svd(&x[0], false)?;
+            mul(&vh, &vh)
+        },
+    );
+    check("linalg.svd rank-one part", &[t(&[3, 4], 69)], &|x| {
+        let (u, s, vh) = svd::linalg_svd(&x[0], false)?;
+        let p =
+            cudalearn::tensor::ops::matmul::matmul(&u.narrow(-1, 0, 1)?, &vh.narrow(-2, 0, 1)?)?;
+        add(&p, &sum(&s, None, false, None)?)
+    });
+    check(
+        "linalg.svd full_matrices, first vectors",
+        &[t(&[4, 2], 70)],
+        &|x| {
+            let (u, _, vh) = svd::linalg_svd(&x[0], true)?;
+            let p = mul(&u.narrow(-1, 0, 2)?, &u.narrow(-1, 0, 2)?)?;
+            add(&p, &sum(&mul(&vh, &vh)?, None, false, None)?)
+        },
+    );
+    check("torch.svd V squared", &[t(&[3, 3], 71)], &|x| {
+        let (_, _, v) = svd::svd(&x[0], true, true)?;
+        mul(&v, &v)
+    });
     // the nuclear norm as matrix_norm composes it
     check("svdvals sum (nuclear norm)", &[t(&[3, 3], 66)], &|x| {
         sum(&svd::svdvals(&x[0])?, Some(&[-1]), false, None)

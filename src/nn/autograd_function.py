@@ -1,6 +1,7 @@
 # torch.autograd.Function: an op with a backward of its own. `apply` runs `forward` with grad
-# mode off, then the native `custom_apply` records one `<Name>Backward` node whose backward
-# calls the class's `backward(ctx, grad_output)` (lang/modules/torch/custom_function.rs).
+# mode off, then the native `custom_apply` records one `<Name>Backward` node (shared by every
+# tensor of a tuple that forward returns) whose backward calls the class's
+# `backward(ctx, *grad_outputs)` once (lang/modules/torch/custom_function.rs).
 import torch
 import _cudalearn_nn as _N
 

@@ -9,6 +9,9 @@ pub struct AutogradMeta {
     pub grad: Option<Tensor>,
     /// The node that produced this tensor (`grad_fn`); `None` for a leaf.
     pub grad_fn: Option<Rc<Node>>,
+    /// Which of `grad_fn`'s outputs this tensor is (PyTorch's `output_nr`; 0 but for the
+    /// outputs of a multi-output node).
+    pub output_nr: usize,
     /// A leaf's `AccumulateGrad` node, shared by every op that uses the leaf (weak: the graph
     /// owns it, so it dies with the graph).
     pub accumulator: Option<Weak<Node>>,

@@ -386,7 +386,32 @@ impl Tensor {
             .and_then(|m| m.grad_fn.clone())
     }
     pub(crate) fn set_grad_fn(&self, n: Option<Rc<crate::tensor::autograd::Node>>) {
-        self.with_meta(|m| m.grad_fn = n)
+        self.set_grad_edge(n.map(|n| (n, 0)))
+    }
+    /// `grad_fn` with the output of it this tensor is (an autograd edge to the tensor).
+    pub fn grad_edge(&self) -> Option<(Rc<crate::tensor::autograd::Node>, usize)> {
+        self.0
+            .autograd
+            .borrow()
+            .as_ref()
+            .and_then(|m| m.grad_fn.clone().map(|n| (n, m.output_nr)))
+    }
+    /// Makes this tensor output `nr` of the node (or a leaf, with `None`).
+    pub(crate) fn set_grad_edge(&self, e: Option<(Rc<crate::tensor::autograd::Node>, usize)>) {
+        self.with_meta(|m| match e {
+            Some((n, nr)) => {
+                m.grad_fn = Some(n);
+                m.output_nr = nr;
+            }
+            None => {
+                m.grad_fn = None;
+                m.output_nr = 0;
+            }
+        })
+    }
+    /// `t.output_nr`: which output of its `grad_fn` this tensor is.
+    pub fn output_nr(&self) -> usize {
+        self.0.autograd.borrow().as_ref().map_or(0, |m| m.output_nr)
     }
     /// `.is_leaf`: made by the user (or by ops on tensors that need no grad).
     pub fn is_leaf(&self) -> bool {

@@ -1,8 +1,9 @@
 //! The backward pass: count each node's dependents, then run nodes whose gradients are
 //! complete, the most recently created first (PyTorch's ready queue order), summing the
-//! gradients that meet at a node in the order they arrive.
+//! gradients that meet at a node in the order they arrive. A node keeps one gradient slot per
+//! output (PyTorch's `InputBuffer`), so a node with several outputs runs once with all of them.
 use super::mode::NoGrad;
-use super::node::{accumulator, Grads, InputMeta, Kind, Node};
+use super::node::{accumulator, Edge, Formula, Grads, InputMeta, Kind, Node};
 use super::util::sum_to;
 use crate::tensor::error::{runtime, Result};
 use crate::tensor::ops::binary::{binary, BinaryOp};
@@ -34,7 +35,7 @@ fn key(n: &Rc<Node>) -> *const Node {
 }
 
 /// The root edge of an output tensor.
-fn root_edge(t: &Tensor, i: usize) -> Result<Rc<Node>> {
+fn root_edge(t: &Tensor, i: usize) -> Result<Edge> {
     if !t.requires_grad() {
         return Err(TensorError::new(
             ErrorKind::Runtime,
@@ -42,9 +43,9 @@ fn root_edge(t: &Tensor, i: usize) -> Result<Rc<Node>> {
         )
         .with_hint("nothing in this computation requires grad: create the inputs with requires_grad=True (or call .requires_grad_()) before the forward pass, and not under torch.no_grad()"));
     }
-    Ok(match t.grad_fn() {
-        Some(g) => g,
-        None => accumulator(t),
+    Ok(match t.grad_edge() {
+        Some(e) => e,
+        None => (accumulator(t), 0),
     })
 }
 
@@ -161,9 +162,11 @@ fn clone_obey_contract(g: &Tensor, leaf: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
-fn run_retain_hooks(node: &Node, g: &Tensor) -> Result<()> {
+/// `retain_grad()`: each retaining output of the node keeps the gradient that reached it.
+fn run_retain_hooks(node: &Node, gs: &[Option<Tensor>]) -> Result<()> {
     let hooks = node.retained.borrow();
-    for w in hooks.iter() {
+    for (k, w) in hooks.iter() {
+        let Some(Some(g)) = gs.get(*k) else { continue };
         if let Some(t) = w.upgrade() {
             let new = match t.grad() {
                 None => g.clone_tensor()?,
@@ -177,20 +180,21 @@ fn run_retain_hooks(node: &Node, g: &Tensor) -> Result<()> {
 
 /// When the engine asks for hooks at a node.
 pub enum HookAt {
-    /// Before the node runs, with the gradient arriving at it (for a leaf, at its
-    /// `AccumulateGrad` node): `t.register_hook(fn)`. The runner returns the gradient to use.
-    Before(Tensor),
+    /// Before the node runs, with the gradients arriving at it, one per output (`None` where
+    /// none came; for a leaf, the one at its `AccumulateGrad` node): `t.register_hook(fn)`.
+    /// The runner returns the gradients to use.
+    Before(Vec<Option<Tensor>>),
     /// After an `AccumulateGrad` node wrote its leaf's `.grad`:
     /// `t.register_post_accumulate_grad_hook(fn)`. The runner's result is not used.
     Accumulated,
-    /// A `Kind::Foreign` node runs, with its payload and the gradient arriving at it: the
-    /// runner returns one gradient per edge.
-    Foreign(Rc<dyn std::any::Any>, Tensor),
+    /// A `Kind::Foreign` node runs, with its payload and the gradients of its outputs (`None`
+    /// where none came): the runner returns one gradient per edge.
+    Foreign(Rc<dyn std::any::Any>, Vec<Option<Tensor>>),
 }
 
 /// Tensor hooks and foreign backwards: called with each node as `HookAt` says. The Python
-/// binding keeps the hooks; the engine only asks. It returns the gradient to use (`Before`: one
-/// entry), nothing (`Accumulated`) or one gradient per edge (`Foreign`).
+/// binding keeps the hooks; the engine only asks. It returns the gradients to use (`Before`:
+/// one per output), nothing (`Accumulated`) or one gradient per edge (`Foreign`).
 pub type HookRunner<'a> = &'a mut dyn FnMut(&Node, HookAt) -> Result<Grads>;
 
 /// Runs the graph from `outputs` with their `grads`. With `capture` (the `inputs` of
@@ -213,7 +217,7 @@ fn run(
     // dependencies: how many edges point at each node (from the roots and from other nodes)
     let mut deps: HashMap<*const Node, usize> = HashMap::new();
     let mut stack: Vec<Rc<Node>> = Vec::new();
-    for r in &roots {
+    for (r, _) in &roots {
         let e = deps.entry(key(r)).or_insert(0);
         if *e == 0 {
             stack.push(r.clone());
@@ -225,14 +229,14 @@ fn run(
         if !seen.insert(key(&n)) {
             continue;
         }
-        for c in n.next.iter().flatten() {
+        for (c, _) in n.next.iter().flatten() {
             *deps.entry(key(c)).or_insert(0) += 1;
             if !seen.contains(&key(c)) {
                 stack.push(c.clone());
             }
         }
     }
-    let captured: HashMap<*const Node, usize> = match capture {
+    let captured: HashMap<(*const Node, usize), usize> = match capture {
         None => HashMap::new(),
         Some(ts) => {
             let mut m = HashMap::new();
@@ -240,17 +244,20 @@ fn run(
                 if !t.requires_grad() {
                     return runtime("One of the differentiated Tensors does not require grad");
                 }
-                let n = t.grad_fn().unwrap_or_else(|| accumulator(t));
-                m.insert(key(&n), i);
+                let (n, nr) = t.grad_edge().unwrap_or_else(|| (accumulator(t), 0));
+                m.insert((key(&n), nr), i);
             }
             m
         }
     };
     let mut results: Vec<Option<Tensor>> = vec![None; capture.map_or(0, |c| c.len())];
-    let mut buffers: HashMap<*const Node, Option<Tensor>> = HashMap::new();
+    // one slot per output of each node that some gradient has reached
+    let mut buffers: HashMap<*const Node, Vec<Option<Tensor>>> = HashMap::new();
+    let slots = |n: &Node| vec![None; n.outputs];
     let mut ready: BinaryHeap<Ready> = BinaryHeap::new();
-    for (r, g) in roots.iter().zip(grads) {
-        add_into(buffers.entry(key(r)).or_insert(None), g.clone())?;
+    for ((r, nr), g) in roots.iter().zip(grads) {
+        let buf = buffers.entry(key(r)).or_insert_with(|| slots(r));
+        add_into(&mut buf[*nr], g.clone())?;
         let d = deps.get_mut(&key(r)).expect("root counted");
         *d -= 1;
         if *d == 0 {
@@ -258,24 +265,28 @@ fn run(
         }
     }
     while let Some(Ready(node)) = ready.pop() {
-        let mut g = buffers.remove(&key(&node)).flatten();
+        let mut gs = buffers.remove(&key(&node)).unwrap_or_else(|| slots(&node));
         if let Some(h) = hooks.as_mut() {
-            if let Some(gv) = g.take() {
-                g = h(&node, HookAt::Before(gv))?.pop().flatten();
+            if gs.iter().any(Option::is_some) {
+                gs = h(&node, HookAt::Before(gs))?;
+                gs.resize(node.outputs, None);
             }
         }
-        if let Some(g) = &g {
-            run_retain_hooks(&node, g)?;
-        }
-        if let Some(&ci) = captured.get(&key(&node)) {
-            results[ci] = g.clone();
-            if matches!(node.kind, Kind::Accumulate(_)) {
-                continue;
+        run_retain_hooks(&node, &gs)?;
+        let mut was_captured = false;
+        for (k, g) in gs.iter().enumerate() {
+            if let Some(&ci) = captured.get(&(key(&node), k)) {
+                results[ci] = g.clone();
+                was_captured = true;
             }
         }
-        let outs: Vec<Option<Tensor>> = match (&node.kind, g) {
-            (Kind::Accumulate(leaf), Some(g)) => {
-                if capture.is_none() {
+        if was_captured && matches!(node.kind, Kind::Accumulate(_)) {
+            continue;
+        }
+        let any = gs.iter().any(Option::is_some);
+        let outs: Vec<Option<Tensor>> = match &node.kind {
+            Kind::Accumulate(leaf) => {
+                if let (Some(g), None) = (gs.pop().flatten(), capture) {
                     accumulate(leaf, g)?;
                     if let Some(h) = hooks.as_mut() {
                         h(&node, HookAt::Accumulated)?;
@@ -283,20 +294,25 @@ fn run(
                 }
                 continue;
             }
-            (Kind::Accumulate(_), None) => continue,
-            (Kind::Func { f, .. }, Some(g)) => {
+            Kind::Func { f, .. } if any => {
                 let needs = node.next.iter().map(|e| e.is_some()).collect();
                 let ctx = node.unpack(needs)?;
                 // backward formulas are not autocast ops: the ops they run are not cast
-                let r = crate::tensor::autocast::excluded(|| f(&g, &ctx))?;
+                let r = crate::tensor::autocast::excluded(|| match f {
+                    Formula::One(f) => match &gs[0] {
+                        Some(g) => f(g, &ctx),
+                        None => Ok(vec![None; node.next.len()]),
+                    },
+                    Formula::Many(f) => f(&gs, &ctx),
+                })?;
                 if !retain_graph {
                     node.release();
                 }
                 r
             }
-            (Kind::Foreign(payload), Some(g)) => match hooks.as_mut() {
+            Kind::Foreign(payload) if any => match hooks.as_mut() {
                 Some(h) => {
-                    let outs = h(&node, HookAt::Foreign(payload.clone(), g))?;
+                    let outs = h(&node, HookAt::Foreign(payload.clone(), gs))?;
                     debug_assert_eq!(outs.len(), node.next.len());
                     outs
                 }
@@ -304,18 +320,17 @@ fn run(
                     return runtime("a custom autograd.Function ran backward without its runner")
                 }
             },
-            (Kind::Func { .. } | Kind::Foreign(_), None) => vec![None; node.next.len()],
+            Kind::Func { .. } | Kind::Foreign(_) => vec![None; node.next.len()],
         };
         for (i, next) in node.next.iter().enumerate() {
-            let Some(next) = next else { continue };
+            let Some((next, nr)) = next else { continue };
             let k = key(next);
+            let buf = buffers.entry(k).or_insert_with(|| slots(next));
             if let Some(Some(gi)) = outs.get(i) {
                 let gi = crate::tensor::autocast::excluded(|| {
                     validate(&node, i, gi.clone(), &node.inputs[i])
                 })?;
-                add_into(buffers.entry(k).or_insert(None), gi)?;
-            } else {
-                buffers.entry(k).or_insert(None);
+                add_into(&mut buf[*nr], gi)?;
             }
             let d = deps.get_mut(&k).expect("edge counted");
             *d -= 1;

@@ -19,5 +19,6 @@ pub mod views;
 pub use engine::{backward, backward_with, grad, grad_hooked, grad_with, HookAt, HookRunner};
 pub use mode::{is_enabled, is_inference, NoGrad};
 pub use node::{
-    intern_name, is_recording, is_recording1, record, record_foreign, Ctx, Grads, Node,
+    intern_name, is_recording, is_recording1, record, record_foreign, record_multi, Ctx, Edge,
+    Grads, Node,
 };

@@ -14,6 +14,21 @@ pub type Grads = Vec<Option<Tensor>>;
 /// A backward formula: the gradient of the output → gradients of the inputs. It may read only
 /// the saved tensors (through `Ctx`) and the plain values it captured.
 pub type BackwardFn = Box<dyn Fn(&Tensor, &Ctx) -> Result<Grads>>;
+/// The backward formula of a node with several outputs: one gradient per output (`None`
+/// where none reached it; at least one is given) → gradients of the inputs.
+pub type MultiBackwardFn = Box<dyn Fn(&[Option<Tensor>], &Ctx) -> Result<Grads>>;
+
+/// An edge of the graph: a node and which of its outputs the gradient goes to (PyTorch's
+/// `(grad_fn, output_nr)` pairs of `next_functions`).
+pub type Edge = (Rc<Node>, usize);
+
+/// How a node's formula takes its gradients.
+pub(crate) enum Formula {
+    /// One output: runs when its gradient is defined.
+    One(BackwardFn),
+    /// Several outputs: runs once with all of them, when any is defined.
+    Many(MultiBackwardFn),
+}
 
 /// What a backward formula sees besides the incoming gradient.
 pub struct Ctx {
@@ -60,33 +75,39 @@ impl InputMeta {
 pub(crate) struct Saved {
     t: Tensor,
     version: u32,
-    /// Whether it is the node's own output (else an input: its producer is looked up live).
-    is_output: bool,
+    /// Which of the node's own outputs it is (else an input: its producer is looked up live).
+    output: Option<usize>,
 }
 
 pub(crate) enum Kind {
     /// `AccumulateGrad`: adds the incoming gradient into the leaf's `.grad`.
     Accumulate(Tensor),
     Func {
-        f: BackwardFn,
+        f: Formula,
         saved: RefCell<Vec<Option<Saved>>>,
         had_saved: bool,
         released: Cell<bool>,
     },
     /// A node whose backward runs above the engine (a Python `torch.autograd.Function`): the
-    /// engine hands `payload` and the gradient to the `HookRunner`, which returns one gradient
-    /// per edge.
+    /// engine hands `payload` and the gradients of its outputs to the `HookRunner`, which
+    /// returns one gradient per edge.
     Foreign(Rc<dyn std::any::Any>),
 }
 
 pub struct Node {
     name: Cell<&'static str>,
     pub(crate) seq: u64,
-    pub(crate) next: Vec<Option<Rc<Node>>>,
+    pub(crate) next: Vec<Option<Edge>>,
     pub(crate) inputs: Vec<InputMeta>,
+    /// How many outputs it has (tensors whose `grad_fn` it is, told apart by `output_nr`);
+    /// the engine gathers a gradient per output before running it once.
+    pub(crate) outputs: usize,
     pub(crate) kind: Kind,
-    /// Non-leaf tensors made by this node that `retain_grad()`.
-    pub(crate) retained: RefCell<Vec<WeakTensor>>,
+    /// Non-leaf tensors made by this node that `retain_grad()`, with their output number.
+    pub(crate) retained: RefCell<Vec<(usize, WeakTensor)>>,
+    /// The object a layer above made to show this node (`y.grad_fn`), while it lives: the
+    /// same object each time, as PyTorch's node keeps its Python object.
+    shown: RefCell<Option<std::rc::Weak<dyn std::any::Any>>>,
 }
 
 thread_local! {
@@ -111,9 +132,21 @@ impl Node {
     pub fn set_name(&self, name: &'static str) {
         self.name.set(name)
     }
-    /// `next_functions`: one entry per input.
-    pub fn next_functions(&self) -> &[Option<Rc<Node>>] {
+    /// `next_functions`: one entry per input (the producing node and which of its outputs).
+    pub fn next_functions(&self) -> &[Option<Edge>] {
         &self.next
+    }
+    /// The object shown for this node, if it is still alive (see `set_shown`).
+    pub fn shown(&self) -> Option<Rc<dyn std::any::Any>> {
+        self.shown.borrow().as_ref().and_then(|w| w.upgrade())
+    }
+    /// Remembers the object a layer above made to show this node.
+    pub fn set_shown(&self, obj: std::rc::Weak<dyn std::any::Any>) {
+        *self.shown.borrow_mut() = Some(obj);
+    }
+    /// How many outputs the node has.
+    pub fn num_outputs(&self) -> usize {
+        self.outputs
     }
     /// Whether its backward runs above the engine (a custom `autograd.Function`).
     pub fn is_foreign(&self) -> bool {
@@ -161,13 +194,12 @@ impl Node {
                     s.t.dtype().legacy_tensor_name(),
                     fmt_list(s.t.shape())
                 );
-                let producer = if s.is_output {
-                    Some(self.name())
-                } else {
-                    s.t.grad_fn().map(|n| n.name())
+                let producer = match s.output {
+                    Some(k) => Some((self.name(), k)),
+                    None => s.t.grad_edge().map(|(n, k)| (n.name(), k)),
                 };
                 let of = match producer {
-                    Some(n) => format!(", which is output 0 of {},", forward_name(n)),
+                    Some((n, k)) => format!(", which is output {k} of {},", forward_name(n)),
                     None => String::new(),
                 };
                 return Err(crate::tensor::TensorError::new(
@@ -183,11 +215,11 @@ impl Node {
                     self.name()
                 )));
             }
-            if s.is_output && mode::is_enabled() {
+            if let (Some(k), true) = (s.output, mode::is_enabled()) {
                 // create_graph: a saved output takes part in the gradient's own history
                 let h = s.t.detach();
                 h.set_requires_grad(true);
-                h.set_grad_fn(Some(self.clone()));
+                h.set_grad_edge(Some((self.clone(), k)));
                 out.push(Some(h));
             } else {
                 out.push(Some(s.t.clone()));
@@ -201,7 +233,7 @@ impl Node {
     pub(crate) fn rebind_output(&self, from: &Tensor, to: &Tensor) {
         if let Kind::Func { saved, .. } = &self.kind {
             for s in saved.borrow_mut().iter_mut().flatten() {
-                if s.is_output && s.t.same_storage(from) {
+                if s.output.is_some() && s.t.same_storage(from) {
                     s.t = to.detach();
                     s.version = to.version();
                 }
@@ -251,21 +283,23 @@ pub(crate) fn accumulator(t: &Tensor) -> Rc<Node> {
         seq: u64::MAX,
         next: vec![],
         inputs: vec![InputMeta::of(t)],
+        outputs: 1,
         kind: Kind::Accumulate(t.clone()),
         retained: RefCell::new(vec![]),
+        shown: RefCell::new(None),
     });
     t.set_accumulator(&n);
     n
 }
 
 /// The edge an op's node keeps to input `t`.
-pub(crate) fn edge(t: &Tensor) -> Option<Rc<Node>> {
+pub(crate) fn edge(t: &Tensor) -> Option<Edge> {
     if !t.requires_grad() {
         return None;
     }
-    match t.grad_fn() {
-        Some(g) => Some(g),
-        None => Some(accumulator(t)),
+    match t.grad_edge() {
+        Some(e) => Some(e),
+        None => Some((accumulator(t), 0)),
     }
 }
 
@@ -295,75 +329,125 @@ pub fn record_padded(
     if !out.dtype().is_floating() {
         return Ok(());
     }
+    check_saved(saved, &[out])?;
+    let kind = func_kind(Formula::One(f), saved, &[out]);
+    attach(name, inputs, pad, &[out], kind, &|_| true);
+    Ok(())
+}
+
+/// Records `outs = op(inputs)` for an op with several outputs (`torch.linalg.svd`'s U, S,
+/// Vh): one node that is every output's `grad_fn` (`outs[k]` its output `k`), whose formula
+/// runs once with a gradient per output. Outputs that are not floating point get none (they
+/// keep `requires_grad=False`); at least one must be. Saved outputs are kept as in `record`.
+pub fn record_multi(
+    name: &'static str,
+    inputs: &[&Tensor],
+    outs: &[&Tensor],
+    saved: &[Option<&Tensor>],
+    f: impl Fn(&[Option<Tensor>], &Ctx) -> Result<Grads> + 'static,
+) -> Result<()> {
+    if !outs.iter().any(|o| o.dtype().is_floating()) {
+        return Ok(());
+    }
+    check_saved(saved, outs)?;
+    let kind = func_kind(Formula::Many(Box::new(f)), saved, outs);
+    attach(name, inputs, 0, outs, kind, &|k| {
+        outs[k].dtype().is_floating()
+    });
+    Ok(())
+}
+
+/// PyTorch refuses to save an inference tensor (one that is not the op's own output).
+fn check_saved(saved: &[Option<&Tensor>], outs: &[&Tensor]) -> Result<()> {
     if saved
         .iter()
         .flatten()
-        .any(|t| t.is_inference() && !t.ptr_eq(out))
+        .any(|t| t.is_inference() && !outs.iter().any(|o| t.ptr_eq(o)))
     {
         return Err(crate::tensor::TensorError::new(
             crate::tensor::ErrorKind::Runtime,
             "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.",
         ).with_hint("this tensor was made under torch.inference_mode(); make it with torch.no_grad() instead, or use x.clone() outside inference mode"));
     }
+    Ok(())
+}
+
+/// A formula's node kind, keeping `saved` (an output is kept detached: saving it as it is
+/// would make a cycle, out → node → out).
+fn func_kind(f: Formula, saved: &[Option<&Tensor>], outs: &[&Tensor]) -> Kind {
     let saved: Vec<Option<Saved>> = saved
         .iter()
         .map(|t| {
-            t.map(|t| {
-                if t.ptr_eq(out) {
-                    // saving the output itself would make a cycle (out → node → out)
-                    Saved {
-                        t: out.detach(),
-                        version: out.version(),
-                        is_output: true,
-                    }
-                } else {
-                    Saved {
-                        t: t.clone(),
-                        version: t.version(),
-                        is_output: false,
-                    }
-                }
+            t.map(|t| match outs.iter().position(|o| t.ptr_eq(o)) {
+                Some(k) => Saved {
+                    t: outs[k].detach(),
+                    version: outs[k].version(),
+                    output: Some(k),
+                },
+                None => Saved {
+                    t: t.clone(),
+                    version: t.version(),
+                    output: None,
+                },
             })
         })
         .collect();
     let had_saved = saved.iter().any(|s| s.is_some());
-    let kind = Kind::Func {
+    Kind::Func {
         f,
         saved: RefCell::new(saved),
         had_saved,
         released: Cell::new(false),
-    };
-    attach(name, inputs, pad, out, kind);
-    Ok(())
+    }
 }
 
-/// Makes `out`'s node: `name`, an edge per input (then `pad` empty ones), `kind`.
-fn attach(name: &'static str, inputs: &[&Tensor], pad: usize, out: &Tensor, kind: Kind) {
-    let mut next: Vec<Option<Rc<Node>>> = inputs.iter().map(|t| edge(t)).collect();
+/// Makes the node of `outs` (output `k` is `outs[k]`): `name`, an edge per input (then `pad`
+/// empty ones), `kind`. Output `k` joins the graph when `joins(k)`.
+fn attach(
+    name: &'static str,
+    inputs: &[&Tensor],
+    pad: usize,
+    outs: &[&Tensor],
+    kind: Kind,
+    joins: &dyn Fn(usize) -> bool,
+) {
+    let mut next: Vec<Option<Edge>> = inputs.iter().map(|t| edge(t)).collect();
     next.extend((0..pad).map(|_| None));
     let node = Rc::new(Node {
         name: Cell::new(name),
         seq: next_seq(),
         next,
         inputs: inputs.iter().map(|t| InputMeta::of(t)).collect(),
+        outputs: outs.len(),
         kind,
         retained: RefCell::new(vec![]),
+        shown: RefCell::new(None),
     });
-    out.set_requires_grad(true);
-    out.set_grad_fn(Some(node));
+    for (k, out) in outs.iter().enumerate() {
+        if joins(k) {
+            out.set_requires_grad(true);
+            out.set_grad_edge(Some((node.clone(), k)));
+        }
+    }
 }
 
-/// Records `out = f(inputs)` for a function whose backward the `HookRunner` runs with
-/// `payload` (see `Kind::Foreign`). Results that are not floating point never record.
+/// Records `outs = f(inputs)` for a function whose backward the `HookRunner` runs with
+/// `payload` (see `Kind::Foreign`): one node, output `k` being `outs[k]`. Outputs that are
+/// not floating point, and those in `detached` (`ctx.mark_non_differentiable`), stay out of
+/// the graph; nothing records when no output is left.
 pub fn record_foreign(
     name: &'static str,
     inputs: &[&Tensor],
-    out: &Tensor,
+    outs: &[&Tensor],
+    detached: &[bool],
     payload: Rc<dyn std::any::Any>,
 ) {
-    if out.dtype().is_floating() {
-        attach(name, inputs, 0, out, Kind::Foreign(payload));
+    let joins =
+        |k: usize| outs[k].dtype().is_floating() && !detached.get(k).copied().unwrap_or(false);
+    if !(0..outs.len()).any(joins) {
+        return;
     }
+    attach(name, inputs, 0, outs, Kind::Foreign(payload), &joins);
 }
 
 /// A node name made at run time (`MyFnBackward`), kept for the program's life: one leak per
@@ -423,7 +507,7 @@ pub fn history_of(t: &Tensor) -> Result<Tensor> {
     };
     if t.requires_grad() {
         old.set_requires_grad(true);
-        old.set_grad_fn(t.grad_fn());
+        old.set_grad_edge(t.grad_edge());
     }
     Ok(old)
 }
@@ -438,8 +522,8 @@ pub fn retain_grad(t: &Tensor) -> Result<()> {
     if t.is_leaf() || t.retains_grad() {
         return Ok(());
     }
-    if let Some(n) = t.grad_fn() {
-        n.retained.borrow_mut().push(t.downgrade());
+    if let Some((n, k)) = t.grad_edge() {
+        n.retained.borrow_mut().push((k, t.downgrade()));
     }
     t.set_retains_grad();
     Ok(())

@@ -18,7 +18,7 @@ pub fn rebase(dst: &Tensor) -> Result<()> {
     // a stand-in carrying the base's old history (no data is saved)
     let old = base.detach();
     old.set_requires_grad(true);
-    old.set_grad_fn(base.grad_fn());
+    old.set_grad_edge(base.grad_edge());
     let t1 = take.clone();
     record("CopySlices", &[&old, dst], &base, &[], move |g, _| {
         let gb = g.clone_tensor()?;

@@ -223,9 +223,9 @@ pub fn write_result_tracked(dst: &Tensor, r: &Tensor) -> Result<()> {
     dst.bump_version();
     if r.requires_grad() && dst.dtype().is_floating() {
         dst.set_requires_grad(true);
-        if let Some(n) = r.grad_fn() {
+        if let Some((n, nr)) = r.grad_edge() {
             n.rebind_output(r, dst);
-            dst.set_grad_fn(Some(n));
+            dst.set_grad_edge(Some((n, nr)));
         }
         crate::tensor::autograd::views::rebase(dst)?;
     }

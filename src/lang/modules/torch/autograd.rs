@@ -16,8 +16,16 @@ use std::rc::Rc;
 /// `y.grad_fn`: a node of the graph.
 pub struct GradFn(pub Rc<Node>);
 
+/// The Python object of a node: the same one while it lives, so `a.grad_fn is b.grad_fn`
+/// holds for two outputs of one node, as in PyTorch.
 pub fn grad_fn_value(n: Rc<Node>) -> Value {
-    Value::Native(Rc::new(GradFn(n)))
+    if let Some(Ok(g)) = n.shown().map(|o| o.downcast::<GradFn>()) {
+        return Value::Native(g);
+    }
+    let g = Rc::new(GradFn(n.clone()));
+    let weak: std::rc::Weak<GradFn> = Rc::downgrade(&g);
+    n.set_shown(weak);
+    Value::Native(g)
 }
 
 fn node_of(v: &Value) -> Option<Rc<Node>> {
@@ -89,12 +97,11 @@ impl Native for GradFn {
                 self.0
                     .next_functions()
                     .iter()
-                    .map(|e| {
-                        let n = match e {
-                            Some(n) => grad_fn_value(n.clone()),
-                            None => Value::None,
-                        };
-                        Value::tuple(vec![n, Value::Int(0)])
+                    .map(|e| match e {
+                        Some((n, nr)) => {
+                            Value::tuple(vec![grad_fn_value(n.clone()), Value::Int(*nr as i64)])
+                        }
+                        None => Value::tuple(vec![Value::None, Value::Int(0)]),
                     })
                     .collect(),
             ),

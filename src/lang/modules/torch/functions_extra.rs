@@ -256,6 +256,7 @@ pub fn linalg_module() -> Value {
             ("vector_norm", vector_norm),
             ("matrix_norm", matrix_norm),
             ("svdvals", svdvals),
+            ("svd", super::linalg_svd::linalg_svd),
         ],
         &[],
     )
@@ -400,6 +401,7 @@ fn write_one(i: &mut Interp, name: &str, out: &Value, r: &Value, warn: bool) -> 
 pub fn torch_fns() -> Vec<(&'static str, NativeFn)> {
     let mut v: Vec<(&'static str, NativeFn)> = vec![
         ("einsum", einsum_f),
+        ("svd", super::linalg_svd::torch_svd),
         ("from_numpy", from_numpy),
         ("as_tensor", as_tensor_f),
         ("save", super::save::save),

@@ -15,10 +15,11 @@ use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 
-/// Where a hook is attached: a leaf tensor (by identity) or a non-leaf's node.
+/// Where a hook is attached: a leaf tensor (by identity) or a non-leaf's node and which of
+/// its outputs the tensor is.
 enum Target {
     Leaf(usize),
-    Node(Weak<Node>),
+    Node(Weak<Node>, usize),
 }
 
 struct Hook {
@@ -60,8 +61,8 @@ pub fn register_hook(i: &mut Interp, t: &Tensor, f: Value) -> PyResult<Value> {
             "cannot register a hook on a tensor that doesn't require gradient",
         ));
     }
-    let target = match t.grad_fn() {
-        Some(n) => Target::Node(Rc::downgrade(&n)),
+    let target = match t.grad_edge() {
+        Some((n, nr)) => Target::Node(Rc::downgrade(&n), nr),
         None => Target::Leaf(t.object_id()),
     };
     Ok(add(i, target, f, None))
@@ -104,12 +105,17 @@ fn add(i: &mut Interp, target: Target, f: Value, post: Option<Value>) -> Value {
     }))
 }
 
-fn matches(target: &Target, node: &Node) -> bool {
+/// Which output of `node` the hook's tensor is, if it is one of them.
+fn matches(target: &Target, node: &Node) -> Option<usize> {
     match target {
-        Target::Leaf(id) => node.variable().is_some_and(|t| t.object_id() == *id),
-        Target::Node(w) => w
+        Target::Leaf(id) => node
+            .variable()
+            .is_some_and(|t| t.object_id() == *id)
+            .then_some(0),
+        Target::Node(w, nr) => w
             .upgrade()
-            .is_some_and(|n| std::ptr::eq(Rc::as_ptr(&n), node)),
+            .is_some_and(|n| std::ptr::eq(Rc::as_ptr(&n), node))
+            .then_some(*nr),
     }
 }
 
@@ -129,7 +135,7 @@ pub fn with_hooks<T>(
             let r = match at {
                 HookAt::Foreign(p, g) => super::custom_function::payload(&p)
                     .and_then(|f| super::custom_function::run_backward(i, f, g)),
-                at => run_hooks(i, &reg, node, at).map(|g| vec![g]),
+                at => run_hooks(i, &reg, node, at),
             };
             r.map_err(|e| {
                 raised = Some(e);
@@ -144,32 +150,33 @@ pub fn with_hooks<T>(
     r.py()
 }
 
-/// The tensor hooks registered for `node`, run in order on the gradient (`Before`) or on the
-/// leaf (`Accumulated`); the gradient to use.
-fn run_hooks(i: &mut Interp, reg: &Registry, node: &Node, at: HookAt) -> PyResult<Option<Tensor>> {
+/// The tensor hooks registered for `node`, run in the order they were registered, each on
+/// the gradient of its own output when one came (`Before`), or on the leaf (`Accumulated`);
+/// the gradients to use.
+fn run_hooks(i: &mut Interp, reg: &Registry, node: &Node, at: HookAt) -> PyResult<Grads> {
     let post = matches!(at, HookAt::Accumulated);
-    let fs: Vec<(Value, Option<Value>)> = reg
+    let fs: Vec<(usize, Value, Option<Value>)> = reg
         .hooks
         .borrow()
         .iter()
-        .filter(|h| h.post.is_some() == post && matches(&h.target, node))
-        .map(|h| (h.f.clone(), h.post.clone()))
+        .filter(|h| h.post.is_some() == post)
+        .filter_map(|h| Some((matches(&h.target, node)?, h.f.clone(), h.post.clone())))
         .collect();
-    let mut g = match at {
-        HookAt::Before(g) => Some(g),
-        _ => None,
+    let mut gs = match at {
+        HookAt::Before(gs) => gs,
+        _ => vec![],
     };
-    for (f, leaf) in fs {
-        let r = match (&leaf, &g) {
-            (Some(leaf), _) => i.call(&f, Args::new(vec![leaf.clone()])).map(|_| None),
-            (None, Some(g)) => call_hook(i, &f, g),
-            (None, None) => Ok(None),
-        };
-        if let Some(new) = r? {
-            g = Some(new);
+    for (nr, f, leaf) in fs {
+        if let Some(leaf) = &leaf {
+            i.call(&f, Args::new(vec![leaf.clone()]))?;
+            continue;
+        }
+        let Some(Some(g)) = gs.get(nr) else { continue };
+        if let Some(new) = call_hook(i, &f, g)? {
+            gs[nr] = Some(new);
         }
     }
-    Ok(g)
+    Ok(gs)
 }
 
 fn call_hook(i: &mut Interp, f: &Value, g: &Tensor) -> PyResult<Option<Tensor>> {

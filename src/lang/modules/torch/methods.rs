@@ -488,7 +488,15 @@ m! {
     "relu" => |_, t, _| unary_m(UnaryOp::Relu)(t),
     "floor" => |_, t, _| unary_m(UnaryOp::Floor)(t),
     "ceil" => |_, t, _| unary_m(UnaryOp::Ceil)(t),
-    "round" => |_, t, _| unary_m(UnaryOp::Round)(t),
+    "round" => |_, t, a| match arg(&a, 0, "decimals") {
+        None => unary_m(UnaryOp::Round)(t),
+        Some(d) => {
+            let d = d.as_int().ok_or_else(|| {
+                type_error(format!("round(): argument 'decimals' must be int, not {}", d.type_name()))
+            })?;
+            Ok(wrap(crate::tensor::ops::extra::rounding::round_decimals(&this(t)?, d).py()?))
+        }
+    },
     "trunc" => |_, t, _| unary_m(UnaryOp::Trunc)(t),
     "sign" => |_, t, _| unary_m(UnaryOp::Sign)(t),
     "square" => |_, t, _| unary_m(UnaryOp::Square)(t),

@@ -283,6 +283,7 @@ macro_rules! m {
 
 m! {
     "__contains__" => |_, t, a| contains(t, &a),
+    "svd" => super::linalg_svd::tensor_svd,
     "sort" => |i, t, a| {
         let (d, desc) = (int_arg(&a, 0, "dim", -1)?, flag(i, &a, 1, "descending", false)?);
         let (v, ix) = sort::sort(&this(t)?, d, desc).py()?;

@@ -11,6 +11,7 @@ pub mod functions;
 pub mod functions_extra;
 pub mod generator;
 pub mod hooks;
+pub mod linalg_svd;
 pub mod methods;
 pub mod methods_extra;
 pub mod nn;

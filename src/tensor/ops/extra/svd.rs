@@ -1,11 +1,17 @@
-//! Singular values (`torch.linalg.svdvals`), for the spectral (2, -2) and nuclear matrix norms.
+//! The singular value decomposition: `torch.linalg.svd` (U, S, Vh), `torch.svd` (U, S, V) and
+//! `torch.linalg.svdvals`, which the spectral (2, -2) and nuclear matrix norms use.
 //! Host route: each matrix is decomposed in f64 by one-sided Jacobi rotations (Hestenes), which
 //! is accurate to the last bit of f32 for the small matrices learners use; the result is made
-//! on the input's device. The backward rule (`U diag(gS) Vh`, PyTorch's `svd_backward` when
-//! only S is used) is written with tensor ops on the input's device.
+//! on the input's device. Singular vectors are unique only up to sign (and within repeated
+//! singular values): LAPACK's gesdd, which PyTorch calls, settles them its own way and these
+//! need not agree with it, though `U diag(S) Vh`, `|U|` of distinct values and every
+//! sign-invariant function do. U and Vh are column-major, as LAPACK returns them (so
+//! `torch.svd`'s `V = Vh.mT` is contiguous). The backward rules (`svd_grad.rs`) are written
+//! with tensor ops on the input's device.
 use super::host::{make, values};
+use super::svd_basis::complete;
 use crate::tensor::autograd::util::mul;
-use crate::tensor::autograd::{is_recording1, record};
+use crate::tensor::autograd::{is_recording1, record, record_multi};
 use crate::tensor::error::{not_impl, not_impl_for, runtime, Result};
 use crate::tensor::ops::matmul::matmul;
 use crate::tensor::{DType, Tensor};
@@ -99,12 +105,29 @@ fn rotate(x: &mut [f64], len: usize, p: usize, q: usize, c: f64, s: f64) {
     }
 }
 
-/// `torch.linalg.svdvals(A)`: the singular values of each matrix in the last two dims,
-/// descending, shaped `(*, min(m, n))`; gradient `LinalgSvdBackward0`.
-pub fn svdvals(x: &Tensor) -> Result<Tensor> {
-    if x.ndim() < 2 {
-        return runtime("linalg.svd: The input tensor A must have at least 2 dimensions.");
-    }
+/// The full or reduced SVD of the row-major `m`×`n` matrix `a`: U as its columns (`m`
+/// values each; `m` of them when `full`, else `k`), S, and Vh as its rows (`n` values each;
+/// `n` of them when `full`, else `k`). Vectors of zero singular values are completed to an
+/// orthonormal set.
+fn factors(a: &[f64], m: usize, n: usize, full: bool) -> (Vec<Vec<f64>>, Vec<f64>, Vec<Vec<f64>>) {
+    let (u, s, vh) = jacobi_svd(a, m, n);
+    let k = s.len();
+    let mut cols: Vec<Vec<f64>> = (0..k)
+        .map(|j| (0..m).map(|i| u[i * k + j]).collect())
+        .collect();
+    let mut rows: Vec<Vec<f64>> = (0..k).map(|j| vh[j * n..(j + 1) * n].to_vec()).collect();
+    // the side Jacobi normalised (U's columns of a tall matrix, Vh's rows of a wide one) holds
+    // no direction where the singular value vanished
+    let tol = s.first().copied().unwrap_or(0.0) * m.max(n) as f64 * f64::EPSILON;
+    let null: Vec<usize> = (0..k).filter(|&j| s[j] <= tol).collect();
+    let (nu, nv): (&[usize], &[usize]) = if m >= n { (&null, &[]) } else { (&[], &null) };
+    complete(&mut cols, nu, m, if full { m } else { k });
+    complete(&mut rows, nv, n, if full { n } else { k });
+    (cols, s, rows)
+}
+
+/// The dtype check every SVD entry shares, with PyTorch's messages.
+fn check_dtype(x: &Tensor) -> Result<()> {
     if !matches!(x.dtype(), DType::F32 | DType::F64) {
         if x.dtype().is_floating() {
             return not_impl_for("linalg_svd_cpu", x.dtype());
@@ -114,6 +137,101 @@ pub fn svdvals(x: &Tensor) -> Result<Tensor> {
             x.dtype().c10_name()
         ));
     }
+    Ok(())
+}
+
+/// `torch.linalg.svd(A, full_matrices)`: (U, S, Vh) of each matrix in the last two dims, one
+/// `LinalgSvdBackward0` node for the three.
+pub fn linalg_svd(x: &Tensor, full: bool) -> Result<(Tensor, Tensor, Tensor)> {
+    if x.ndim() < 2 {
+        return runtime("linalg.svd: The input tensor A must have at least 2 dimensions.");
+    }
+    check_dtype(x)?;
+    let shape = x.shape();
+    let (m, n) = (shape[shape.len() - 2], shape[shape.len() - 1]);
+    let k = m.min(n);
+    let (ku, kv) = if full { (m, n) } else { (k, k) };
+    let batch: Vec<usize> = shape[..shape.len() - 2].to_vec();
+    let count: usize = batch.iter().product();
+    let a = values(x)?;
+    // U and Vh column-major: Uᵀ's and V's rows are what `factors` gives
+    let (mut ut, mut ss, mut v) = (Vec::new(), Vec::new(), Vec::new());
+    for b in 0..count {
+        let (cols, s, rows) = factors(&a[b * m * n..(b + 1) * m * n], m, n, full);
+        ut.extend(cols.into_iter().flatten());
+        ss.extend(s);
+        for i in 0..n {
+            v.extend(rows.iter().map(|r| r[i]));
+        }
+    }
+    let with = |tail: &[usize]| [batch.as_slice(), tail].concat();
+    let (dt, dev) = (x.dtype(), x.device());
+    let u = make(&ut, &with(&[ku, m]), dt, dev)?.transpose(-2, -1)?;
+    let s = make(&ss, &with(&[k]), dt, dev)?;
+    let vh = make(&v, &with(&[n, kv]), dt, dev)?.transpose(-2, -1)?;
+    if is_recording1(x) {
+        record_multi(
+            "LinalgSvdBackward0",
+            &[x],
+            &[&u, &s, &vh],
+            &[Some(&u), Some(&s), Some(&vh)],
+            move |g, ctx| {
+                // with full_matrices only the first k vectors (and their gradients) count
+                let first = |t: Option<&Tensor>, dim: i64, all: usize| match t {
+                    Some(t) if all > k => t.narrow(dim, 0, k as i64).map(Some),
+                    t => Ok(t.cloned()),
+                };
+                let gu = first(g[0].as_ref(), -1, ku)?;
+                let gvh = first(g[2].as_ref(), -2, kv)?;
+                let u = first(Some(ctx.saved(0)), -1, ku)?.expect("saved U");
+                let vh = first(Some(ctx.saved(2)), -2, kv)?.expect("saved Vh");
+                let ga = super::svd_grad::svd_backward(
+                    gu.as_ref(),
+                    g[1].as_ref(),
+                    gvh.as_ref(),
+                    &u,
+                    ctx.saved(1),
+                    &vh,
+                )?;
+                Ok(vec![ga])
+            },
+        )?;
+    }
+    Ok((u, s, vh))
+}
+
+/// `torch.svd(A, some, compute_uv)`: (U, S, V) with `V = Vh.mT` (`TransposeBackward0` of
+/// the SVD's node); `some=False` is `full_matrices=True`. Without `compute_uv`, U and V are
+/// zeros shaped `m`×`m` and `n`×`n`, as PyTorch's.
+pub fn svd(x: &Tensor, some: bool, compute_uv: bool) -> Result<(Tensor, Tensor, Tensor)> {
+    if x.ndim() < 2 {
+        return runtime(format!(
+            "linalg.svd: input should have at least 2 dimensions, but has {} dimensions instead",
+            x.ndim()
+        ));
+    }
+    check_dtype(x)?;
+    if !compute_uv {
+        let s = svdvals(x)?;
+        let nd = x.ndim();
+        let zeros = |a: usize| {
+            let mut shape: Vec<i64> = x.shape()[..nd - 2].iter().map(|&d| d as i64).collect();
+            shape.extend([a as i64, a as i64]);
+            crate::tensor::create::zeros(&shape, Some(x.dtype()), x.device())
+        };
+        return Ok((zeros(x.shape()[nd - 2])?, s, zeros(x.shape()[nd - 1])?));
+    }
+    let (u, s, vh) = linalg_svd(x, !some)?;
+    Ok((u, s, vh.transpose(-2, -1)?))
+}
+
+/// `torch.linalg.svdvals(A)`: the singular values of each matrix in the last two dims,
+/// descending, shaped `(*, min(m, n))`; gradient `LinalgSvdBackward0`.
+pub fn svdvals(x: &Tensor) -> Result<Tensor> {
+    if x.ndim() < 2 {
+        return runtime("linalg.svd: The input tensor A must have at least 2 dimensions.");
+    }
+    check_dtype(x)?;
     let shape = x.shape();
     let (m, n) = (shape[shape.len() - 2], shape[shape.len() - 1]);
     let k = m.min(n);
