@@ -312,31 +312,42 @@ pub(crate) mod avx512 {
         unsafe { _mm512_mask_storeu_ps(out.as_mut_ptr().add(i), mask, v) }
     }
 
+    /// `out[i] = f(x[i])` 16 lanes at a time: whole vectors unmasked (the mask arithmetic
+    /// of a masked load costs as much as half the exponential), the last one masked.
+    #[inline(always)]
+    unsafe fn map(x: &[f32], out: &mut [f32], f: impl Fn(__m512) -> __m512) {
+        let n = x.len().min(out.len());
+        let whole = n / 16 * 16;
+        for (xs, os) in x[..whole].chunks_exact(16).zip(out[..whole].chunks_exact_mut(16)) {
+            // SAFETY: each chunk is 16 floats (read from `xs`, written to `os`); `loadu` and
+            // `storeu` have no alignment requirement. The caller's CPU has AVX-512F.
+            unsafe { _mm512_storeu_ps(os.as_mut_ptr(), f(_mm512_loadu_ps(xs.as_ptr()))) }
+        }
+        if whole < n {
+            let k = first(n - whole);
+            // SAFETY: the caller's CPU has AVX-512F (the callers' own target features).
+            unsafe { store(out, whole, k, f(load(x, whole, k))) }
+        }
+    }
+
     /// `super::exp_shifted` on 16 lanes, the last vector masked.
     #[target_feature(enable = "avx512f,avx2,fma")]
     pub fn exp_shifted(x: &[f32], m: f32, out: &mut [f32]) {
-        let n = x.len().min(out.len());
         let mv = _mm512_set1_ps(m);
-        let mut i = 0;
-        while i < n {
-            let k = first(n - i);
-            let v = _mm512_sub_ps(load(x, i, k), mv);
-            store(out, i, k, exp16(v));
-            i += 16;
-        }
+        // SAFETY: this function's target features are the closure's and `map`'s.
+        unsafe { map(x, out, |v| exp16(_mm512_sub_ps(v, mv))) }
     }
 
     /// `super::sigmoid_slice` on 16 lanes, the last vector masked.
     #[target_feature(enable = "avx512f,avx2,fma")]
     pub fn sigmoid(x: &[f32], out: &mut [f32]) {
-        let n = x.len().min(out.len());
         let one = _mm512_set1_ps(1.0);
-        let mut i = 0;
-        while i < n {
-            let k = first(n - i);
-            let e = exp16(_mm512_sub_ps(_mm512_setzero_ps(), load(x, i, k)));
-            store(out, i, k, _mm512_div_ps(one, _mm512_add_ps(e, one)));
-            i += 16;
+        // SAFETY: as in `exp_shifted`.
+        unsafe {
+            map(x, out, |v| {
+                let e = exp16(_mm512_sub_ps(_mm512_setzero_ps(), v));
+                _mm512_div_ps(one, _mm512_add_ps(e, one))
+            })
         }
     }
 
@@ -347,21 +358,28 @@ pub(crate) mod avx512 {
     pub fn exp_shifted_lanes(x: &[f32], m: f32, mut out: Option<&mut [f32]>) -> [f32; 16] {
         let n = x.len();
         let mv = _mm512_set1_ps(m);
-        let all = first(16);
-        let mut acc = exp16(_mm512_sub_ps(load(x, 0, all), mv));
-        if let Some(o) = out.as_deref_mut() {
-            store(o, 0, all, acc);
-        }
-        let mut i = 16;
-        while i < n {
-            let k = first(n - i);
-            let e = exp16(_mm512_sub_ps(load(x, i, k), mv));
+        let whole = n / 16 * 16;
+        // (0 + e is e bit for bit: an exponential is never -0.)
+        let mut acc = _mm512_setzero_ps();
+        for (j, xs) in x[..whole].chunks_exact(16).enumerate() {
+            // SAFETY: `xs` is 16 readable floats; `loadu` has no alignment requirement.
+            let e = exp16(_mm512_sub_ps(unsafe { _mm512_loadu_ps(xs.as_ptr()) }, mv));
             if let Some(o) = out.as_deref_mut() {
-                store(o, i, k, e);
+                let os: &mut [f32; 16] = (&mut o[j * 16..j * 16 + 16]).try_into().expect("16");
+                // SAFETY: `os` is 16 writable floats; `storeu` has no alignment requirement.
+                unsafe { _mm512_storeu_ps(os.as_mut_ptr(), e) }
+            }
+            acc = _mm512_add_ps(acc, e);
+        }
+        if whole < n {
+            let k = first(n - whole);
+            let e = exp16(_mm512_sub_ps(load(x, whole, k), mv));
+            if let Some(o) = out.as_deref_mut() {
+                store(o, whole, k, e);
             }
             acc = _mm512_mask_add_ps(acc, k, acc, e);
-            i += 16;
         }
+        let all = first(16);
         let mut lanes = [0f32; 16];
         store(&mut lanes, 0, all, acc);
         lanes
