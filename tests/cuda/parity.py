@@ -296,3 +296,30 @@ s = torch.linalg.svdvals(A)
 n = torch.linalg.matrix_norm(A, 'nuc') + torch.linalg.norm(A, 2)
 n.backward()
 print(s.detach().cpu(), n.detach().cpu(), A.grad.cpu())
+# %% session12_signbit_addmm_svd_multi_output_function
+import torch
+x = torch.tensor([-1.5, -0.0, 0.0, 2.25, float('inf'), -float('inf')], device=dev)
+print(torch.signbit(x).cpu(), x.round(decimals=1).cpu(), (x * 1.2345).round(decimals=2).cpu())
+inp = torch.tensor([[1., 2.], [3., 4.]], device=dev, requires_grad=True)
+m1 = torch.tensor([[1., 0., 2.], [0., 1., 1.]], device=dev, requires_grad=True)
+m2 = torch.tensor([[1., 2.], [3., 4.], [5., 6.]], device=dev, requires_grad=True)
+y = torch.addmm(inp, m1, m2, beta=0.5, alpha=2.0)
+y.sum().backward()
+print(y.detach().cpu(), inp.grad.cpu(), m1.grad.cpu(), m2.grad.cpu())
+A = torch.tensor([[3., 1., 0.], [1., 2., 1.]], device=dev, requires_grad=True)
+U, S, Vh = torch.linalg.svd(A, full_matrices=False)
+(S.sum() + (U @ torch.diag(S) @ Vh).sum()).backward()
+print(S.detach().cpu(), A.grad.cpu(), (U @ torch.diag(S) @ Vh).detach().cpu(), (U.T @ U).round(decimals=4).detach().cpu(), U.abs().detach().cpu())
+class SplitScale(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return a * 2, a * a
+    @staticmethod
+    def backward(ctx, g1, g2):
+        (a,) = ctx.saved_tensors
+        return g1 * 2 + g2 * 2 * a
+a = torch.tensor([1., -2., 3.], device=dev, requires_grad=True)
+p, q = SplitScale.apply(a)
+(p.sum() + (q * 3).sum()).backward()
+print(p.detach().cpu(), q.detach().cpu(), a.grad.cpu(), p.grad_fn is q.grad_fn)
