@@ -200,6 +200,19 @@ pub trait Backend {
     ) -> Result<(Owned, Owned)>;
     /// `softmax`/`log_softmax` along `dim` of a floating operand.
     fn softmax(&self, x: View, dim: usize, log: bool) -> Result<Owned>;
+    /// The gradient of `softmax` (`log_softmax` with `log`) along `dim` from the incoming
+    /// gradient `g` and the forward's output `y` (one shape and dtype): `y * (g - sum(g * y))`
+    /// or `g - exp(y) * sum(g)` computed as PyTorch's kernel for the device does; `None` where
+    /// the backend has no such kernel for these operands (the caller then composes it of ops).
+    fn softmax_backward(
+        &self,
+        _g: View,
+        _y: View,
+        _dim: usize,
+        _log: bool,
+    ) -> Result<Option<Owned>> {
+        Ok(None)
+    }
     /// Batched matrix product of `a` [B, M, K] and `b` [B, K, N] (any strides, one dtype).
     fn bmm(&self, a: View, b: View) -> Result<Owned>;
     /// `c + a @ b` with `c` (`[B, M, N]`, any strides, broadcast ones too) added to the

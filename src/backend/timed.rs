@@ -390,6 +390,28 @@ impl Backend for Timed {
             || self.inner.softmax(x, dim, log),
         )
     }
+    fn softmax_backward(&self, g: View, y: View, dim: usize, log: bool) -> Result<Option<Owned>> {
+        if self.mode == Mode::Sim {
+            // the simulated GPU's backward stays the ops CUDA's autograd is costed as
+            return Ok(None);
+        }
+        if self.mode == Mode::Cpu && g.dtype() != DType::F32 {
+            // no kernel: the ops the caller falls back on are timed one by one
+            return self.inner.softmax_backward(g, y, dim, log);
+        }
+        // two reads of each operand and one write: about four operations per element
+        let (n, bx, dt) = (g.numel() as f64, bytes(g), g.dtype());
+        self.kernel(
+            &[if log {
+                "aten::_log_softmax_backward_data"
+            } else {
+                "aten::_softmax_backward_data"
+            }],
+            g.device(),
+            |_| stream(4.0 * n, 3.0 * bx, dt),
+            || self.inner.softmax_backward(g, y, dim, log),
+        )
+    }
     fn baddbmm(&self, c: View, a: View, b: View) -> Result<Option<Owned>> {
         if self.mode != Mode::Cuda {
             return self.inner.baddbmm(c, a, b);

@@ -114,6 +114,18 @@ impl On {
     pub fn bmm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         Ok(Tensor::from_owned(self.0.bmm(a.operand(), b.operand())?))
     }
+    pub fn softmax_backward(
+        &self,
+        g: &Tensor,
+        y: &Tensor,
+        dim: usize,
+        log: bool,
+    ) -> Result<Option<Tensor>> {
+        let out = self
+            .0
+            .softmax_backward(g.operand(), y.operand(), dim, log)?;
+        Ok(out.map(Tensor::from_owned))
+    }
     pub fn baddbmm(&self, c: &Tensor, a: &Tensor, b: &Tensor) -> Result<Option<Tensor>> {
         let out = self.0.baddbmm(c.operand(), a.operand(), b.operand())?;
         Ok(out.map(Tensor::from_owned))

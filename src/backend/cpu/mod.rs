@@ -11,6 +11,7 @@ mod matmul;
 pub mod optim;
 mod reduce;
 pub mod sleef;
+mod softmax_grad;
 mod sum;
 pub mod team;
 mod transpose;
@@ -423,6 +424,10 @@ impl Backend for Cpu {
 
     fn softmax(&self, x: View, dim: usize, log: bool) -> Result<Owned> {
         reduce::softmax(&x, dim, log)
+    }
+
+    fn softmax_backward(&self, g: View, y: View, dim: usize, log: bool) -> Result<Option<Owned>> {
+        softmax_grad::softmax_backward(&g, &y, dim, log)
     }
 
     fn bmm(&self, a: View, b: View) -> Result<Owned> {

@@ -4,7 +4,7 @@ use super::sum::{
     cascade_column_sum, column_sums, contiguous_sum, contiguous_sums, scalar_row_sum, vec_size,
 };
 use super::{internal, tensor_of, CPU};
-use super::{sleef, team};
+use super::{sleef, team, vmath};
 use crate::backend::cpu::math::FloatMath;
 use crate::backend::storage::{zeroed_vec, Arith, Buffer, Element};
 use crate::backend::Backend;
@@ -665,8 +665,43 @@ fn softmax_piece_avx512(xs: &[f32], out: &mut [f32], len: usize, log: bool) {
     }
 }
 
+/// Log-softmax along the middle dim of contiguous f32 `[outer, dim, inner]` (`inner > 1`), as
+/// ATen's `_vec_logsoftmax` computes it for each position of the dims after `dim`: the max
+/// (`x > max` replaces it, from -inf), the sum from 0 of `exp(x - max)` in order (SLEEF's `exp`
+/// at positions in whole 16-lane vectors, glibc's in the last `inner % 16`), SLEEF's `log` of
+/// it everywhere (`vec::map` loads the partial last vector), then `(x - max) - log(sum)`.
+fn log_softmax_other_dim_f32(xs: &[f32], dim: usize, inner: usize) -> Result<Vec<f32>> {
+    let mut out = crate::backend::storage::output_vec::<f32>(xs.len())?;
+    let slab = dim * inner;
+    if slab == 0 {
+        return Ok(out);
+    }
+    let slabs = xs.len() / slab;
+    let parts = team::parts_for(xs.len(), PAR_THRESHOLD).min(slabs);
+    let per = slabs.div_ceil(parts.max(1));
+    let tail = inner / LANES * LANES;
+    team::for_pieces(&mut out, parts, per * slab, &|start, piece| {
+        let xs = &xs[start..start + piece.len()];
+        for (o, x) in piece.chunks_exact_mut(slab).zip(xs.chunks_exact(slab)) {
+            for j in 0..inner {
+                let col = (0..dim).map(|d| d * inner + j);
+                let mx = col
+                    .clone()
+                    .fold(f32::NEG_INFINITY, |m, k| if x[k] > m { x[k] } else { m });
+                let exp = if j < tail { sleef::exp } else { vmath::exp };
+                let sum = col.clone().fold(0f32, |s, k| s + exp(x[k] - mx));
+                let ls = sleef::ln(sum);
+                for k in col {
+                    o[k] = (x[k] - mx) - ls;
+                }
+            }
+        }
+    });
+    Ok(out)
+}
+
 /// Lanes of ATen's AVX-512 `Vectorized<float>` (its softmax kernels are built for AVX-512).
-const LANES: usize = 16;
+pub(super) const LANES: usize = 16;
 
 /// The max of a non-empty row, NaN if any element is NaN (`vec::maximum`). Which zero a
 /// row of zeros gives does not matter here: `x - max` is then a zero and `exp` of it is 1.
@@ -707,7 +742,7 @@ fn extreme_f32(max: bool, x: &[f32]) -> (f32, bool) {
 /// elements `l, l + 16, ...` (the partial last vector adds into its first lanes), then the
 /// lanes combine as the shuffle tree (`i + (i ^ 8)`, then `^ 4`, `^ 2`, `^ 1`).
 #[inline(always)]
-fn lane_sum(e: &[f32]) -> f32 {
+pub(super) fn lane_sum(e: &[f32]) -> f32 {
     if e.len() < LANES {
         return e[1..].iter().fold(e[0], |a, &v| a + v);
     }
@@ -726,7 +761,7 @@ fn lane_sum(e: &[f32]) -> f32 {
 
 /// `reduce_all`'s shuffle tree over its 16 lane sums: `i + (i ^ 8)`, then `^ 4`, `^ 2`, `^ 1`.
 #[inline(always)]
-fn lane_tree(mut acc: [f32; LANES]) -> f32 {
+pub(super) fn lane_tree(mut acc: [f32; LANES]) -> f32 {
     for m in [8, 4, 2, 1] {
         let v = acc;
         for (i, a) in acc.iter_mut().enumerate() {
@@ -747,6 +782,11 @@ pub fn softmax(x: &View, dim: usize, log: bool) -> Result<Owned> {
             let len = x.shape()[dim];
             let xs = &v[x.offset()..x.offset() + x.numel()];
             Buffer::F32(softmax_rows_f32(xs, len, log)?)
+        }
+        Buffer::F32(v) if log && x.is_contiguous() => {
+            let xs = &v[x.offset()..x.offset() + x.numel()];
+            let inner = x.shape()[dim + 1..].iter().product();
+            Buffer::F32(log_softmax_other_dim_f32(xs, x.shape()[dim], inner)?)
         }
         Buffer::F32(v) => softmax_typed::<f32>(v, x, dim, log)?,
         Buffer::F64(v) => softmax_typed::<f64>(v, x, dim, log)?,

@@ -318,7 +318,10 @@ pub(crate) mod avx512 {
     unsafe fn map(x: &[f32], out: &mut [f32], f: impl Fn(__m512) -> __m512) {
         let n = x.len().min(out.len());
         let whole = n / 16 * 16;
-        for (xs, os) in x[..whole].chunks_exact(16).zip(out[..whole].chunks_exact_mut(16)) {
+        for (xs, os) in x[..whole]
+            .chunks_exact(16)
+            .zip(out[..whole].chunks_exact_mut(16))
+        {
             // SAFETY: each chunk is 16 floats (read from `xs`, written to `os`); `loadu` and
             // `storeu` have no alignment requirement. The caller's CPU has AVX-512F.
             unsafe { _mm512_storeu_ps(os.as_mut_ptr(), f(_mm512_loadu_ps(xs.as_ptr()))) }
@@ -374,7 +377,7 @@ pub(crate) mod avx512 {
         if whole < n {
             let k = first(n - whole);
             let e = exp16(_mm512_sub_ps(load(x, whole, k), mv));
-            if let Some(o) = out.as_deref_mut() {
+            if let Some(o) = out {
                 store(o, whole, k, e);
             }
             acc = _mm512_mask_add_ps(acc, k, acc, e);

@@ -1,6 +1,6 @@
 //! Autograd rules for the reductions and softmax.
-use crate::tensor::autograd::record;
 use crate::tensor::autograd::util::{div, mask, mul, scalar_op, sub};
+use crate::tensor::autograd::{is_recording, record};
 use crate::tensor::error::Result;
 use crate::tensor::ops::binary::BinaryOp;
 use crate::tensor::ops::reduce::sum;
@@ -113,7 +113,10 @@ pub(super) fn record_select_dim(
     Ok(())
 }
 
-/// `softmax`: `y * (g - sum(g * y))`; `log_softmax`: `g - exp(y) * sum(g)`.
+/// `softmax`: `y * (g - sum(g * y))`; `log_softmax`: `g - exp(y) * sum(g)`. On the CPU, for
+/// float32, the backend's kernel (`_softmax_backward_data`, `_log_softmax_backward_data`: ATen's
+/// order of operations, so PyTorch's bits) on contiguous copies, as ATen takes them; elsewhere,
+/// and while the backward itself is recorded (`create_graph=True`), these ops.
 pub(super) fn record_softmax(
     x: &Tensor,
     dim: usize,
@@ -121,26 +124,38 @@ pub(super) fn record_softmax(
     out: &Tensor,
 ) -> crate::tensor::Result<()> {
     let d = [dim as i64];
-    if log {
-        record(
-            "LogSoftmaxBackward0",
-            &[x],
-            out,
-            &[Some(out)],
-            move |g, c| {
-                let y = c.saved(0);
-                let e = crate::tensor::ops::unary::unary(crate::tensor::UnaryOp::Exp, y)?;
-                let s = sum(g, Some(&d), true, None)?;
-                Ok(vec![Some(sub(g, &mul(&e, &s)?)?)])
-            },
-        )?;
+    let name = if log {
+        "LogSoftmaxBackward0"
     } else {
-        record("SoftmaxBackward0", &[x], out, &[Some(out)], move |g, c| {
-            let y = c.saved(0);
+        "SoftmaxBackward0"
+    };
+    record(name, &[x], out, &[Some(out)], move |g, c| {
+        let y = c.saved(0);
+        if let Some(gi) = kernel(g, y, dim, log)? {
+            return Ok(vec![Some(gi)]);
+        }
+        if log {
+            let e = crate::tensor::ops::unary::unary(crate::tensor::UnaryOp::Exp, y)?;
+            let s = sum(g, Some(&d), true, None)?;
+            Ok(vec![Some(sub(g, &mul(&e, &s)?)?)])
+        } else {
             let gy = mul(g, y)?;
             let s = sum(&gy, Some(&d), true, None)?;
             Ok(vec![Some(sub(&gy, &mul(y, &s)?)?)])
-        })?;
-    }
+        }
+    })?;
     Ok(())
+}
+
+/// The device's softmax-backward kernel where it has one for these operands (see
+/// `record_softmax`).
+fn kernel(g: &Tensor, y: &Tensor, dim: usize, log: bool) -> crate::tensor::Result<Option<Tensor>> {
+    let f32_cpu = |t: &Tensor| {
+        t.device() == crate::tensor::Device::Cpu && t.dtype() == crate::tensor::DType::F32
+    };
+    if !f32_cpu(g) || !f32_cpu(y) || g.shape() != y.shape() || is_recording(&[g, y]) {
+        return Ok(None);
+    }
+    let (g, y) = (g.contiguous()?, y.contiguous()?);
+    crate::tensor::dispatch::on(g.device()).softmax_backward(&g, &y, dim, log)
 }
