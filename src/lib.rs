@@ -10,6 +10,7 @@ pub mod backend;
 pub mod bench;
 pub mod core;
 pub mod dist;
+pub mod host_alloc;
 pub mod info;
 pub mod lang;
 pub mod launch;
@@ -20,3 +21,6 @@ pub mod run;
 pub mod signals;
 pub mod style;
 pub mod tensor;
+
+#[global_allocator]
+static ALLOC: host_alloc::Aligned64 = host_alloc::Aligned64;
