@@ -2,8 +2,9 @@
 //! `torch.linalg.norm`/`vector_norm`, `from_numpy`, `as_tensor` (sharing memory where PyTorch
 //! does), and `out=` for the function forms of methods (`torch.add(a, b, out=c)`).
 use super::convert::*;
-use super::methods::{arg, ReturnTypes};
+use super::methods::arg;
 use super::methods_extra::dims;
+use super::return_types::{values_indices, NamedResult};
 use crate::lang::builtins::kwarg;
 use crate::lang::error::{runtime_error, type_error, PyResult};
 use crate::lang::interp::Interp;
@@ -333,17 +334,16 @@ pub fn write_out_resizing(
         _ => None,
     };
     let named = match &r {
-        Value::Native(n) => n.as_any().downcast_ref::<ReturnTypes>(),
+        Value::Native(n) => n
+            .as_any()
+            .downcast_ref::<NamedResult>()
+            .filter(|r| r.fields == ["values", "indices"]),
         _ => None,
     };
     if let (Some((ov, oi)), Some(rt)) = (pair, named) {
-        write_one(i, name, &ov, &rt.values, warn)?;
-        write_one(i, name, &oi, &rt.indices, warn)?;
-        return Ok(Value::Native(Rc::new(ReturnTypes {
-            name: out_name(rt.name),
-            values: ov,
-            indices: oi,
-        })));
+        write_one(i, name, &ov, &rt.values[0], warn)?;
+        write_one(i, name, &oi, &rt.values[1], warn)?;
+        return Ok(values_indices(out_name(rt.name), ov, oi));
     }
     write_one(i, name, out, &r, warn)?;
     Ok(out.clone())

@@ -2,72 +2,14 @@
 //! results are `torch.return_types` named tuples (`linalg_svd(U, S, Vh)`, `svd(U, S, V)`).
 use super::convert::*;
 use super::methods::{arg, this};
+use super::return_types::NamedResult;
 use crate::lang::builtins::kwarg;
 use crate::lang::error::{runtime_error, type_error, PyResult};
 use crate::lang::interp::Interp;
-use crate::lang::symbol::Sym;
 use crate::lang::value::*;
 use crate::tensor::ops::extra::svd;
 use crate::tensor::Tensor;
-use std::any::Any;
 use std::rc::Rc;
-
-/// A `torch.return_types` structseq with named fields: a tuple whose items are also
-/// attributes.
-pub struct NamedResult {
-    pub name: &'static str,
-    pub fields: &'static [&'static str],
-    pub values: Vec<Value>,
-}
-
-impl NamedResult {
-    fn tuple(&self) -> Value {
-        Value::tuple(self.values.clone())
-    }
-}
-
-impl Native for NamedResult {
-    fn module(&self) -> &str {
-        "torch.return_types"
-    }
-    fn is_tuple(&self) -> bool {
-        true
-    }
-    fn type_name(&self) -> &str {
-        self.name
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-    fn repr(&self, i: &mut Interp) -> PyResult<String> {
-        let mut parts = Vec::with_capacity(self.values.len());
-        for (f, v) in self.fields.iter().zip(&self.values) {
-            parts.push(format!("{f}={}", i.repr(v)?));
-        }
-        Ok(format!(
-            "torch.return_types.{}(\n{})",
-            self.name,
-            parts.join(",\n")
-        ))
-    }
-    fn get_attr(&self, _this: &Value, name: Sym, _i: &mut Interp) -> PyResult<Option<Value>> {
-        let name = name.as_str();
-        Ok(self
-            .fields
-            .iter()
-            .position(|f| **f == *name)
-            .map(|k| self.values[k].clone()))
-    }
-    fn get_item(&self, _this: &Value, index: &Value, i: &mut Interp) -> PyResult<Value> {
-        i.get_item(&self.tuple(), index)
-    }
-    fn len(&self, _i: &mut Interp) -> PyResult<Option<usize>> {
-        Ok(Some(self.values.len()))
-    }
-    fn iter(&self, _this: &Value, i: &mut Interp) -> PyResult<Option<Value>> {
-        i.get_iter(&self.tuple()).map(Some)
-    }
-}
 
 fn named(name: &'static str, fields: &'static [&'static str], ts: [Tensor; 3]) -> Value {
     Value::Native(Rc::new(NamedResult {

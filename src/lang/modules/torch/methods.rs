@@ -1,5 +1,6 @@
 //! Tensor methods (`x.sum(dim=1)`, `x.to('cuda')`, `x.add_(y)`, ...).
 use super::convert::*;
+use super::return_types::values_indices;
 use super::tensor::{item, repr_tensor, tensor_binary};
 use crate::lang::builtins::kwarg;
 use crate::lang::error::{not_implemented, runtime_error, type_error, PyResult};
@@ -7,8 +8,6 @@ use crate::lang::interp::Interp;
 use crate::lang::value::*;
 use crate::tensor::ops::{binary as tb, inplace, matmul, reduce, unary};
 use crate::tensor::{BinaryOp, DType, Tensor, UnaryOp};
-use std::any::Any;
-use std::rc::Rc;
 
 type M = (NativeFn, &'static str);
 
@@ -49,64 +48,6 @@ fn unary_m(op: UnaryOp) -> impl Fn(&Value) -> PyResult<Value> {
     move |t| Ok(wrap(unary::unary(op, &this(t)?).py()?))
 }
 
-/// `max(dim)`-style results: a named tuple of values and indices.
-pub struct ReturnTypes {
-    pub name: &'static str,
-    pub values: Value,
-    pub indices: Value,
-}
-
-impl Native for ReturnTypes {
-    fn module(&self) -> &str {
-        "torch.return_types"
-    }
-    fn is_tuple(&self) -> bool {
-        true
-    }
-    fn type_name(&self) -> &str {
-        self.name
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-    fn repr(&self, i: &mut Interp) -> PyResult<String> {
-        Ok(format!(
-            "torch.return_types.{}(\nvalues={},\nindices={})",
-            self.name,
-            i.repr(&self.values)?,
-            i.repr(&self.indices)?
-        ))
-    }
-    fn get_attr(
-        &self,
-        _this: &Value,
-        name: crate::lang::symbol::Sym,
-        _i: &mut Interp,
-    ) -> PyResult<Option<Value>> {
-        Ok(match &*name.as_str() {
-            "values" => Some(self.values.clone()),
-            "indices" => Some(self.indices.clone()),
-            _ => None,
-        })
-    }
-    fn get_item(&self, _this: &Value, index: &Value, i: &mut Interp) -> PyResult<Value> {
-        i.get_item(
-            &Value::tuple(vec![self.values.clone(), self.indices.clone()]),
-            index,
-        )
-    }
-    fn len(&self, _i: &mut Interp) -> PyResult<Option<usize>> {
-        Ok(Some(2))
-    }
-    fn iter(&self, _this: &Value, i: &mut Interp) -> PyResult<Option<Value>> {
-        i.get_iter(&Value::tuple(vec![
-            self.values.clone(),
-            self.indices.clone(),
-        ]))
-        .map(Some)
-    }
-}
-
 /// `x.max()`, `x.max(dim, keepdim)`, `x.max(other)` (and min).
 pub fn max_min(i: &mut Interp, t: &Tensor, a: &Args, is_max: bool) -> PyResult<Value> {
     let name = if is_max { "max" } else { "min" };
@@ -129,11 +70,7 @@ pub fn max_min(i: &mut Interp, t: &Tensor, a: &Args, is_max: bool) -> PyResult<V
             })?;
             let keep = bool_arg(i, a, 1, "keepdim")?;
             let (vals, idx) = reduce::max_dim(t, dim, keep, is_max).py()?;
-            Ok(Value::Native(Rc::new(ReturnTypes {
-                name,
-                values: wrap(vals),
-                indices: wrap(idx),
-            })))
+            Ok(values_indices(name, wrap(vals), wrap(idx)))
         }
     }
 }

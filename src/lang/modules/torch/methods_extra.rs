@@ -3,7 +3,8 @@
 //! `x.var(unbiased=False)`, `x.gather(1, idx)`, `2.5 in x`, ...). The engine side is in
 //! `crate::tensor::ops::extra`. Each is also `torch.NAME(x, ...)` (`TORCH_FORMS`).
 use super::convert::*;
-use super::methods::{arg, this, ReturnTypes};
+use super::methods::{arg, this};
+use super::return_types::values_indices;
 use crate::lang::builtins::kwarg;
 use crate::lang::error::{runtime_error, type_error, PyResult};
 use crate::lang::interp::Interp;
@@ -64,11 +65,7 @@ pub(super) fn dims(i: &mut Interp, v: Option<Value>) -> PyResult<Option<Vec<i64>
 }
 
 fn pair(name: &'static str, v: Tensor, ix: Tensor) -> Value {
-    Value::Native(std::rc::Rc::new(ReturnTypes {
-        name,
-        values: wrap(v),
-        indices: wrap(ix),
-    }))
+    values_indices(name, wrap(v), wrap(ix))
 }
 
 /// `x.var(dim, unbiased, keepdim)` / `x.var(dim, correction=, keepdim=)` (and std).

@@ -19,6 +19,7 @@ pub mod numpy;
 pub mod objects;
 pub mod optim;
 pub mod profiler;
+pub mod return_types;
 pub mod save;
 mod save_objects;
 pub mod size;

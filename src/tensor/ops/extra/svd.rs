@@ -140,18 +140,23 @@ fn check_dtype(x: &Tensor) -> Result<()> {
     Ok(())
 }
 
-/// `torch.linalg.svd(A, full_matrices)`: (U, S, Vh) of each matrix in the last two dims, one
-/// `LinalgSvdBackward0` node for the three.
-pub fn linalg_svd(x: &Tensor, full: bool) -> Result<(Tensor, Tensor, Tensor)> {
+/// The checks of both entries, and the shape of the matrices: (batch dims, m, n).
+fn matrices(x: &Tensor) -> Result<(Vec<usize>, usize, usize)> {
     if x.ndim() < 2 {
         return runtime("linalg.svd: The input tensor A must have at least 2 dimensions.");
     }
     check_dtype(x)?;
     let shape = x.shape();
-    let (m, n) = (shape[shape.len() - 2], shape[shape.len() - 1]);
+    let d = shape.len();
+    Ok((shape[..d - 2].to_vec(), shape[d - 2], shape[d - 1]))
+}
+
+/// `torch.linalg.svd(A, full_matrices)`: (U, S, Vh) of each matrix in the last two dims, one
+/// `LinalgSvdBackward0` node for the three.
+pub fn linalg_svd(x: &Tensor, full: bool) -> Result<(Tensor, Tensor, Tensor)> {
+    let (batch, m, n) = matrices(x)?;
     let k = m.min(n);
     let (ku, kv) = if full { (m, n) } else { (k, k) };
-    let batch: Vec<usize> = shape[..shape.len() - 2].to_vec();
     let count: usize = batch.iter().product();
     let a = values(x)?;
     // U and Vh column-major: Uᵀ's and V's rows are what `factors` gives
@@ -228,14 +233,8 @@ pub fn svd(x: &Tensor, some: bool, compute_uv: bool) -> Result<(Tensor, Tensor, 
 /// `torch.linalg.svdvals(A)`: the singular values of each matrix in the last two dims,
 /// descending, shaped `(*, min(m, n))`; gradient `LinalgSvdBackward0`.
 pub fn svdvals(x: &Tensor) -> Result<Tensor> {
-    if x.ndim() < 2 {
-        return runtime("linalg.svd: The input tensor A must have at least 2 dimensions.");
-    }
-    check_dtype(x)?;
-    let shape = x.shape();
-    let (m, n) = (shape[shape.len() - 2], shape[shape.len() - 1]);
+    let (batch, m, n) = matrices(x)?;
     let k = m.min(n);
-    let batch: Vec<usize> = shape[..shape.len() - 2].to_vec();
     let count: usize = batch.iter().product();
     let a = values(x)?;
     let (mut us, mut ss, mut vhs) = (Vec::new(), Vec::new(), Vec::new());
