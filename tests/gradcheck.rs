@@ -717,6 +717,9 @@ fn gather_scatter_and_layout() {
     check("triu", &[t(&[3, 4], 73)], &|x| layout::tri(&x[0], 1, false));
     check("diag 1d", &[t(&[3], 74)], &|x| layout::diag(&x[0], -1));
     check("diag 2d", &[t(&[3, 4], 75)], &|x| layout::diag(&x[0], 1));
+    check("diag_embed", &[t(&[2, 3], 76)], &|x| {
+        layout::diag_embed(&x[0], -1, 2, 0)
+    });
     check(
         "einsum ellipsis",
         &[t(&[2, 3, 4], 78), t(&[4, 2], 79)],

@@ -363,6 +363,10 @@ m! {
         Ok(wrap(layout::tile(&this(t)?, &r).py()?))
     },
     "diag" => |_, t, a| Ok(wrap(layout::diag(&this(t)?, int_arg(&a, 0, "diagonal", 0)?).py()?)),
+    "diag_embed" => |_, t, a| {
+        let (o, d1, d2) = (int_arg(&a, 0, "offset", 0)?, int_arg(&a, 1, "dim1", -2)?, int_arg(&a, 2, "dim2", -1)?);
+        Ok(wrap(layout::diag_embed(&this(t)?, o, d1, d2).py()?))
+    },
     "tril" => |_, t, a| Ok(wrap(layout::tri(&this(t)?, int_arg(&a, 0, "diagonal", 0)?, true).py()?)),
     "triu" => |_, t, a| Ok(wrap(layout::tri(&this(t)?, int_arg(&a, 0, "diagonal", 0)?, false).py()?)),
     "tril_" => |_, t, a| { let r = layout::tri(&this(t)?, int_arg(&a, 0, "diagonal", 0)?, true).py()?; in_place(t, &r) },
@@ -463,6 +467,7 @@ torch_forms!(
     "roll",
     "tile",
     "diag",
+    "diag_embed",
     "tril",
     "triu",
     "outer",

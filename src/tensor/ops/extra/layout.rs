@@ -124,6 +124,63 @@ fn diag_uncast(x: &Tensor, diagonal: i64) -> Result<Tensor> {
     }
 }
 
+/// `torch.diag_embed(x, offset, dim1, dim2)`: each vector along `x`'s last dim laid on the
+/// `offset` diagonal of the planes spanned by the new dims `dim1`, `dim2` of the result
+/// (a gather by flat position, as `diag` of a vector).
+pub fn diag_embed(x: &Tensor, offset: i64, dim1: i64, dim2: i64) -> Result<Tensor> {
+    crate::tensor::autocast::excluded(|| diag_embed_uncast(x, offset, dim1, dim2))
+}
+
+fn diag_embed_uncast(x: &Tensor, offset: i64, dim1: i64, dim2: i64) -> Result<Tensor> {
+    let nd = x.ndim() + 1;
+    let d1 = crate::tensor::shape::wrap_dim(dim1, nd)?;
+    let d2 = crate::tensor::shape::wrap_dim(dim2, nd)?;
+    if d1 == d2 {
+        return runtime(format!(
+            "diagonal dimensions cannot be identical {dim1}, {dim2}"
+        ));
+    }
+    if x.ndim() == 0 {
+        return crate::tensor::error::index_err(
+            "Dimension specified as -1 but tensor has no dimensions",
+        );
+    }
+    let n = x.shape()[x.ndim() - 1];
+    let numel = x.numel();
+    let m = n + offset.unsigned_abs() as usize;
+    let mut shape: Vec<usize> = x.shape()[..x.ndim() - 1].to_vec();
+    shape.insert(d1.min(d2), m);
+    shape.insert(d1.max(d2), m);
+    let total: usize = shape.iter().product();
+    let strides = super::host::strides_of(&shape);
+    let flat: Vec<i64> = (0..total)
+        .map(|p| {
+            let (mut i, mut j, mut batch) = (0i64, 0i64, 0usize);
+            for (d, (&st, &sz)) in strides.iter().zip(&shape).enumerate() {
+                let c = (p / st) % sz;
+                if d == d1 {
+                    i = c as i64;
+                } else if d == d2 {
+                    j = c as i64;
+                } else {
+                    batch = batch * sz + c;
+                }
+            }
+            if j - i == offset {
+                let k = if offset >= 0 { i } else { j };
+                (batch * n) as i64 + k
+            } else {
+                numel as i64
+            }
+        })
+        .collect();
+    let zero = crate::tensor::create::zeros(&[1], Some(x.dtype()), x.device())?;
+    let ext = cat(&[x.reshape(&[-1])?, zero], 0)?;
+    let out = take_flat(&ext, &flat, &shape)?;
+    rename(&out, "DiagEmbedBackward0");
+    Ok(out)
+}
+
 /// `x.split(sizes, dim)` with explicit sizes: views along `dim`, each named `name` as
 /// PyTorch names its split node.
 fn split_views(x: &Tensor, sizes: &[usize], d: usize, name: &'static str) -> Result<Vec<Tensor>> {
