@@ -898,6 +898,7 @@ pub fn isinstance(i: &mut Interp, v: &Value, cls: &Value) -> PyResult<bool> {
                     | (TypeTag::Tuple, Value::Tuple(_))
                     | (TypeTag::Dict, Value::Dict(_))
                     | (TypeTag::Set, Value::Set(_))
+                    | (TypeTag::FrozenSet, Value::FrozenSet(_))
                     | (TypeTag::NoneType, Value::None)
                     | (TypeTag::Range, Value::Range(_))
                     | (TypeTag::Type, Value::Class(_))
@@ -936,6 +937,7 @@ pub fn type_of(i: &Interp, v: &Value) -> Value {
         Value::Tuple(_) => TypeTag::Tuple,
         Value::Dict(_) => TypeTag::Dict,
         Value::Set(_) => TypeTag::Set,
+        Value::FrozenSet(_) => TypeTag::FrozenSet,
         Value::None => TypeTag::NoneType,
         Value::Range(_) => TypeTag::Range,
         Value::Class(_) => TypeTag::Type,
@@ -974,6 +976,7 @@ pub fn construct(i: &mut Interp, tag: TypeTag, a: Args) -> PyResult<Value> {
         TypeTag::Tuple => "tuple",
         TypeTag::Dict => "dict",
         TypeTag::Set => "set",
+        TypeTag::FrozenSet => "frozenset",
         TypeTag::Range => "range",
         TypeTag::Type => "type",
         TypeTag::Slice => "slice",
@@ -1039,6 +1042,22 @@ pub fn construct(i: &mut Interp, tag: TypeTag, a: Args) -> PyResult<Value> {
                 }
             }
             Value::Set(Rc::new(RefCell::new(s)))
+        }
+        TypeTag::FrozenSet => {
+            arity("frozenset", &a, 0, 1)?;
+            match first {
+                // An exact frozenset is its own copy.
+                Some(Value::FrozenSet(s)) => Value::FrozenSet(s),
+                Some(v) => {
+                    let mut s = SetMap::default();
+                    for x in i.collect(&v)? {
+                        let k = i.key_in_local(x, &s)?;
+                        s.insert(k);
+                    }
+                    Value::FrozenSet(Rc::new(RefCell::new(s)))
+                }
+                None => Value::FrozenSet(Default::default()),
+            }
         }
         TypeTag::Dict => {
             arity("dict", &a, 0, 1)?;

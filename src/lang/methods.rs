@@ -31,7 +31,7 @@ fn this_dict(v: &Value) -> Rc<RefCell<DictMap>> {
 }
 fn this_set(v: &Value) -> Rc<RefCell<SetMap>> {
     match v {
-        Value::Set(s) => s.clone(),
+        Value::Set(s) | Value::FrozenSet(s) => s.clone(),
         _ => Rc::new(RefCell::new(SetMap::default())),
     }
 }
@@ -813,7 +813,21 @@ fn set_combine(i: &mut Interp, t: &Value, a: Args, mode: u8) -> PyResult<Value> 
             }
         };
     }
-    Ok(Value::Set(Rc::new(RefCell::new(acc))))
+    Ok(if matches!(t, Value::FrozenSet(_)) {
+        Value::FrozenSet(Rc::new(RefCell::new(acc)))
+    } else {
+        Value::Set(Rc::new(RefCell::new(acc)))
+    })
+}
+
+/// A frozenset's methods: the set methods that make a new set (of the frozenset's type)
+/// or answer a question; `copy` is the frozenset itself.
+fn frozenset_method(name: &str) -> Option<NativeFn> {
+    match name {
+        "copy" => Some(|_, t, _| Ok(t.clone())),
+        _ if FROZENSET_NAMES.contains(&name) => set_method(name),
+        _ => None,
+    }
 }
 
 fn tuple_method(name: &str) -> Option<NativeFn> {
@@ -914,6 +928,15 @@ const SET_NAMES: &[&str] = &[
     "union",
     "update",
 ];
+const FROZENSET_NAMES: &[&str] = &[
+    "copy",
+    "difference",
+    "intersection",
+    "issubset",
+    "issuperset",
+    "symmetric_difference",
+    "union",
+];
 const TUPLE_NAMES: &[&str] = &["count", "index"];
 const INT_NAMES: &[&str] = &[
     "bit_length",
@@ -973,6 +996,7 @@ pub fn method(obj: &Value, name: &str) -> Option<M> {
         Value::List(_) => list_method(name)?,
         Value::Dict(_) => dict_method(name)?,
         Value::Set(_) => set_method(name)?,
+        Value::FrozenSet(_) => frozenset_method(name)?,
         Value::Tuple(_) => tuple_method(name)?,
         Value::Int(_) | Value::Bool(_) => match name {
             "bit_length" => |_, t, _| {
@@ -1055,6 +1079,7 @@ pub fn method_names(obj: &Value) -> &'static [&'static str] {
         Value::List(_) => LIST_NAMES,
         Value::Dict(_) => DICT_NAMES,
         Value::Set(_) => SET_NAMES,
+        Value::FrozenSet(_) => FROZENSET_NAMES,
         Value::Tuple(_) => TUPLE_NAMES,
         Value::Int(_) | Value::Bool(_) => INT_NAMES,
         Value::Float(_) => FLOAT_NAMES,

@@ -87,6 +87,8 @@ pub enum Value {
     Tuple(Rc<Vec<Value>>),
     Dict(Rc<RefCell<DictMap>>),
     Set(Rc<RefCell<SetMap>>),
+    /// A `frozenset`: a set's table, never changed after it is made (the set code reads both).
+    FrozenSet(Rc<RefCell<SetMap>>),
     Range(Rc<Range>),
     Slice(Rc<[Value; 3]>),
     Ellipsis,
@@ -163,6 +165,7 @@ impl Value {
             Value::Tuple(_) => "tuple",
             Value::Dict(_) => "dict",
             Value::Set(_) => "set",
+            Value::FrozenSet(_) => "frozenset",
             Value::Range(_) => "range",
             Value::Slice(_) => "slice",
             Value::Ellipsis => "ellipsis",
@@ -187,7 +190,7 @@ impl Value {
             Value::List(x) => Rc::as_ptr(x) as usize,
             Value::Tuple(x) => Rc::as_ptr(x) as usize,
             Value::Dict(x) => Rc::as_ptr(x) as usize,
-            Value::Set(x) => Rc::as_ptr(x) as usize,
+            Value::Set(x) | Value::FrozenSet(x) => Rc::as_ptr(x) as usize,
             Value::Range(x) => Rc::as_ptr(x) as usize,
             Value::Slice(x) => Rc::as_ptr(x) as *const u8 as usize,
             Value::Func(x) => Rc::as_ptr(x) as usize,
@@ -360,6 +363,7 @@ fn hash_value<H: Hasher>(v: &Value, h: &mut H) {
             items.len().hash(h);
             items.iter().for_each(|i| hash_value(i, h));
         }
+        Value::FrozenSet(_) => py_hash(v).hash(h),
         Value::Native(n) => match n.hash_key() {
             Some(k) => (n.type_name(), k).hash(h),
             None => v.ptr_id().hash(h),
@@ -425,6 +429,10 @@ pub fn simple_eq(a: &Value, b: &Value) -> bool {
         (Value::Str(x), Value::Str(y)) => x == y,
         (Value::Tuple(x), Value::Tuple(y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| simple_eq(p, q))
+        }
+        (Value::FrozenSet(x), Value::FrozenSet(y)) => {
+            let (x, y) = (x.borrow(), y.borrow());
+            x.len() == y.len() && x.iter().all(|k| y.contains(k))
         }
         (Value::Native(x), Value::Native(y)) => match (x.hash_key(), y.hash_key()) {
             (Some(p), Some(q)) => p == q && x.type_name() == y.type_name(),
@@ -651,6 +659,7 @@ pub enum TypeTag {
     Tuple,
     Dict,
     Set,
+    FrozenSet,
     NoneType,
     Range,
     Type,
@@ -972,6 +981,25 @@ fn str_hash(s: &str) -> i64 {
     }
 }
 
+/// CPython's `frozenset_hash`: the elements' hashes shuffled and xor-ed (so order does not
+/// matter), the size folded in, then dispersed.
+fn frozenset_hash(s: &SetMap) -> i64 {
+    fn shuffle(h: u64) -> u64 {
+        ((h ^ 89869747) ^ (h << 16)).wrapping_mul(3644798167)
+    }
+    let mut h = s
+        .iter()
+        .fold(0u64, |acc, k| acc ^ shuffle(py_hash(&k.0) as u64));
+    h ^= (s.len() as u64 + 1).wrapping_mul(1927868237);
+    h ^= (h >> 11) ^ (h >> 25);
+    h = h.wrapping_mul(69069).wrapping_add(907133923);
+    if h == u64::MAX {
+        590923713
+    } else {
+        h as i64
+    }
+}
+
 pub fn py_hash(v: &Value) -> i64 {
     fn fix(h: i64) -> i64 {
         if h == -1 {
@@ -990,6 +1018,7 @@ pub fn py_hash(v: &Value) -> i64 {
         Value::Bool(b) => *b as i64,
         Value::Str(s) => str_hash(s),
         Value::Float(f) => fix(float_hash(*f)),
+        Value::FrozenSet(s) => frozenset_hash(&s.borrow()),
         Value::Tuple(items) => {
             const P1: u64 = 11400714785074694791;
             const P2: u64 = 14029467366897019727;

@@ -341,9 +341,10 @@ impl Interp {
             }
             (
                 BinOp::BitOr | BinOp::BitAnd | BinOp::Sub | BinOp::BitXor,
-                Value::Set(x),
-                Value::Set(y),
+                Value::Set(x) | Value::FrozenSet(x),
+                Value::Set(y) | Value::FrozenSet(y),
             ) => {
+                let frozen = matches!(a, Value::FrozenSet(_));
                 let aligned = self.align_set(y, x)?.map(|s| Rc::new(RefCell::new(s)));
                 let y = aligned.as_ref().unwrap_or(y);
                 let (x, y) = (x.borrow(), y.borrow());
@@ -358,7 +359,11 @@ impl Interp {
                         .cloned()
                         .collect(),
                 };
-                Value::Set(Rc::new(RefCell::new(r)))
+                if frozen {
+                    Value::FrozenSet(Rc::new(RefCell::new(r)))
+                } else {
+                    Value::Set(Rc::new(RefCell::new(r)))
+                }
             }
             (BinOp::BitOr, Value::Dict(x), Value::Dict(y)) => {
                 let mut m = x.borrow().clone();

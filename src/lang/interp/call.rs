@@ -117,6 +117,7 @@ impl Interp {
         | Value::List(_)
         | Value::Dict(_)
         | Value::Set(_)
+        | Value::FrozenSet(_)
         | Value::Tuple(_)
         | Value::Int(_)
         | Value::Float(_) = &obj
@@ -158,6 +159,7 @@ impl Interp {
             | Value::List(_)
             | Value::Dict(_)
             | Value::Set(_)
+            | Value::FrozenSet(_)
             | Value::Tuple(_)
             | Value::Int(_)
             | Value::Float(_) => {

@@ -17,7 +17,7 @@ impl Interp {
             Value::List(l) => !l.borrow().is_empty(),
             Value::Tuple(t) => !t.is_empty(),
             Value::Dict(d) => !d.borrow().is_empty(),
-            Value::Set(s) => !s.borrow().is_empty(),
+            Value::Set(s) | Value::FrozenSet(s) => !s.borrow().is_empty(),
             Value::Range(r) => !r.is_empty(),
             Value::Instance(i) => {
                 if let Some(m) = i.class.lookup(crate::lang::symbol::dunder::BOOL) {
@@ -148,7 +148,7 @@ impl Interp {
                 }
                 Ok(true)
             }
-            (Value::Set(x), Value::Set(y)) => {
+            (Value::Set(x) | Value::FrozenSet(x), Value::Set(y) | Value::FrozenSet(y)) => {
                 let aligned = self
                     .align_set(y, x)?
                     .map(|s| Rc::new(std::cell::RefCell::new(s)));
@@ -228,7 +228,7 @@ impl Interp {
                 return self.seq_order(op, &x, &y);
             }
             (Value::Tuple(x), Value::Tuple(y)) => return self.seq_order(op, x, y),
-            (Value::Set(x), Value::Set(y)) => {
+            (Value::Set(x) | Value::FrozenSet(x), Value::Set(y) | Value::FrozenSet(y)) => {
                 let aligned = self
                     .align_set(y, x)?
                     .map(|s| Rc::new(std::cell::RefCell::new(s)));
@@ -329,8 +329,13 @@ impl Interp {
                 let k = self.key_in(item.dup(), d)?;
                 Ok(d.borrow().contains_key(&k))
             }
-            Value::Set(s) => {
-                let k = self.key_in(item.dup(), s)?;
+            Value::Set(s) | Value::FrozenSet(s) => {
+                // A set probe is looked up as the equal frozenset, as CPython's set does.
+                let item = match item {
+                    Value::Set(p) => Value::FrozenSet(p.clone()),
+                    _ => item.dup(),
+                };
+                let k = self.key_in(item, s)?;
                 Ok(s.borrow().contains(&k))
             }
             Value::Range(r) => Ok(match num_of(item) {

@@ -32,7 +32,7 @@ impl Interp {
                 pos: 0,
                 len: d.borrow().len(),
             },
-            Value::Set(s) => Iter::Seq {
+            Value::Set(s) | Value::FrozenSet(s) => Iter::Seq {
                 items: Rc::new(set_order(&s.borrow())),
                 pos: 0,
             },

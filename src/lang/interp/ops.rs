@@ -13,7 +13,7 @@ impl Interp {
             Value::List(l) => l.borrow().len(),
             Value::Tuple(t) => t.len(),
             Value::Dict(d) => d.borrow().len(),
-            Value::Set(s) => s.borrow().len(),
+            Value::Set(s) | Value::FrozenSet(s) => s.borrow().len(),
             Value::Range(r) => r.len().max(0) as usize,
             Value::Instance(i) => match i.class.lookup(crate::lang::symbol::dunder::LEN) {
                 Some(m) => {

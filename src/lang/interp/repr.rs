@@ -66,6 +66,14 @@ impl Interp {
                     format!("{{{}}}", self.join_reprs(&items)?)
                 }
             }
+            Value::FrozenSet(s) => {
+                let items: Vec<Value> = set_order(&s.borrow());
+                if items.is_empty() {
+                    "frozenset()".into()
+                } else {
+                    format!("frozenset({{{}}})", self.join_reprs(&items)?)
+                }
+            }
             Value::Range(r) => {
                 if r.step == 1 {
                     format!("range({}, {})", r.start, r.stop)
