@@ -580,7 +580,7 @@ fn list_method(name: &str) -> Option<NativeFn> {
             let l = this_list(t);
             let items = l.borrow().clone();
             for (k, x) in items.iter().enumerate() {
-                if i.eq(x, &a.pos[0])? {
+                if x.is(&a.pos[0]) || i.eq(x, &a.pos[0])? {
                     l.borrow_mut().remove(k);
                     return Ok(Value::None);
                 }
@@ -591,7 +591,7 @@ fn list_method(name: &str) -> Option<NativeFn> {
             arity("index", &a, 1, 3)?;
             let items = this_list(t).borrow().clone();
             for (k, x) in items.iter().enumerate() {
-                if i.eq(x, &a.pos[0])? {
+                if x.is(&a.pos[0]) || i.eq(x, &a.pos[0])? {
                     return Ok(Value::Int(k as i64));
                 }
             }
@@ -603,7 +603,7 @@ fn list_method(name: &str) -> Option<NativeFn> {
             let items = this_list(t).borrow().clone();
             let mut c = 0;
             for x in &items {
-                if i.eq(x, &a.pos[0])? {
+                if x.is(&a.pos[0]) || i.eq(x, &a.pos[0])? {
                     c += 1;
                 }
             }
@@ -836,7 +836,7 @@ fn tuple_method(name: &str) -> Option<NativeFn> {
             arity("index", &a, 1, 3)?;
             let items = i.collect(t)?;
             for (k, x) in items.iter().enumerate() {
-                if i.eq(x, &a.pos[0])? {
+                if x.is(&a.pos[0]) || i.eq(x, &a.pos[0])? {
                     return Ok(Value::Int(k as i64));
                 }
             }
@@ -847,7 +847,7 @@ fn tuple_method(name: &str) -> Option<NativeFn> {
             let items = i.collect(t)?;
             let mut c = 0;
             for x in &items {
-                if i.eq(x, &a.pos[0])? {
+                if x.is(&a.pos[0]) || i.eq(x, &a.pos[0])? {
                     c += 1;
                 }
             }

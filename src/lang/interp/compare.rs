@@ -187,6 +187,26 @@ impl Interp {
                 }
                 Ok(a.is(b))
             }
+            // A tensor in a container compares as CPython compares any object there: `==`,
+            // then its truth (a one-element tensor's value; more raise PyTorch's error).
+            (Value::Native(n), _) | (_, Value::Native(n)) => {
+                let (this, other) = if matches!(a, Value::Native(_)) {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                let r = match n.clone().eq(this, other, self)? {
+                    Some(r) => Some(r),
+                    None => match (a, b) {
+                        (Value::Native(_), Value::Native(m)) => m.clone().eq(b, a, self)?,
+                        _ => None,
+                    },
+                };
+                match r {
+                    Some(r) => self.truthy(&r),
+                    None => Ok(simple_eq(a, b)),
+                }
+            }
             _ => Ok(simple_eq(a, b)),
         }
     }
