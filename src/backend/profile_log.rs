@@ -113,6 +113,28 @@ pub fn range_start(name: &str) {
     })
 }
 
+/// A composite op's own row in `torch.profiler`'s table, around the ops it dispatches to (as
+/// PyTorch's shows `aten::mm` inside `aten::matmul`), closed however the op ends.
+pub struct Range(bool);
+
+impl Range {
+    pub fn open(name: &str) -> Range {
+        let on = active();
+        if on {
+            range_start(name);
+        }
+        Range(on)
+    }
+}
+
+impl Drop for Range {
+    fn drop(&mut self) {
+        if self.0 {
+            range_end();
+        }
+    }
+}
+
 /// `record_function.__exit__`: the innermost open range ends.
 pub fn range_end() {
     LOG.with(|l| {

@@ -191,10 +191,12 @@ fn aten_vectorizes_bf16(shape: &[usize], dst_strides: &[usize], src_strides: &[u
     inner.is_none_or(|d| dst_strides[d] == 1 && src_strides[d] <= 1)
 }
 
-/// A NaN as ATen's vector conversion to bfloat16 writes it.
-fn vector_nan(x: &mut half::bf16) {
+/// float32 to bfloat16 as ATen's vector conversion does it (a NaN becomes `0xFFFF`).
+fn bf16_vectorized(x: f32) -> half::bf16 {
     if x.is_nan() {
-        *x = half::bf16::from_bits(0xFFFF);
+        half::bf16::from_bits(0xFFFF)
+    } else {
+        <half::bf16 as Element>::cast_from(x)
     }
 }
 
@@ -256,12 +258,6 @@ impl Backend for Cpu {
         let st = broadcast_strides(src.shape(), src.strides(), dst.shape());
         let sb = src.storage().borrow();
         let mut db = dst.storage().borrow_mut();
-        with_buffer!(&mut *db, dv, D => {
-            with_buffer!(&*sb, sv, S => {
-                let s = Src { data: &sv[..], offset: src.offset(), strides: &st };
-                update(dv, dst.offset(), dst.strides(), dst.shape(), s, |_, x: S| <D as Element>::cast_from(x));
-            })
-        });
         if let (Buffer::BF16(dv), Buffer::F32(sv)) = (&mut *db, &*sb) {
             if aten_vectorizes_bf16(dst.shape(), dst.strides(), &st) {
                 let s = Src {
@@ -269,19 +265,18 @@ impl Backend for Cpu {
                     offset: src.offset(),
                     strides: &st,
                 };
-                update(
-                    dv,
-                    dst.offset(),
-                    dst.strides(),
-                    dst.shape(),
-                    s,
-                    |mut d, _| {
-                        vector_nan(&mut d);
-                        d
-                    },
-                );
+                update(dv, dst.offset(), dst.strides(), dst.shape(), s, |_, x| {
+                    bf16_vectorized(x)
+                });
+                return Ok(());
             }
         }
+        with_buffer!(&mut *db, dv, D => {
+            with_buffer!(&*sb, sv, S => {
+                let s = Src { data: &sv[..], offset: src.offset(), strides: &st };
+                update(dv, dst.offset(), dst.strides(), dst.shape(), s, |_, x: S| <D as Element>::cast_from(x));
+            })
+        });
         Ok(())
     }
 
@@ -298,7 +293,24 @@ impl Backend for Cpu {
         // `to(dtype)` keeps the strides of a dense tensor (preserve_format), else row-major
         let keep = crate::core::shape::is_dense(src.shape(), src.strides());
         let sb = src.storage().borrow();
-        let mut buf = crate::with_dtype!(dtype, D => {
+        if let (Buffer::F32(sv), DType::BF16) = (&*sb, dtype) {
+            // the result is dense: the source's strides when kept, else row-major
+            let dst = match keep {
+                true => Dims::from_slice(src.strides()),
+                false => crate::core::shape::contiguous_strides(src.shape()),
+            };
+            if aten_vectorizes_bf16(src.shape(), &dst, src.strides()) {
+                let buf = match keep {
+                    true => map_keep(sv, &src, bf16_vectorized)?.wrap(),
+                    false => (
+                        <half::bf16 as Element>::wrap(map_tensor(sv, &src, bf16_vectorized)?),
+                        None,
+                    ),
+                };
+                return tensor_laid(buf, src.shape(), src.device());
+            }
+        }
+        let buf = crate::with_dtype!(dtype, D => {
             with_buffer!(&*sb, sv, S => {
                 if keep {
                     map_keep::<S, D>(sv, &src, <D as Element>::cast_from)?.wrap()
@@ -307,16 +319,6 @@ impl Backend for Cpu {
                 }
             })
         });
-        if let (Buffer::F32(_), Buffer::BF16(out)) = (&*sb, &mut buf.0) {
-            // the result is dense: its strides are the source's when kept, else row-major
-            let dst = match &buf.1 {
-                Some(st) => st.clone(),
-                None => crate::core::shape::contiguous_strides(src.shape()),
-            };
-            if aten_vectorizes_bf16(src.shape(), &dst, src.strides()) {
-                out.iter_mut().for_each(vector_nan);
-            }
-        }
         tensor_laid(buf, src.shape(), src.device())
     }
 

@@ -250,31 +250,9 @@ fn mv_checked(m: &Tensor, v: &Tensor) -> Result<Tensor> {
 
 /// `torch.matmul(a, b)` / `a @ b`.
 pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    let _row = ProfiledRange::open("aten::matmul");
+    let _row = crate::backend::profile_log::Range::open("aten::matmul");
     let (a, b) = autocast::cast2(AmpOp::Matmul, a, b)?;
     autocast::excluded(|| matmul_uncast(&a, &b))
-}
-
-/// A composite op's own row in `torch.profiler`'s table, around the ops it dispatches to (as
-/// PyTorch's shows `aten::mm` inside `aten::matmul`), closed however the op ends.
-struct ProfiledRange(bool);
-
-impl ProfiledRange {
-    fn open(name: &str) -> ProfiledRange {
-        let on = crate::backend::profile_log::active();
-        if on {
-            crate::backend::profile_log::range_start(name);
-        }
-        ProfiledRange(on)
-    }
-}
-
-impl Drop for ProfiledRange {
-    fn drop(&mut self) {
-        if self.0 {
-            crate::backend::profile_log::range_end();
-        }
-    }
 }
 
 /// `matmul` past autocast (its inputs already cast, nested ops not cast again).
