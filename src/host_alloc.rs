@@ -112,8 +112,9 @@ mod tests {
         for n in [1024usize, 4096, 1 << 20, 3_000_001] {
             let v = vec![1f32; n];
             assert_eq!(v.as_ptr() as usize % 64, 0, "{n}");
+            // Grown by realloc from a small block to `4 n` bytes, which is at least `BIG`.
             let mut w: Vec<u8> = Vec::with_capacity(10);
-            w.extend(std::iter::repeat_n(7u8, n));
+            w.extend(std::iter::repeat_n(7u8, 4 * n));
             assert_eq!(w.as_ptr() as usize % 64, 0, "{n}");
             assert!(w.iter().all(|&b| b == 7));
             let z = crate::core::buffer::zeroed_vec::<f64>(n).unwrap();
