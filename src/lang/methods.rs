@@ -751,6 +751,13 @@ fn set_method(name: &str) -> Option<NativeFn> {
                 this_set(t).borrow().iter().all(|k| other.contains(k)),
             ))
         },
+        "isdisjoint" => |i, t, a| {
+            arity(&format!("{}.isdisjoint", t.type_name()), &a, 1, 1)?;
+            let other = set_of(i, a.pos.first())?;
+            let s = this_set(t);
+            let s = s.borrow();
+            Ok(Value::Bool(!other.iter().any(|k| s.contains(k))))
+        },
         "issuperset" => |i, t, a| {
             let other = set_of(i, a.pos.first())?;
             let s = this_set(t);
@@ -919,6 +926,7 @@ const SET_NAMES: &[&str] = &[
     "discard",
     "intersection",
     "intersection_update",
+    "isdisjoint",
     "issubset",
     "issuperset",
     "pop",
@@ -932,6 +940,7 @@ const FROZENSET_NAMES: &[&str] = &[
     "copy",
     "difference",
     "intersection",
+    "isdisjoint",
     "issubset",
     "issuperset",
     "symmetric_difference",

@@ -84,3 +84,15 @@ frozenset([1])[0]
 
 # %% err_or_list
 frozenset([1]) | [2]
+
+# %% isdisjoint
+s = {1, 2}
+print(s.isdisjoint({3}), s.isdisjoint([2]), frozenset([1]).isdisjoint(s))
+print({1}.isdisjoint(range(3)), set().isdisjoint([]), frozenset().isdisjoint(iter([1])))
+print(frozenset([1, 2]).isdisjoint(frozenset([3, 4])), {(1, 2)}.isdisjoint([(1, 2)]))
+
+# %% err_isdisjoint_not_iterable
+{1}.isdisjoint(5)
+
+# %% err_isdisjoint_no_args
+frozenset().isdisjoint()
