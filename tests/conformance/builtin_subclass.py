@@ -461,3 +461,31 @@ Counter.fromkeys('ab')
 # %% plain_value_dunders
 print([1, 2].__len__(), (1, 2).__hash__() == hash((1, 2)), {'a': 1}.__getitem__('a'), [].__hash__)
 print((3).__add__(4), 'ab'.__contains__('a'), {}.fromkeys('xy', 1), hasattr([], '__iter__'), list({1: 2}.__iter__()))
+
+# %% set_subclass_repr
+class S(set):
+    pass
+print(S([1]), S(), repr(S("a")), [S([2])])
+
+# %% frozenset_subclass
+class F(frozenset):
+    def total(self):
+        return sum(self)
+f = F([1, 2, 2])
+g = F([3])
+print(f, F(), type(f).__name__, len(f), 2 in f, f.total())
+print(f | g, type(f | g).__name__, f & {1}, f == frozenset([1, 2]), f < frozenset([1, 2, 5]))
+print(hash(f) == hash(frozenset([1, 2])), {f: 1}[frozenset([1, 2])], F([F([1])]))
+print(isinstance(f, frozenset), issubclass(F, frozenset), sorted(f), f.isdisjoint(g), f.union([7]))
+
+# %% frozenset_subclass_new
+class Pair(frozenset):
+    def __new__(cls, a, b):
+        return super().__new__(cls, [a, b])
+p = Pair(1, 2)
+print(p, sorted(p), type(p).__name__)
+
+# %% err_frozenset_subclass_immutable
+class F(frozenset):
+    pass
+F([1]).add(2)

@@ -26,6 +26,7 @@ pub fn subclassable(tag: TypeTag) -> bool {
             | TypeTag::List
             | TypeTag::Tuple
             | TypeTag::Set
+            | TypeTag::FrozenSet
             | TypeTag::Str
             | TypeTag::Int
             | TypeTag::Float
@@ -80,6 +81,7 @@ fn tag_name(t: TypeTag) -> &'static str {
         TypeTag::List => "list",
         TypeTag::Tuple => "tuple",
         TypeTag::Set => "set",
+        TypeTag::FrozenSet => "frozenset",
         TypeTag::Str => "str",
         TypeTag::Int => "int",
         TypeTag::Float => "float",
@@ -166,6 +168,11 @@ pub fn install(by_tag: &[(TypeTag, Rc<Class>)]) {
             TypeTag::Set => {
                 put(CONTAINER);
                 put(SET);
+            }
+            TypeTag::FrozenSet => {
+                put(CONTAINER);
+                put(SET);
+                put(&[("__hash__", hash)]);
             }
             _ => put(NUMBER),
         }
@@ -367,8 +374,20 @@ fn operand(other: &Value) -> Option<Value> {
 }
 
 fn repr(i: &mut Interp, this: &Value, a: Args) -> PyResult<Value> {
-    let (_, b, _) = split(this, a, 0)?;
-    Ok(Value::from(i.repr(&b)?))
+    let (this, b, _) = split(this, a, 0)?;
+    let r = i.repr(&b)?;
+    // A set's repr names the object's own type, as CPython's does: `S({1})`, `F()`.
+    if let (Value::Set(s) | Value::FrozenSet(s), Value::Instance(inst)) = (&b, &this) {
+        let items = if s.borrow().is_empty() {
+            ""
+        } else {
+            r.strip_prefix("frozenset(")
+                .and_then(|x| x.strip_suffix(')'))
+                .unwrap_or(&r)
+        };
+        return Ok(Value::from(format!("{}({items})", inst.class.name)));
+    }
+    Ok(Value::from(r))
 }
 
 fn as_str(_: &mut Interp, this: &Value, a: Args) -> PyResult<Value> {
@@ -502,6 +521,7 @@ fn new_of(tag: TypeTag) -> NativeFn {
         TypeTag::List => |i, _, a| new(i, a, TypeTag::List),
         TypeTag::Tuple => |i, _, a| new(i, a, TypeTag::Tuple),
         TypeTag::Set => |i, _, a| new(i, a, TypeTag::Set),
+        TypeTag::FrozenSet => |i, _, a| new(i, a, TypeTag::FrozenSet),
         TypeTag::Str => |i, _, a| new(i, a, TypeTag::Str),
         TypeTag::Int => |i, _, a| new(i, a, TypeTag::Int),
         _ => |i, _, a| new(i, a, TypeTag::Float),
