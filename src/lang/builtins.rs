@@ -572,6 +572,16 @@ const SESSION: &[(&str, NativeFn)] = &[
         }
         Ok(Value::Dict(Rc::new(RefCell::new(m))))
     }),
+    ("vars", |i, _, a| {
+        arity("vars", &a, 0, 1)?;
+        let Some(obj) = a.pos.first() else {
+            return Err(super::error::not_implemented(
+                "vars() without an argument (locals())",
+            ));
+        };
+        i.get_attr(obj, Sym::new("__dict__"))
+            .map_err(|_| type_error("vars() argument must have __dict__ attribute"))
+    }),
     ("input", |_, _, _| {
         Err(super::error::not_implemented("input()"))
     }),

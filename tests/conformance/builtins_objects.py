@@ -47,3 +47,19 @@ print(type(int), type(type))
 print(str(int), repr(str), list, dict)
 # %% print_builtin_function
 print(len, print)
+
+# %% vars_of_instances_and_modules
+class C:
+    def __init__(self):
+        self.a = 1
+        self.b = [2]
+c = C()
+print(vars(c), vars(c) == c.__dict__)
+import math
+print('pi' in vars(math))
+
+# %% err_vars_no_dict
+vars(1)
+
+# %% err_vars_two_args
+vars(1, 2)

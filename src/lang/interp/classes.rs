@@ -646,7 +646,13 @@ impl Interp {
                     "__bases__" => Ok(Value::tuple(
                         c.bases.iter().map(|x| Value::Class(x.clone())).collect(),
                     )),
-                    "__new__" if c.builtin == Some(BuiltinClass::Object) => {
+                    // (A plain class inherits it: `C.__new__(C)`, as pickle rebuilds objects.)
+                    "__new__"
+                        if c.builtin == Some(BuiltinClass::Object)
+                            || (c.builtin.is_none()
+                                && c.base_type.is_none()
+                                && c.exc_kind().is_none()) =>
+                    {
                         Ok(Value::Builtin(Rc::new(Builtin {
                             name: "__new__",
                             f: object_new,
@@ -704,6 +710,16 @@ impl Interp {
                     let v = self.import(&format!("{}.{}", m.name, name))?;
                     m.attrs.borrow_mut().insert(name, v.clone());
                     Ok(v)
+                }
+                // A snapshot of the namespace (CPython's is the namespace itself).
+                None if &*name.as_str() == "__dict__" => {
+                    let map: DictMap = m
+                        .attrs
+                        .borrow()
+                        .iter()
+                        .map(|(k, v)| (Key(Value::Str(k.as_str())), v.clone()))
+                        .collect();
+                    Ok(Value::Dict(Rc::new(RefCell::new(map))))
                 }
                 None => {
                     if let Some(v) = self.lazy_attr(m, name)? {

@@ -135,3 +135,56 @@ try:
     torch.load('target/ds17_l.pt')
 except Exception as e:
     print(type(e).__name__, str(e).split('\n')[3])
+
+# %% save_plain_object_and_safe_globals
+import torch
+class Config:
+    def __init__(self, lr, layers):
+        self.lr = lr
+        self.layers = layers
+cfg = Config(0.01, [64, 10])
+torch.save({'cfg': cfg, 'w': torch.ones(2)}, 'target/ds17_sg1.pt')
+try:
+    torch.load('target/ds17_sg1.pt')
+except Exception as e:
+    print(type(e).__name__, 'Unsupported global: GLOBAL __main__.Config' in str(e))
+# (PyTorch's own list holds a few internal classes too: only Config is looked for.)
+print(Config in torch.serialization.get_safe_globals())
+with torch.serialization.safe_globals([Config]):
+    d = torch.load('target/ds17_sg1.pt')
+    print(type(d['cfg']).__name__, d['cfg'].lr, d['cfg'].layers, d['w'], d['cfg'] is cfg)
+    print(Config in torch.serialization.get_safe_globals())
+print(Config in torch.serialization.get_safe_globals())
+torch.serialization.add_safe_globals([Config])
+torch.serialization.add_safe_globals([Config])
+print(torch.load('target/ds17_sg1.pt')['cfg'].layers)
+print(torch.serialization.get_safe_globals().count(Config))
+torch.serialization.clear_safe_globals()
+print(torch.serialization.get_safe_globals())
+e = torch.serialization.load('target/ds17_sg1.pt', weights_only=False)
+print(vars(e['cfg']))
+
+# %% save_plain_object_setstate
+import torch
+class Counter2:
+    def __init__(self):
+        self.n = 5
+    def __setstate__(self, state):
+        self.n = state['n'] * 10
+torch.save([Counter2(), Counter2()], 'target/ds17_sg2.pt')
+xs = torch.load('target/ds17_sg2.pt', weights_only=False)
+print([x.n for x in xs], xs[0] is xs[1])
+
+# %% save_allowed_dict_subclass_still_refused
+import torch
+class Record(dict):
+    pass
+torch.save(Record(a=1), 'target/ds17_sg3.pt')
+torch.save(Record(), 'target/ds17_sg4.pt')
+with torch.serialization.safe_globals([Record]):
+    try:
+        torch.load('target/ds17_sg3.pt')
+    except Exception as e:
+        print(type(e).__name__)
+        print(str(e))
+    print(torch.load('target/ds17_sg4.pt'), type(torch.load('target/ds17_sg4.pt')).__name__)

@@ -22,6 +22,7 @@ pub mod profiler;
 pub mod return_types;
 pub mod save;
 mod save_objects;
+pub mod serialization;
 pub mod size;
 pub mod tensor;
 pub mod tensor_dir;
@@ -399,6 +400,7 @@ pub fn module() -> Value {
         ("amp", amp::amp_module(&autocast)),
         ("cpu", amp::cpu_module()),
         ("profiler", profiler::module()),
+        ("serialization", serialization::module()),
         ("linalg", functions_extra::linalg_module()),
     ];
     let dtypes: &[(&str, DType)] = &[

@@ -105,11 +105,18 @@ impl Writer<'_> {
                 let pairs = save_objects::dict_parts(self.interp, v)?;
                 self.pairs(b'o', &pairs, depth)?;
             }
-            Value::Instance(inst) if matches!(inst.base, Some(Value::Dict(_))) => {
-                // a dict subclass: its class by name, its items, its __dict__
+            Value::Instance(inst)
+                if matches!(inst.base, Some(Value::Dict(_)))
+                    || save_objects::plain_instance(inst) =>
+            {
+                // a dict subclass or a plain object: its class by name, its items (none for
+                // a plain object), its __dict__
                 self.out.push(b'D');
                 self.class_ref(&inst.class)?;
-                let pairs = save_objects::dict_parts(self.interp, v)?;
+                let pairs = match inst.base {
+                    Some(_) => save_objects::dict_parts(self.interp, v)?,
+                    None => Vec::new(),
+                };
                 self.pairs(b'd', &pairs, depth)?;
                 let state = save_objects::state(inst);
                 self.pairs(b'd', &state, depth)?;
@@ -291,6 +298,9 @@ impl Reader<'_> {
             b'D' => {
                 let cls = self.class_ref(i)?;
                 let items = self.tagged_pairs(i)?;
+                if self.weights_only && !items.is_empty() {
+                    save_objects::check_setitem(&cls)?;
+                }
                 let state = self.tagged_pairs(i)?;
                 save_objects::rebuild(i, &cls, items, state)?
             }

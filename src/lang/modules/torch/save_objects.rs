@@ -14,7 +14,7 @@ use std::rc::Rc;
 const SAFE_GLOBALS: &[(&str, &str)] = &[("collections", "OrderedDict"), ("collections", "Counter")];
 
 /// A class's qualified name (`Outer.Inner`, `f.<locals>.D`).
-fn qualname(c: &Class) -> String {
+pub(super) fn qualname(c: &Class) -> String {
     match c.dict.borrow().get(&Sym::new("__qualname__")) {
         Some(Value::Str(q)) => q.to_string(),
         _ => c.name.to_string(),
@@ -71,7 +71,8 @@ pub(super) fn class_name(i: &mut Interp, c: &Rc<Class>) -> PyResult<(String, Str
 
 /// PyTorch's refusal of a global that `weights_only=True` does not allow.
 pub(super) fn check_safe(module: &str, qualname: &str) -> PyResult<()> {
-    if SAFE_GLOBALS.contains(&(module, qualname)) {
+    if SAFE_GLOBALS.contains(&(module, qualname)) || super::serialization::allowed(module, qualname)
+    {
         return Ok(());
     }
     // builtins are named bare (`int`), as PyTorch's unpickler names them
@@ -83,6 +84,40 @@ pub(super) fn check_safe(module: &str, qualname: &str) -> PyResult<()> {
         ExcKind::UnpicklingError,
         format!(
             "Weights only load failed. This file can still be loaded, to do so you have two options, \x1b[1mdo those steps only if you trust the source of the checkpoint\x1b[0m. \n\t(1) In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will likely succeed, but it can result in arbitrary code execution. Do it only if you got the file from a trusted source.\n\t(2) Alternatively, to load with `weights_only=True` please check the recommended steps in the following error message.\n\tWeightsUnpickler error: Unsupported global: GLOBAL {g} was not an allowed global by default. Please use `torch.serialization.add_safe_globals([{g}])` or the `torch.serialization.safe_globals([{g}])` context manager to allowlist this global if you trust this class/function.\n\nCheck the documentation of torch.load to learn more about types accepted by default with weights_only https://pytorch.org/docs/stable/generated/torch.load.html."
+        ),
+    ))
+}
+
+/// Whether `torch.save` keeps `inst` as pickle keeps a plain object (its class by name and its
+/// `__dict__`): an instance of a program's own class, not a builtin type's subclass, not an
+/// exception, and nothing of torch's (an `nn.Module` saved whole would come back with plain
+/// tensors where its parameters were).
+pub(super) fn plain_instance(inst: &Instance) -> bool {
+    inst.base.is_none()
+        && inst.class.exc_kind().is_none()
+        && inst
+            .class
+            .mro
+            .borrow()
+            .iter()
+            .all(|c| c.builtin.is_some() || !c.module.starts_with("torch"))
+}
+
+/// PyTorch's refusal, under `weights_only=True`, to store items into an object that is not
+/// a dict, an `OrderedDict` or a `Counter` (a dict subclass the program allowed).
+pub(super) fn check_setitem(cls: &Value) -> PyResult<()> {
+    let Value::Class(c) = cls else {
+        return Ok(());
+    };
+    if SAFE_GLOBALS.contains(&(&*c.module, &*c.name)) {
+        return Ok(());
+    }
+    Err(PyErr::new(
+        ExcKind::UnpicklingError,
+        format!(
+            "Weights only load failed. In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will likely succeed, but it can result in arbitrary code execution. Do it only if you got the file from a trusted source.\nPlease file an issue with the following so that we can make `weights_only=True` compatible with your use case: WeightsUnpickler error: \n\nCan only SETITEM for dict, collections.OrderedDict, collections.Counter, but got <class '{}.{}'>\n\nCheck the documentation of torch.load to learn more about types accepted by default with weights_only https://pytorch.org/docs/stable/generated/torch.load.html.",
+            c.module,
+            qualname(c)
         ),
     ))
 }
