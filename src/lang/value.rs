@@ -276,12 +276,20 @@ impl Value {
 /// A hashable value used as a dict key or set element: equal keys (`1`, `1.0`, `True`) hash
 /// alike, as in Python.
 #[derive(Clone, Debug)]
+#[repr(transparent)]
 pub struct Key(pub Value);
 
 impl Key {
     pub fn new(v: Value) -> PyResult<Key> {
         check_hashable(&v)?;
         Ok(Key(v))
+    }
+
+    /// A value seen as a key in place, for a lookup that needs no key of its own.
+    #[inline(always)]
+    pub fn of_ref(v: &Value) -> &Key {
+        // SAFETY: `Key` is `repr(transparent)` over `Value`, so both have one layout.
+        unsafe { &*(v as *const Value as *const Key) }
     }
 }
 
@@ -459,7 +467,8 @@ impl PartialEq for Key {
     fn eq(&self, other: &Key) -> bool {
         match (&self.0, &other.0) {
             (Value::Int(a), Value::Int(b)) => return a == b,
-            (Value::Str(a), Value::Str(b)) => return a == b,
+            // (The same string object, as a loop over a list of keys meets them: no compare.)
+            (Value::Str(a), Value::Str(b)) => return Rc::ptr_eq(a, b) || a == b,
             _ => {}
         }
         self.eq_slow(other)

@@ -256,6 +256,13 @@ fn user_eq_keys<M: KeyedMap>(map: &RefCell<M>) -> bool {
     }
 }
 
+/// Whether `v` can be looked up in `map` as it is (`Key::of_ref`): a plain key in a table
+/// without user-`__eq__` keys, the case `key_in` passes through unchanged.
+#[inline]
+pub(crate) fn lookup_as_is<M: KeyedMap>(v: &Value, map: &RefCell<M>) -> bool {
+    plain_key(v) && !user_eq_keys(map)
+}
+
 /// Keys that are always hashable and equal only by value (no user `__hash__`/`__eq__`):
 /// the common dict keys skip `new_key`'s checks.
 #[inline]
