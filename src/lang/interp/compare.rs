@@ -345,6 +345,12 @@ impl Interp {
                     other.type_name()
                 ))),
             },
+            Value::Dict(d) if super::keys::lookup_as_is(item, d) => {
+                Ok(d.borrow().contains_key(Key::of_ref(item)))
+            }
+            Value::Set(s) | Value::FrozenSet(s) if super::keys::lookup_as_is(item, s) => {
+                Ok(s.borrow().contains(Key::of_ref(item)))
+            }
             Value::Dict(d) => {
                 let k = self.key_in(item.dup(), d)?;
                 Ok(d.borrow().contains_key(&k))
