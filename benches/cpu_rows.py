@@ -1,0 +1,46 @@
+# The rows of benches/cpu_ops.py whose ratio sits near 1, timed for a robust side-by-side:
+# each row is 15 batches in one process, and the script reports the best batch and the
+# median one (microseconds per op). benches/compare_rows.sh alternates PyTorch and cudalearn
+# processes on it, so slow drifts of a shared machine hit both sides alike.
+import time
+import torch
+import torch.nn.functional as F
+def filled(n):
+    return torch.arange(n, dtype=torch.float32) * 0.001 % 1.0
+a6 = filled(1_000_000); b6 = filled(1_000_000) + 0.5
+a7 = filled(10_000_000)
+m3 = filled(1_000_000).reshape(1000, 1000)
+m4 = a7.reshape(10000, 1000)
+torch.manual_seed(0)
+x = torch.randn(4096, 1024)
+target = torch.randint(0, 1024, (4096,))
+s256 = filled(65536).reshape(256, 256)
+rows = [
+    ("add 1e6", lambda: a6 + b6, 10),
+    ("mul 1e6", lambda: a6 * b6, 10),
+    ("div 1e6", lambda: a6 / b6, 10),
+    ("exp 1e6", lambda: torch.exp(a6), 5),
+    ("sigmoid 1e6", lambda: torch.sigmoid(a6), 5),
+    ("sum 1e7", lambda: a7.sum(), 2),
+    ("mean 1e7", lambda: a7.mean(), 2),
+    ("max 1e7", lambda: a7.max(), 2),
+    ("sum d1 1000", lambda: m3.sum(dim=1), 20),
+    ("sum d0 1000", lambda: m3.sum(dim=0), 20),
+    ("sum d1 10000", lambda: m4.sum(dim=1), 2),
+    ("mean d1 10000", lambda: m4.mean(dim=1), 2),
+    ("sum d0 10000", lambda: m4.sum(dim=0), 2),
+    ("softmax", lambda: torch.softmax(x, dim=1), 2),
+    ("log_softmax", lambda: F.log_softmax(x, dim=1), 2),
+    ("cross_entropy", lambda: F.cross_entropy(x, target), 2),
+    ("matmul 256", lambda: s256 @ s256, 20),
+]
+for name, fn, reps in rows:
+    fn()
+    ts = []
+    for k in range(15):
+        t = time.perf_counter()
+        for _ in range(reps):
+            fn()
+        ts.append((time.perf_counter() - t) / reps)
+    ts.sort()
+    print("%s|%.1f|%.1f" % (name, ts[0] * 1e6, ts[7] * 1e6))
