@@ -33,18 +33,11 @@ impl Interp {
         match &e.kind {
             ExprKind::Compare(first, rest) if rest.len() == 1 => {
                 let (op, re) = &rest[0];
+                // (Two int leaves: `int_compare`, no operand dispatch.)
+                if let Some(t) = int_compare(*op, first, re, f) {
+                    return Ok(t);
+                }
                 if let (Some(x), Some(y)) = (operand(first, f), operand(re, f)) {
-                    if let (Value::Int(a), Value::Int(b)) = (x.get(), y.get()) {
-                        match op {
-                            CmpOp::Eq => return Ok(a == b),
-                            CmpOp::Ne => return Ok(a != b),
-                            CmpOp::Lt => return Ok(a < b),
-                            CmpOp::Le => return Ok(a <= b),
-                            CmpOp::Gt => return Ok(a > b),
-                            CmpOp::Ge => return Ok(a >= b),
-                            _ => {}
-                        }
-                    }
                     // (As `eval` compares two leaves, without another dispatch on the node.)
                     let v = self
                         .compare_two(*op, x.get(), y.get())
@@ -116,6 +109,9 @@ impl Interp {
                 // evaluation call, no reference-count round trip.
                 if let Some(x) = operand(a, f) {
                     if let Some(y) = operand(b, f) {
+                        if let Some(r) = arith_inline(*op, x.get(), y.get()) {
+                            return Ok(r);
+                        }
                         return self
                             .binary(*op, x.get(), y.get())
                             .map_err(|err| at(self, err, f));
@@ -137,6 +133,10 @@ impl Interp {
                         .map_err(|err| at(self, err, f));
                 }
                 let y = self.eval(b, f)?;
+                // (`fib(n - 1) + fib(n - 2)`: two ints added inline.)
+                if let Some(r) = arith_inline(*op, &x, &y) {
+                    return Ok(r);
+                }
                 self.binary(*op, &x, &y).map_err(|err| at(self, err, f))
             }
             ExprKind::Call(func, args) => self.eval_call(e, func, args, f),
@@ -160,6 +160,9 @@ impl Interp {
             }
             ExprKind::Compare(first, rest) if rest.len() == 1 => {
                 let (op, re) = &rest[0];
+                if let Some(t) = int_compare(*op, first, re, f) {
+                    return Ok(Value::Bool(t));
+                }
                 if let (Some(x), Some(y)) = (operand(first, f), operand(re, f)) {
                     return self
                         .compare_two(*op, x.get(), y.get())
@@ -1021,6 +1024,60 @@ pub(crate) fn operand<'a>(e: &Expr, f: &'a Frame) -> Option<Operand<'a>> {
         ExprKind::Float(x) => Some(Operand::Imm(std::mem::ManuallyDrop::new(Value::Float(*x)))),
         ExprKind::None => Some(Operand::Imm(std::mem::ManuallyDrop::new(Value::None))),
         ExprKind::Bool(b) => Some(Operand::Imm(std::mem::ManuallyDrop::new(Value::Bool(*b)))),
+        _ => None,
+    }
+}
+
+/// `a <op> b` of two int leaves (an ordering or equality), read straight from the tree and
+/// the frame: `n < 2`, `i != j`.
+#[inline(always)]
+fn int_compare(op: CmpOp, a: &Expr, b: &Expr, f: &Frame) -> Option<bool> {
+    let (a, b) = (int_leaf(a, f)?, int_leaf(b, f)?);
+    Some(match op {
+        CmpOp::Eq => a == b,
+        CmpOp::Ne => a != b,
+        CmpOp::Lt => a < b,
+        CmpOp::Le => a <= b,
+        CmpOp::Gt => a > b,
+        CmpOp::Ge => a >= b,
+        _ => return None,
+    })
+}
+
+/// `a + b`, `a - b`, `a * b` of two ints that do not overflow or of two floats, inline at
+/// the expression (the rest is `Interp::binary`'s, which starts with the same cases).
+#[inline(always)]
+fn arith_inline(op: BinOp, a: &Value, b: &Value) -> Option<Value> {
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => match op {
+            BinOp::Add => x.checked_add(*y),
+            BinOp::Sub => x.checked_sub(*y),
+            BinOp::Mul => x.checked_mul(*y),
+            _ => None,
+        }
+        .map(Value::Int),
+        (Value::Float(x), Value::Float(y)) => match op {
+            BinOp::Add => Some(Value::Float(x + y)),
+            BinOp::Sub => Some(Value::Float(x - y)),
+            BinOp::Mul => Some(Value::Float(x * y)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// An int literal, or a plain local holding an int.
+#[inline(always)]
+fn int_leaf(e: &Expr, f: &Frame) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Name(Name {
+            scope: Scope::Local(slot),
+            ..
+        }) => match f.slots.get(*slot as usize) {
+            Some(Some(Value::Int(i))) => Some(*i),
+            _ => None,
+        },
+        ExprKind::Int(i) => Some(*i),
         _ => None,
     }
 }
