@@ -1032,16 +1032,7 @@ pub(crate) fn operand<'a>(e: &Expr, f: &'a Frame) -> Option<Operand<'a>> {
 /// the frame: `n < 2`, `i != j`.
 #[inline(always)]
 fn int_compare(op: CmpOp, a: &Expr, b: &Expr, f: &Frame) -> Option<bool> {
-    let (a, b) = (int_leaf(a, f)?, int_leaf(b, f)?);
-    Some(match op {
-        CmpOp::Eq => a == b,
-        CmpOp::Ne => a != b,
-        CmpOp::Lt => a < b,
-        CmpOp::Le => a <= b,
-        CmpOp::Gt => a > b,
-        CmpOp::Ge => a >= b,
-        _ => return None,
-    })
+    cmp_fast(op, &int_leaf(a, f)?, &int_leaf(b, f)?)
 }
 
 /// `a + b`, `a - b`, `a * b` of two ints that do not overflow or of two floats, inline at
@@ -1082,9 +1073,10 @@ fn int_leaf(e: &Expr, f: &Frame) -> Option<i64> {
     }
 }
 
-/// `float <op> float` comparisons (IEEE, as CPython's `float_richcompare` for two floats).
-#[inline]
-fn cmp_fast(op: CmpOp, x: &f64, y: &f64) -> Option<bool> {
+/// `float <op> float` comparisons (IEEE, as CPython's `float_richcompare` for two floats),
+/// and `int <op> int`.
+#[inline(always)]
+fn cmp_fast<T: PartialOrd>(op: CmpOp, x: &T, y: &T) -> Option<bool> {
     Some(match op {
         CmpOp::Eq => x == y,
         CmpOp::Ne => x != y,
