@@ -32,3 +32,7 @@ n = 12345
 print(str(n), len(str(n)), int(str(n)) == n)
 # %% float_str
 print(str(0.1), str(1e100), str(-2.5), str(1.0))
+
+# %% str_of_ints_at_the_limits
+print(str(0), str(-9223372036854775807 - 1), str(9223372036854775807), str(12345), str(True), str(-5))
+print([str(i) for i in range(-3, 12, 5)], str(10 ** 18) + "!")
