@@ -188,3 +188,17 @@ with torch.serialization.safe_globals([Record]):
         print(type(e).__name__)
         print(str(e))
     print(torch.load('target/ds17_sg4.pt'), type(torch.load('target/ds17_sg4.pt')).__name__)
+
+# %% safe_globals_argument_errors
+import torch
+for bad in (None, 3):
+    try:
+        torch.serialization.add_safe_globals(bad)
+    except TypeError as e:
+        print(e)
+class Slotted:
+    __slots__ = ('x',)
+s = Slotted()
+s.x = 4
+torch.save(s, 'target/ds17_sg5.pt')
+print(torch.load('target/ds17_sg5.pt', weights_only=False).x)

@@ -26,12 +26,9 @@ pub(super) fn allowed(module: &str, qualname: &str) -> bool {
 }
 
 fn items(i: &mut Interp, a: &Args, fname: &str) -> PyResult<Vec<Value>> {
+    // Any iterable, as PyTorch takes it (`None` is "not iterable").
     match a.pos.first().cloned().or_else(|| kwarg(a, "safe_globals")) {
-        Some(v @ (Value::List(_) | Value::Tuple(_))) => i.collect(&v),
-        Some(other) => Err(type_error(format!(
-            "{fname}() expects a list of globals, not '{}'",
-            other.type_name()
-        ))),
+        Some(v) => i.collect(&v),
         None => Err(type_error(format!(
             "{fname}() missing 1 required positional argument: 'safe_globals'"
         ))),
