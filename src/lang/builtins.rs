@@ -572,11 +572,18 @@ const SESSION: &[(&str, NativeFn)] = &[
         }
         Ok(Value::Dict(Rc::new(RefCell::new(m))))
     }),
+    // (Called by name, `locals()` and `vars()` read the caller's frame in `eval_call`; only a
+    // call through another name lands here without one.)
+    ("locals", |_, _, _| {
+        Err(super::error::not_implemented(
+            "locals() called through another name",
+        ))
+    }),
     ("vars", |i, _, a| {
         arity("vars", &a, 0, 1)?;
         let Some(obj) = a.pos.first() else {
             return Err(super::error::not_implemented(
-                "vars() without an argument (locals())",
+                "vars() called through another name",
             ));
         };
         i.get_attr(obj, Sym::new("__dict__"))

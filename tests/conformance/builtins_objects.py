@@ -63,3 +63,32 @@ vars(1)
 
 # %% err_vars_two_args
 vars(1, 2)
+
+# %% locals_and_vars_without_argument
+def f(a, b=2):
+    c = a + b
+    s = ""
+    s += "x"
+    def g():
+        return c
+    return sorted(k for k in locals()), vars()['s'], locals()['c']
+print(f(1))
+def k(n):
+    if n:
+        y = 5
+    return locals()
+print(k(0), k(1))
+class C:
+    a = 1
+    names = sorted(k for k in locals() if not k.startswith('__'))
+print(C.names)
+z = 3
+print('z' in locals(), 'f' in vars(), locals()['z'])
+def outer():
+    q = 1
+    def inner():
+        return locals()
+    def inner2():
+        return q, locals()
+    return inner(), inner2()
+print(outer())

@@ -682,6 +682,10 @@ impl Interp {
                     .zero_arg_super(f)
                     .map_err(|err| self.at(err, f, e.span, Anchor::None));
             }
+            // `locals()` and `vars()` read the calling frame.
+            if matches!(b.name, "locals" | "vars") && a.pos.is_empty() && a.kw.is_empty() {
+                return Ok(self.frame_locals(f));
+            }
         }
         self.call(&fv, a)
             .map_err(|err| self.at(err, f, e.span, Anchor::None))
