@@ -563,15 +563,7 @@ const SESSION: &[(&str, NativeFn)] = &[
         };
         Ok(i.make_super(c.clone(), a.pos[1].clone()))
     }),
-    ("globals", |i, _, _| {
-        let mut m = DictMap::default();
-        for s in i.global_names() {
-            if let Some(v) = i.get_global(s) {
-                m.insert(Key(Value::Str(s.as_str())), v.clone());
-            }
-        }
-        Ok(Value::Dict(Rc::new(RefCell::new(m))))
-    }),
+    ("globals", |i, _, _| Ok(i.globals_dict())),
     // (Called by name, `locals()` and `vars()` read the caller's frame in `eval_call`; only a
     // call through another name lands here without one.)
     ("locals", |_, _, _| {

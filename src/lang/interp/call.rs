@@ -508,9 +508,7 @@ impl Interp {
         .ok_or_else(|| PyErr::new(ExcKind::RuntimeError, "super(): no arguments"))?;
         Ok(self.make_super(class, this))
     }
-}
 
-impl Interp {
     /// `locals()`: a new dict of the frame's bound names (a function's locals, cells and
     /// free variables in slot order; a class body's namespace; the module's globals).
     pub(crate) fn frame_locals(&self, f: &Frame) -> Value {
@@ -531,10 +529,17 @@ impl Interp {
                 }
             }
         } else {
-            for s in self.global_names() {
-                if let Some(v) = self.get_global(s) {
-                    m.insert(Key(Value::Str(s.as_str())), v.clone());
-                }
+            return self.globals_dict();
+        }
+        Value::Dict(Rc::new(RefCell::new(m)))
+    }
+
+    /// `globals()`: a new dict of the module's names.
+    pub(crate) fn globals_dict(&self) -> Value {
+        let mut m = DictMap::default();
+        for s in self.global_names() {
+            if let Some(v) = self.get_global(s) {
+                m.insert(Key(Value::Str(s.as_str())), v.clone());
             }
         }
         Value::Dict(Rc::new(RefCell::new(m)))
