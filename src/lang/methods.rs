@@ -641,13 +641,7 @@ fn dict_method(name: &str) -> Option<NativeFn> {
     Some(match name {
         "get" => |i, t, a| {
             arity("get", &a, 1, 2)?;
-            let d = this_dict(t);
-            let found = if super::interp::keys::lookup_as_is(&a.pos[0], &d) {
-                d.borrow().get(Key::of_ref(&a.pos[0])).cloned()
-            } else {
-                let k = i.key_in(a.pos[0].dup(), &d)?;
-                d.borrow().get(&k).cloned()
-            };
+            let found = i.dict_lookup(&this_dict(t), &a.pos[0])?;
             let mut a = a;
             let default = if a.pos.len() == 2 { a.pos.pop() } else { None };
             Ok(found.or(default).unwrap_or(Value::None))

@@ -171,16 +171,8 @@ impl Interp {
                 }
             },
             Value::Dict(d) => {
-                // (A plain key is looked up as it is: no key made, no reference count.)
-                if super::keys::lookup_as_is(idx, d) {
-                    if let Some(v) = d.borrow().get(Key::of_ref(idx)) {
-                        return Ok(v.dup());
-                    }
-                } else {
-                    let k = self.key_in(idx.dup(), d)?;
-                    if let Some(v) = d.borrow().get(&k) {
-                        return Ok(v.dup());
-                    }
+                if let Some(v) = self.dict_lookup(d, idx)? {
+                    return Ok(v);
                 }
                 Err(PyErr::with_args(ExcKind::KeyError, vec![idx.clone()]))
             }

@@ -102,6 +102,15 @@ impl Interp {
     /// `v` as a key of `map`: the equal key already there when `v` compares by a user
     /// `__eq__`, else `v` itself.
     #[inline]
+    /// `d[v]` if present: a plain key is looked up as it is (no key made, no reference count).
+    pub fn dict_lookup(&mut self, d: &RefCell<DictMap>, v: &Value) -> PyResult<Option<Value>> {
+        if lookup_as_is(v, d) {
+            return Ok(d.borrow().get(Key::of_ref(v)).map(Value::dup));
+        }
+        let k = self.key_in(v.dup(), d)?;
+        Ok(d.borrow().get(&k).map(Value::dup))
+    }
+
     pub fn key_in<M: KeyedMap>(&mut self, v: Value, map: &RefCell<M>) -> PyResult<Key> {
         if plain_key(&v) && !user_eq_keys(map) {
             return Ok(Key(v));

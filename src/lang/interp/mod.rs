@@ -10,7 +10,7 @@ pub(crate) mod expr;
 pub(crate) mod generator;
 mod index;
 mod iter;
-pub(crate) mod keys;
+mod keys;
 mod ops;
 mod repr;
 mod slots;
