@@ -104,3 +104,19 @@ for a, b in [(m, opt), (m2, opt2)]:
     b.zero_grad(); l = F.mse_loss(a(x), y); l.backward(); b.step()
     print(round(l.item(), 6), a.weight)
 
+
+# %% save_shared_objects_load_shared
+import torch
+a = torch.ones(3)
+w = torch.nn.Parameter(torch.zeros(2))
+inner = [1, 2]
+torch.save({'x': a, 'y': a, 'v': a[1:], 'p': [w, w], 'l': inner, 'm': {'again': inner}}, 'target/ds17_shared.pt')
+d = torch.load('target/ds17_shared.pt')
+print(d['x'] is d['y'], d['p'][0] is d['p'][1], d['l'] is d['m']['again'], type(d['p'][1]).__name__)
+d['x'][1] = 5
+d['l'].append(3)
+print(d['y'], d['m'])
+t = torch.arange(4.)
+torch.save((t, t), 'target/ds17_shared2.pt')
+u, v = torch.load('target/ds17_shared2.pt')
+print(u is v, u)

@@ -3,8 +3,10 @@
 //! requires_grad, Parameter-ness, values), and the containers state dicts and optimizer state
 //! are made of (dict, `collections.OrderedDict`, list, tuple, str, int, float, bool, None),
 //! and, by reference as pickle keeps them, classes and dict subclasses (`save_objects.rs`).
-//! Paths must be relative and stay under the current directory. Views are saved as copies
-//! (two tensors sharing memory load as two tensors).
+//! Paths must be relative and stay under the current directory. An object met twice (the same
+//! tensor, list, dict or instance) is written once and referred to after, as pickle's memo
+//! does, so it loads as one object again; views are saved as copies (two tensors sharing
+//! memory load as two tensors).
 use super::convert::*;
 use super::save_objects;
 use crate::lang::builtins::kwarg;
@@ -60,6 +62,11 @@ fn checked_path(v: Option<&Value>, f: &str) -> PyResult<String> {
 struct Writer<'a> {
     out: Vec<u8>,
     interp: &'a mut Interp,
+    /// Objects written so far (by identity) and their numbers, in the order finished; the
+    /// reader numbers the objects it builds in the same order. Each is held here, so that no
+    /// object made during the save (a class's own `items()` may make them) can free its
+    /// address for another to be mistaken for it.
+    memo: std::collections::HashMap<usize, (u32, Value)>,
 }
 
 impl Writer<'_> {
@@ -77,6 +84,23 @@ impl Writer<'_> {
                 "maximum recursion depth exceeded while saving",
             ));
         }
+        let shared = matches!(v, Value::List(_) | Value::Dict(_) | Value::Instance(_))
+            || as_tensor(v).is_some();
+        if shared {
+            if let Some(&(n, _)) = self.memo.get(&v.ptr_id()) {
+                self.out.push(b'R');
+                self.u32(n as usize);
+                return Ok(());
+            }
+        }
+        self.object(v, depth)?;
+        if shared {
+            let n = self.memo.len() as u32;
+            self.memo.insert(v.ptr_id(), (n, v.clone()));
+        }
+        Ok(())
+    }
+    fn object(&mut self, v: &Value, depth: usize) -> PyResult<()> {
         match v {
             Value::None => self.out.push(b'N'),
             Value::Bool(b) => self.out.extend_from_slice(&[b'b', *b as u8]),
@@ -202,6 +226,7 @@ pub fn save(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     let mut w = Writer {
         out: MAGIC.to_vec(),
         interp: i,
+        memo: Default::default(),
     };
     w.value(&obj, 0)?;
     std::fs::write(&path, &w.out).map_err(|e| os_error(&e, &path))?;
@@ -236,6 +261,8 @@ struct Reader<'a> {
     /// `torch.load(weights_only=True)`, the default: classes other than PyTorch's safe ones
     /// are refused.
     weights_only: bool,
+    /// The objects built so far that a later `R` may refer to (see `Writer::memo`).
+    memo: Vec<Value>,
 }
 
 impl Reader<'_> {
@@ -266,7 +293,20 @@ impl Reader<'_> {
         String::from_utf8(self.take(n)?.to_vec()).map_err(|_| bad_file(path))
     }
     fn value(&mut self, i: &mut Interp) -> PyResult<Value> {
-        Ok(match self.u8()? {
+        let tag = self.u8()?;
+        if tag == b'R' {
+            let n = self.u32()?;
+            return self.memo.get(n).cloned().ok_or_else(|| bad_file(self.path));
+        }
+        let v = self.object(tag, i)?;
+        // (The kinds the writer numbers: see `Writer::value`.)
+        if matches!(tag, b'l' | b'd' | b'o' | b'D' | b'T') {
+            self.memo.push(v.clone());
+        }
+        Ok(v)
+    }
+    fn object(&mut self, tag: u8, i: &mut Interp) -> PyResult<Value> {
+        Ok(match tag {
             b'N' => Value::None,
             b'b' => Value::Bool(self.u8()? != 0),
             b'i' => Value::Int(self.u64()? as i64),
@@ -414,6 +454,7 @@ pub fn load(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
         target,
         path: &path,
         weights_only,
+        memo: Vec::new(),
     };
     let v = r.value(i)?;
     if r.at != data.len() {
