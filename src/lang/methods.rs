@@ -750,7 +750,11 @@ fn set_method(name: &str) -> Option<NativeFn> {
             ))
         },
         "isdisjoint" => |i, t, a| {
-            arity(&format!("{}.isdisjoint", t.type_name()), &a, 1, 1)?;
+            let name = match t {
+                Value::FrozenSet(_) => "frozenset.isdisjoint",
+                _ => "set.isdisjoint",
+            };
+            arity(name, &a, 1, 1)?;
             let other = set_of(i, a.pos.first())?;
             let s = this_set(t);
             let s = s.borrow();

@@ -273,6 +273,16 @@ impl Value {
     }
 }
 
+/// A new dict of a namespace's names and values: the snapshots `__dict__`, `vars()` and
+/// `locals()` give of instances, classes, modules and class bodies.
+pub fn names_dict<'a>(items: impl IntoIterator<Item = (&'a Sym, &'a Value)>) -> Value {
+    let map: DictMap = items
+        .into_iter()
+        .map(|(k, v)| (Key(Value::Str(k.as_str())), v.clone()))
+        .collect();
+    Value::Dict(Rc::new(RefCell::new(map)))
+}
+
 /// A hashable value used as a dict key or set element: equal keys (`1`, `1.0`, `True`) hash
 /// alike, as in Python.
 #[derive(Clone, Debug)]

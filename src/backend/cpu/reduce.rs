@@ -676,11 +676,10 @@ fn log_softmax_other_dim_f32(xs: &[f32], dim: usize, inner: usize) -> Result<Vec
     if slab == 0 {
         return Ok(out);
     }
-    let slabs = xs.len() / slab;
-    let parts = team::parts_for(xs.len(), PAR_THRESHOLD).min(slabs);
-    let per = slabs.div_ceil(parts.max(1));
+    let parts = team::parts_for(xs.len(), PAR_THRESHOLD).min(xs.len() / slab);
     let tail = inner / LANES * LANES;
-    team::for_pieces(&mut out, parts, per * slab, &|start, piece| {
+    // (pieces of whole slabs: `for_pieces` rounds each up to a multiple of `slab`)
+    team::for_pieces(&mut out, parts, slab, &|start, piece| {
         let xs = &xs[start..start + piece.len()];
         for (o, x) in piece.chunks_exact_mut(slab).zip(xs.chunks_exact(slab)) {
             for j in 0..inner {

@@ -76,10 +76,9 @@ pub fn softmax_backward_f32(
     if slab == 0 || g.len() != y.len() {
         return Ok(out);
     }
-    let slabs = g.len() / slab;
-    let parts = team::parts_for(g.len(), PAR_THRESHOLD).min(slabs);
-    let per = slabs.div_ceil(parts.max(1));
-    team::for_pieces(&mut out, parts, per * slab, &|start, piece| {
+    let parts = team::parts_for(g.len(), PAR_THRESHOLD).min(g.len() / slab);
+    // (pieces of whole slabs: `for_pieces` rounds each up to a multiple of `slab`)
+    team::for_pieces(&mut out, parts, slab, &|start, piece| {
         let (g, y) = (
             &g[start..start + piece.len()],
             &y[start..start + piece.len()],

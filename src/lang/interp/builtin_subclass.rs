@@ -375,19 +375,11 @@ fn operand(other: &Value) -> Option<Value> {
 
 fn repr(i: &mut Interp, this: &Value, a: Args) -> PyResult<Value> {
     let (this, b, _) = split(this, a, 0)?;
-    let r = i.repr(&b)?;
-    // A set's repr names the object's own type, as CPython's does: `S({1})`, `F()`.
+    // A set's repr names the object's own type: `S({1})`, `F()`.
     if let (Value::Set(s) | Value::FrozenSet(s), Value::Instance(inst)) = (&b, &this) {
-        let items = if s.borrow().is_empty() {
-            ""
-        } else {
-            r.strip_prefix("frozenset(")
-                .and_then(|x| x.strip_suffix(')'))
-                .unwrap_or(&r)
-        };
-        return Ok(Value::from(format!("{}({items})", inst.class.name)));
+        return Ok(Value::from(i.set_repr(s, Some(&inst.class.name))?));
     }
-    Ok(Value::from(r))
+    Ok(Value::from(i.repr(&b)?))
 }
 
 fn as_str(_: &mut Interp, this: &Value, a: Args) -> PyResult<Value> {

@@ -512,24 +512,22 @@ impl Interp {
     /// `locals()`: a new dict of the frame's bound names (a function's locals, cells and
     /// free variables in slot order; a class body's namespace; the module's globals).
     pub(crate) fn frame_locals(&self, f: &Frame) -> Value {
-        let mut m = DictMap::default();
         if let Some(ns) = &f.class_ns {
-            for (k, v) in ns.borrow().iter() {
-                m.insert(Key(Value::Str(k.as_str())), v.clone());
-            }
-        } else if let Some(func) = f.func {
-            for (name, slot) in func.def.info.local_names.iter().zip(&f.slots) {
-                let v = match slot {
-                    Some(Value::Cell(c)) => c.borrow().clone(),
-                    Some(Value::StrBuf(b)) => Some(Value::from(b.as_str())),
-                    other => other.clone(),
-                };
-                if let Some(v) = v {
-                    m.insert(Key(Value::Str(name.as_str())), v);
-                }
-            }
-        } else {
+            return names_dict(ns.borrow().iter());
+        }
+        let Some(func) = f.func else {
             return self.globals_dict();
+        };
+        let mut m = DictMap::default();
+        for (name, slot) in func.def.info.local_names.iter().zip(&f.slots) {
+            let v = match slot {
+                Some(Value::Cell(c)) => c.borrow().clone(),
+                Some(Value::StrBuf(b)) => Some(Value::from(b.as_str())),
+                other => other.clone(),
+            };
+            if let Some(v) = v {
+                m.insert(Key(Value::Str(name.as_str())), v);
+            }
         }
         Value::Dict(Rc::new(RefCell::new(m)))
     }

@@ -578,14 +578,8 @@ impl Interp {
                     "__dict__" if super::slots::only_slots(&i.class).is_some() => {}
                     "__dict__" => {
                         let slots = super::slots::declared(&i.class);
-                        let map: DictMap = i
-                            .dict
-                            .borrow()
-                            .iter()
-                            .filter(|(k, _)| !slots.contains(k))
-                            .map(|(k, v)| (Key(Value::Str(k.as_str())), v.clone()))
-                            .collect();
-                        return Ok(Value::Dict(Rc::new(RefCell::new(map))));
+                        let d = i.dict.borrow();
+                        return Ok(names_dict(d.iter().filter(|(k, _)| !slots.contains(k))));
                     }
                     _ => {}
                 }
@@ -636,13 +630,7 @@ impl Interp {
                             .collect(),
                     )),
                     // A snapshot of the namespace (CPython's is a read-only mappingproxy).
-                    "__dict__" => {
-                        let mut d = DictMap::default();
-                        for (k, v) in c.dict.borrow().iter() {
-                            d.insert(Key(Value::Str(k.as_str())), v.clone());
-                        }
-                        Ok(Value::Dict(Rc::new(RefCell::new(d))))
-                    }
+                    "__dict__" => Ok(names_dict(c.dict.borrow().iter())),
                     "__bases__" => Ok(Value::tuple(
                         c.bases.iter().map(|x| Value::Class(x.clone())).collect(),
                     )),
@@ -712,15 +700,7 @@ impl Interp {
                     Ok(v)
                 }
                 // A snapshot of the namespace (CPython's is the namespace itself).
-                None if &*name.as_str() == "__dict__" => {
-                    let map: DictMap = m
-                        .attrs
-                        .borrow()
-                        .iter()
-                        .map(|(k, v)| (Key(Value::Str(k.as_str())), v.clone()))
-                        .collect();
-                    Ok(Value::Dict(Rc::new(RefCell::new(map))))
-                }
+                None if &*name.as_str() == "__dict__" => Ok(names_dict(m.attrs.borrow().iter())),
                 None => {
                     if let Some(v) = self.lazy_attr(m, name)? {
                         return Ok(v);

@@ -345,25 +345,12 @@ impl Interp {
                     other.type_name()
                 ))),
             },
-            Value::Dict(d) if super::keys::lookup_as_is(item, d) => {
-                Ok(d.borrow().contains_key(Key::of_ref(item)))
-            }
-            Value::Set(s) | Value::FrozenSet(s) if super::keys::lookup_as_is(item, s) => {
-                Ok(s.borrow().contains(Key::of_ref(item)))
-            }
-            Value::Dict(d) => {
-                let k = self.key_in(item.dup(), d)?;
-                Ok(d.borrow().contains_key(&k))
-            }
-            Value::Set(s) | Value::FrozenSet(s) => {
+            Value::Dict(d) => self.key_present(d, item),
+            Value::Set(s) | Value::FrozenSet(s) => match item {
                 // A set probe is looked up as the equal frozenset, as CPython's set does.
-                let item = match item {
-                    Value::Set(p) => Value::FrozenSet(p.clone()),
-                    _ => item.dup(),
-                };
-                let k = self.key_in(item, s)?;
-                Ok(s.borrow().contains(&k))
-            }
+                Value::Set(p) => self.key_present(s, &Value::FrozenSet(p.clone())),
+                _ => self.key_present(s, item),
+            },
             Value::Range(r) => Ok(match num_of(item) {
                 Some(Num::Int(i)) => {
                     let off = i - r.start;

@@ -99,9 +99,6 @@ impl Interp {
         Ok(())
     }
 
-    /// `v` as a key of `map`: the equal key already there when `v` compares by a user
-    /// `__eq__`, else `v` itself.
-    #[inline]
     /// `d[v]` if present: a plain key is looked up as it is (no key made, no reference count).
     pub fn dict_lookup(&mut self, d: &RefCell<DictMap>, v: &Value) -> PyResult<Option<Value>> {
         if lookup_as_is(v, d) {
@@ -111,8 +108,20 @@ impl Interp {
         Ok(d.borrow().get(&k).map(Value::dup))
     }
 
+    /// `v in map` for a dict or set table, a plain key looked up as it is.
+    pub fn key_present<M: KeyedMap>(&mut self, map: &RefCell<M>, v: &Value) -> PyResult<bool> {
+        if lookup_as_is(v, map) {
+            return Ok(map.borrow().has_key(Key::of_ref(v)));
+        }
+        let k = self.key_in(v.dup(), map)?;
+        Ok(map.borrow().has_key(&k))
+    }
+
+    /// `v` as a key of `map`: the equal key already there when `v` compares by a user
+    /// `__eq__`, else `v` itself.
+    #[inline]
     pub fn key_in<M: KeyedMap>(&mut self, v: Value, map: &RefCell<M>) -> PyResult<Key> {
-        if plain_key(&v) && !user_eq_keys(map) {
+        if lookup_as_is(&v, map) {
             return Ok(Key(v));
         }
         self.key_in_slow(v, map)
@@ -268,7 +277,7 @@ fn user_eq_keys<M: KeyedMap>(map: &RefCell<M>) -> bool {
 /// Whether `v` can be looked up in `map` as it is (`Key::of_ref`): a plain key in a table
 /// without user-`__eq__` keys, the case `key_in` passes through unchanged.
 #[inline]
-pub(crate) fn lookup_as_is<M: KeyedMap>(v: &Value, map: &RefCell<M>) -> bool {
+fn lookup_as_is<M: KeyedMap>(v: &Value, map: &RefCell<M>) -> bool {
     plain_key(v) && !user_eq_keys(map)
 }
 

@@ -58,22 +58,8 @@ impl Interp {
                 self.repr_active.pop();
                 r?
             }
-            Value::Set(s) => {
-                let items: Vec<Value> = set_order(&s.borrow());
-                if items.is_empty() {
-                    "set()".into()
-                } else {
-                    format!("{{{}}}", self.join_reprs(&items)?)
-                }
-            }
-            Value::FrozenSet(s) => {
-                let items: Vec<Value> = set_order(&s.borrow());
-                if items.is_empty() {
-                    "frozenset()".into()
-                } else {
-                    format!("frozenset({{{}}})", self.join_reprs(&items)?)
-                }
-            }
+            Value::Set(s) => self.set_repr(s, None)?,
+            Value::FrozenSet(s) => self.set_repr(s, Some("frozenset"))?,
             Value::Range(r) => {
                 if r.step == 1 {
                     format!("range({}, {})", r.start, r.stop)
@@ -163,6 +149,18 @@ impl Interp {
             parts.push(format!("{}: {}", self.repr(&k.0)?, self.repr(&v)?));
         }
         Ok(format!("{{{}}}", parts.join(", ")))
+    }
+
+    /// A set's repr: `{1, 2}` / `set()` for a set itself (`name` None), else named after the
+    /// object's type as CPython's does: `frozenset({1})`, `S({1})`, `F()`.
+    pub(crate) fn set_repr(&mut self, s: &RefCell<SetMap>, name: Option<&str>) -> PyResult<String> {
+        let items: Vec<Value> = set_order(&s.borrow());
+        Ok(match (items.is_empty(), name) {
+            (true, None) => "set()".into(),
+            (true, Some(n)) => format!("{n}()"),
+            (false, None) => format!("{{{}}}", self.join_reprs(&items)?),
+            (false, Some(n)) => format!("{n}({{{}}})", self.join_reprs(&items)?),
+        })
     }
 
     fn join_reprs(&mut self, items: &[Value]) -> PyResult<String> {

@@ -86,18 +86,18 @@ impl Writer<'_> {
         }
         let shared = matches!(v, Value::List(_) | Value::Dict(_) | Value::Instance(_))
             || as_tensor(v).is_some();
-        if shared {
-            if let Some(&(n, _)) = self.memo.get(&v.ptr_id()) {
-                self.out.push(b'R');
-                self.u32(n as usize);
-                return Ok(());
-            }
+        if !shared {
+            return self.object(v, depth);
+        }
+        let id = v.ptr_id();
+        if let Some(&(n, _)) = self.memo.get(&id) {
+            self.out.push(b'R');
+            self.u32(n as usize);
+            return Ok(());
         }
         self.object(v, depth)?;
-        if shared {
-            let n = self.memo.len() as u32;
-            self.memo.insert(v.ptr_id(), (n, v.clone()));
-        }
+        let n = self.memo.len() as u32;
+        self.memo.insert(id, (n, v.clone()));
         Ok(())
     }
     fn object(&mut self, v: &Value, depth: usize) -> PyResult<()> {
