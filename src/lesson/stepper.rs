@@ -182,8 +182,8 @@ impl Stepper<'_> {
             &format!("Next: lesson{num}, {}.", next.title),
         );
         loop {
-            self.prompt("Enter starts it · q quits");
-            match read_key(terminal_width()) {
+            let width = self.prompt("Enter starts it · q quits");
+            match read_key(width) {
                 Key::Enter => {
                     println!();
                     return self.start(next);
@@ -297,8 +297,10 @@ impl Stepper<'_> {
         self.show(i);
     }
 
-    /// A key prompt: the keys, wrapped, then `› `.
-    fn prompt(&self, keys: &str) {
+    /// A key prompt: the keys, wrapped, then `› `. Gives the width it was drawn for, which
+    /// `read_key` watches (asking the terminal again after the prompt would miss a resize
+    /// that lands between the two).
+    fn prompt(&self, keys: &str) -> usize {
         let look = self.look();
         let text = wrapped(&format!("{keys} ›"), look.width, "", "");
         print!(
@@ -306,6 +308,7 @@ impl Stepper<'_> {
             look.paint(Color::DarkGray.normal(), text.trim_end_matches('\n'))
         );
         let _ = std::io::stdout().flush();
+        look.width
     }
 
     /// The 1-based number of the runnable step at section `i`.
@@ -358,8 +361,8 @@ impl Stepper<'_> {
     fn end_prompt(&self, i: usize, first: bool) -> Move {
         self.show(i);
         loop {
-            self.prompt("Enter finish · b back · q quit");
-            let key = read_key(terminal_width());
+            let width = self.prompt("Enter finish · b back · q quit");
+            let key = read_key(width);
             println!();
             match key {
                 Key::Eof | Key::Char('q') => return Move::Quit,
@@ -386,8 +389,8 @@ impl Stepper<'_> {
     ) -> Move {
         self.show(i);
         loop {
-            self.prompt(BLOCK_KEYS);
-            let key = read_key(terminal_width());
+            let width = self.prompt(BLOCK_KEYS);
+            let key = read_key(width);
             match key {
                 Key::Char(c) if !c.is_control() => println!("{c}"),
                 _ => println!(),
