@@ -104,12 +104,12 @@ pub struct Owned {
 }
 
 impl Owned {
-    #[inline]
+    #[inline(always)]
     pub fn new(storage: Storage, layout: Layout) -> Self {
         Owned { storage, layout }
     }
     /// Row-major storage of `shape`.
-    #[inline]
+    #[inline(always)]
     pub fn contiguous(storage: Storage, shape: &[usize]) -> Self {
         Owned::new(storage, Layout::contiguous(shape))
     }
@@ -122,7 +122,7 @@ impl Owned {
     pub fn relayout(self, layout: Layout) -> Self {
         Owned::new(self.storage, layout)
     }
-    #[inline]
+    #[inline(always)]
     pub fn into_parts(self) -> (Storage, Layout) {
         (self.storage, self.layout)
     }

@@ -65,12 +65,14 @@ impl Drop for Storage {
 impl Storage {
     /// Storage for `buf` on `device`; on a GPU this takes the buffer's bytes from the device's
     /// caching allocator and fails with PyTorch's OutOfMemoryError when they cannot be had.
+    #[inline(always)]
     pub fn new(buf: Buffer, device: Device) -> Result<Self> {
         let block = Self::reserve(device, buf.len() * buf.dtype().size())?;
         Ok(Self::with_block(buf, device, block))
     }
     /// The device memory for `bytes` on `device` (nothing on the CPU), taken before the host
     /// buffer is made so that an out-of-memory request fails as on a GPU.
+    #[inline(always)]
     pub fn reserve(device: Device, bytes: usize) -> Result<Option<GpuBlock>> {
         match device {
             Device::Cpu => Ok(None),
@@ -78,6 +80,7 @@ impl Storage {
         }
     }
     /// Host memory holding `buf`: the CPU's, or the simulated GPU's with its `block`.
+    #[inline(always)]
     pub fn with_block(buf: Buffer, device: Device, block: Option<GpuBlock>) -> Self {
         let (dtype, len) = (buf.dtype(), buf.len());
         let memory = match device {
@@ -95,6 +98,7 @@ impl Storage {
     ) -> Self {
         Self::of(device, dtype, len, Memory::Cuda(block))
     }
+    #[inline(always)]
     fn of(device: Device, dtype: DType, len: usize, memory: Memory) -> Self {
         Storage {
             device,

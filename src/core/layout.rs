@@ -21,7 +21,7 @@ impl Layout {
         }
     }
     /// Row-major from offset 0: what a fresh dense result has.
-    #[inline]
+    #[inline(always)]
     pub fn contiguous(shape: &[usize]) -> Layout {
         Layout::new(Dims::from_slice(shape), contiguous_strides(shape), 0)
     }

@@ -25,14 +25,22 @@ impl Dims {
             Dims::Heap(vec![v; n])
         }
     }
+    /// (Inlined, so that an op's result layout is built where it lives: a `Dims` returned
+    /// through a temporary and then copied stalls the copy on the stores just made.)
+    #[inline(always)]
     pub fn from_slice(s: &[usize]) -> Self {
         if s.len() <= INLINE {
             let mut a = [0; INLINE];
             a[..s.len()].copy_from_slice(s);
             Dims::Inline(s.len() as u8, a)
         } else {
-            Dims::Heap(s.to_vec())
+            Dims::heap_of(s)
         }
+    }
+    #[cold]
+    #[inline(never)]
+    fn heap_of(s: &[usize]) -> Self {
+        Dims::Heap(s.to_vec())
     }
     pub fn push(&mut self, v: usize) {
         match self {
@@ -134,11 +142,12 @@ pub fn fmt_list<T: fmt::Display>(xs: &[T]) -> String {
     format!("[{}]", parts.join(", "))
 }
 
-/// Row-major strides; a size-0 dimension counts as 1, as in c10.
+/// Row-major strides; a size-0 dimension counts as 1, as in c10. (Inlined like
+/// `Dims::from_slice`: this runs for every op result.)
+#[inline(always)]
 pub fn contiguous_strides(shape: &[usize]) -> Dims {
     let n = shape.len();
     if n <= INLINE {
-        // built in place: this runs for every op result
         let mut a = [0usize; INLINE];
         let mut acc = 1usize;
         for i in (0..n).rev() {
@@ -147,6 +156,12 @@ pub fn contiguous_strides(shape: &[usize]) -> Dims {
         }
         return Dims::Inline(n as u8, a);
     }
+    heap_strides(shape)
+}
+
+#[cold]
+#[inline(never)]
+fn heap_strides(shape: &[usize]) -> Dims {
     let mut st = Dims::filled(shape.len(), 1);
     let mut acc = 1usize;
     for i in (0..shape.len()).rev() {

@@ -128,17 +128,21 @@ pub struct AttrHint {
     older: std::cell::Cell<u32>,
     /// (Up to four classes: a call site such as `task.run()` often meets several.)
     pub(crate) method: std::cell::RefCell<[Option<MethodHint>; 4]>,
-    /// At a call site `obj.name(...)` on a builtin type's value: the method that type gave
-    /// last time (builtin types' methods never change).
+    /// At a call site `obj.name(...)` on a builtin type's value or a native object (a
+    /// tensor): the method that type gave last time (their methods never change).
     pub(crate) native: std::cell::Cell<Option<NativeHint>>,
 }
 
-/// A builtin type's method found at a call site: the value's variant, the method, its name.
-pub(crate) type NativeHint = (
-    std::mem::Discriminant<super::value::Value>,
-    super::value::NativeFn,
-    &'static str,
-);
+/// Whose method a `NativeHint` holds: a builtin type's (by the value's variant) or a native
+/// object type's (by its Rust type).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HintKey {
+    Variant(std::mem::Discriminant<super::value::Value>),
+    Native(std::any::TypeId),
+}
+
+/// A builtin type's method found at a call site: whose it is, the method, its name.
+pub(crate) type NativeHint = (HintKey, super::value::NativeFn, &'static str);
 
 /// A method found on a class, valid while no class namespace has changed since (`epoch`).
 /// Both are held weakly: no cycle through a function's own body, and the class's address

@@ -246,7 +246,7 @@ const ROUNDING: &[(&str, NativeFn)] = &[
                     .map_err(num_err)
             }
             (v @ (Value::Instance(_) | Value::Native(_)), nd) => {
-                let args = Args::new(nd.into_iter().collect());
+                let args = Args::new(nd.into_iter().collect::<ArgVec>());
                 i.call_method(v, "__round__", args)
             }
             (v, _) => Err(type_error(format!(
@@ -398,7 +398,7 @@ const IDENTITY: &[(&str, NativeFn)] = &[
         if let Value::Instance(inst) = &a.pos[0] {
             if let Some(h) = inst.class.lookup(Sym::new("__hash__")) {
                 if !matches!(h, Value::None) {
-                    return i.call_bound(&h, a.pos[0].clone(), Args::new(Vec::new()));
+                    return i.call_bound(&h, a.pos[0].clone(), Args::default());
                 }
             }
         }
@@ -504,7 +504,7 @@ const FUNCTIONAL: &[(&str, NativeFn)] = &[
                     None => break 'outer,
                 }
             }
-            out.push(i.call(&f, Args::new(args))?);
+            out.push(i.call(&f, Args::new(args.into()))?);
         }
         Ok(Value::Iter(Rc::new(RefCell::new(Iter::Seq {
             items: Rc::new(out),
@@ -520,7 +520,7 @@ const FUNCTIONAL: &[(&str, NativeFn)] = &[
             let keep = if matches!(f, Value::None) {
                 i.truthy(&x)?
             } else {
-                let r = i.call(&f, Args::new(vec![x.clone()]))?;
+                let r = i.call(&f, Args::new(smallvec::smallvec![x.clone()]))?;
                 i.truthy(&r)?
             };
             if keep {
@@ -588,10 +588,10 @@ const SESSION: &[(&str, NativeFn)] = &[
         Err(super::error::not_implemented("files (open())"))
     }),
     ("exit", |_, _, a| {
-        Err(PyErr::with_args(ExcKind::SystemExit, a.pos))
+        Err(PyErr::with_args(ExcKind::SystemExit, a.pos.into_vec()))
     }),
     ("quit", |_, _, a| {
-        Err(PyErr::with_args(ExcKind::SystemExit, a.pos))
+        Err(PyErr::with_args(ExcKind::SystemExit, a.pos.into_vec()))
     }),
 ];
 
@@ -744,7 +744,7 @@ fn min_max(i: &mut Interp, a: Args, is_min: bool) -> PyResult<Value> {
                     "Cannot specify a default for {name}() with multiple positional arguments"
                 )));
             }
-            a.pos.clone()
+            a.pos.to_vec()
         }
     };
     if items.is_empty() {
@@ -752,12 +752,12 @@ fn min_max(i: &mut Interp, a: Args, is_min: bool) -> PyResult<Value> {
     }
     let mut best = items[0].clone();
     let mut best_key = match &key {
-        Some(k) => i.call(k, Args::new(vec![best.clone()]))?,
+        Some(k) => i.call(k, Args::new(smallvec::smallvec![best.clone()]))?,
         None => best.clone(),
     };
     for x in &items[1..] {
         let kx = match &key {
-            Some(k) => i.call(k, Args::new(vec![x.clone()]))?,
+            Some(k) => i.call(k, Args::new(smallvec::smallvec![x.clone()]))?,
             None => x.clone(),
         };
         let better = if is_min {
@@ -783,7 +783,7 @@ pub fn sort_values(
     let keys: Vec<Value> = match key {
         Some(k) => items
             .iter()
-            .map(|x| i.call(k, Args::new(vec![x.clone()])))
+            .map(|x| i.call(k, Args::new(smallvec::smallvec![x.clone()])))
             .collect::<PyResult<_>>()?,
         None => items.clone(),
     };
@@ -921,7 +921,7 @@ pub fn isinstance(i: &mut Interp, v: &Value, cls: &Value) -> PyResult<bool> {
         }),
         Value::Native(n) => match n.clone().get_attr(cls, Sym::new("__instancecheck__"), i)? {
             Some(f) => {
-                let r = i.call(&f, Args::new(vec![v.clone()]))?;
+                let r = i.call(&f, Args::new(smallvec::smallvec![v.clone()]))?;
                 i.truthy(&r)
             }
             None => Err(type_error(
@@ -1086,7 +1086,7 @@ pub fn construct(i: &mut Interp, tag: TypeTag, a: Args) -> PyResult<Value> {
                 // A mapping (an object with `keys()`), as CPython's dict() accepts.
                 Some(v @ Value::Instance(_)) if i.get_attr(&v, Sym::new("keys")).is_ok() => {
                     let keys = i.get_attr(&v, Sym::new("keys"))?;
-                    let keys = i.call(&keys, Args::new(Vec::new()))?;
+                    let keys = i.call(&keys, Args::default())?;
                     for k in i.collect(&keys)? {
                         let x = i.get_item(&v, &k)?;
                         let k = i.key_in_local(k, &m)?;

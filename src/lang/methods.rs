@@ -680,8 +680,11 @@ fn dict_method(name: &str) -> Option<NativeFn> {
         "update" => |i, t, a| {
             let d = this_dict(t);
             if let Some(other) = a.pos.first() {
-                let built =
-                    super::builtins::construct(i, TypeTag::Dict, Args::new(vec![other.clone()]))?;
+                let built = super::builtins::construct(
+                    i,
+                    TypeTag::Dict,
+                    Args::new(smallvec::smallvec![other.clone()]),
+                )?;
                 if let Value::Dict(o) = built {
                     i.merge_dict(&d, &o)?;
                 }
@@ -1194,8 +1197,10 @@ impl Native for DictView {
                 if self.kind == ViewKind::Values {
                     return Ok(Some(Value::Bool(false)));
                 }
-                let sa = super::builtins::construct(i, TypeTag::Set, Args::new(vec![a]))?;
-                let sb = super::builtins::construct(i, TypeTag::Set, Args::new(vec![b]))?;
+                let sa =
+                    super::builtins::construct(i, TypeTag::Set, Args::new(smallvec::smallvec![a]))?;
+                let sb =
+                    super::builtins::construct(i, TypeTag::Set, Args::new(smallvec::smallvec![b]))?;
                 return Ok(Some(Value::Bool(i.eq(&sa, &sb)?)));
             }
         }

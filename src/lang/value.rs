@@ -184,6 +184,15 @@ impl Value {
         Rc::from(s)
     }
 
+    /// The type name in the messages of errors about the value (CPython's `tp_name`): a
+    /// native type's full name (`torch.device`), else `type_name`.
+    pub fn tp_name(&self) -> Rc<str> {
+        match self {
+            Value::Native(n) => Rc::from(n.tp_name()),
+            _ => self.type_name(),
+        }
+    }
+
     pub fn ptr_id(&self) -> usize {
         match self {
             Value::Str(s) => Rc::as_ptr(s) as *const u8 as usize,
@@ -255,6 +264,7 @@ impl Value {
             Value::Instance(r) => Value::Instance(r.clone()),
             Value::Str(r) => Value::Str(r.clone()),
             Value::List(r) => Value::List(r.clone()),
+            Value::Native(r) => Value::Native(r.clone()),
             _ => self.clone(),
         }
     }
@@ -574,12 +584,16 @@ impl Range {
 /// Positional and keyword arguments of a call.
 #[derive(Default, Debug)]
 pub struct Args {
-    pub pos: Vec<Value>,
+    pub pos: ArgVec,
     pub kw: Vec<(Sym, Value)>,
 }
 
+/// Positional arguments: up to three held inline, so a call of a builtin with few arguments
+/// allocates nothing for them.
+pub type ArgVec = smallvec::SmallVec<[Value; 3]>;
+
 impl Args {
-    pub fn new(pos: Vec<Value>) -> Args {
+    pub fn new(pos: ArgVec) -> Args {
         Args {
             pos,
             kw: Vec::new(),
@@ -862,6 +876,12 @@ impl Iter {
 /// that lacks the protocol, so an implementation states only what it supports.
 pub trait Native: Any {
     fn type_name(&self) -> &str;
+    /// The type's name in error messages, as CPython's `tp_name` gives it: a type written in
+    /// C names its module too (`'torch.device' object is not iterable`), while `type_name`
+    /// stays `type(x).__name__`.
+    fn tp_name(&self) -> String {
+        self.type_name().to_string()
+    }
     fn as_any(&self) -> &dyn Any;
     /// The object's identity for `is` and `id()` when several wrappers stand for one object
     /// (a tensor handed out twice); `None` = this wrapper is the object.
@@ -883,6 +903,13 @@ pub trait Native: Any {
     fn str(&self, interp: &mut Interp) -> PyResult<String> {
         self.repr(interp)
     }
+    /// The method `name` of this type, for a call `obj.name(...)` that passes the object as
+    /// the method's `this` instead of building a bound method through `get_attr`. A type that
+    /// gives one must give the same for every object of the type, and `get_attr` must give
+    /// that method bound for the same name.
+    fn method(&self, _name: Sym) -> Option<(NativeFn, &'static str)> {
+        None
+    }
     /// Attribute lookup; `Ok(None)` means no such attribute.
     fn get_attr(&self, _this: &Value, _name: Sym, _interp: &mut Interp) -> PyResult<Option<Value>> {
         Ok(None)
@@ -903,7 +930,7 @@ pub trait Native: Any {
     fn call(&self, _this: &Value, _args: Args, _interp: &mut Interp) -> PyResult<Value> {
         Err(type_error(format!(
             "'{}' object is not callable",
-            self.type_name()
+            self.tp_name()
         )))
     }
     fn hashable(&self) -> bool {
@@ -951,13 +978,13 @@ pub trait Native: Any {
     fn get_item(&self, _this: &Value, _index: &Value, _interp: &mut Interp) -> PyResult<Value> {
         Err(type_error(format!(
             "'{}' object is not subscriptable",
-            self.type_name()
+            self.tp_name()
         )))
     }
     fn set_item(&self, _index: &Value, _value: Value, _interp: &mut Interp) -> PyResult<()> {
         Err(type_error(format!(
             "'{}' object does not support item assignment",
-            self.type_name()
+            self.tp_name()
         )))
     }
     fn len(&self, _interp: &mut Interp) -> PyResult<Option<usize>> {

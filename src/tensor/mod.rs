@@ -127,12 +127,12 @@ impl Tensor {
         Tensor::from_layout(storage, Layout::new(shape, strides, offset))
     }
     /// A tensor over `storage` with `layout` (inside the storage, as for `from_parts`).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn from_layout(storage: Rc<Storage>, layout: Layout) -> Tensor {
         Tensor::counted(storage, layout, None)
     }
     /// `from_layout` with the version counter `counter` (None: the storage's).
-    #[inline]
+    #[inline(always)]
     fn counted(storage: Rc<Storage>, layout: Layout, counter: Option<Rc<Cell<u32>>>) -> Tensor {
         let dtype = storage.dtype();
         let device = storage.device();
@@ -275,7 +275,7 @@ impl Tensor {
         View::new(&self.d().storage, &self.d().layout)
     }
     /// A new tensor object owning a backend op's result.
-    #[inline]
+    #[inline(always)]
     pub fn from_owned(o: Owned) -> Tensor {
         let (storage, layout) = o.into_parts();
         Tensor::from_layout(Rc::new(storage), layout)

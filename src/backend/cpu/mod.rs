@@ -53,6 +53,7 @@ pub(crate) fn src_of<'a, T>(data: &'a [T], t: &View<'a>) -> Src<'a, T> {
 }
 
 /// A new contiguous result on `device` owning `buf`.
+#[inline(always)]
 pub(crate) fn tensor_of(buf: Buffer, shape: &[usize], device: Device) -> Result<Owned> {
     Ok(Owned::contiguous(Storage::new(buf, device)?, shape))
 }
@@ -201,6 +202,7 @@ fn bf16_vectorized(x: f32) -> half::bf16 {
 }
 
 /// A new result owning `buf` laid out with `strides` (row-major when `None`).
+#[inline(always)]
 pub(crate) fn tensor_laid(
     buf: (Buffer, Option<Dims>),
     shape: &[usize],

@@ -16,8 +16,8 @@ fn unsupported(op: &str, a: &Value, b: &Value) -> PyErr {
     let op = if op == "**" { "** or pow()" } else { op };
     type_error(format!(
         "unsupported operand type(s) for {op}: '{}' and '{}'",
-        a.type_name(),
-        b.type_name()
+        a.tp_name(),
+        b.tp_name()
     ))
 }
 
@@ -395,7 +395,8 @@ impl Interp {
         }
         if let Value::Instance(i) = a {
             if let Some(m) = i.class.lookup(Sym::new(name)) {
-                let r = self.call_bound(&m, a.clone(), Args::new(vec![b.clone()]))?;
+                let r =
+                    self.call_bound(&m, a.clone(), Args::new(smallvec::smallvec![b.clone()]))?;
                 if !matches!(r, Value::NotImplemented) {
                     return Ok(Some(r));
                 }
@@ -408,7 +409,8 @@ impl Interp {
         }
         if let Value::Instance(i) = b {
             if let Some(m) = i.class.lookup(Sym::new(rname)) {
-                let r = self.call_bound(&m, b.clone(), Args::new(vec![a.clone()]))?;
+                let r =
+                    self.call_bound(&m, b.clone(), Args::new(smallvec::smallvec![a.clone()]))?;
                 if !matches!(r, Value::NotImplemented) {
                     return Ok(Some(r));
                 }
@@ -435,7 +437,7 @@ impl Interp {
             (BinOp::Add, Value::List(l)) if !matches!(b, Value::Native(_)) => {
                 let items = self.collect(b).map_err(|e| {
                     if e.is(ExcKind::TypeError) {
-                        type_error(format!("'{}' object is not iterable", b.type_name()))
+                        type_error(format!("'{}' object is not iterable", b.tp_name()))
                     } else {
                         e
                     }
@@ -445,7 +447,8 @@ impl Interp {
             }
             (_, Value::Instance(i)) => {
                 if let Some(m) = i.class.lookup(Sym::new(op.dunders().2)) {
-                    let r = self.call_bound(&m, a.clone(), Args::new(vec![b.clone()]))?;
+                    let r =
+                        self.call_bound(&m, a.clone(), Args::new(smallvec::smallvec![b.clone()]))?;
                     if !matches!(r, Value::NotImplemented) {
                         return Ok(r);
                     }
@@ -525,7 +528,9 @@ fn native_inplace(
 ) -> PyResult<Option<Value>> {
     let name = op.dunders().2;
     match n.get_attr(a, Sym::new(name), interp)? {
-        Some(m) => interp.call(&m, Args::new(vec![b.clone()])).map(Some),
+        Some(m) => interp
+            .call(&m, Args::new(smallvec::smallvec![b.clone()]))
+            .map(Some),
         None => Ok(None),
     }
 }

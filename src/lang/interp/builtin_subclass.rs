@@ -278,11 +278,11 @@ const NUMBER: &[Slot] = &[
     ("__format__", format),
     ("__int__", |i, t, a| {
         let (_, b, _) = split(t, a, 0)?;
-        crate::lang::builtins::construct(i, TypeTag::Int, Args::new(vec![b]))
+        crate::lang::builtins::construct(i, TypeTag::Int, Args::new(smallvec::smallvec![b]))
     }),
     ("__float__", |i, t, a| {
         let (_, b, _) = split(t, a, 0)?;
-        crate::lang::builtins::construct(i, TypeTag::Float, Args::new(vec![b]))
+        crate::lang::builtins::construct(i, TypeTag::Float, Args::new(smallvec::smallvec![b]))
     }),
     ("__index__", |_, t, a| {
         let (_, b, _) = split(t, a, 0)?;
@@ -300,7 +300,7 @@ const NUMBER: &[Slot] = &[
         let round = i.load_global(Sym::new("round"))?;
         let mut args = vec![b];
         args.extend(a.pos);
-        i.call(&round, Args::new(args))
+        i.call(&round, Args::new(args.into()))
     }),
     ("__neg__", |i, t, a| {
         unary(i, t, a, crate::lang::ast::UnaryOp::Neg)
@@ -498,7 +498,11 @@ fn dict_getitem(i: &mut Interp, this: &Value, a: Args) -> PyResult<Value> {
         }
         if let Value::Instance(inst) = &this {
             if let Some(m) = inst.class.lookup(Sym::new("__missing__")) {
-                return i.call_bound(&m, this.clone(), Args::new(vec![key.clone()]));
+                return i.call_bound(
+                    &m,
+                    this.clone(),
+                    Args::new(smallvec::smallvec![key.clone()]),
+                );
             }
         }
         return Err(PyErr::with_args(ExcKind::KeyError, vec![key.clone()]));
@@ -624,7 +628,7 @@ impl Interp {
         pos.push(Value::Class(c.clone()));
         pos.extend(args.pos.iter().cloned());
         let new_args = Args {
-            pos,
+            pos: pos.into(),
             kw: args.kw.clone(),
         };
         let inst = self.call(&new_fn, new_args)?;

@@ -1,7 +1,7 @@
 //! Calling: argument binding with Python's messages, user functions, methods.
 use super::stmt::Flow;
 use super::{Frame, Interp, RECURSION_LIMIT};
-use crate::lang::ast::{ParamKind, Stmt, StmtKind};
+use crate::lang::ast::{HintKey, ParamKind, Stmt, StmtKind};
 use crate::lang::error::{type_error, ExcKind, PyErr, PyResult};
 use crate::lang::symbol::Sym;
 use crate::lang::value::*;
@@ -60,7 +60,7 @@ impl Interp {
             }
             other => Err(type_error(format!(
                 "'{}' object is not callable",
-                other.type_name()
+                other.tp_name()
             ))),
         }
     }
@@ -123,7 +123,7 @@ impl Interp {
         | Value::Float(_) = &obj
         {
             // A builtin type's method: the one this call site found for the same type.
-            let d = std::mem::discriminant(&obj);
+            let d = HintKey::Variant(std::mem::discriminant(&obj));
             if let Some((hd, nf, n)) = hint.native.get() {
                 if hd == d {
                     return Ok(Looked::Native(nf, obj, n));
@@ -134,6 +134,20 @@ impl Interp {
                 hint.native.set(Some((d, *nf, n)));
             }
             return Ok(m);
+        }
+        if let Value::Native(o) = &obj {
+            // A native type's method (`x.sum()` on a tensor): called with the object as its
+            // `self`, with no bound-method object made for the call.
+            let d = HintKey::Native(o.as_any().type_id());
+            if let Some((hd, nf, n)) = hint.native.get() {
+                if hd == d {
+                    return Ok(Looked::Native(nf, obj, n));
+                }
+            }
+            if let Some((nf, n)) = o.method(name) {
+                hint.native.set(Some((d, nf, n)));
+                return Ok(Looked::Native(nf, obj, n));
+            }
         }
         self.lookup_method_owned(obj, name)
     }
@@ -217,7 +231,7 @@ impl Interp {
                 Ok(slots) => slots,
                 // Too many or missing arguments: bind again for Python's message.
                 Err(given) => {
-                    let pos = given.into_iter().flatten().collect();
+                    let pos: ArgVec = given.into_iter().flatten().collect();
                     let mut slots = vec![None; nslots];
                     self.bind_args(func, None, Args::new(pos), &mut slots)?;
                     slots
@@ -269,7 +283,7 @@ impl Interp {
         match self.fill_simple(func, given) {
             Ok(slots) => self.run_function(func, slots),
             Err(given) => {
-                let pos = given.into_iter().flatten().collect();
+                let pos: ArgVec = given.into_iter().flatten().collect();
                 let mut slots = vec![None; func.def.info.local_names.len()];
                 self.bind_args(func, None, Args::new(pos), &mut slots)?;
                 self.run_function(func, slots)

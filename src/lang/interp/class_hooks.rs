@@ -39,7 +39,10 @@ impl Interp {
             let Some(f) = entries else {
                 return Err(not_a_class(v));
             };
-            let got = self.call(&f, Args::new(vec![Value::tuple(written.clone())]))?;
+            let got = self.call(
+                &f,
+                Args::new(smallvec::smallvec![Value::tuple(written.clone())]),
+            )?;
             let Value::Tuple(items) = &got else {
                 return Err(type_error("__mro_entries__ must return a tuple"));
             };
@@ -80,7 +83,7 @@ impl Interp {
             Value::tuple(bases.iter().map(|c| Value::Class(c.clone())).collect()),
             Value::Dict(Rc::new(RefCell::new(d))),
         ];
-        self.call(&hook, Args::new(args)).map(Some)
+        self.call(&hook, Args::new(args.into())).map(Some)
     }
 }
 

@@ -281,9 +281,10 @@ fn object_setattr(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
 fn base_init(_i: &mut Interp, this: &Value, args: Args) -> PyResult<Value> {
     if let Value::Instance(inst) = this {
         if inst.class.exc_kind().is_some() {
-            inst.dict
-                .borrow_mut()
-                .insert(crate::lang::symbol::dunder::ARGS, Value::tuple(args.pos));
+            inst.dict.borrow_mut().insert(
+                crate::lang::symbol::dunder::ARGS,
+                Value::tuple(args.pos.into_vec()),
+            );
         } else if !args.pos.is_empty() || !args.kw.is_empty() {
             return Err(type_error(
                 "object.__init__() takes exactly one argument (the instance to initialize)",
@@ -397,7 +398,7 @@ impl Interp {
         if let Some(mut v) = built.map_err(|e| at_stmt(self, e, f))? {
             for (d, dv) in def.decorators.iter().zip(decos).rev() {
                 v = self
-                    .call(&dv, Args::new(vec![v]))
+                    .call(&dv, Args::new(smallvec::smallvec![v]))
                     .map_err(|e| self.at(e, f, d.span, Anchor::None))?;
             }
             return Ok(v);
@@ -427,7 +428,7 @@ impl Interp {
         let mut v = Value::Class(class);
         for (d, dv) in def.decorators.iter().zip(decos).rev() {
             v = self
-                .call(&dv, Args::new(vec![v]))
+                .call(&dv, Args::new(smallvec::smallvec![v]))
                 .map_err(|e| self.at(e, f, d.span, Anchor::None))?;
         }
         Ok(v)
@@ -522,7 +523,7 @@ impl Interp {
         if is_exc {
             inst.dict.borrow_mut().insert(
                 crate::lang::symbol::dunder::ARGS,
-                Value::tuple(args.pos.clone()),
+                Value::tuple(args.pos.to_vec()),
             );
         }
         let this = Value::Instance(inst);
@@ -597,7 +598,7 @@ impl Interp {
                     return self.call_bound(
                         &getattr,
                         obj.clone(),
-                        Args::new(vec![Value::Str(name.as_str())]),
+                        Args::new(smallvec::smallvec![Value::Str(name.as_str())]),
                     );
                 }
                 Err(self.no_attr(obj, name))
@@ -778,7 +779,7 @@ impl Interp {
         }
         let mut e = attr_error(format!(
             "'{}' object has no attribute '{}'",
-            obj.type_name(),
+            obj.tp_name(),
             name
         ));
         e.0.missing_name = Some(name.as_str());
@@ -893,7 +894,7 @@ impl Interp {
                         self.call_bound(
                             &setattr,
                             obj.clone(),
-                            Args::new(vec![Value::Str(name.as_str()), v]),
+                            Args::new(smallvec::smallvec![Value::Str(name.as_str()), v]),
                         )?;
                         return Ok(());
                     }
@@ -928,7 +929,7 @@ impl Interp {
                 } else {
                     Err(attr_error(format!(
                         "'{}' object has no attribute '{}'",
-                        obj.type_name(),
+                        obj.tp_name(),
                         name
                     )))
                 }
@@ -954,7 +955,7 @@ impl Interp {
                 self.call_bound(
                     &delattr,
                     obj.clone(),
-                    Args::new(vec![Value::Str(name.as_str())]),
+                    Args::new(smallvec::smallvec![Value::Str(name.as_str())]),
                 )?;
                 return Ok(());
             }

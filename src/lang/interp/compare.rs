@@ -67,7 +67,7 @@ impl Interp {
         let name = cmp_dunder(op);
         if let Value::Native(n) = a {
             if let Some(m) = n.clone().get_attr(a, Sym::new(name), self)? {
-                return self.call(&m, Args::new(vec![b.clone()]));
+                return self.call(&m, Args::new(smallvec::smallvec![b.clone()]));
             }
         }
         Err(type_error(format!(
@@ -165,14 +165,22 @@ impl Interp {
                     (b, a)
                 };
                 if let Some(m) = i.class.lookup(crate::lang::symbol::dunder::EQ) {
-                    let r = self.call_bound(&m, this.clone(), Args::new(vec![other.clone()]))?;
+                    let r = self.call_bound(
+                        &m,
+                        this.clone(),
+                        Args::new(smallvec::smallvec![other.clone()]),
+                    )?;
                     if !matches!(r, Value::NotImplemented) {
                         return self.truthy(&r);
                     }
                 }
                 if let (Value::Instance(_), Value::Instance(j)) = (a, b) {
                     if let Some(m) = j.class.lookup(crate::lang::symbol::dunder::EQ) {
-                        let r = self.call_bound(&m, b.clone(), Args::new(vec![a.clone()]))?;
+                        let r = self.call_bound(
+                            &m,
+                            b.clone(),
+                            Args::new(smallvec::smallvec![a.clone()]),
+                        )?;
                         if !matches!(r, Value::NotImplemented) {
                             return self.truthy(&r);
                         }
@@ -282,7 +290,8 @@ impl Interp {
         };
         if let Value::Instance(i) = a {
             if let Some(m) = i.class.lookup(Sym::new(name)) {
-                let r = self.call_bound(&m, a.clone(), Args::new(vec![b.clone()]))?;
+                let r =
+                    self.call_bound(&m, a.clone(), Args::new(smallvec::smallvec![b.clone()]))?;
                 if !matches!(r, Value::NotImplemented) {
                     return Ok(r);
                 }
@@ -293,7 +302,8 @@ impl Interp {
         }
         if let Value::Instance(i) = b {
             if let Some(m) = i.class.lookup(Sym::new(reflected)) {
-                let r = self.call_bound(&m, b.clone(), Args::new(vec![a.clone()]))?;
+                let r =
+                    self.call_bound(&m, b.clone(), Args::new(smallvec::smallvec![a.clone()]))?;
                 if !matches!(r, Value::NotImplemented) {
                     return Ok(r);
                 }
@@ -301,7 +311,7 @@ impl Interp {
         }
         if let Value::Native(n) = b {
             if let Some(m) = n.clone().get_attr(b, Sym::new(reflected), self)? {
-                return self.call(&m, Args::new(vec![a.clone()]));
+                return self.call(&m, Args::new(smallvec::smallvec![a.clone()]));
             }
         }
         Err(type_error(format!(
@@ -386,7 +396,11 @@ impl Interp {
                     .class
                     .lookup(crate::lang::symbol::dunder::CONTAINS)
                     .unwrap_or(Value::None);
-                let r = self.call_bound(&m, container.clone(), Args::new(vec![item.clone()]))?;
+                let r = self.call_bound(
+                    &m,
+                    container.clone(),
+                    Args::new(smallvec::smallvec![item.clone()]),
+                )?;
                 self.truthy(&r)
             }
             // natives with their own `__contains__` (a tensor: `2.5 in t`)
@@ -394,15 +408,18 @@ impl Interp {
                 if n.get_attr(container, crate::lang::symbol::dunder::CONTAINS, self)?
                     .is_some() =>
             {
-                let r =
-                    self.call_method(container, "__contains__", Args::new(vec![item.clone()]))?;
+                let r = self.call_method(
+                    container,
+                    "__contains__",
+                    Args::new(smallvec::smallvec![item.clone()]),
+                )?;
                 self.truthy(&r)
             }
             _ => {
                 let it = self.get_iter(container).map_err(|_| {
                     type_error(format!(
                         "argument of type '{}' is not iterable",
-                        container.type_name()
+                        container.tp_name()
                     ))
                 })?;
                 while let Some(x) = self.next(&it)? {

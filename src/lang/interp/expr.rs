@@ -84,11 +84,13 @@ impl Interp {
                     // Module globals, then builtins, indexed by symbol: no hashing.
                     Scope::Global => {
                         let i = n.sym.index();
+                        // (`dup`: the common variants are copied straight into the result;
+                        // an out-of-line clone into a temporary stalls the copy after it.)
                         if let Some(Some(v)) = self.globals.get(i) {
-                            return Ok(v.clone());
+                            return Ok(v.dup());
                         }
                         if let Some(Some(v)) = self.builtins.get(i) {
-                            return Ok(v.clone());
+                            return Ok(v.dup());
                         }
                     }
                     _ => {}
@@ -119,6 +121,9 @@ impl Interp {
                     // (The right side cannot rebind a plain local: read the left after it.)
                     let y = self.eval(b, f)?;
                     if let Some(x) = operand(a, f) {
+                        if let Some(r) = arith_inline(*op, x.get(), &y) {
+                            return Ok(r);
+                        }
                         return self
                             .binary(*op, x.get(), &y)
                             .map_err(|err| at(self, err, f));
@@ -128,6 +133,9 @@ impl Interp {
                 }
                 let x = self.eval(a, f)?;
                 if let Some(y) = operand(b, f) {
+                    if let Some(r) = arith_inline(*op, &x, y.get()) {
+                        return Ok(r);
+                    }
                     return self
                         .binary(*op, &x, y.get())
                         .map_err(|err| at(self, err, f));
@@ -591,7 +599,7 @@ impl Interp {
                 }
                 // A builtin type's method: the arguments are its `Args` directly.
                 Looked::Native(nf, this, _) if plain => {
-                    let mut pos = Vec::with_capacity(args.len());
+                    let mut pos = ArgVec::with_capacity(args.len());
                     for a in args {
                         if let Arg::Pos(x) = a {
                             pos.push(self.eval_leaf(x, f)?);
@@ -710,7 +718,7 @@ impl Interp {
             None => "function".to_string(),
         };
         let mut out = Args {
-            pos: Vec::with_capacity(args.len()),
+            pos: ArgVec::with_capacity(args.len()),
             kw: Vec::new(),
         };
         for a in args {

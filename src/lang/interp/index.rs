@@ -177,7 +177,9 @@ impl Interp {
                 Err(PyErr::with_args(ExcKind::KeyError, vec![idx.clone()]))
             }
             Value::Instance(i) => match i.class.lookup(crate::lang::symbol::dunder::GETITEM) {
-                Some(m) => self.call_bound(&m, obj.clone(), Args::new(vec![idx.clone()])),
+                Some(m) => {
+                    self.call_bound(&m, obj.clone(), Args::new(smallvec::smallvec![idx.clone()]))
+                }
                 None => Err(type_error(format!(
                     "'{}' object is not subscriptable",
                     i.class.name
@@ -193,7 +195,7 @@ impl Interp {
             ))),
             other => Err(type_error(format!(
                 "'{}' object is not subscriptable",
-                other.type_name()
+                other.tp_name()
             ))),
         }
     }
@@ -217,7 +219,11 @@ impl Interp {
             }
             Value::Instance(i) => match i.class.lookup(crate::lang::symbol::dunder::SETITEM) {
                 Some(m) => self
-                    .call_bound(&m, obj.clone(), Args::new(vec![idx.clone(), v]))
+                    .call_bound(
+                        &m,
+                        obj.clone(),
+                        Args::new(smallvec::smallvec![idx.clone(), v]),
+                    )
                     .map(|_| ()),
                 None => Err(type_error(format!(
                     "'{}' object does not support item assignment",
@@ -328,7 +334,7 @@ impl Interp {
             }
             Value::Instance(i) => match i.class.lookup(crate::lang::symbol::dunder::DELITEM) {
                 Some(m) => self
-                    .call_bound(&m, obj.clone(), Args::new(vec![idx.clone()]))
+                    .call_bound(&m, obj.clone(), Args::new(smallvec::smallvec![idx.clone()]))
                     .map(|_| ()),
                 None => Err(type_error(format!(
                     "'{}' object doesn't support item deletion",

@@ -73,14 +73,14 @@ impl Interp {
                 None => {
                     return Err(type_error(format!(
                         "'{}' object is not iterable",
-                        v.type_name()
+                        v.tp_name()
                     )))
                 }
             },
             other => {
                 return Err(type_error(format!(
                     "'{}' object is not iterable",
-                    other.type_name()
+                    other.tp_name()
                 )))
             }
         };

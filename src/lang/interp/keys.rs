@@ -77,7 +77,7 @@ impl Interp {
                 if matches!(h, Value::None) {
                     return Err(type_error(format!("unhashable type: '{}'", v.type_name())));
                 }
-                let r = self.call_bound(&h, v.clone(), Args::new(Vec::new()))?;
+                let r = self.call_bound(&h, v.clone(), Args::default())?;
                 let n = match r {
                     Value::Int(n) => n,
                     Value::Bool(b) => b as i64,

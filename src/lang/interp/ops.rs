@@ -105,7 +105,7 @@ impl Interp {
                         vec![cls, v, Value::None]
                     }
                 };
-                let r = self.call_bound(&exit, ctx.clone(), Args::new(args))?;
+                let r = self.call_bound(&exit, ctx.clone(), Args::new(args.into()))?;
                 Ok(err.is_some() && self.truthy(&r)?)
             }
             Value::Native(n) => n.clone().exit(ctx, self, err),

@@ -15,3 +15,60 @@ print(callable(torch.float32), callable(torch.ones(1)), callable(torch.ones))
 # %% memory_summary_without_gpu
 import torch
 torch.cuda.memory_summary()
+
+# %% method_call_site_meets_many_types
+# One call site `o.name(...)` meeting tensors, a Parameter, other native objects, builtin
+# values and a class of the program's own, in turn and back again.
+import torch
+import torch.nn as nn
+
+
+class Box:
+    def sum(self):
+        return "Box.sum"
+
+    def size(self):
+        return "Box.size"
+
+
+things = [torch.ones(2, 3), nn.Parameter(torch.zeros(2)), Box(), torch.device("cpu"), [1, 2], torch.arange(4.), Box(), torch.ones(1, dtype=torch.int64)]
+for name in ["sum", "size"]:
+    for o in things * 2:
+        try:
+            print(type(o).__name__, getattr(o, name)())
+        except AttributeError as e:
+            print(type(o).__name__, "AttributeError:", e)
+for o in things:
+    try:
+        print(o.sum(), o.size())
+    except AttributeError as e:
+        print("AttributeError:", e)
+x = torch.ones(3)
+for k in range(3):
+    print(x.add(k).sum().item(), x.shape, x.dtype)
+try:
+    x.shape()
+except TypeError as e:
+    print("TypeError:", e)
+try:
+    x.no_such_method()
+except AttributeError as e:
+    print("AttributeError:", e)
+
+# %% native_type_names_in_errors
+# Errors name a natively implemented type by its full name, as CPython's tp_name does.
+import torch
+d, dt, g = torch.device("cpu"), torch.float32, torch.Generator()
+r = torch.ones(2).max(0)
+attempts = [
+    lambda: d.zzz, lambda: dt.zzz, lambda: torch.Size([1]).zzz, lambda: g.zzz, lambda: r.zzz,
+    lambda: setattr(d, "zzz", 1), lambda: d + 1, lambda: 1 - dt, lambda: d[0], lambda: dt(),
+    lambda: iter(d), lambda: 1 in dt, lambda: [x for x in g],
+    lambda: torch.no_grad().zzz, lambda: torch.ones(1).zzz,
+]
+for f in attempts:
+    try:
+        f()
+    except (AttributeError, TypeError) as e:
+        print(type(e).__name__, e)
+print(type(d).__name__, type(dt).__name__, type(torch.Size([1])).__name__, type(r).__name__)

@@ -146,7 +146,7 @@ fn grad_args(i: &mut Interp, f: &CustomFn, gs: Vec<Option<Tensor>>) -> PyResult<
 /// gradient per tensor argument, checked as PyTorch checks them.
 pub fn run_backward(i: &mut Interp, f: &CustomFn, gs: Vec<Option<Tensor>>) -> PyResult<Grads> {
     let args = grad_args(i, f, gs)?;
-    let r = i.call(&f.backward, Args::new(args))?;
+    let r = i.call(&f.backward, Args::new(args.into()))?;
     let grads: Vec<Value> = match r {
         Value::Tuple(t) => t.as_ref().clone(),
         v => vec![v],

@@ -71,6 +71,9 @@ impl Native for PyGenerator {
     fn type_name(&self) -> &str {
         "Generator"
     }
+    fn tp_name(&self) -> String {
+        "torch._C.Generator".to_string()
+    }
     fn as_any(&self) -> &dyn Any {
         self
     }

@@ -20,6 +20,9 @@ impl Native for PyDType {
     fn type_name(&self) -> &str {
         "dtype"
     }
+    fn tp_name(&self) -> String {
+        "torch.dtype".to_string()
+    }
     fn as_any(&self) -> &dyn Any {
         self
     }
@@ -128,6 +131,9 @@ impl Native for PyDevice {
     }
     fn type_name(&self) -> &str {
         "device"
+    }
+    fn tp_name(&self) -> String {
+        "torch.device".to_string()
     }
     fn as_any(&self) -> &dyn Any {
         self

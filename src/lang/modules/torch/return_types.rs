@@ -30,6 +30,9 @@ impl Native for NamedResult {
     fn type_name(&self) -> &str {
         self.name
     }
+    fn tp_name(&self) -> String {
+        format!("torch.return_types.{}", self.name)
+    }
     fn as_any(&self) -> &dyn Any {
         self
     }

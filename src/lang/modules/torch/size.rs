@@ -25,6 +25,9 @@ impl Native for TorchSize {
     fn type_name(&self) -> &str {
         "Size"
     }
+    fn tp_name(&self) -> String {
+        "torch.Size".to_string()
+    }
     fn as_any(&self) -> &dyn Any {
         self
     }

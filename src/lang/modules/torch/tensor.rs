@@ -14,6 +14,26 @@ use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+/// The names a tensor's `get_attr` answers as attributes, not methods (its first arms).
+const TENSOR_ATTRS: [&str; 16] = [
+    "shape",
+    "dtype",
+    "device",
+    "ndim",
+    "is_cuda",
+    "requires_grad",
+    "is_leaf",
+    "grad",
+    "grad_fn",
+    "_version",
+    "retains_grad",
+    "data",
+    "T",
+    "mT",
+    "nbytes",
+    "itemsize",
+];
+
 pub struct PyTensor(pub Tensor);
 
 thread_local! {
@@ -181,6 +201,15 @@ impl Native for PyTensor {
     fn hashable(&self) -> bool {
         true
     }
+    /// Every name `get_attr` does not answer as an attribute (`TENSOR_ATTRS`) before its
+    /// method arm.
+    fn method(&self, name: Sym) -> Option<(NativeFn, &'static str)> {
+        let n = name.as_str();
+        if TENSOR_ATTRS.contains(&&*n) {
+            return None;
+        }
+        tensor_method(&n).or_else(|| super::methods_extra::tensor_method(&n))
+    }
     fn get_attr(&self, this: &Value, name: Sym, _i: &mut Interp) -> PyResult<Option<Value>> {
         let t = &self.0;
         let n = name.as_str();
@@ -198,7 +227,7 @@ impl Native for PyTensor {
             "mT" => wrap(t.mt().py()?),
             "nbytes" => Value::Int(t.nbytes() as i64),
             "itemsize" => Value::Int(t.element_size() as i64),
-            _ => match tensor_method(&n).or_else(|| super::methods_extra::tensor_method(&n)) {
+            _ => match self.method(name) {
                 Some((f, name)) => Value::Builtin(Rc::new(Builtin {
                     name,
                     f,
