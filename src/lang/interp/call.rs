@@ -113,43 +113,30 @@ impl Interp {
             }
             return self.lookup_method_owned(obj, name);
         }
-        if let Value::Str(_)
-        | Value::List(_)
-        | Value::Dict(_)
-        | Value::Set(_)
-        | Value::FrozenSet(_)
-        | Value::Tuple(_)
-        | Value::Int(_)
-        | Value::Float(_) = &obj
-        {
-            // A builtin type's method: the one this call site found for the same type.
-            let d = HintKey::Variant(std::mem::discriminant(&obj));
-            if let Some((hd, nf, n)) = hint.native.get() {
-                if hd == d {
-                    return Ok(Looked::Native(nf, obj, n));
-                }
-            }
-            let m = self.lookup_method_owned(obj, name)?;
-            if let Looked::Native(nf, _, n) = &m {
-                hint.native.set(Some((d, *nf, n)));
-            }
-            return Ok(m);
-        }
-        if let Value::Native(o) = &obj {
-            // A native type's method (`x.sum()` on a tensor): called with the object as its
-            // `self`, with no bound-method object made for the call.
-            let d = HintKey::Native(o.as_any().type_id());
-            if let Some((hd, nf, n)) = hint.native.get() {
-                if hd == d {
-                    return Ok(Looked::Native(nf, obj, n));
-                }
-            }
-            if let Some((nf, n)) = o.method(name) {
-                hint.native.set(Some((d, nf, n)));
+        // A builtin type's method, or a native type's (`x.sum()` on a tensor): the one this
+        // call site found for the same type.
+        let key = match &obj {
+            Value::Str(_)
+            | Value::List(_)
+            | Value::Dict(_)
+            | Value::Set(_)
+            | Value::FrozenSet(_)
+            | Value::Tuple(_)
+            | Value::Int(_)
+            | Value::Float(_) => HintKey::Variant(std::mem::discriminant(&obj)),
+            Value::Native(o) => HintKey::Native(o.as_any().type_id()),
+            _ => return self.lookup_method_owned(obj, name),
+        };
+        if let Some((hd, nf, n)) = hint.native.get() {
+            if hd == key {
                 return Ok(Looked::Native(nf, obj, n));
             }
         }
-        self.lookup_method_owned(obj, name)
+        let m = self.lookup_method_owned(obj, name)?;
+        if let Looked::Native(nf, _, n) = &m {
+            hint.native.set(Some((key, *nf, n)));
+        }
+        Ok(m)
     }
 
     /// `lookup_method` taking the object, which becomes the method's `self` without another
@@ -192,6 +179,12 @@ impl Interp {
                     None => Ok(Looked::Value(self.get_attr(&obj, name)?)),
                 }
             }
+            // A native type's method is called with the object as its `self`, with no
+            // bound-method object made for the call (`torch.add(x, y)` runs `x.add(y)` so).
+            Value::Native(o) => match o.method(name) {
+                Some((f, n)) => Ok(Looked::Native(f, obj, n)),
+                None => Ok(Looked::Value(self.get_attr(&obj, name)?)),
+            },
             _ => Ok(Looked::Value(self.get_attr(&obj, name)?)),
         }
     }
