@@ -18,6 +18,21 @@ pub enum Looked {
     Value(Value),
 }
 
+/// Values of the builtin types whose methods are found by type and name (`methods.rs`).
+fn has_builtin_methods(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Str(_)
+            | Value::List(_)
+            | Value::Dict(_)
+            | Value::Set(_)
+            | Value::FrozenSet(_)
+            | Value::Tuple(_)
+            | Value::Int(_)
+            | Value::Float(_)
+    )
+}
+
 pub fn bind_error(msg: String) -> PyErr {
     type_error(msg)
 }
@@ -116,14 +131,7 @@ impl Interp {
         // A builtin type's method, or a native type's (`x.sum()` on a tensor): the one this
         // call site found for the same type.
         let key = match &obj {
-            Value::Str(_)
-            | Value::List(_)
-            | Value::Dict(_)
-            | Value::Set(_)
-            | Value::FrozenSet(_)
-            | Value::Tuple(_)
-            | Value::Int(_)
-            | Value::Float(_) => HintKey::Variant(std::mem::discriminant(&obj)),
+            v if has_builtin_methods(v) => HintKey::Variant(std::mem::discriminant(v)),
             Value::Native(o) => HintKey::Native(o.as_any().type_id()),
             _ => return self.lookup_method_owned(obj, name),
         };
@@ -156,14 +164,7 @@ impl Interp {
                     None => Ok(Looked::Value(self.get_attr(&obj, name)?)),
                 }
             }
-            Value::Str(_)
-            | Value::List(_)
-            | Value::Dict(_)
-            | Value::Set(_)
-            | Value::FrozenSet(_)
-            | Value::Tuple(_)
-            | Value::Int(_)
-            | Value::Float(_) => {
+            v if has_builtin_methods(v) => {
                 // Cached by type and name: finding a builtin method matches its name's text.
                 let key = (std::mem::discriminant(&obj), name);
                 let found = match self.method_cache.get(&key) {

@@ -72,3 +72,8 @@ for f in attempts:
     except (AttributeError, TypeError) as e:
         print(type(e).__name__, e)
 print(type(d).__name__, type(dt).__name__, type(torch.Size([1])).__name__, type(r).__name__)
+
+# %% dir_lists_tensor_attributes
+import torch
+d = dir(torch.ones(1))
+print([n for n in ["shape", "dtype", "device", "ndim", "is_cuda", "requires_grad", "is_leaf", "grad", "grad_fn", "_version", "retains_grad", "data", "T", "mT", "nbytes", "itemsize"] if n not in d])

@@ -14,7 +14,8 @@ use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// The names a tensor's `get_attr` answers as attributes, not methods (its first arms).
+/// The names a tensor's `get_attr` answers as attributes, not methods (its first arms); all
+/// are in PyTorch's `dir(x)`.
 const TENSOR_ATTRS: [&str; 16] = [
     "shape",
     "dtype",
@@ -269,24 +270,7 @@ impl Native for PyTensor {
             .iter()
             .chain(super::methods_extra::METHOD_NAMES)
             .filter(|n| !special(n))
-            .chain(
-                [
-                    "shape",
-                    "dtype",
-                    "device",
-                    "ndim",
-                    "is_cuda",
-                    "requires_grad",
-                    "is_leaf",
-                    "grad",
-                    "grad_fn",
-                    "data",
-                    "T",
-                    "nbytes",
-                    "itemsize",
-                ]
-                .iter(),
-            )
+            .chain(TENSOR_ATTRS.iter())
             .chain(super::tensor_dir::TENSOR_DUNDERS.iter())
             .map(|s| Rc::from(*s))
             .collect()
