@@ -426,6 +426,10 @@ impl Interp {
         if matches!(a, Value::Int(_) | Value::Float(_))
             && matches!(b, Value::Int(_) | Value::Float(_))
         {
+            // (`n += 1`, `self.n += k`: int or float `+ - *` without a call.)
+            if let Some(r) = super::expr::arith_inline(op, a, b) {
+                return Ok(r);
+            }
             return self.binary(op, a, b);
         }
         self.inplace_slow(op, a, b)

@@ -1050,7 +1050,7 @@ fn int_compare(op: CmpOp, a: &Expr, b: &Expr, f: &Frame) -> Option<bool> {
 /// `a + b`, `a - b`, `a * b` of two ints that do not overflow or of two floats, inline at
 /// the expression (the rest is `Interp::binary`'s, which starts with the same cases).
 #[inline(always)]
-fn arith_inline(op: BinOp, a: &Value, b: &Value) -> Option<Value> {
+pub(crate) fn arith_inline(op: BinOp, a: &Value, b: &Value) -> Option<Value> {
     match (a, b) {
         (Value::Int(x), Value::Int(y)) => match op {
             BinOp::Add => x.checked_add(*y),

@@ -43,7 +43,7 @@ impl Interp {
                 self.eval(e, f)?;
             }
             StmtKind::Assign(targets, value) if targets.len() == 1 => {
-                let v = self.eval(value, f)?;
+                let v = self.eval_leaf(value, f)?;
                 if let Some(v) = store_local(&targets[0], v, f) {
                     self.assign(&targets[0], v, f)?;
                 }

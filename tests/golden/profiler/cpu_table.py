@@ -1,5 +1,5 @@
 # torch.profiler on the CPU: the table's layout (times differ from run to run; tests mask them).
-# (The product is large enough that aten::mm outlasts aten::sum even when a busy machine stalls the sum.)
+# (Which ops fill the rows under `step` follows their times; the test accepts any of the program's ops there.)
 import torch
 from torch.profiler import profile, record_function, ProfilerActivity
 
