@@ -520,7 +520,7 @@ const FUNCTIONAL: &[(&str, NativeFn)] = &[
             let keep = if matches!(f, Value::None) {
                 i.truthy(&x)?
             } else {
-                let r = i.call(&f, Args::new(smallvec::smallvec![x.clone()]))?;
+                let r = i.call(&f, Args::of([x.clone()]))?;
                 i.truthy(&r)?
             };
             if keep {
@@ -752,12 +752,12 @@ fn min_max(i: &mut Interp, a: Args, is_min: bool) -> PyResult<Value> {
     }
     let mut best = items[0].clone();
     let mut best_key = match &key {
-        Some(k) => i.call(k, Args::new(smallvec::smallvec![best.clone()]))?,
+        Some(k) => i.call(k, Args::of([best.clone()]))?,
         None => best.clone(),
     };
     for x in &items[1..] {
         let kx = match &key {
-            Some(k) => i.call(k, Args::new(smallvec::smallvec![x.clone()]))?,
+            Some(k) => i.call(k, Args::of([x.clone()]))?,
             None => x.clone(),
         };
         let better = if is_min {
@@ -783,7 +783,7 @@ pub fn sort_values(
     let keys: Vec<Value> = match key {
         Some(k) => items
             .iter()
-            .map(|x| i.call(k, Args::new(smallvec::smallvec![x.clone()])))
+            .map(|x| i.call(k, Args::of([x.clone()])))
             .collect::<PyResult<_>>()?,
         None => items.clone(),
     };
@@ -921,7 +921,7 @@ pub fn isinstance(i: &mut Interp, v: &Value, cls: &Value) -> PyResult<bool> {
         }),
         Value::Native(n) => match n.clone().get_attr(cls, Sym::new("__instancecheck__"), i)? {
             Some(f) => {
-                let r = i.call(&f, Args::new(smallvec::smallvec![v.clone()]))?;
+                let r = i.call(&f, Args::of([v.clone()]))?;
                 i.truthy(&r)
             }
             None => Err(type_error(

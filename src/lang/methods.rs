@@ -642,9 +642,9 @@ fn dict_method(name: &str) -> Option<NativeFn> {
         "get" => |i, t, a| {
             arity("get", &a, 1, 2)?;
             let found = i.dict_lookup(&this_dict(t), &a.pos[0])?;
-            let mut a = a;
-            let default = if a.pos.len() == 2 { a.pos.pop() } else { None };
-            Ok(found.or(default).unwrap_or(Value::None))
+            Ok(found
+                .or_else(|| a.pos.get(1).cloned())
+                .unwrap_or(Value::None))
         },
         "keys" => |_, t, _| Ok(dict_view(t, ViewKind::Keys)),
         "values" => |_, t, _| Ok(dict_view(t, ViewKind::Values)),
@@ -680,11 +680,8 @@ fn dict_method(name: &str) -> Option<NativeFn> {
         "update" => |i, t, a| {
             let d = this_dict(t);
             if let Some(other) = a.pos.first() {
-                let built = super::builtins::construct(
-                    i,
-                    TypeTag::Dict,
-                    Args::new(smallvec::smallvec![other.clone()]),
-                )?;
+                let built =
+                    super::builtins::construct(i, TypeTag::Dict, Args::of([other.clone()]))?;
                 if let Value::Dict(o) = built {
                     i.merge_dict(&d, &o)?;
                 }
@@ -1197,10 +1194,8 @@ impl Native for DictView {
                 if self.kind == ViewKind::Values {
                     return Ok(Some(Value::Bool(false)));
                 }
-                let sa =
-                    super::builtins::construct(i, TypeTag::Set, Args::new(smallvec::smallvec![a]))?;
-                let sb =
-                    super::builtins::construct(i, TypeTag::Set, Args::new(smallvec::smallvec![b]))?;
+                let sa = super::builtins::construct(i, TypeTag::Set, Args::of([a]))?;
+                let sb = super::builtins::construct(i, TypeTag::Set, Args::of([b]))?;
                 return Ok(Some(Value::Bool(i.eq(&sa, &sb)?)));
             }
         }

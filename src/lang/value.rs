@@ -599,6 +599,10 @@ impl Args {
             kw: Vec::new(),
         }
     }
+    /// Positional arguments given as values: `Args::of([x, y])`.
+    pub fn of<const N: usize>(pos: [Value; N]) -> Args {
+        Args::new(pos.into_iter().collect())
+    }
 }
 
 pub type NativeFn = fn(&mut Interp, &Value, Args) -> PyResult<Value>;

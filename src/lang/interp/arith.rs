@@ -204,15 +204,45 @@ fn repeat<T: Clone>(items: &[T], n: i64) -> PyResult<Vec<T>> {
         .collect())
 }
 
+/// `a + b`, `a - b`, `a * b` of two ints that do not overflow or of two floats (`None`:
+/// any other case, overflow included).
+#[inline(always)]
+fn arith_inline(op: BinOp, a: &Value, b: &Value) -> Option<Value> {
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => match op {
+            BinOp::Add => x.checked_add(*y),
+            BinOp::Sub => x.checked_sub(*y),
+            BinOp::Mul => x.checked_mul(*y),
+            _ => None,
+        }
+        .map(Value::Int),
+        (Value::Float(x), Value::Float(y)) => match op {
+            BinOp::Add => Some(Value::Float(x + y)),
+            BinOp::Sub => Some(Value::Float(x - y)),
+            BinOp::Mul => Some(Value::Float(x * y)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 impl Interp {
-    #[inline]
+    /// `a op b`. Int and float `+ - *` (every loop counter and accumulator, `fib(n - 1) +
+    /// fib(n - 2)`) are done inline at each call site; the rest is out of line.
+    #[inline(always)]
     pub fn binary(&mut self, op: BinOp, a: &Value, b: &Value) -> PyResult<Value> {
-        // The hot path of every loop counter and accumulator.
+        match arith_inline(op, a, b) {
+            Some(r) => Ok(r),
+            None => self.binary_rest(op, a, b),
+        }
+    }
+
+    /// `binary` past its inline cases: the other number cases that cannot raise, then the
+    /// general path.
+    #[inline]
+    fn binary_rest(&mut self, op: BinOp, a: &Value, b: &Value) -> PyResult<Value> {
         if let (Value::Int(x), Value::Int(y)) = (a, b) {
             let r = match op {
-                BinOp::Add => x.checked_add(*y),
-                BinOp::Sub => x.checked_sub(*y),
-                BinOp::Mul => x.checked_mul(*y),
                 // Non-negative operands: Rust's `%` and `/` are Python's floored ones.
                 BinOp::Mod if *x >= 0 && *y > 0 => Some(x % y),
                 BinOp::FloorDiv if *x >= 0 && *y > 0 => Some(x / y),
@@ -395,8 +425,7 @@ impl Interp {
         }
         if let Value::Instance(i) = a {
             if let Some(m) = i.class.lookup(Sym::new(name)) {
-                let r =
-                    self.call_bound(&m, a.clone(), Args::new(smallvec::smallvec![b.clone()]))?;
+                let r = self.call_bound(&m, a.clone(), Args::of([b.clone()]))?;
                 if !matches!(r, Value::NotImplemented) {
                     return Ok(Some(r));
                 }
@@ -409,8 +438,7 @@ impl Interp {
         }
         if let Value::Instance(i) = b {
             if let Some(m) = i.class.lookup(Sym::new(rname)) {
-                let r =
-                    self.call_bound(&m, b.clone(), Args::new(smallvec::smallvec![a.clone()]))?;
+                let r = self.call_bound(&m, b.clone(), Args::of([a.clone()]))?;
                 if !matches!(r, Value::NotImplemented) {
                     return Ok(Some(r));
                 }
@@ -426,10 +454,6 @@ impl Interp {
         if matches!(a, Value::Int(_) | Value::Float(_))
             && matches!(b, Value::Int(_) | Value::Float(_))
         {
-            // (`n += 1`, `self.n += k`: int or float `+ - *` without a call.)
-            if let Some(r) = super::expr::arith_inline(op, a, b) {
-                return Ok(r);
-            }
             return self.binary(op, a, b);
         }
         self.inplace_slow(op, a, b)
@@ -451,8 +475,7 @@ impl Interp {
             }
             (_, Value::Instance(i)) => {
                 if let Some(m) = i.class.lookup(Sym::new(op.dunders().2)) {
-                    let r =
-                        self.call_bound(&m, a.clone(), Args::new(smallvec::smallvec![b.clone()]))?;
+                    let r = self.call_bound(&m, a.clone(), Args::of([b.clone()]))?;
                     if !matches!(r, Value::NotImplemented) {
                         return Ok(r);
                     }
@@ -532,9 +555,7 @@ fn native_inplace(
 ) -> PyResult<Option<Value>> {
     let name = op.dunders().2;
     match n.get_attr(a, Sym::new(name), interp)? {
-        Some(m) => interp
-            .call(&m, Args::new(smallvec::smallvec![b.clone()]))
-            .map(Some),
+        Some(m) => interp.call(&m, Args::of([b.clone()])).map(Some),
         None => Ok(None),
     }
 }

@@ -278,11 +278,11 @@ const NUMBER: &[Slot] = &[
     ("__format__", format),
     ("__int__", |i, t, a| {
         let (_, b, _) = split(t, a, 0)?;
-        crate::lang::builtins::construct(i, TypeTag::Int, Args::new(smallvec::smallvec![b]))
+        crate::lang::builtins::construct(i, TypeTag::Int, Args::of([b]))
     }),
     ("__float__", |i, t, a| {
         let (_, b, _) = split(t, a, 0)?;
-        crate::lang::builtins::construct(i, TypeTag::Float, Args::new(smallvec::smallvec![b]))
+        crate::lang::builtins::construct(i, TypeTag::Float, Args::of([b]))
     }),
     ("__index__", |_, t, a| {
         let (_, b, _) = split(t, a, 0)?;
@@ -498,11 +498,7 @@ fn dict_getitem(i: &mut Interp, this: &Value, a: Args) -> PyResult<Value> {
         }
         if let Value::Instance(inst) = &this {
             if let Some(m) = inst.class.lookup(Sym::new("__missing__")) {
-                return i.call_bound(
-                    &m,
-                    this.clone(),
-                    Args::new(smallvec::smallvec![key.clone()]),
-                );
+                return i.call_bound(&m, this.clone(), Args::of([key.clone()]));
             }
         }
         return Err(PyErr::with_args(ExcKind::KeyError, vec![key.clone()]));

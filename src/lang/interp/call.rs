@@ -526,29 +526,28 @@ impl Interp {
         let Some(func) = f.func else {
             return self.globals_dict();
         };
-        let mut m = DictMap::default();
-        for (name, slot) in func.def.info.local_names.iter().zip(&f.slots) {
-            let v = match slot {
-                Some(Value::Cell(c)) => c.borrow().clone(),
-                Some(Value::StrBuf(b)) => Some(Value::from(b.as_str())),
-                other => other.clone(),
-            };
-            if let Some(v) = v {
-                m.insert(Key(Value::Str(name.as_str())), v);
-            }
-        }
-        Value::Dict(Rc::new(RefCell::new(m)))
+        let bound: Vec<(Sym, Value)> = func
+            .def
+            .info
+            .local_names
+            .iter()
+            .zip(&f.slots)
+            .filter_map(|(name, slot)| {
+                let v = match slot {
+                    Some(Value::Cell(c)) => c.borrow().clone(),
+                    Some(Value::StrBuf(b)) => Some(Value::from(b.as_str())),
+                    other => other.clone(),
+                };
+                Some((*name, v?))
+            })
+            .collect();
+        names_dict(bound.iter().map(|(k, v)| (k, v)))
     }
 
     /// `globals()`: a new dict of the module's names.
     pub(crate) fn globals_dict(&self) -> Value {
-        let mut m = DictMap::default();
-        for s in self.global_names() {
-            if let Some(v) = self.get_global(s) {
-                m.insert(Key(Value::Str(s.as_str())), v.clone());
-            }
-        }
-        Value::Dict(Rc::new(RefCell::new(m)))
+        let names = self.global_names();
+        names_dict(names.iter().filter_map(|s| Some((s, self.get_global(*s)?))))
     }
 }
 

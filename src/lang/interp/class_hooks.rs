@@ -39,10 +39,7 @@ impl Interp {
             let Some(f) = entries else {
                 return Err(not_a_class(v));
             };
-            let got = self.call(
-                &f,
-                Args::new(smallvec::smallvec![Value::tuple(written.clone())]),
-            )?;
+            let got = self.call(&f, Args::of([Value::tuple(written.clone())]))?;
             let Value::Tuple(items) = &got else {
                 return Err(type_error("__mro_entries__ must return a tuple"));
             };

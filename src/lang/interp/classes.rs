@@ -398,7 +398,7 @@ impl Interp {
         if let Some(mut v) = built.map_err(|e| at_stmt(self, e, f))? {
             for (d, dv) in def.decorators.iter().zip(decos).rev() {
                 v = self
-                    .call(&dv, Args::new(smallvec::smallvec![v]))
+                    .call(&dv, Args::of([v]))
                     .map_err(|e| self.at(e, f, d.span, Anchor::None))?;
             }
             return Ok(v);
@@ -428,7 +428,7 @@ impl Interp {
         let mut v = Value::Class(class);
         for (d, dv) in def.decorators.iter().zip(decos).rev() {
             v = self
-                .call(&dv, Args::new(smallvec::smallvec![v]))
+                .call(&dv, Args::of([v]))
                 .map_err(|e| self.at(e, f, d.span, Anchor::None))?;
         }
         Ok(v)
@@ -598,7 +598,7 @@ impl Interp {
                     return self.call_bound(
                         &getattr,
                         obj.clone(),
-                        Args::new(smallvec::smallvec![Value::Str(name.as_str())]),
+                        Args::of([Value::Str(name.as_str())]),
                     );
                 }
                 Err(self.no_attr(obj, name))
@@ -894,7 +894,7 @@ impl Interp {
                         self.call_bound(
                             &setattr,
                             obj.clone(),
-                            Args::new(smallvec::smallvec![Value::Str(name.as_str()), v]),
+                            Args::of([Value::Str(name.as_str()), v]),
                         )?;
                         return Ok(());
                     }
@@ -952,11 +952,7 @@ impl Interp {
     pub fn del_attr(&mut self, obj: &Value, name: Sym) -> PyResult<()> {
         if let Value::Instance(i) = obj {
             if let Some(delattr) = i.class.lookup(crate::lang::symbol::dunder::DELATTR) {
-                self.call_bound(
-                    &delattr,
-                    obj.clone(),
-                    Args::new(smallvec::smallvec![Value::Str(name.as_str())]),
-                )?;
+                self.call_bound(&delattr, obj.clone(), Args::of([Value::Str(name.as_str())]))?;
                 return Ok(());
             }
             if self.property_store(obj, name, None)? {

@@ -67,7 +67,7 @@ impl Interp {
         let name = cmp_dunder(op);
         if let Value::Native(n) = a {
             if let Some(m) = n.clone().get_attr(a, Sym::new(name), self)? {
-                return self.call(&m, Args::new(smallvec::smallvec![b.clone()]));
+                return self.call(&m, Args::of([b.clone()]));
             }
         }
         Err(type_error(format!(
@@ -165,22 +165,14 @@ impl Interp {
                     (b, a)
                 };
                 if let Some(m) = i.class.lookup(crate::lang::symbol::dunder::EQ) {
-                    let r = self.call_bound(
-                        &m,
-                        this.clone(),
-                        Args::new(smallvec::smallvec![other.clone()]),
-                    )?;
+                    let r = self.call_bound(&m, this.clone(), Args::of([other.clone()]))?;
                     if !matches!(r, Value::NotImplemented) {
                         return self.truthy(&r);
                     }
                 }
                 if let (Value::Instance(_), Value::Instance(j)) = (a, b) {
                     if let Some(m) = j.class.lookup(crate::lang::symbol::dunder::EQ) {
-                        let r = self.call_bound(
-                            &m,
-                            b.clone(),
-                            Args::new(smallvec::smallvec![a.clone()]),
-                        )?;
+                        let r = self.call_bound(&m, b.clone(), Args::of([a.clone()]))?;
                         if !matches!(r, Value::NotImplemented) {
                             return self.truthy(&r);
                         }
@@ -290,8 +282,7 @@ impl Interp {
         };
         if let Value::Instance(i) = a {
             if let Some(m) = i.class.lookup(Sym::new(name)) {
-                let r =
-                    self.call_bound(&m, a.clone(), Args::new(smallvec::smallvec![b.clone()]))?;
+                let r = self.call_bound(&m, a.clone(), Args::of([b.clone()]))?;
                 if !matches!(r, Value::NotImplemented) {
                     return Ok(r);
                 }
@@ -302,8 +293,7 @@ impl Interp {
         }
         if let Value::Instance(i) = b {
             if let Some(m) = i.class.lookup(Sym::new(reflected)) {
-                let r =
-                    self.call_bound(&m, b.clone(), Args::new(smallvec::smallvec![a.clone()]))?;
+                let r = self.call_bound(&m, b.clone(), Args::of([a.clone()]))?;
                 if !matches!(r, Value::NotImplemented) {
                     return Ok(r);
                 }
@@ -311,7 +301,7 @@ impl Interp {
         }
         if let Value::Native(n) = b {
             if let Some(m) = n.clone().get_attr(b, Sym::new(reflected), self)? {
-                return self.call(&m, Args::new(smallvec::smallvec![a.clone()]));
+                return self.call(&m, Args::of([a.clone()]));
             }
         }
         Err(type_error(format!(
@@ -396,11 +386,7 @@ impl Interp {
                     .class
                     .lookup(crate::lang::symbol::dunder::CONTAINS)
                     .unwrap_or(Value::None);
-                let r = self.call_bound(
-                    &m,
-                    container.clone(),
-                    Args::new(smallvec::smallvec![item.clone()]),
-                )?;
+                let r = self.call_bound(&m, container.clone(), Args::of([item.clone()]))?;
                 self.truthy(&r)
             }
             // natives with their own `__contains__` (a tensor: `2.5 in t`)
@@ -408,11 +394,7 @@ impl Interp {
                 if n.get_attr(container, crate::lang::symbol::dunder::CONTAINS, self)?
                     .is_some() =>
             {
-                let r = self.call_method(
-                    container,
-                    "__contains__",
-                    Args::new(smallvec::smallvec![item.clone()]),
-                )?;
+                let r = self.call_method(container, "__contains__", Args::of([item.clone()]))?;
                 self.truthy(&r)
             }
             _ => {

@@ -316,7 +316,7 @@ impl Interp {
                 return Err(p.missing(obj, "getter"));
             }
             let fget = p.fget.clone();
-            let r = self.call(&fget, Args::new(smallvec::smallvec![obj.clone()]));
+            let r = self.call(&fget, Args::of([obj.clone()]));
             if let (Err(e), Value::Instance(i)) = (&r, obj) {
                 if e.is(crate::lang::error::ExcKind::AttributeError) {
                     if let Some(getattr) = i.class.lookup(crate::lang::symbol::dunder::GETATTR) {
@@ -325,7 +325,7 @@ impl Interp {
                             return self.call_bound(
                                 &getattr,
                                 obj.clone(),
-                                Args::new(smallvec::smallvec![Value::Str(name)]),
+                                Args::of([Value::Str(name)]),
                             );
                         }
                     }
@@ -359,14 +359,14 @@ impl Interp {
                     return Err(p.missing(obj, "setter"));
                 }
                 let fset = p.fset.clone();
-                self.call(&fset, Args::new(smallvec::smallvec![obj.clone(), v]))?;
+                self.call(&fset, Args::of([obj.clone(), v]))?;
             }
             None => {
                 if matches!(p.fdel, Value::None) {
                     return Err(p.missing(obj, "deleter"));
                 }
                 let fdel = p.fdel.clone();
-                self.call(&fdel, Args::new(smallvec::smallvec![obj.clone()]))?;
+                self.call(&fdel, Args::of([obj.clone()]))?;
             }
         }
         Ok(true)

@@ -111,9 +111,6 @@ impl Interp {
                 // evaluation call, no reference-count round trip.
                 if let Some(x) = operand(a, f) {
                     if let Some(y) = operand(b, f) {
-                        if let Some(r) = arith_inline(*op, x.get(), y.get()) {
-                            return Ok(r);
-                        }
                         return self
                             .binary(*op, x.get(), y.get())
                             .map_err(|err| at(self, err, f));
@@ -121,9 +118,6 @@ impl Interp {
                     // (The right side cannot rebind a plain local: read the left after it.)
                     let y = self.eval(b, f)?;
                     if let Some(x) = operand(a, f) {
-                        if let Some(r) = arith_inline(*op, x.get(), &y) {
-                            return Ok(r);
-                        }
                         return self
                             .binary(*op, x.get(), &y)
                             .map_err(|err| at(self, err, f));
@@ -133,18 +127,11 @@ impl Interp {
                 }
                 let x = self.eval(a, f)?;
                 if let Some(y) = operand(b, f) {
-                    if let Some(r) = arith_inline(*op, &x, y.get()) {
-                        return Ok(r);
-                    }
                     return self
                         .binary(*op, &x, y.get())
                         .map_err(|err| at(self, err, f));
                 }
                 let y = self.eval(b, f)?;
-                // (`fib(n - 1) + fib(n - 2)`: two ints added inline.)
-                if let Some(r) = arith_inline(*op, &x, &y) {
-                    return Ok(r);
-                }
                 self.binary(*op, &x, &y).map_err(|err| at(self, err, f))
             }
             ExprKind::Call(func, args) => self.eval_call(e, func, args, f),
@@ -1045,28 +1032,6 @@ pub(crate) fn operand<'a>(e: &Expr, f: &'a Frame) -> Option<Operand<'a>> {
 #[inline(always)]
 fn int_compare(op: CmpOp, a: &Expr, b: &Expr, f: &Frame) -> Option<bool> {
     cmp_fast(op, &int_leaf(a, f)?, &int_leaf(b, f)?)
-}
-
-/// `a + b`, `a - b`, `a * b` of two ints that do not overflow or of two floats, inline at
-/// the expression (the rest is `Interp::binary`'s, which starts with the same cases).
-#[inline(always)]
-pub(crate) fn arith_inline(op: BinOp, a: &Value, b: &Value) -> Option<Value> {
-    match (a, b) {
-        (Value::Int(x), Value::Int(y)) => match op {
-            BinOp::Add => x.checked_add(*y),
-            BinOp::Sub => x.checked_sub(*y),
-            BinOp::Mul => x.checked_mul(*y),
-            _ => None,
-        }
-        .map(Value::Int),
-        (Value::Float(x), Value::Float(y)) => match op {
-            BinOp::Add => Some(Value::Float(x + y)),
-            BinOp::Sub => Some(Value::Float(x - y)),
-            BinOp::Mul => Some(Value::Float(x * y)),
-            _ => None,
-        },
-        _ => None,
-    }
 }
 
 /// An int literal, or a plain local holding an int.

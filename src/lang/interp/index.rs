@@ -177,9 +177,7 @@ impl Interp {
                 Err(PyErr::with_args(ExcKind::KeyError, vec![idx.clone()]))
             }
             Value::Instance(i) => match i.class.lookup(crate::lang::symbol::dunder::GETITEM) {
-                Some(m) => {
-                    self.call_bound(&m, obj.clone(), Args::new(smallvec::smallvec![idx.clone()]))
-                }
+                Some(m) => self.call_bound(&m, obj.clone(), Args::of([idx.clone()])),
                 None => Err(type_error(format!(
                     "'{}' object is not subscriptable",
                     i.class.name
@@ -219,11 +217,7 @@ impl Interp {
             }
             Value::Instance(i) => match i.class.lookup(crate::lang::symbol::dunder::SETITEM) {
                 Some(m) => self
-                    .call_bound(
-                        &m,
-                        obj.clone(),
-                        Args::new(smallvec::smallvec![idx.clone(), v]),
-                    )
+                    .call_bound(&m, obj.clone(), Args::of([idx.clone(), v]))
                     .map(|_| ()),
                 None => Err(type_error(format!(
                     "'{}' object does not support item assignment",
@@ -334,7 +328,7 @@ impl Interp {
             }
             Value::Instance(i) => match i.class.lookup(crate::lang::symbol::dunder::DELITEM) {
                 Some(m) => self
-                    .call_bound(&m, obj.clone(), Args::new(smallvec::smallvec![idx.clone()]))
+                    .call_bound(&m, obj.clone(), Args::of([idx.clone()]))
                     .map(|_| ()),
                 None => Err(type_error(format!(
                     "'{}' object doesn't support item deletion",

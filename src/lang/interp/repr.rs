@@ -232,11 +232,7 @@ impl Interp {
                     .class
                     .lookup(crate::lang::symbol::dunder::FORMAT)
                     .unwrap_or(Value::None);
-                let r = self.call_bound(
-                    &m,
-                    v.clone(),
-                    Args::new(smallvec::smallvec![Value::str(spec)]),
-                )?;
+                let r = self.call_bound(&m, v.clone(), Args::of([Value::str(spec)]))?;
                 return self.to_str(&r);
             }
             Value::Native(n) => {
@@ -244,7 +240,7 @@ impl Interp {
                     .clone()
                     .get_attr(v, crate::lang::symbol::dunder::FORMAT, self)?
                 {
-                    let r = self.call(&m, Args::new(smallvec::smallvec![Value::str(spec)]))?;
+                    let r = self.call(&m, Args::of([Value::str(spec)]))?;
                     return self.to_str(&r);
                 }
                 if spec.is_empty() {

@@ -175,7 +175,7 @@ impl Interp {
                 // A decorator's call points at that decorator, as CPython's does.
                 for (d, dv) in def.decorators.iter().zip(decos).rev() {
                     v = self
-                        .call(&dv, Args::new(smallvec::smallvec![v]))
+                        .call(&dv, Args::of([v]))
                         .map_err(|e| self.at(e, f, d.span, Anchor::None))?;
                 }
                 self.store_name(name, v, f);

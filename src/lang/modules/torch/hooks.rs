@@ -168,7 +168,7 @@ fn run_hooks(i: &mut Interp, reg: &Registry, node: &Node, at: HookAt) -> PyResul
     };
     for (nr, f, leaf) in fs {
         if let Some(leaf) = &leaf {
-            i.call(&f, Args::new(smallvec::smallvec![leaf.clone()]))?;
+            i.call(&f, Args::of([leaf.clone()]))?;
             continue;
         }
         let Some(Some(g)) = gs.get(nr) else { continue };
@@ -180,7 +180,7 @@ fn run_hooks(i: &mut Interp, reg: &Registry, node: &Node, at: HookAt) -> PyResul
 }
 
 fn call_hook(i: &mut Interp, f: &Value, g: &Tensor) -> PyResult<Option<Tensor>> {
-    let r = i.call(f, Args::new(smallvec::smallvec![wrap(g.clone())]))?;
+    let r = i.call(f, Args::of([wrap(g.clone())]))?;
     match r {
         Value::None => Ok(None),
         v => match as_tensor(&v) {

@@ -329,7 +329,7 @@ impl Reader<'_> {
                 if tag == b'o' {
                     let m = i.import("collections")?;
                     let cls = i.get_attr(&m, Sym::new("OrderedDict"))?;
-                    i.call(&cls, Args::new(smallvec::smallvec![d]))?
+                    i.call(&cls, Args::of([d]))?
                 } else {
                     d
                 }

@@ -125,7 +125,7 @@ pub(super) fn check_setitem(cls: &Value) -> PyResult<()> {
 /// A dict subclass's instance as pickle sees it: its items (through `items()`, which the class
 /// may override) and its `__dict__`.
 pub(super) fn dict_parts(i: &mut Interp, obj: &Value) -> PyResult<Vec<(Value, Value)>> {
-    let items = i.call_method(obj, "items", Args::new(smallvec::smallvec![]))?;
+    let items = i.call_method(obj, "items", Args::of([]))?;
     let items = i.collect(&items)?;
     let mut pairs = Vec::with_capacity(items.len());
     for it in items {
@@ -154,9 +154,9 @@ pub(super) fn rebuild(
     state: Vec<(Value, Value)>,
 ) -> PyResult<Value> {
     let new = i.get_attr(cls, Sym::new("__new__"))?;
-    let obj = i.call(&new, Args::new(smallvec::smallvec![cls.clone()]))?;
+    let obj = i.call(&new, Args::of([cls.clone()]))?;
     for (k, v) in items {
-        i.call_method(&obj, "__setitem__", Args::new(smallvec::smallvec![k, v]))?;
+        i.call_method(&obj, "__setitem__", Args::of([k, v]))?;
     }
     if state.is_empty() {
         return Ok(obj);
@@ -171,7 +171,7 @@ pub(super) fn rebuild(
             d.insert(Key::new(k)?, v);
         }
         let d = Value::Dict(Rc::new(std::cell::RefCell::new(d)));
-        i.call_method(&obj, "__setstate__", Args::new(smallvec::smallvec![d]))?;
+        i.call_method(&obj, "__setstate__", Args::of([d]))?;
     } else if let Value::Instance(inst) = &obj {
         for (k, v) in state {
             if let Value::Str(k) = k {

@@ -202,13 +202,10 @@ impl Native for PyTensor {
     fn hashable(&self) -> bool {
         true
     }
-    /// Every name `get_attr` does not answer as an attribute (`TENSOR_ATTRS`) before its
-    /// method arm.
+    /// `get_attr`'s method arm (no method is named as an attribute of `TENSOR_ATTRS`, which
+    /// its first arms answer: see the test below).
     fn method(&self, name: Sym) -> Option<(NativeFn, &'static str)> {
         let n = name.as_str();
-        if TENSOR_ATTRS.contains(&&*n) {
-            return None;
-        }
         tensor_method(&n).or_else(|| super::methods_extra::tensor_method(&n))
     }
     fn get_attr(&self, this: &Value, name: Sym, _i: &mut Interp) -> PyResult<Option<Value>> {
@@ -382,4 +379,19 @@ fn broadcast_hint(e: crate::tensor::TensorError, x: &Tensor, y: &Tensor) -> PyEr
         x.shape(),
         y.shape()
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    /// `Native::method` answers a call `x.name()` without `get_attr`, whose first arms answer
+    /// `TENSOR_ATTRS`: no method may take one of those names.
+    #[test]
+    fn no_method_is_named_as_an_attribute() {
+        let methods = super::super::methods::METHOD_NAMES
+            .iter()
+            .chain(super::super::methods_extra::METHOD_NAMES);
+        for m in methods {
+            assert!(!super::TENSOR_ATTRS.contains(m), "{m}");
+        }
+    }
 }
