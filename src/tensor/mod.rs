@@ -68,6 +68,7 @@ use crate::backend::{Owned, View};
 use crate::core::Layout;
 use meta::AutogradMeta;
 use std::cell::{Cell, RefCell, UnsafeCell};
+use std::mem::ManuallyDrop;
 use std::rc::Rc;
 
 /// What `set_data` replaces: the storage and the view of it, with its dtype and device.
@@ -91,9 +92,12 @@ struct TensorData {
 pub struct Tensor(Rc<TensorImpl>);
 
 pub struct TensorImpl {
-    /// Storage and layout. Replaced only by `set_data` (`p.data = t`), so `Module.to` keeps
-    /// the Parameter object an optimizer holds. See `Tensor::d`.
-    data: UnsafeCell<Rc<TensorData>>,
+    /// Storage and layout the tensor was made with, held in place (no allocation of their
+    /// own). Never read again once `set_data` has run: `moved` holds the data then.
+    first: ManuallyDrop<TensorData>,
+    /// The data `set_data` (`p.data = t`) gave this object, so `Module.to` keeps the
+    /// Parameter object an optimizer holds. See `Tensor::d`.
+    moved: UnsafeCell<Option<Box<TensorData>>>,
     requires_grad: Cell<bool>,
     /// Whether this object is an `nn.Parameter` (set once, by `Parameter(...)`).
     is_param: Cell<bool>,
@@ -137,14 +141,15 @@ impl Tensor {
         let dtype = storage.dtype();
         let device = storage.device();
         Tensor(Rc::new(TensorImpl {
-            data: UnsafeCell::new(Rc::new(TensorData {
+            first: ManuallyDrop::new(TensorData {
                 storage,
                 layout,
                 dtype,
                 device,
                 version_shift: 0,
                 counter,
-            })),
+            }),
+            moved: UnsafeCell::new(None),
             requires_grad: Cell::new(false),
             is_param: Cell::new(false),
             inference: crate::tensor::autograd::mode::is_inference(),
@@ -196,12 +201,16 @@ impl Tensor {
     /// alive (a native caller up the stack that ran Python code), so the replaced data is not
     /// dropped there but parked in `RETIRED` until `release_retired`, at a point where no
     /// native code holds such a reference: the reference stays valid.
-    #[inline]
+    #[inline(always)]
     fn d(&self) -> &TensorData {
-        // SAFETY: the cell is written only by `set_data`, which swaps the `Rc` without
-        // dropping the old `TensorData` (it moves to `RETIRED`), and tensors are not `Sync`,
-        // so no write overlaps this read and the returned reference outlives any swap.
-        unsafe { &*self.0.data.get() }
+        // SAFETY: the cell is written only by `set_data`, which parks what it replaces in
+        // `RETIRED` (a moved-away box keeps its heap place; `first`'s bytes are never
+        // written), and tensors are not `Sync`, so no write overlaps this read and the
+        // returned reference outlives any swap.
+        match unsafe { &*self.0.moved.get() } {
+            None => &self.0.first,
+            Some(data) => data,
+        }
     }
 
     /// `self.data = new` (PyTorch's `set_data`): this object takes `new`'s storage, layout,
@@ -212,7 +221,7 @@ impl Tensor {
         if self.ptr_eq(new) {
             return;
         }
-        let fresh = Rc::new(TensorData {
+        let fresh = Box::new(TensorData {
             storage: new.d().storage.clone(),
             layout: new.d().layout.clone(),
             dtype: new.d().dtype,
@@ -222,7 +231,12 @@ impl Tensor {
         });
         let changed = self.dtype() != new.dtype() || self.device() != new.device();
         // SAFETY: see `d`: the old data is kept alive in `RETIRED`, not dropped here.
-        let old = unsafe { std::mem::replace(&mut *self.0.data.get(), fresh) };
+        let old = match unsafe { (*self.0.moved.get()).replace(fresh) } {
+            Some(old) => old,
+            // `first` is read no more (`moved` is set) and not dropped (see `Drop`): its
+            // owned parts move to `RETIRED` while its bytes stay for live references.
+            None => Box::new(unsafe { std::ptr::read(&*self.0.first) }),
+        };
         RETIRED.with(|r| r.borrow_mut().push(old));
         if changed {
             if let Some(m) = self.0.autograd.borrow_mut().as_mut() {
@@ -468,7 +482,10 @@ impl Tensor {
 
 thread_local! {
     /// Data replaced by `set_data`, kept until `release_retired` (see `Tensor::d`).
-    static RETIRED: RefCell<Vec<Rc<TensorData>>> = const { RefCell::new(Vec::new()) };
+    // Boxed: references taken into a replaced box point at its heap place, which must
+    // outlive the swap (an unboxed `TensorData` would move).
+    #[allow(clippy::vec_box)]
+    static RETIRED: RefCell<Vec<Box<TensorData>>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Drops the data `set_data` replaced.
@@ -480,6 +497,15 @@ thread_local! {
 pub unsafe fn release_retired() {
     let parked = RETIRED.with(|r| std::mem::take(&mut *r.borrow_mut()));
     drop(parked);
+}
+
+impl Drop for TensorImpl {
+    fn drop(&mut self) {
+        if self.moved.get_mut().is_none() {
+            // SAFETY: no `set_data` ran, so `first` is still this object's data, dropped once.
+            unsafe { ManuallyDrop::drop(&mut self.first) }
+        }
+    }
 }
 
 /// A weak tensor handle.

@@ -119,6 +119,7 @@ fn set_data_swaps_while_old_references_stay_valid() {
     let id = t.object_id();
     let old_shape = t.shape();
     let old_storage = t.storage();
+    let made_storage = Rc::downgrade(old_storage);
     t.set_data(&u);
     // References taken before the swap still read the replaced data (it is parked).
     assert_eq!(old_shape, &[2]);
@@ -128,7 +129,21 @@ fn set_data_swaps_while_old_references_stay_valid() {
         (&[3usize][..], DType::F64, id)
     );
     assert!(t.same_storage(&u));
-    // SAFETY: `old_shape` and `old_storage` are not used again.
+    // A second swap replaces the data the first one gave (held apart from the tensor's
+    // first data, which is never read again).
+    let given_storage = Rc::downgrade(t.storage());
+    let w = Tensor::from_i64s(&[7], &[1], DType::I64).unwrap();
+    let mid_shape = t.shape();
+    t.set_data(&w);
+    assert_eq!(mid_shape, &[3]);
+    assert_eq!((t.shape(), t.dtype()), (&[1usize][..], DType::I64));
+    drop(u);
+    // SAFETY: `old_shape`, `old_storage` and `mid_shape` are not used again.
     unsafe { release_retired() };
-    assert_eq!(t.contiguous_values_f64().unwrap(), vec![3.0, 4.0, 5.0]);
+    assert_eq!(t.contiguous_values_f64().unwrap(), vec![7.0]);
+    // Released: the replaced storages are freed once their last owners are gone.
+    assert!(made_storage.upgrade().is_none());
+    assert!(given_storage.upgrade().is_none());
+    drop(t);
+    drop(w);
 }
