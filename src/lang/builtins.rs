@@ -1024,14 +1024,7 @@ pub fn construct(i: &mut Interp, tag: TypeTag, a: Args) -> PyResult<Value> {
             match first {
                 None => Value::str(""),
                 // (An int's digits go straight into the string: one allocation, not three.)
-                Some(Value::Int(n)) => {
-                    use std::io::Write;
-                    let mut buf = [0u8; 20];
-                    let mut w = &mut buf[..];
-                    let _ = write!(w, "{n}");
-                    let len = 20 - w.len();
-                    Value::from(std::str::from_utf8(&buf[..len]).unwrap_or_default())
-                }
+                Some(Value::Int(n)) => Value::str(crate::lang::format::int_text(n, &mut [0; 20])),
                 Some(v) => Value::from(i.to_str(&v)?),
             }
         }

@@ -146,25 +146,15 @@ fn str_method(name: &str) -> Option<M> {
         "join" => |i, t, a| {
             arity("str.join", &a, 1, 1)?;
             let sep = this_str(t);
-            let items = i.collect(&a.pos[0])?;
-            let mut out = String::new();
-            for (k, v) in items.iter().enumerate() {
-                match super::interp::unwrap_builtin(v) {
-                    Value::Str(s) => {
-                        if k > 0 {
-                            out.push_str(&sep);
-                        }
-                        out.push_str(s);
-                    }
-                    other => {
-                        return Err(type_error(format!(
-                            "sequence item {k}: expected str instance, {} found",
-                            other.type_name()
-                        )))
-                    }
+            // A list or tuple is read in place (no Python code runs while it is joined).
+            match &a.pos[0] {
+                Value::List(l) => join_strs(&sep, &l.borrow()),
+                Value::Tuple(items) => join_strs(&sep, items),
+                other => {
+                    let items = i.collect(other)?;
+                    join_strs(&sep, &items)
                 }
             }
-            Ok(Value::from(out))
         },
         "replace" => |_, t, a| {
             arity("replace", &a, 2, 3)?;
@@ -1210,4 +1200,30 @@ impl Native for DictView {
         let _ = name;
         Ok(None)
     }
+}
+
+/// `sep.join(items)`: the length is summed first, so the text is copied once, as CPython's.
+fn join_strs(sep: &str, items: &[Value]) -> PyResult<Value> {
+    let mut len = sep.len() * items.len().saturating_sub(1);
+    for (k, v) in items.iter().enumerate() {
+        match super::interp::unwrap_builtin(v) {
+            Value::Str(s) => len += s.len(),
+            other => {
+                return Err(type_error(format!(
+                    "sequence item {k}: expected str instance, {} found",
+                    other.type_name()
+                )))
+            }
+        }
+    }
+    let mut out = String::with_capacity(len);
+    for (k, v) in items.iter().enumerate() {
+        if let Value::Str(s) = super::interp::unwrap_builtin(v) {
+            if k > 0 {
+                out.push_str(sep);
+            }
+            out.push_str(s);
+        }
+    }
+    Ok(Value::from(out))
 }

@@ -1267,3 +1267,20 @@ fn float_to_int_matches_cpython() {
     assert_eq!(fti(9.3e18), "OVERFLOW");
     assert_eq!(fti(1e300), "OVERFLOW");
 }
+
+#[test]
+fn int_text_matches_rust_display() {
+    for n in [
+        0,
+        7,
+        -7,
+        10,
+        -10,
+        1234567890,
+        i64::MAX,
+        i64::MIN,
+        i64::MIN + 1,
+    ] {
+        assert_eq!(int_text(n, &mut [0; 20]), n.to_string());
+    }
+}

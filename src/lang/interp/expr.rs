@@ -300,6 +300,7 @@ impl Interp {
             },
             ExprKind::Int(i) => return Ok(Value::Int(*i)),
             ExprKind::Float(x) => return Ok(Value::Float(*x)),
+            ExprKind::Str(s) => return Ok(Value::Str(s.clone())),
             _ => {}
         }
         self.eval(e, f)
@@ -634,6 +635,23 @@ impl Interp {
                     .call_slots(&fun, slots)
                     .map_err(|err| self.at(err, f, e.span, Anchor::None));
             }
+            if let Some(b) = self.plain_builtin(func) {
+                let mut pos = ArgVec::with_capacity(args.len());
+                for a in args {
+                    if let Arg::Pos(x) = a {
+                        pos.push(self.eval_leaf(x, f)?);
+                    }
+                }
+                let r = match b {
+                    PlainBuiltin::Func(nf) => self
+                        .check_interrupt()
+                        .and_then(|()| nf(self, &Value::None, Args::new(pos))),
+                    PlainBuiltin::Type(tag) => {
+                        crate::lang::builtins::construct(self, tag, Args::new(pos))
+                    }
+                };
+                return r.map_err(|err| self.at(err, f, e.span, Anchor::None));
+            }
         }
         // A global function's name, or a local one's (a closure), is read here (no
         // evaluation call).
@@ -684,6 +702,36 @@ impl Interp {
         }
         self.call(&fv, a)
             .map_err(|err| self.at(err, f, e.span, Anchor::None))
+    }
+
+    /// `len(x)`, `str(i)`, `isinstance(a, B)`: the builtin function or type a global name
+    /// gives when no module global shadows it, as what to call (no `Value` of it held).
+    /// `super`, `locals` and `vars`, which read the calling frame, are not among them.
+    #[inline]
+    fn plain_builtin(&self, func: &Expr) -> Option<PlainBuiltin> {
+        let ExprKind::Name(Name {
+            scope: Scope::Global,
+            sym,
+        }) = &func.kind
+        else {
+            return None;
+        };
+        let i = sym.index();
+        if let Some(Some(_)) = self.globals.get(i) {
+            return None;
+        }
+        match self.builtins.get(i) {
+            Some(Some(Value::Builtin(b)))
+                if b.this.is_none() && !matches!(b.name, "super" | "locals" | "vars") =>
+            {
+                Some(PlainBuiltin::Func(b.f))
+            }
+            Some(Some(Value::Class(c))) => match c.builtin {
+                Some(BuiltinClass::Type(tag)) => Some(PlainBuiltin::Type(tag)),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     fn eval_args(&mut self, args: &[Arg], f: &mut Frame, span: Span) -> PyResult<Args> {
@@ -973,6 +1021,12 @@ impl Interp {
         }
         Ok(())
     }
+}
+
+/// What `plain_builtin` found to call.
+enum PlainBuiltin {
+    Func(NativeFn),
+    Type(TypeTag),
 }
 
 /// The value of a plain local variable (not a cell, not a string being built), borrowed

@@ -26,7 +26,7 @@ impl Interp {
             Value::None => "None".into(),
             Value::Bool(true) => "True".into(),
             Value::Bool(false) => "False".into(),
-            Value::Int(i) => i.to_string(),
+            Value::Int(i) => format::int_text(*i, &mut [0; 20]).to_string(),
             Value::Float(f) => format::float_repr(*f),
             Value::Str(s) => format::str_repr(s),
             Value::List(l) => {
