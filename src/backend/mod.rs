@@ -97,16 +97,23 @@ impl<'a> View<'a> {
 
 /// A backend op's result: new storage and the layout of its elements in it (row-major, or the
 /// memory order PyTorch's TensorIterator gives an elementwise result).
+///
+/// The storage is already in its `Rc` (the tensor's): a result crosses the `dyn Backend` call
+/// and two more moves, and at 128 bytes it moves in registers-wide copies instead of three
+/// `memcpy` calls of 216 bytes, each stalled on the stores that had just written it.
 #[derive(Debug)]
 pub struct Owned {
-    storage: Storage,
+    storage: std::rc::Rc<Storage>,
     layout: Layout,
 }
 
 impl Owned {
     #[inline(always)]
     pub fn new(storage: Storage, layout: Layout) -> Self {
-        Owned { storage, layout }
+        Owned {
+            storage: std::rc::Rc::new(storage),
+            layout,
+        }
     }
     /// Row-major storage of `shape`.
     #[inline(always)]
@@ -120,10 +127,13 @@ impl Owned {
     /// The same storage seen with another layout (which stays inside it).
     #[inline]
     pub fn relayout(self, layout: Layout) -> Self {
-        Owned::new(self.storage, layout)
+        Owned {
+            storage: self.storage,
+            layout,
+        }
     }
     #[inline(always)]
-    pub fn into_parts(self) -> (Storage, Layout) {
+    pub fn into_parts(self) -> (std::rc::Rc<Storage>, Layout) {
         (self.storage, self.layout)
     }
     #[inline]

@@ -292,7 +292,7 @@ impl Tensor {
     #[inline(always)]
     pub fn from_owned(o: Owned) -> Tensor {
         let (storage, layout) = o.into_parts();
-        Tensor::from_layout(Rc::new(storage), layout)
+        Tensor::from_layout(storage, layout)
     }
     pub fn dtype(&self) -> DType {
         self.d().dtype
