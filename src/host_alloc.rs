@@ -1,8 +1,7 @@
-//! The global allocator: mimalloc for blocks under 4 KiB (see `small`); blocks of 4 KiB and
-//! more come from the system's malloc and start on a 64-byte boundary (one cache line, one
-//! AVX-512 vector). Tensor buffers are plain `Vec`s, and glibc's malloc starts large blocks 16
-//! bytes into a page, so every 64-byte load and store of a kernel straddled two cache lines;
-//! PyTorch's CPU allocator aligns to 64 for the same reason.
+//! The global allocator: the system's, except that blocks of 4 KiB and more start on a 64-byte
+//! boundary (one cache line, one AVX-512 vector). Tensor buffers are plain `Vec`s, and glibc's
+//! malloc starts large blocks 16 bytes into a page, so every 64-byte load and store of a kernel
+//! straddled two cache lines; PyTorch's CPU allocator aligns to 64 for the same reason.
 //!
 //! A large block is over-allocated by 64 bytes through malloc/calloc and the pointer to the
 //! raw block is kept just below the aligned one (calloc, not an aligned allocation, so that
@@ -13,9 +12,7 @@
 //! costs a TLB miss every 1,024 floats, which under a virtual machine's nested paging made
 //! `sum` of 1e7 floats 1.5-2x slower (804-1,000 µs against 480-640 with huge pages); the first
 //! touch of a fresh buffer also faults once per 2 MiB instead of once per 4 KiB.
-use libmimalloc_sys as mi;
-use std::alloc::{GlobalAlloc, Layout};
-use std::ffi::c_void;
+use std::alloc::{GlobalAlloc, Layout, System};
 
 pub struct Aligned64;
 
@@ -31,7 +28,7 @@ unsafe extern "C" {
     fn free(p: *mut u8);
 }
 
-/// Whether this allocator places the block itself (else `small` does, with `l` as it is).
+/// Whether this allocator places the block itself (else `System` does, with `l` as it is).
 fn ours(l: Layout) -> bool {
     l.size() >= BIG && l.align() <= 16
 }
@@ -120,44 +117,6 @@ unsafe fn release(p: *mut u8) {
     unsafe { free(*(p as *const usize).sub(1) as *mut u8) }
 }
 
-/// Blocks under `BIG` bytes (every `Rc`, `Value` list, string and dict of the interpreter, and
-/// a tensor's handle and small buffers) come from mimalloc: its per-thread free lists take
-/// ~20 instructions a call where glibc's malloc and free took ~130 (`x + y` on a tensor makes
-/// five blocks and frees five). Its plain entry points are used where the alignment is at most
-/// 8 (its blocks are 8-aligned at least); its aligned ones take a slower path.
-mod small {
-    use super::{c_void, mi, Layout};
-
-    /// # Safety
-    /// As `GlobalAlloc::alloc`.
-    #[inline(always)]
-    pub unsafe fn alloc(l: Layout, zeroed: bool) -> *mut u8 {
-        // SAFETY: plain C allocation calls; null is the failure `GlobalAlloc` expects.
-        unsafe {
-            (match (l.align() <= 8, zeroed) {
-                (true, false) => mi::mi_malloc(l.size()),
-                (true, true) => mi::mi_zalloc(l.size()),
-                (false, false) => mi::mi_malloc_aligned(l.size(), l.align()),
-                (false, true) => mi::mi_zalloc_aligned(l.size(), l.align()),
-            }) as *mut u8
-        }
-    }
-
-    /// # Safety
-    /// As `GlobalAlloc::realloc`, with `p` made by `alloc`.
-    #[inline(always)]
-    pub unsafe fn realloc(p: *mut u8, l: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: `p` is a live mimalloc block; on failure it is left as it was.
-        unsafe {
-            (if l.align() <= 8 {
-                mi::mi_realloc(p as *mut c_void, new_size)
-            } else {
-                mi::mi_realloc_aligned(p as *mut c_void, new_size, l.align())
-            }) as *mut u8
-        }
-    }
-}
-
 // SAFETY: every block is at least `layout.size()` bytes aligned to at least `layout.align()`;
 // each layout is routed by `ours` the same way when it is allocated and when it is released.
 unsafe impl GlobalAlloc for Aligned64 {
@@ -166,7 +125,7 @@ unsafe impl GlobalAlloc for Aligned64 {
         if ours(layout) {
             unsafe { place(layout.size(), false) }
         } else {
-            unsafe { small::alloc(layout, false) }
+            unsafe { System.alloc(layout) }
         }
     }
 
@@ -174,7 +133,7 @@ unsafe impl GlobalAlloc for Aligned64 {
         if ours(layout) {
             unsafe { place(layout.size(), true) }
         } else {
-            unsafe { small::alloc(layout, true) }
+            unsafe { System.alloc_zeroed(layout) }
         }
     }
 
@@ -182,7 +141,7 @@ unsafe impl GlobalAlloc for Aligned64 {
         if ours(layout) {
             unsafe { release(p) }
         } else {
-            unsafe { mi::mi_free(p as *mut c_void) }
+            unsafe { System.dealloc(p, layout) }
         }
     }
 
@@ -190,7 +149,7 @@ unsafe impl GlobalAlloc for Aligned64 {
         // SAFETY: `GlobalAlloc::realloc` requires `new_size` to be a valid size for the align.
         let new = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
         match (ours(layout), ours(new)) {
-            (false, false) => return unsafe { small::realloc(p, layout, new_size) },
+            (false, false) => return unsafe { System.realloc(p, layout, new_size) },
             (true, true) => return unsafe { regrow(p, layout.size().min(new_size), new_size) },
             _ => {}
         }
