@@ -18,19 +18,23 @@ pub enum Looked {
     Value(Value),
 }
 
-/// Values of the builtin types whose methods are found by type and name (`methods.rs`).
-fn has_builtin_methods(v: &Value) -> bool {
-    matches!(
-        v,
+/// Whose methods `obj.name(...)` finds by type and name, the same for every value of the
+/// type: a builtin type's (`methods.rs`, by the value's variant) or a native object type's
+/// (`Native::method`, by its Rust type). `None` for instances and the rest.
+#[inline(always)]
+fn method_owner(v: &Value) -> Option<HintKey> {
+    match v {
         Value::Str(_)
-            | Value::List(_)
-            | Value::Dict(_)
-            | Value::Set(_)
-            | Value::FrozenSet(_)
-            | Value::Tuple(_)
-            | Value::Int(_)
-            | Value::Float(_)
-    )
+        | Value::List(_)
+        | Value::Dict(_)
+        | Value::Set(_)
+        | Value::FrozenSet(_)
+        | Value::Tuple(_)
+        | Value::Int(_)
+        | Value::Float(_) => Some(HintKey::Variant(std::mem::discriminant(v))),
+        Value::Native(o) => Some(HintKey::Native(o.as_any().type_id())),
+        _ => None,
+    }
 }
 
 pub fn bind_error(msg: String) -> PyErr {
@@ -130,10 +134,8 @@ impl Interp {
         }
         // A builtin type's method, or a native type's (`x.sum()` on a tensor): the one this
         // call site found for the same type.
-        let key = match &obj {
-            v if has_builtin_methods(v) => HintKey::Variant(std::mem::discriminant(v)),
-            Value::Native(o) => HintKey::Native(o.as_any().type_id()),
-            _ => return self.lookup_method_owned(obj, name),
+        let Some(key) = method_owner(&obj) else {
+            return self.lookup_method_owned(obj, name);
         };
         if let Some((hd, nf, n)) = hint.native.get() {
             if hd == key {
@@ -150,43 +152,37 @@ impl Interp {
     /// `lookup_method` taking the object, which becomes the method's `self` without another
     /// reference-count round trip.
     pub fn lookup_method_owned(&mut self, obj: Value, name: Sym) -> PyResult<Looked> {
-        match &obj {
-            Value::Instance(i) => {
-                if let Some(v) = i.dict.borrow().get(&name) {
-                    return Ok(Looked::Value(v.clone()));
-                }
-                match i.class.lookup(name) {
-                    Some(Value::Func(f)) => Ok(Looked::Func(f, obj)),
-                    Some(Value::Builtin(b)) if b.this.is_none() => {
-                        Ok(Looked::Native(b.f, obj, b.name))
-                    }
-                    Some(other) => Ok(Looked::Value(self.class_attr_get(other, &obj)?)),
-                    None => Ok(Looked::Value(self.get_attr(&obj, name)?)),
-                }
+        if let Value::Instance(i) = &obj {
+            if let Some(v) = i.dict.borrow().get(&name) {
+                return Ok(Looked::Value(v.clone()));
             }
-            v if has_builtin_methods(v) => {
-                // Cached by type and name: finding a builtin method matches its name's text.
-                let key = (std::mem::discriminant(&obj), name);
-                let found = match self.method_cache.get(&key) {
-                    Some(m) => *m,
-                    None => {
-                        let m = crate::lang::builtins::method(&obj, &name.as_str());
-                        self.method_cache.insert(key, m);
-                        m
-                    }
-                };
-                match found {
-                    Some((f, n)) => Ok(Looked::Native(f, obj, n)),
-                    None => Ok(Looked::Value(self.get_attr(&obj, name)?)),
-                }
-            }
-            // A native type's method is called with the object as its `self`, with no
-            // bound-method object made for the call (`torch.add(x, y)` runs `x.add(y)` so).
-            Value::Native(o) => match o.method(name) {
-                Some((f, n)) => Ok(Looked::Native(f, obj, n)),
+            return match i.class.lookup(name) {
+                Some(Value::Func(f)) => Ok(Looked::Func(f, obj)),
+                Some(Value::Builtin(b)) if b.this.is_none() => Ok(Looked::Native(b.f, obj, b.name)),
+                Some(other) => Ok(Looked::Value(self.class_attr_get(other, &obj)?)),
                 None => Ok(Looked::Value(self.get_attr(&obj, name)?)),
-            },
-            _ => Ok(Looked::Value(self.get_attr(&obj, name)?)),
+            };
+        }
+        let Some(owner) = method_owner(&obj) else {
+            return Ok(Looked::Value(self.get_attr(&obj, name)?));
+        };
+        // A builtin type's method, or a native type's (`torch.add(x, y)` runs `x.add(y)`): called
+        // with the object as its `self`, no bound method made. Cached by type and name, since
+        // finding one matches the name's text.
+        let found = match self.method_cache.get(&(owner, name)) {
+            Some(m) => *m,
+            None => {
+                let m = match &obj {
+                    Value::Native(o) => o.method(name),
+                    _ => crate::lang::builtins::method(&obj, &name.as_str()),
+                };
+                self.method_cache.insert((owner, name), m);
+                m
+            }
+        };
+        match found {
+            Some((f, n)) => Ok(Looked::Native(f, obj, n)),
+            None => Ok(Looked::Value(self.get_attr(&obj, name)?)),
         }
     }
 

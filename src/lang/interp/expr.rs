@@ -588,11 +588,7 @@ impl Interp {
                 // A builtin type's method: the arguments are its `Args` directly.
                 Looked::Native(nf, this, _) if plain => {
                     let mut pos = ArgVec::with_capacity(args.len());
-                    for a in args {
-                        if let Arg::Pos(x) = a {
-                            pos.push(self.eval_leaf(x, f)?);
-                        }
-                    }
+                    self.eval_plain_args(args, f, &mut pos)?;
                     super::builtin_subclass::str_args(&this, &mut pos);
                     self.check_interrupt()
                         .and_then(|()| nf(self, &this, Args::new(pos)))
@@ -637,11 +633,7 @@ impl Interp {
             }
             if let Some(b) = self.plain_builtin(func) {
                 let mut pos = ArgVec::with_capacity(args.len());
-                for a in args {
-                    if let Arg::Pos(x) = a {
-                        pos.push(self.eval_leaf(x, f)?);
-                    }
-                }
+                self.eval_plain_args(args, f, &mut pos)?;
                 let r = match b {
                     PlainBuiltin::Func(nf) => self
                         .check_interrupt()
@@ -706,7 +698,7 @@ impl Interp {
 
     /// `len(x)`, `str(i)`, `isinstance(a, B)`: the builtin function or type a global name
     /// gives when no module global shadows it, as what to call (no `Value` of it held).
-    /// `super`, `locals` and `vars`, which read the calling frame, are not among them.
+    /// Those that `reads_frame` are not among them.
     #[inline]
     fn plain_builtin(&self, func: &Expr) -> Option<PlainBuiltin> {
         let ExprKind::Name(Name {
@@ -721,9 +713,7 @@ impl Interp {
             return None;
         }
         match self.builtins.get(i) {
-            Some(Some(Value::Builtin(b)))
-                if b.this.is_none() && !matches!(b.name, "super" | "locals" | "vars") =>
-            {
+            Some(Some(Value::Builtin(b))) if b.this.is_none() && !reads_frame(b.name) => {
                 Some(PlainBuiltin::Func(b.f))
             }
             Some(Some(Value::Class(c))) => match c.builtin {
@@ -732,6 +722,19 @@ impl Interp {
             },
             _ => None,
         }
+    }
+
+    /// A call's arguments when all are positional, each read as `eval_leaf` reads it, pushed
+    /// onto `pos` (filled where it lives: an `ArgVec` returned by value is copied through a
+    /// temporary, which cost ~40 instructions a call).
+    #[inline(always)]
+    fn eval_plain_args(&mut self, args: &[Arg], f: &mut Frame, pos: &mut ArgVec) -> PyResult<()> {
+        for a in args {
+            if let Arg::Pos(x) = a {
+                pos.push(self.eval_leaf(x, f)?);
+            }
+        }
+        Ok(())
     }
 
     fn eval_args(&mut self, args: &[Arg], f: &mut Frame, span: Span) -> PyResult<Args> {
@@ -1021,6 +1024,14 @@ impl Interp {
         }
         Ok(())
     }
+}
+
+/// The builtins that read the calling frame when called without arguments (`eval_call` gives
+/// them the frame), so `plain_builtin` leaves them to the general path. (A `matches!`, not a
+/// list's `contains`: this runs for every builtin call, and it compiles to a length switch.)
+#[inline(always)]
+fn reads_frame(name: &str) -> bool {
+    matches!(name, "super" | "locals" | "vars")
 }
 
 /// What `plain_builtin` found to call.

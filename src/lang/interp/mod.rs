@@ -150,8 +150,8 @@ pub struct Interp {
     /// Warnings already shown, by `file:line:category:message` (Python's default filter
     /// shows each once per location).
     pub warned: rustc_hash::FxHashSet<String>,
-    /// Methods of builtin types by the value's variant and the name.
-    pub method_cache: rustc_hash::FxHashMap<(std::mem::Discriminant<Value>, Sym), FoundMethod>,
+    /// Methods of builtin and native types by their owner (`call::method_owner`) and name.
+    pub method_cache: rustc_hash::FxHashMap<(crate::lang::ast::HintKey, Sym), FoundMethod>,
     /// Slot vectors of finished calls, for the next calls' frames.
     pub(crate) slot_pool: Vec<Vec<Option<Value>>>,
     /// The generator running now: how its `yield` hands control back.

@@ -177,7 +177,7 @@ thread_local! {
 pub fn after_backward(i: &mut Interp) -> PyResult<()> {
     let pending = PENDING.with(|p| std::mem::take(&mut *p.borrow_mut()));
     for m in pending {
-        i.call_method(&m, "_sync_grads", Args::of([]))?;
+        i.call_method(&m, "_sync_grads", Args::default())?;
     }
     Ok(())
 }
@@ -462,7 +462,7 @@ fn timeout_arg(i: &mut Interp, v: &Value) -> PyResult<std::time::Duration> {
         Value::Float(f) => *f,
         // a timedelta-like object
         _ => {
-            let s = i.call_method(v, "total_seconds", Args::of([]))?;
+            let s = i.call_method(v, "total_seconds", Args::default())?;
             match s {
                 Value::Int(n) => n as f64,
                 Value::Float(f) => f,

@@ -125,7 +125,7 @@ pub(super) fn check_setitem(cls: &Value) -> PyResult<()> {
 /// A dict subclass's instance as pickle sees it: its items (through `items()`, which the class
 /// may override) and its `__dict__`.
 pub(super) fn dict_parts(i: &mut Interp, obj: &Value) -> PyResult<Vec<(Value, Value)>> {
-    let items = i.call_method(obj, "items", Args::of([]))?;
+    let items = i.call_method(obj, "items", Args::default())?;
     let items = i.collect(&items)?;
     let mut pairs = Vec::with_capacity(items.len());
     for it in items {
