@@ -426,7 +426,7 @@ fn starts_ends(t: &Value, a: &Args, ends: bool) -> PyResult<Value> {
 /// `str.format`.
 pub fn str_format(i: &mut Interp, template: &str, a: &Args) -> PyResult<Value> {
     let pieces = parsed_template(template);
-    let mut out = String::new();
+    let mut out = String::with_capacity(template.len() + 8 * a.pos.len());
     for p in pieces.iter() {
         match p {
             format::FmtPiece::Literal(s) => out.push_str(s),
@@ -435,8 +435,7 @@ pub fn str_format(i: &mut Interp, template: &str, a: &Args) -> PyResult<Value> {
                 if let (format::FieldArg::Index(k), true) = (&f.arg, plain_field(f)) {
                     match a.pos.get(*k) {
                         Some(Value::Int(n)) => {
-                            use std::fmt::Write;
-                            let _ = write!(out, "{n}");
+                            out.push_str(format::int_text(*n, &mut [0; 20]));
                             continue;
                         }
                         Some(Value::Str(s)) => {

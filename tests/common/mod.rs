@@ -64,6 +64,8 @@ pub fn check_dir(dir: &Path, skip_files: &[&str]) -> (usize, Vec<String>) {
             continue;
         }
         let cases = split_cases(&std::fs::read_to_string(&f).expect("case file"));
+        // (A file without a `# %% name` line would hold no case, and check nothing.)
+        assert!(!cases.is_empty(), "{}: no `{MARK}` case line", f.display());
         let expected = split_cases(
             &std::fs::read_to_string(f.with_extension("expected")).expect("expected file"),
         );

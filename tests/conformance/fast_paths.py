@@ -1,3 +1,4 @@
+# %% all
 # The interpreter's fast paths (leaf operands, list walks by index, method call-site caches,
 # in-place subscripts) must mean what the general paths mean.
 
@@ -81,3 +82,51 @@ except IndexError as e:
     print('IndexError', e)
 s = 'héllo'
 print(s[1], s[-1], 'abc'[2], 'abc'[-3])
+# %% comprehension_walks
+# Comprehensions walk a range, list or tuple in place: they must see what an iterator sees.
+print([i * 2 for i in range(10, 0, -3)], [i for i in range(0)], [i for i in range(-3, 3) if i % 2])
+xs = [1, 2, 3]
+print([xs.append(x + 10) or x for x in xs if x < 3], xs)
+ys = [1, 2, 3, 4]
+print([ys.pop() for _ in ys], ys)
+print([(a, b) for a in (1, 2) for b in range(a)], {k: k * k for k in (3, 1)}, {v % 2 for v in [1, 2, 3]})
+it = iter([1, 2, 3, 4])
+print([x for x in it if x < 3], list(it))
+g = (x * 10 for x in [5, 6, 7])
+print(next(g), list(g))
+z = 2
+print([x for x in [0, 1, 2, 3] if x and x != z or x == 0], [x for x in range(5) if not x % 2])
+try:
+    print([1 for x in [1, 2] if x / 0])
+except ZeroDivisionError as e:
+    print("ZeroDivisionError", e)
+try:
+    print([x for x in 5])
+except TypeError as e:
+    print("TypeError", e)
+# %% number_formats
+# Fixed notation of exact values, ints in f-strings and str.format, float specs.
+for v in [0.0, -0.0, 0.05, 2.5, 12.5, 0.125, 1e15, 1e16, 123456789.125, 2.675, -3.5, 1 / 3]:
+    print(f"{v:.0f}|{v:.1f}|{v:.2f}|{v:.3f}|{v:10.4f}|{v:,.2f}|{v:+.2f}", "{:.5f}".format(v), "%.2f" % v)
+print(f"{-12}|{0}|{2**62}|{-(2**62) * 2}", "{} + {} = {}".format(-5, 7, 2), "{0}{1}{0}".format(1, "a"))
+w, p = 8, 3
+print(f"{3.14159:{w}.{p}f}|{2.5:{w}}|{'s':>{w}}")
+# %% exception_objects
+class E(Exception):
+    pass
+class F(Exception):
+    def __init__(self, a, b=2):
+        super().__init__(a)
+        self.b = b
+class G:
+    pass
+for make in [lambda: E(x=1), lambda: G(1), lambda: F()]:
+    try:
+        make()
+    except TypeError as e:
+        print("TypeError", e)
+print(E(1, 2).args, F(5).args, F(5, b=3).b, repr(E("x")), str(E()), E().args)
+try:
+    raise E("boom", 3)
+except E as e:
+    print(e.args, e, e.__dict__)

@@ -1,3 +1,4 @@
+# %% all
 # Call, dict-key, format and closure fast paths must mean what the general paths mean.
 
 # dict and set keys: equal numbers are one key, whatever their type or size

@@ -118,6 +118,32 @@ pub(super) struct DtoaFlags {
     pub(super) no_neg_0: bool,
 }
 
+/// `ax` (not negative) in fixed notation with `precision` places when `ax * 10^precision`
+/// is an integer below 2^52 (`12.5` to two places, a price, a step count): those digits
+/// are the answer. The product's rounding error is at most a quarter, so the exact product
+/// rounds to the same integer: this is the correctly rounded result that `fmt`'s exact
+/// mode (often its slow bignum fallback on such values) would give.
+fn fixed_exact(ax: f64, precision: usize) -> Option<String> {
+    const POW10: [f64; 16] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    ];
+    let y = ax * *POW10.get(precision)?;
+    if !(y < (1u64 << 52) as f64 && y == y.trunc()) {
+        return None;
+    }
+    let mut buf = [0u8; 20];
+    let digits = super::spec::int_text(y as i64, &mut buf);
+    // Leading zeros so that at least one digit stands before the point (`0.05`).
+    let pad = (precision + 1).saturating_sub(digits.len());
+    let mut out = String::with_capacity(pad + digits.len() + 1);
+    out.extend(std::iter::repeat_n('0', pad));
+    out.push_str(digits);
+    if precision > 0 {
+        out.insert(out.len() - precision, '.');
+    }
+    Some(out)
+}
+
 /// CPython's `PyOS_double_to_string(x, code, precision, flags)`.
 pub(super) fn double_to_string_flags(
     x: f64,
@@ -140,7 +166,10 @@ pub(super) fn double_to_string_flags(
     let (body, is_zero) = if code == 'f' {
         // Fixed notation is exactly what Rust prints (correctly rounded, half-even).
         // Past 1100 places a double's expansion is exact and only zeros follow.
-        let mut b = format!("{ax:.*}", precision.min(1100));
+        let mut b = match fixed_exact(ax, precision) {
+            Some(b) => b,
+            None => format!("{ax:.*}", precision.min(1100)),
+        };
         if precision > 1100 {
             b.extend(std::iter::repeat_n('0', precision - 1100));
         }
@@ -211,4 +240,42 @@ pub fn float_repr(x: f64) -> String {
 /// is `"0.0001"`.
 pub fn float_str_g(x: f64, precision: usize, upper: bool, alt: bool) -> String {
     double_to_string(x, if upper { 'G' } else { 'g' }, precision, alt)
+}
+
+#[cfg(test)]
+mod fixed_tests {
+    use super::fixed_exact;
+
+    /// The fast path agrees with `fmt`'s exact mode wherever it answers, and answers for the
+    /// values it is for.
+    #[test]
+    fn fixed_exact_matches_fmt() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut answered = 0;
+        for k in 0..200_000u64 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let x = match k % 4 {
+                0 => (k as f64) * 0.5,
+                1 => (seed % 1_000_000) as f64 / 1000.0,
+                2 => f64::from_bits(seed >> 2),
+                _ => (seed % 4096) as f64 / 64.0,
+            };
+            if !x.is_finite() {
+                continue;
+            }
+            for p in 0..17 {
+                if let Some(s) = fixed_exact(x, p) {
+                    assert_eq!(s, format!("{x:.p$}"), "{x} to {p} places");
+                    answered += 1;
+                }
+            }
+        }
+        assert!(answered > 500_000, "{answered}");
+        assert_eq!(fixed_exact(0.05, 2).as_deref(), Some("0.05"));
+        assert_eq!(fixed_exact(0.0, 3).as_deref(), Some("0.000"));
+        assert_eq!(fixed_exact(12.5, 0), None);
+        assert_eq!(fixed_exact(0.125, 2), None);
+    }
 }

@@ -514,21 +514,41 @@ impl Interp {
             // a class of its own `__new__` (a singleton, a cache): it makes the instance
             return self.instantiate_builtin_subclass(c, args);
         }
+        // (An exception's dict is made with room for its `args`: no growth from empty.)
+        let dict = if is_exc {
+            AttrMap::with_capacity_and_hasher(1, Default::default())
+        } else {
+            AttrMap::default()
+        };
         let inst = Rc::new(Instance {
             class: c.clone(),
-            dict: RefCell::new(AttrMap::default()),
+            dict: RefCell::new(dict),
             hash: std::cell::Cell::new(None),
             base: None,
         });
-        if is_exc {
-            inst.dict.borrow_mut().insert(
-                crate::lang::symbol::dunder::ARGS,
-                Value::tuple(args.pos.to_vec()),
-            );
-        }
+        let init = c.lookup(crate::lang::symbol::dunder::INIT);
+        let args = if is_exc {
+            let (exc_args, rest) = match init {
+                Some(_) => (args.pos.to_vec(), Some(args)),
+                None if !args.kw.is_empty() => {
+                    return Err(type_error(format!(
+                        "{}() takes no keyword arguments",
+                        c.name
+                    )));
+                }
+                // (No `__init__`: the arguments are moved into `args`, not copied.)
+                None => (args.pos.into_vec(), None),
+            };
+            inst.dict
+                .borrow_mut()
+                .insert(crate::lang::symbol::dunder::ARGS, Value::tuple(exc_args));
+            rest
+        } else {
+            Some(args)
+        };
         let this = Value::Instance(inst);
-        match c.lookup(crate::lang::symbol::dunder::INIT) {
-            Some(init) => {
+        match (init, args) {
+            (Some(init), Some(args)) => {
                 let r = self.call_bound(&init, this.clone(), args)?;
                 if !matches!(r, Value::None) {
                     return Err(type_error(format!(
@@ -537,17 +557,10 @@ impl Interp {
                     )));
                 }
             }
-            None => {
-                if !is_exc && (!args.pos.is_empty() || !args.kw.is_empty()) {
-                    return Err(type_error(format!("{}() takes no arguments", c.name)));
-                }
-                if is_exc && !args.kw.is_empty() {
-                    return Err(type_error(format!(
-                        "{}() takes no keyword arguments",
-                        c.name
-                    )));
-                }
+            (None, Some(args)) if !args.pos.is_empty() || !args.kw.is_empty() => {
+                return Err(type_error(format!("{}() takes no arguments", c.name)));
             }
+            _ => {}
         }
         Ok(this)
     }
@@ -579,8 +592,14 @@ impl Interp {
                     "__dict__" if super::slots::only_slots(&i.class).is_some() => {}
                     "__dict__" => {
                         let slots = super::slots::declared(&i.class);
+                        // (An exception's `args` is kept in its dict here, but CPython holds it
+                        // in the object itself: `e.__dict__` does not list it.)
+                        let exc = i.class.exc_kind().is_some();
+                        let hidden = |k: &Sym| {
+                            slots.contains(k) || (exc && *k == crate::lang::symbol::dunder::ARGS)
+                        };
                         let d = i.dict.borrow();
-                        return Ok(names_dict(d.iter().filter(|(k, _)| !slots.contains(k))));
+                        return Ok(names_dict(d.iter().filter(|(k, _)| !hidden(k))));
                     }
                     _ => {}
                 }

@@ -63,6 +63,11 @@ impl Interp {
     #[cold]
     #[inline(never)]
     pub(crate) fn at(&self, err: PyErr, frame: &Frame, span: Span, anchor: Anchor) -> PyErr {
+        // (An error passing up through enclosing expressions and statements is located
+        // already: the frame's name is not taken for it again.)
+        if err.0.located {
+            return err;
+        }
         err.locate(frame.src, span, anchor, &frame.name.to_rc())
     }
 
@@ -680,7 +685,13 @@ impl Interp {
                     .map_err(|err| self.at(err, f, e.span, Anchor::None));
             }
         }
-        let a = self.eval_args_for(args, f, e.span, Some(&fv))?;
+        let a = if plain {
+            let mut pos = ArgVec::with_capacity(args.len());
+            self.eval_plain_args(args, f, &mut pos)?;
+            Args::new(pos)
+        } else {
+            self.eval_args_for(args, f, e.span, Some(&fv))?
+        };
         if let Value::Builtin(b) = &fv {
             if b.name == "super" && a.pos.is_empty() {
                 return self
@@ -837,7 +848,7 @@ impl Interp {
     }
 
     pub(crate) fn eval_fstring(&mut self, parts: &[FPart], f: &mut Frame) -> PyResult<String> {
-        let mut out = String::new();
+        let mut out = String::with_capacity(fstring_room(parts));
         for p in parts {
             match p {
                 FPart::Lit(s) => out.push_str(s),
@@ -855,8 +866,7 @@ impl Interp {
                         // `{n}` of an int or str: written straight into the result.
                         match &v {
                             Value::Int(n) => {
-                                use std::fmt::Write;
-                                let _ = write!(out, "{n}");
+                                out.push_str(crate::lang::format::int_text(*n, &mut [0; 20]));
                                 continue;
                             }
                             Value::Str(s) => {
@@ -866,10 +876,11 @@ impl Interp {
                             _ => {}
                         }
                     }
-                    let spec_s = if spec.is_empty() {
-                        String::new()
-                    } else {
-                        self.eval_fstring(spec, f)?
+                    // (A spec without fields, `.2f`, is used as it stands.)
+                    let spec_s: std::borrow::Cow<str> = match &spec[..] {
+                        [] => "".into(),
+                        [FPart::Lit(s)] => s.as_str().into(),
+                        _ => self.eval_fstring(spec, f)?.into(),
                     };
                     let s = match conv {
                         Some(c @ ('r' | 'a')) => {
@@ -903,7 +914,7 @@ impl Interp {
         };
         let iterable = self.eval(&first.iter, f)?;
         let iter = self
-            .get_iter(&iterable)
+            .comp_source(iterable)
             .map_err(|err| self.at(err, f, first.iter.span, Anchor::None))?;
         let mut slots = vec![None; c.info.local_names.len()];
         let nlocals = c.info.local_names.len() - c.info.freevars.len();
@@ -961,6 +972,16 @@ impl Interp {
         Ok(acc.finish())
     }
 
+    /// What a comprehension level walks: a range, list or tuple itself (walked by index as
+    /// its iterator would walk it; no iterator object is made, and none could be seen by the
+    /// program), otherwise `iter(iterable)`.
+    fn comp_source(&mut self, iterable: Value) -> PyResult<Value> {
+        match iterable {
+            Value::Range(_) | Value::List(_) | Value::Tuple(_) => Ok(iterable),
+            other => self.get_iter(&other),
+        }
+    }
+
     fn comp_loop(
         &mut self,
         c: &CompScope,
@@ -970,18 +991,26 @@ impl Interp {
         acc: &mut CompAcc,
     ) -> PyResult<()> {
         let g = &c.generators[level];
-        'items: while let Some(item) = self
-            .next(&iter)
-            .map_err(|err| self.at(err, cf, g.iter.span, Anchor::None))?
-        {
+        let mut pos = 0usize;
+        'items: loop {
+            // (A range, list or tuple is walked in place, as `for` walks it; see `comp_source`.)
+            let item = match &iter {
+                Value::Range(r) => (pos < r.len() as usize)
+                    .then(|| Value::Int(r.start.wrapping_add((pos as i64).wrapping_mul(r.step)))),
+                Value::List(l) => l.borrow().get(pos).map(Value::dup),
+                Value::Tuple(t) => t.get(pos).map(Value::dup),
+                _ => self
+                    .next(&iter)
+                    .map_err(|err| self.at(err, cf, g.iter.span, Anchor::None))?,
+            };
+            let Some(item) = item else { break };
+            pos += 1;
             self.tick()?;
-            self.assign(&g.target, item, cf)?;
+            if let Some(item) = super::stmt::store_local(&g.target, item, cf) {
+                self.assign(&g.target, item, cf)?;
+            }
             for cond in &g.ifs {
-                let v = self.eval(cond, cf)?;
-                if !self
-                    .truthy(&v)
-                    .map_err(|err| self.at(err, cf, cond.span, Anchor::None))?
-                {
+                if !self.cond(cond, cf, cond.span)? {
                     continue 'items;
                 }
             }
@@ -989,11 +1018,11 @@ impl Interp {
                 let next = &c.generators[level + 1];
                 let inner = self.eval(&next.iter, cf)?;
                 let it = self
-                    .get_iter(&inner)
+                    .comp_source(inner)
                     .map_err(|err| self.at(err, cf, next.iter.span, Anchor::None))?;
                 self.comp_loop(c, level + 1, it, cf, acc)?;
             } else {
-                let v = self.eval(&c.elt, cf)?;
+                let v = self.eval_leaf(&c.elt, cf)?;
                 match (&mut *acc, &c.value) {
                     (CompAcc::Dict(m), Some(ve)) => {
                         let val = self.eval(ve, cf)?;
@@ -1167,4 +1196,15 @@ impl CompAcc {
             CompAcc::Dict(d) => Value::Dict(Rc::new(RefCell::new(d))),
         }
     }
+}
+
+/// Room for an f-string's text: its literal parts and about a number per field.
+fn fstring_room(parts: &[FPart]) -> usize {
+    parts
+        .iter()
+        .map(|p| match p {
+            FPart::Lit(s) => s.len(),
+            FPart::Expr { .. } => 8,
+        })
+        .sum()
 }

@@ -939,7 +939,7 @@ impl Interp {
 
 /// Stores into a plain local slot (not a cell) when `t` is one; gives `v` back otherwise.
 #[inline]
-fn store_local(t: &Expr, v: Value, f: &mut Frame) -> Option<Value> {
+pub(crate) fn store_local(t: &Expr, v: Value, f: &mut Frame) -> Option<Value> {
     if let ExprKind::Name(Name {
         scope: Scope::Local(slot),
         ..
