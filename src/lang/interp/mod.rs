@@ -326,7 +326,7 @@ impl Interp {
     }
 
     /// Notes the statement about to run (cheap: the source changes only across files).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn note_stmt(&mut self, offset: u32, src: &Rc<Source>) {
         self.stmt_offset = offset;
         if !matches!(&self.stmt_src, Some(s) if Rc::ptr_eq(s, src)) {

@@ -14,7 +14,19 @@ pub enum Flow {
 }
 
 impl Interp {
+    /// A block of statements. An empty one (an `if` without `else`) and a lone statement (a
+    /// `return` under an `if`) run without the statement loop's own call.
+    #[inline]
     pub(crate) fn exec_block(&mut self, body: &[Stmt], f: &mut Frame) -> PyResult<Flow> {
+        match body {
+            [] => Ok(Flow::Normal),
+            [s] => self.exec(s, f),
+            _ => self.exec_stmts(body, f),
+        }
+    }
+
+    #[inline(never)]
+    fn exec_stmts(&mut self, body: &[Stmt], f: &mut Frame) -> PyResult<Flow> {
         for s in body {
             match self.exec(s, f)? {
                 Flow::Normal => {}
