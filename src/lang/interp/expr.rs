@@ -1005,7 +1005,9 @@ impl Interp {
             };
             let Some(item) = item else { break };
             pos += 1;
-            self.tick()?;
+            // (Ctrl-C here is the comprehension frame's, at its iterable, as `next` gives it.)
+            self.tick()
+                .map_err(|err| self.at(err, cf, g.iter.span, Anchor::None))?;
             if let Some(item) = super::stmt::store_local(&g.target, item, cf) {
                 self.assign(&g.target, item, cf)?;
             }
