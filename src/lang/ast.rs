@@ -136,7 +136,7 @@ pub struct AttrHint {
 /// Whose method a `NativeHint` holds: a builtin type's (by the value's variant) or a native
 /// object type's (by its Rust type).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub enum HintKey {
+pub(crate) enum HintKey {
     Variant(std::mem::Discriminant<super::value::Value>),
     Native(std::any::TypeId),
 }

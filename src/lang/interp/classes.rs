@@ -499,7 +499,7 @@ impl Interp {
         Ok(Value::Class(class))
     }
 
-    pub(crate) fn instantiate(&mut self, c: &Rc<Class>, args: Args) -> PyResult<Value> {
+    pub(crate) fn instantiate(&mut self, c: &Rc<Class>, mut args: Args) -> PyResult<Value> {
         if let Some(BuiltinClass::Type(tag)) = c.builtin {
             return crate::lang::builtins::construct(self, tag, args);
         }
@@ -527,28 +527,25 @@ impl Interp {
             base: None,
         });
         let init = c.lookup(crate::lang::symbol::dunder::INIT);
-        let args = if is_exc {
-            let (exc_args, rest) = match init {
-                Some(_) => (args.pos.to_vec(), Some(args)),
-                None if !args.kw.is_empty() => {
-                    return Err(type_error(format!(
-                        "{}() takes no keyword arguments",
-                        c.name
-                    )));
-                }
-                // (No `__init__`: the arguments are moved into `args`, not copied.)
-                None => (args.pos.into_vec(), None),
+        if is_exc {
+            if init.is_none() && !args.kw.is_empty() {
+                return Err(type_error(format!(
+                    "{}() takes no keyword arguments",
+                    c.name
+                )));
+            }
+            // (Without an `__init__` to pass them to, the arguments are moved, not copied.)
+            let exc_args = match init {
+                Some(_) => args.pos.to_vec(),
+                None => std::mem::take(&mut args.pos).into_vec(),
             };
             inst.dict
                 .borrow_mut()
                 .insert(crate::lang::symbol::dunder::ARGS, Value::tuple(exc_args));
-            rest
-        } else {
-            Some(args)
-        };
+        }
         let this = Value::Instance(inst);
-        match (init, args) {
-            (Some(init), Some(args)) => {
+        match init {
+            Some(init) => {
                 let r = self.call_bound(&init, this.clone(), args)?;
                 if !matches!(r, Value::None) {
                     return Err(type_error(format!(
@@ -557,10 +554,10 @@ impl Interp {
                     )));
                 }
             }
-            (None, Some(args)) if !args.pos.is_empty() || !args.kw.is_empty() => {
+            None if !is_exc && (!args.pos.is_empty() || !args.kw.is_empty()) => {
                 return Err(type_error(format!("{}() takes no arguments", c.name)));
             }
-            _ => {}
+            None => {}
         }
         Ok(this)
     }

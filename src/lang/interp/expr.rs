@@ -1,5 +1,6 @@
 //! Expression evaluation.
 use super::call::Looked;
+use super::iter::Walk;
 use super::{Frame, Interp};
 use crate::lang::ast::*;
 use crate::lang::error::{Anchor, ExcKind, PyErr, PyResult};
@@ -685,13 +686,7 @@ impl Interp {
                     .map_err(|err| self.at(err, f, e.span, Anchor::None));
             }
         }
-        let a = if plain {
-            let mut pos = ArgVec::with_capacity(args.len());
-            self.eval_plain_args(args, f, &mut pos)?;
-            Args::new(pos)
-        } else {
-            self.eval_args_for(args, f, e.span, Some(&fv))?
-        };
+        let a = self.eval_args_for(args, f, e.span, Some(&fv))?;
         if let Value::Builtin(b) = &fv {
             if b.name == "super" && a.pos.is_empty() {
                 return self
@@ -772,7 +767,7 @@ impl Interp {
         };
         for a in args {
             match a {
-                Arg::Pos(x) => out.pos.push(self.eval(x, f)?),
+                Arg::Pos(x) => out.pos.push(self.eval_leaf(x, f)?),
                 Arg::Star(x) => {
                     let v = self.eval(x, f)?;
                     let vals = self.collect(&v).map_err(|_| {
@@ -914,7 +909,7 @@ impl Interp {
         };
         let iterable = self.eval(&first.iter, f)?;
         let iter = self
-            .comp_source(iterable)
+            .walk(iterable)
             .map_err(|err| self.at(err, f, first.iter.span, Anchor::None))?;
         let mut slots = vec![None; c.info.local_names.len()];
         let nlocals = c.info.local_names.len() - c.info.freevars.len();
@@ -972,39 +967,19 @@ impl Interp {
         Ok(acc.finish())
     }
 
-    /// What a comprehension level walks: a range, list or tuple itself (walked by index as
-    /// its iterator would walk it; no iterator object is made, and none could be seen by the
-    /// program), otherwise `iter(iterable)`.
-    fn comp_source(&mut self, iterable: Value) -> PyResult<Value> {
-        match iterable {
-            Value::Range(_) | Value::List(_) | Value::Tuple(_) => Ok(iterable),
-            other => self.get_iter(&other),
-        }
-    }
-
     fn comp_loop(
         &mut self,
         c: &CompScope,
         level: usize,
-        iter: Value,
+        mut iter: Walk,
         cf: &mut Frame,
         acc: &mut CompAcc,
     ) -> PyResult<()> {
         let g = &c.generators[level];
-        let mut pos = 0usize;
-        'items: loop {
-            // (A range, list or tuple is walked in place, as `for` walks it; see `comp_source`.)
-            let item = match &iter {
-                Value::Range(r) => (pos < r.len() as usize)
-                    .then(|| Value::Int(r.start.wrapping_add((pos as i64).wrapping_mul(r.step)))),
-                Value::List(l) => l.borrow().get(pos).map(Value::dup),
-                Value::Tuple(t) => t.get(pos).map(Value::dup),
-                _ => self
-                    .next(&iter)
-                    .map_err(|err| self.at(err, cf, g.iter.span, Anchor::None))?,
-            };
-            let Some(item) = item else { break };
-            pos += 1;
+        'items: while let Some(item) = self
+            .walk_next(&mut iter)
+            .map_err(|err| self.at(err, cf, g.iter.span, Anchor::None))?
+        {
             // (Ctrl-C here is the comprehension frame's, at its iterable, as `next` gives it.)
             self.tick()
                 .map_err(|err| self.at(err, cf, g.iter.span, Anchor::None))?;
@@ -1020,7 +995,7 @@ impl Interp {
                 let next = &c.generators[level + 1];
                 let inner = self.eval(&next.iter, cf)?;
                 let it = self
-                    .comp_source(inner)
+                    .walk(inner)
                     .map_err(|err| self.at(err, cf, next.iter.span, Anchor::None))?;
                 self.comp_loop(c, level + 1, it, cf, acc)?;
             } else {

@@ -261,3 +261,54 @@ impl Interp {
         }
     }
 }
+
+/// What a comprehension walks: a range, list or tuple in place (by index, as its iterator
+/// would: a list that grows or shrinks meanwhile is seen as its iterator sees it; no iterator
+/// object is made, and none could be seen by the program), or an iterator. (`exec_for` walks
+/// the same three in loops of its own: through `walk_next` it ran 8% more instructions.)
+pub(crate) enum Walk {
+    Range { next: i64, left: i64, step: i64 },
+    Seq(Value, usize),
+    Iter(Value),
+}
+
+impl Interp {
+    /// Starts walking `iterable` (`iter(iterable)` unless it is walked in place).
+    pub(crate) fn walk(&mut self, iterable: Value) -> PyResult<Walk> {
+        Ok(match iterable {
+            Value::Range(r) => Walk::Range {
+                next: r.start,
+                left: r.len(),
+                step: r.step,
+            },
+            Value::List(_) | Value::Tuple(_) => Walk::Seq(iterable, 0),
+            other => Walk::Iter(self.get_iter(&other)?),
+        })
+    }
+
+    /// The walk's next item; an error is the iterator's own (the caller locates it).
+    #[inline(always)]
+    pub(crate) fn walk_next(&mut self, w: &mut Walk) -> PyResult<Option<Value>> {
+        match w {
+            Walk::Range { next, left, step } => {
+                if *left <= 0 {
+                    return Ok(None);
+                }
+                let r = *next;
+                *next = next.wrapping_add(*step);
+                *left -= 1;
+                Ok(Some(Value::Int(r)))
+            }
+            Walk::Seq(v, pos) => {
+                let item = match v {
+                    Value::List(l) => l.borrow().get(*pos).map(Value::dup),
+                    Value::Tuple(t) => t.get(*pos).map(Value::dup),
+                    _ => None,
+                };
+                *pos += 1;
+                Ok(item)
+            }
+            Walk::Iter(it) => self.next(it),
+        }
+    }
+}

@@ -151,7 +151,7 @@ pub struct Interp {
     /// shows each once per location).
     pub warned: rustc_hash::FxHashSet<String>,
     /// Methods of builtin and native types by their owner (`call::method_owner`) and name.
-    pub method_cache: rustc_hash::FxHashMap<(crate::lang::ast::HintKey, Sym), FoundMethod>,
+    pub(crate) method_cache: rustc_hash::FxHashMap<(crate::lang::ast::HintKey, Sym), FoundMethod>,
     /// Slot vectors of finished calls, for the next calls' frames.
     pub(crate) slot_pool: Vec<Vec<Option<Value>>>,
     /// The generator running now: how its `yield` hands control back.
