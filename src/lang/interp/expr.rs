@@ -1,6 +1,5 @@
 //! Expression evaluation.
 use super::call::Looked;
-use super::iter::Walk;
 use super::{Frame, Interp};
 use crate::lang::ast::*;
 use crate::lang::error::{Anchor, ExcKind, PyErr, PyResult};
@@ -909,7 +908,7 @@ impl Interp {
         };
         let iterable = self.eval(&first.iter, f)?;
         let iter = self
-            .walk(iterable)
+            .comp_source(iterable)
             .map_err(|err| self.at(err, f, first.iter.span, Anchor::None))?;
         let mut slots = vec![None; c.info.local_names.len()];
         let nlocals = c.info.local_names.len() - c.info.freevars.len();
@@ -967,19 +966,39 @@ impl Interp {
         Ok(acc.finish())
     }
 
+    /// What a comprehension level walks: a range, list or tuple itself (walked by index as
+    /// its iterator would walk it; no iterator object is made, and none could be seen by the
+    /// program), otherwise `iter(iterable)`.
+    fn comp_source(&mut self, iterable: Value) -> PyResult<Value> {
+        match iterable {
+            Value::Range(_) | Value::List(_) | Value::Tuple(_) => Ok(iterable),
+            other => self.get_iter(&other),
+        }
+    }
+
     fn comp_loop(
         &mut self,
         c: &CompScope,
         level: usize,
-        mut iter: Walk,
+        iter: Value,
         cf: &mut Frame,
         acc: &mut CompAcc,
     ) -> PyResult<()> {
         let g = &c.generators[level];
-        'items: while let Some(item) = self
-            .walk_next(&mut iter)
-            .map_err(|err| self.at(err, cf, g.iter.span, Anchor::None))?
-        {
+        let mut pos = 0usize;
+        'items: loop {
+            // (A range, list or tuple is walked in place, as `for` walks it; see `comp_source`.)
+            let item = match &iter {
+                Value::Range(r) => (pos < r.len() as usize)
+                    .then(|| Value::Int(r.start.wrapping_add((pos as i64).wrapping_mul(r.step)))),
+                Value::List(l) => l.borrow().get(pos).map(Value::dup),
+                Value::Tuple(t) => t.get(pos).map(Value::dup),
+                _ => self
+                    .next(&iter)
+                    .map_err(|err| self.at(err, cf, g.iter.span, Anchor::None))?,
+            };
+            let Some(item) = item else { break };
+            pos += 1;
             // (Ctrl-C here is the comprehension frame's, at its iterable, as `next` gives it.)
             self.tick()
                 .map_err(|err| self.at(err, cf, g.iter.span, Anchor::None))?;
@@ -995,7 +1014,7 @@ impl Interp {
                 let next = &c.generators[level + 1];
                 let inner = self.eval(&next.iter, cf)?;
                 let it = self
-                    .walk(inner)
+                    .comp_source(inner)
                     .map_err(|err| self.at(err, cf, next.iter.span, Anchor::None))?;
                 self.comp_loop(c, level + 1, it, cf, acc)?;
             } else {
