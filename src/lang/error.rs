@@ -285,6 +285,13 @@ pub fn not_implemented(what: impl std::fmt::Display) -> PyErr {
 pub fn not_implemented_text(text: impl Into<String>) -> PyErr {
     PyErr::new(ExcKind::NotImplementedError, text.into())
 }
+/// A size past `i64::MAX` where Python needs a C `ssize_t` (`len()` of a huge range).
+pub fn ssize_overflow() -> PyErr {
+    PyErr::new(
+        ExcKind::OverflowError,
+        "Python int too large to convert to C ssize_t",
+    )
+}
 pub fn overflow_error() -> PyErr {
     PyErr::new(ExcKind::OverflowError, "integer overflow: cudalearn integers are 64-bit")
         .hint("Python ints are unbounded, but cudalearn keeps them in 64 bits (up to 9223372036854775807).")

@@ -562,7 +562,9 @@ pub struct Range {
 }
 
 impl Range {
-    pub fn len(&self) -> i64 {
+    /// How many items: up to 2^64 - 1, so more than `i64::MAX` (`range(-2**63, 2**62)`),
+    /// which `len()` refuses but iteration and indexing take.
+    pub fn len(&self) -> u64 {
         let (lo, hi, st) = (self.start as i128, self.stop as i128, self.step as i128);
         let n = if st > 0 && lo < hi {
             (hi - lo - 1) / st + 1
@@ -571,13 +573,30 @@ impl Range {
         } else {
             0
         };
-        n as i64
+        n as u64
     }
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// `start + i * step`, held to the i64 range (a slice's bound past the last item).
     pub fn get(&self, i: i64) -> i64 {
-        self.start + i * self.step
+        let v = self.start as i128 + i as i128 * self.step as i128;
+        v.clamp(i64::MIN as i128, i64::MAX as i128) as i64
+    }
+    /// Item `i` (negative: from the end), if there is one.
+    pub fn item(&self, i: i64) -> Option<i64> {
+        let n = self.len() as i128;
+        let k = if i < 0 { i as i128 + n } else { i as i128 };
+        (0..n)
+            .contains(&k)
+            .then(|| (self.start as i128 + k * self.step as i128) as i64)
+    }
+    /// The index of `x` among the items, if it is one.
+    pub fn position(&self, x: i64) -> Option<u64> {
+        let off = x as i128 - self.start as i128;
+        let step = self.step as i128;
+        let k = off / step;
+        (off % step == 0 && (0..self.len() as i128).contains(&k)).then_some(k as u64)
     }
 }
 
@@ -824,7 +843,7 @@ pub enum Iter {
     },
     Range {
         next: i64,
-        left: i64,
+        left: u64,
         step: i64,
     },
     Str {

@@ -352,13 +352,7 @@ impl Interp {
                 _ => self.key_present(s, item),
             },
             Value::Range(r) => Ok(match num_of(item) {
-                Some(Num::Int(i)) => {
-                    let off = i - r.start;
-                    !r.is_empty()
-                        && off % r.step == 0
-                        && (0..r.len()).contains(&(off / r.step))
-                        && ((r.step > 0 && off >= 0) || (r.step < 0 && off <= 0))
-                }
+                Some(Num::Int(i)) => r.position(i).is_some(),
                 Some(Num::Float(f)) => {
                     f.fract() == 0.0 && self.contains(container, &Value::Int(f as i64))?
                 }

@@ -1,7 +1,9 @@
 //! Subscripts: `seq[i]`, `seq[a:b:c]`, `d[k]`, and assignment and deletion through them.
 use super::Interp;
 use crate::lang::builtins::{norm_index, to_index};
-use crate::lang::error::{type_error, value_error, ExcKind, PyErr, PyResult};
+use crate::lang::error::{
+    index_error, ssize_overflow, type_error, value_error, ExcKind, PyErr, PyResult,
+};
 use crate::lang::value::*;
 use std::rc::Rc;
 
@@ -157,6 +159,9 @@ impl Interp {
             }
             Value::Range(r) => match idx {
                 Value::Slice(s) => {
+                    if r.len() > i64::MAX as u64 {
+                        return Err(ssize_overflow());
+                    }
                     let (start, stop, step, _) = slice_indices(s, r.len() as usize)?;
                     Ok(Value::Range(Rc::new(Range {
                         start: r.get(start),
@@ -166,8 +171,9 @@ impl Interp {
                 }
                 _ => {
                     let i = index_of(idx, "range")?;
-                    let k = norm_index(i, r.len() as usize, "range object")?;
-                    Ok(Value::Int(r.get(k as i64)))
+                    r.item(i)
+                        .map(Value::Int)
+                        .ok_or_else(|| index_error("range object index out of range"))
                 }
             },
             Value::Dict(d) => {

@@ -106,7 +106,7 @@ impl Interp {
                         Ok(r)
                     }
                     Iter::Range { next, left, step } => {
-                        if *left <= 0 {
+                        if *left == 0 {
                             return Ok(None);
                         }
                         let r = *next;
@@ -208,7 +208,7 @@ impl Interp {
         match v {
             Value::List(l) => return Ok(l.borrow().clone()),
             Value::Tuple(t) => return Ok(t.as_ref().clone()),
-            Value::Range(r) if r.len() > MAX_ITEMS as i64 => {
+            Value::Range(r) if r.len() > MAX_ITEMS as u64 => {
                 return Err(PyErr::new(ExcKind::MemoryError, ""))
             }
             _ => {}
