@@ -232,6 +232,8 @@ pub struct CompScope {
     pub value: Option<Box<Expr>>,
     pub generators: Vec<Comprehension>,
     pub info: ScopeInfo,
+    /// The whole comprehension: where CPython locates `iter()` of its sources failing.
+    pub span: Span,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -48,6 +48,8 @@ pub enum Tok {
 pub struct Token {
     pub tok: Tok,
     pub span: Span,
+    /// Brackets open after this token (CPython's tokenizer `level`).
+    pub level: u32,
 }
 
 /// A syntax (or indentation) error at a byte offset of the source.
@@ -57,6 +59,10 @@ pub struct SyntaxErr {
     pub start: usize,
     pub end: usize,
     pub indentation: bool,
+    /// A line shown instead of the source's, with `start`/`end` offsets into it, and the source
+    /// offset whose line number is reported: CPython 3.11 shows an error in an f-string's
+    /// expression in the parenthesised text it parsed (`(x+)`).
+    pub shown: Option<(String, usize)>,
 }
 
 impl SyntaxErr {
@@ -66,6 +72,7 @@ impl SyntaxErr {
             start,
             end,
             indentation: false,
+            shown: None,
         }
     }
 }
@@ -97,9 +104,28 @@ pub struct Lexer<'a> {
     brackets: Vec<(u8, usize)>,
     tokens: Vec<Token>,
     at_line_start: bool,
+    /// Whether a bracket still open at the end is left to the parser (see `tokenize_lenient`).
+    lenient: bool,
+    unclosed: Option<SyntaxErr>,
 }
 
 pub fn tokenize(src: &str) -> Result<Vec<Token>, SyntaxErr> {
+    let (tokens, unclosed) = lex(src, false)?;
+    match unclosed {
+        Some(e) => Err(e),
+        None => Ok(tokens),
+    }
+}
+
+/// `tokenize`, except that a bracket still open at the end of the source is not an error yet:
+/// the tokens stop there (no closing NEWLINE), and the "'(' was never closed" error comes back
+/// beside them. CPython's parser reads tokens as it goes, so an error it meets before the end
+/// (`def f(:`) is the one reported.
+pub fn tokenize_lenient(src: &str) -> Result<(Vec<Token>, Option<SyntaxErr>), SyntaxErr> {
+    lex(src, true)
+}
+
+fn lex(src: &str, lenient: bool) -> Result<(Vec<Token>, Option<SyntaxErr>), SyntaxErr> {
     let mut lx = Lexer {
         src,
         bytes: src.as_bytes(),
@@ -108,9 +134,11 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>, SyntaxErr> {
         brackets: Vec::new(),
         tokens: Vec::new(),
         at_line_start: true,
+        lenient,
+        unclosed: None,
     };
     lx.run()?;
-    Ok(lx.tokens)
+    Ok((lx.tokens, lx.unclosed))
 }
 
 fn is_ident_start(c: char) -> bool {
@@ -126,6 +154,7 @@ impl<'a> Lexer<'a> {
         self.tokens.push(Token {
             tok,
             span: Span::new(start, end),
+            level: self.brackets.len() as u32,
         });
     }
 
@@ -214,11 +243,14 @@ impl<'a> Lexer<'a> {
         }
         // End of input: close the logical line and every indentation level.
         if let Some(&(b, at)) = self.brackets.last() {
-            return Err(SyntaxErr::new(
-                format!("'{}' was never closed", b as char),
-                at,
-                at + 1,
-            ));
+            let e = SyntaxErr::new(format!("'{}' was never closed", b as char), at, at + 1);
+            if !self.lenient {
+                return Err(e);
+            }
+            self.unclosed = Some(e);
+            let end = self.src.len();
+            self.push(Tok::Eof, end, end);
+            return Ok(());
         }
         let end = self.src.len();
         if !matches!(
@@ -277,10 +309,20 @@ impl<'a> Lexer<'a> {
                 self.push(Tok::Dedent, p, p);
             }
             if col != *self.indents.last().unwrap_or(&0) {
+                // (CPython's tokenizer puts the caret past the line's last character.)
+                let end = rest
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(self.bytes.len(), |n| p + n);
+                let end = if end > p && self.bytes[end - 1] == b'\r' {
+                    end - 1
+                } else {
+                    end
+                };
                 let mut e = SyntaxErr::new(
                     "unindent does not match any outer indentation level",
-                    p,
-                    p + 1,
+                    end,
+                    end,
                 );
                 e.indentation = true;
                 return Err(e);

@@ -42,10 +42,12 @@ pub fn format_traceback(interp: &mut Interp, err: &PyErr) -> String {
         let (line, line_start) = src.line_of(span.start);
         out.push_str(&format!("  File \"{}\", line {line}\n", src.name));
         let text = src.line_text(line_start);
-        let stripped = text.trim_start();
+        // As CPython's `print_error_text`: spaces, tabs and form feeds are stripped in front,
+        // nothing but the newline behind.
+        let stripped = text.trim_start_matches([' ', '\t', '\x0c']);
         let lead = text.chars().count() - stripped.chars().count();
-        if src.show_lines || !stripped.is_empty() {
-            out.push_str(&format!("    {}\n", stripped.trim_end()));
+        if src.show_lines || !stripped.trim_end().is_empty() {
+            out.push_str(&format!("    {stripped}\n"));
             let col = chars_before(text, (span.start as usize).saturating_sub(line_start));
             let end_col = if (span.end as usize) <= line_start + text.len() {
                 chars_before(text, (span.end as usize).saturating_sub(line_start))

@@ -907,9 +907,10 @@ impl Interp {
             return Ok(Value::None);
         };
         let iterable = self.eval(&first.iter, f)?;
+        // (`iter()` failing is located at the whole comprehension, as CPython's GET_ITER.)
         let iter = self
             .comp_source(iterable)
-            .map_err(|err| self.at(err, f, first.iter.span, Anchor::None))?;
+            .map_err(|err| self.at(err, f, c.span, Anchor::None))?;
         let mut slots = vec![None; c.info.local_names.len()];
         let nlocals = c.info.local_names.len() - c.info.freevars.len();
         for (i, outer) in c.info.freevars.iter().enumerate() {
@@ -1015,7 +1016,7 @@ impl Interp {
                 let inner = self.eval(&next.iter, cf)?;
                 let it = self
                     .comp_source(inner)
-                    .map_err(|err| self.at(err, cf, next.iter.span, Anchor::None))?;
+                    .map_err(|err| self.at(err, cf, c.span, Anchor::None))?;
                 self.comp_loop(c, level + 1, it, cf, acc)?;
             } else {
                 let v = self.eval_leaf(&c.elt, cf)?;

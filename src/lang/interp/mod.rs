@@ -440,10 +440,22 @@ pub fn syntax_error(e: SyntaxErr, src: &Rc<Source>) -> PyErr {
         ExcKind::SyntaxError
     };
     let mut err = PyErr::new(kind, e.msg);
-    err.0.syntax = Some((
-        src.clone(),
-        super::lexer::Span::new(e.start, e.end.max(e.start + 1)),
-    ));
+    let span =
+        |shift: usize| super::lexer::Span::new(e.start + shift, e.end.max(e.start + 1) + shift);
+    err.0.syntax = Some(match e.shown {
+        // The shown text as the reported line of a stand-in source.
+        Some((text, at)) => {
+            let above = src.line_of(at as u32).0 - 1;
+            let stand_in = Source {
+                name: src.name.clone(),
+                text: "\n".repeat(above) + &text,
+                show_lines: src.show_lines,
+                prelude: src.prelude,
+            };
+            (Rc::new(stand_in), span(above))
+        }
+        None => (src.clone(), span(0)),
+    });
     err
 }
 

@@ -336,23 +336,22 @@ impl Interp {
             }
             return self.exec_block(orelse, f);
         }
+        // `iter()` failing, or an error from the iterator, is the `for` line's, shown without
+        // carets (CPython locates GET_ITER and FOR_ITER at the whole statement).
+        let whole_line = || {
+            let line = &f.src.text[start as usize..];
+            let end = start as usize + line.find('\n').unwrap_or(line.len());
+            crate::lang::lexer::Span::new(start as usize, end)
+        };
         let iterator = self
             .get_iter(&it)
-            .map_err(|e| self.at(e, f, iter.span, Anchor::None))?;
+            .map_err(|e| self.at(e, f, whole_line(), Anchor::None))?;
         loop {
             self.tick()
                 .map_err(|e| self.at(e, f, iter.span, Anchor::None))?;
-            let Some(item) = self.next(&iterator).map_err(|e| {
-                // An error from the iterator is the `for` line's, shown without carets.
-                let line = &f.src.text[start as usize..];
-                let end = start + line.find('\n').unwrap_or(line.len()) as u32;
-                self.at(
-                    e,
-                    f,
-                    crate::lang::lexer::Span::new(start as usize, end as usize),
-                    Anchor::None,
-                )
-            })?
+            let Some(item) = self
+                .next(&iterator)
+                .map_err(|e| self.at(e, f, whole_line(), Anchor::None))?
             else {
                 break;
             };

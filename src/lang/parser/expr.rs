@@ -112,6 +112,7 @@ impl Parser<'_> {
         if self.is_kw("lambda") {
             return self.lambda();
         }
+        let first = self.pos;
         let e = self.or_test()?;
         if self.is_kw("if") {
             // Only a conditional expression when an `else` follows on this logical line;
@@ -119,11 +120,10 @@ impl Parser<'_> {
             self.advance();
             let cond = self.or_test()?;
             if !self.eat_kw("else") {
-                let s = self.span();
                 return Err(SyntaxErr::new(
                     "expected 'else' after 'if' expression",
-                    s.start as usize,
-                    s.end as usize,
+                    e.span.start as usize,
+                    cond.span.end as usize,
                 ));
             }
             let other = self.test()?;
@@ -132,7 +132,73 @@ impl Parser<'_> {
                 kind: ExprKind::IfExp(Box::new(cond), Box::new(e), Box::new(other)),
             });
         }
+        if self.starts_expression() {
+            if let Some(err) = self.adjacent_expression(&e, first) {
+                return Err(err);
+            }
+        }
         Ok(e)
+    }
+
+    /// Whether the next token can begin an expression (after a whole one, never valid).
+    fn starts_expression(&self) -> bool {
+        matches!(
+            self.peek(),
+            Tok::Name(_)
+                | Tok::Int(_)
+                | Tok::BigInt
+                | Tok::Float(_)
+                | Tok::Str(_)
+                | Tok::FStr { .. }
+                | Tok::Kw("True" | "False" | "None" | "not" | "lambda")
+                | Tok::Op("(" | "[" | "{" | "-" | "+" | "~" | "...")
+        )
+    }
+
+    /// CPython's second-pass rules for an expression `a` followed by another, `b`: `print x`
+    /// is "Missing parentheses in call to 'print'", and inside brackets `[1, 2 3]` is
+    /// "Perhaps you forgot a comma?", each over `a` to `b`. `None` (the position restored)
+    /// when neither applies; the caller then reports the token after `a`.
+    fn adjacent_expression(&mut self, a: &Expr, first: usize) -> Option<SyntaxErr> {
+        let at = self.pos;
+        let range =
+            |b: &Expr, msg: String| SyntaxErr::new(msg, a.span.start as usize, b.span.end as usize);
+        if let ExprKind::Name(n) = &a.kind {
+            let name = n.sym.as_str();
+            if matches!(&*name, "print" | "exec") {
+                if let Ok(b) = self.test_list_star() {
+                    return Some(range(
+                        &b,
+                        format!(
+                            "Missing parentheses in call to '{name}'. Did you mean {name}(...)?"
+                        ),
+                    ));
+                }
+                self.pos = at;
+                return None;
+            }
+        }
+        // Not after `name "string"` (other rules word that) or a soft keyword.
+        let lead = &self.toks[first].tok;
+        let skip = match lead {
+            Tok::Name(s) => {
+                matches!(self.toks.get(first + 1).map(|t| &t.tok), Some(Tok::Str(_)))
+                    || matches!(&*s.as_str(), "_" | "match" | "case")
+            }
+            _ => false,
+        };
+        if !skip {
+            if let Ok(b) = self.test() {
+                if self.toks[self.pos.saturating_sub(1)].level != 0 {
+                    return Some(range(
+                        &b,
+                        "invalid syntax. Perhaps you forgot a comma?".into(),
+                    ));
+                }
+            }
+        }
+        self.pos = at;
+        None
     }
 
     /// Expression that cannot be a bare conditional (comprehension iterables and conditions).
@@ -384,12 +450,36 @@ impl Parser<'_> {
                 args.push(Arg::Kw(n, self.test()?));
                 seen_kw = true;
             } else {
-                let start = self.span();
+                // (A generator expression that is the only argument spans the call's
+                // parentheses, as CPython's node does.)
+                let start = if args.is_empty() {
+                    self.prev_span()
+                } else {
+                    self.span()
+                };
                 let e = self.test()?;
                 if self.is_kw("for") {
+                    let from = e.span.start as usize;
                     let comp = self.comprehension(CompKind::Gen, e, None, start)?;
-                    args.push(Arg::Pos(comp));
-                    continue;
+                    if args.is_empty() && self.is_op(")") {
+                        args.push(Arg::Pos(comp));
+                        continue;
+                    }
+                    // Not the only argument: CPython's message, over the bare generator.
+                    if args.is_empty() && !self.is_op(",") {
+                        return Err(self.invalid());
+                    }
+                    let err = SyntaxErr::new(
+                        "Generator expression must be parenthesized",
+                        from,
+                        self.prev_span().end as usize,
+                    );
+                    if self.eat_op(",") {
+                        // (Read on through the arguments as CPython's rule does, which decides
+                        // whether an unclosed bracket is reported instead.)
+                        let _ = self.call_args();
+                    }
+                    return Err(err);
                 }
                 if seen_kw {
                     return Err(SyntaxErr::new(
@@ -576,6 +666,29 @@ impl Parser<'_> {
         Ok(Expr { kind, span })
     }
 
+    /// An error of the f-string scanner (`f"{}"`, `f"{x!z}"`) placed as CPython 3.11 places it:
+    /// at the token after the string literals (a comment before the line's end included).
+    /// Errors inside an expression keep their place in its text.
+    fn after_strings(&mut self, mut e: SyntaxErr) -> SyntaxErr {
+        if e.shown.is_some() {
+            return e;
+        }
+        while let Tok::Str(_) | Tok::FStr { .. } = self.peek() {
+            self.advance();
+        }
+        let (from, next) = (self.prev_span().end as usize, self.span());
+        let (mut start, end) = (next.start as usize, next.end as usize);
+        if matches!(self.peek(), Tok::Newline) {
+            if let Some(hash) = self.src.get(from..start).and_then(|gap| gap.find('#')) {
+                start = from + hash;
+                (e.start, e.end) = (start, next.start as usize);
+                return e;
+            }
+        }
+        (e.start, e.end) = (start, end);
+        e
+    }
+
     /// Adjacent string literals at `span` (the first one just consumed), concatenated; an
     /// f-string among them makes the whole an f-string.
     fn strings(&mut self, span: Span) -> PResult<Expr> {
@@ -596,7 +709,8 @@ impl Parser<'_> {
                 } => {
                     any_f = true;
                     let fp =
-                        parse_fstring(self.src, &body, body_start, raw, self.depth, self.chain)?;
+                        parse_fstring(self.src, &body, body_start, raw, self.depth, self.chain)
+                            .map_err(|e| self.after_strings(e))?;
                     for p in fp {
                         match p {
                             FPart::Lit(s) => push_lit(&mut parts, &s),
@@ -725,6 +839,18 @@ impl Parser<'_> {
             }
             generators.push(Comprehension { target, iter, ifs });
         }
+        // The comprehension node's span, as CPython's: its brackets included.
+        let closer = match kind {
+            CompKind::List => "]",
+            CompKind::Set | CompKind::Dict => "}",
+            CompKind::Gen => ")",
+        };
+        let whole = if self.is_op(closer) {
+            start.to(self.span())
+        } else {
+            start.to(self.prev_span())
+        };
+        let span = start.to(self.prev_span());
         Ok(Expr {
             kind: ExprKind::Comp(Rc::new(CompScope {
                 kind,
@@ -732,8 +858,9 @@ impl Parser<'_> {
                 value: value.map(Box::new),
                 generators,
                 info: ScopeInfo::default(),
+                span: whole,
             })),
-            span: start.to(self.prev_span()),
+            span,
         })
     }
 }

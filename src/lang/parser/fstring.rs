@@ -1,5 +1,6 @@
 //! f-strings: literal text, replacement fields, conversions and nested format specs.
 use super::*;
+use crate::lang::lexer::tokenize;
 
 /// Parses an f-string body into literal and expression parts. Expressions are re-tokenised
 /// from the source so their spans point into the original text.
@@ -208,19 +209,21 @@ fn parse_sub_expr(
     depth: usize,
     chain: usize,
 ) -> PResult<Expr> {
-    let shift = |mut e: SyntaxErr| {
-        e.start += offset;
-        e.end += offset;
-        e
-    };
     // Parenthesised, as CPython does, so newlines inside are fine.
     let wrapped = format!("({text})");
-    let mut toks = tokenize(&wrapped).map_err(|e| {
-        let mut e = shift(e);
-        e.start = e.start.saturating_sub(1);
-        e.end = e.end.saturating_sub(1);
+    // An error in the expression is shown in the parenthesised text, as CPython 3.11 does
+    // (`at`: the source offset of the text's first character, less one).
+    let in_wrapped = |mut e: SyntaxErr, at: usize| {
+        if !e.msg.starts_with("f-string") {
+            e.msg = format!("f-string: {}", e.msg);
+        }
+        let w = wrapped.len();
+        e.start = (e.start + 1).saturating_sub(at).min(w);
+        e.end = (e.end + 1).saturating_sub(at).clamp(e.start, w);
+        e.shown = Some((wrapped.clone(), offset));
         e
-    })?;
+    };
+    let mut toks = tokenize(&wrapped).map_err(|e| in_wrapped(e, 1))?;
     for t in &mut toks {
         let s = (t.span.start as usize + offset).saturating_sub(1);
         let e = (t.span.end as usize + offset).saturating_sub(1);
@@ -236,15 +239,14 @@ fn parse_sub_expr(
         pos: 0,
         depth: depth + 1,
         chain,
+        seen: std::cell::Cell::new(0),
     };
     p.advance(); // (
-    let e = p.test_list_star()?;
+    let e = p.test_list_star().map_err(|e| in_wrapped(e, offset))?;
     if !p.eat_op(")") || !matches!(p.peek(), Tok::Newline | Tok::Eof) {
-        return Err(SyntaxErr::new(
-            "f-string: invalid syntax",
-            offset,
-            offset + text.len(),
-        ));
+        let s = p.span();
+        let e = SyntaxErr::new("invalid syntax", s.start as usize, s.end as usize);
+        return Err(in_wrapped(e, offset));
     }
     Ok(e)
 }

@@ -1,6 +1,6 @@
 //! Tokens → syntax tree: recursive descent for statements, precedence climbing for expressions.
 use super::ast::*;
-use super::lexer::{tokenize, unescape, Span, SyntaxErr, Tok, Token};
+use super::lexer::{tokenize_lenient, unescape, Span, SyntaxErr, Tok, Token};
 use super::symbol::Sym;
 use std::rc::Rc;
 
@@ -26,6 +26,8 @@ pub struct Parser<'a> {
     depth: usize,
     /// Left-nesting of the operator chains being parsed (see `MAX_CHAIN`).
     chain: usize,
+    /// The furthest token looked at: whether the parser reached the end of the source.
+    seen: std::cell::Cell<usize>,
 }
 
 type PResult<T> = Result<T, SyntaxErr>;
@@ -38,6 +40,10 @@ pub fn parse_module(src: &str) -> PResult<Vec<Stmt>> {
 /// `offset + 1`: widen them to whole characters (an error at `é` must not end inside it) and make
 /// them non-empty, so that no caller can slice a line in the middle of a character.
 fn on_char_boundaries(src: &str, mut e: SyntaxErr) -> SyntaxErr {
+    if let Some((text, _)) = &e.shown {
+        e.end = e.end.clamp(e.start, text.len());
+        return e;
+    }
     let mut start = e.start.min(src.len());
     while !src.is_char_boundary(start) {
         start -= 1;
@@ -57,22 +63,29 @@ fn on_char_boundaries(src: &str, mut e: SyntaxErr) -> SyntaxErr {
 }
 
 fn parse_tokens(src: &str) -> PResult<Vec<Stmt>> {
-    let toks = tokenize(src)?;
+    let (toks, unclosed) = tokenize_lenient(src)?;
     let mut p = Parser {
         src,
         toks,
         pos: 0,
         depth: 0,
         chain: 0,
+        seen: std::cell::Cell::new(0),
     };
-    let mut body = Vec::new();
-    while !p.at_eof() {
-        if p.eat(&Tok::Newline) {
-            continue;
-        }
-        body.extend(p.statement()?);
+    let parsed = p.module();
+    let Some(open) = unclosed else {
+        return parsed;
+    };
+    // A bracket left open: its error, unless the parser failed before reading to the end and
+    // on the bracket's own line (CPython keeps "invalid syntax" at `def f(:`, but reports
+    // "'(' was never closed" once its parser has read to the end inside the bracket, or read
+    // past the bracket's line).
+    let last_read = p.toks[p.seen.get().min(p.toks.len() - 1)].span.start as usize;
+    let line = |o: usize| src[..o.min(src.len())].matches('\n').count();
+    match parsed {
+        Err(e) if p.seen.get() + 1 < p.toks.len() && line(last_read) <= line(open.start) => Err(e),
+        _ => Err(open),
     }
-    Ok(body)
 }
 
 fn name_expr(sym: Sym, span: Span) -> Expr {
@@ -86,11 +99,23 @@ fn name_expr(sym: Sym, span: Span) -> Expr {
 }
 
 impl<'a> Parser<'a> {
+    fn module(&mut self) -> PResult<Vec<Stmt>> {
+        let mut body = Vec::new();
+        while !self.at_eof() {
+            if self.eat(&Tok::Newline) {
+                continue;
+            }
+            body.extend(self.statement()?);
+        }
+        Ok(body)
+    }
     fn peek(&self) -> &Tok {
-        &self.toks[self.pos.min(self.toks.len() - 1)].tok
+        self.peek_at(0)
     }
     fn peek_at(&self, n: usize) -> &Tok {
-        &self.toks[(self.pos + n).min(self.toks.len() - 1)].tok
+        let i = (self.pos + n).min(self.toks.len() - 1);
+        self.seen.set(self.seen.get().max(i));
+        &self.toks[i].tok
     }
     fn span(&self) -> Span {
         self.toks[self.pos.min(self.toks.len() - 1)].span

@@ -37,6 +37,7 @@ impl Parser<'_> {
     pub(super) fn block(&mut self, what: &str, header: Span) -> PResult<Vec<Stmt>> {
         if self.eat(&Tok::Newline) {
             if !self.eat(&Tok::Indent) {
+                // (One caret at the statement's start, as CPython's.)
                 let s = self.span();
                 let mut e = SyntaxErr::new(
                     format!(
@@ -44,7 +45,7 @@ impl Parser<'_> {
                         self.line_of(header.start)
                     ),
                     s.start as usize,
-                    s.end as usize,
+                    s.start as usize,
                 );
                 e.indentation = true;
                 return Err(e);

@@ -1,0 +1,1 @@
+y = list(x for x in 5)

@@ -1,0 +1,1 @@
+y = [x for x in 5]

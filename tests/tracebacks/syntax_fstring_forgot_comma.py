@@ -1,0 +1,2 @@
+x = 1
+print(f"abc {x y} d")
