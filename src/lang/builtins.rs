@@ -490,49 +490,74 @@ const FUNCTIONAL: &[(&str, NativeFn)] = &[
         if a.pos.len() < 2 {
             return Err(type_error("map() must have at least two arguments."));
         }
-        let f = a.pos[0].clone();
         let iters: Vec<Value> = a.pos[1..]
             .iter()
             .map(|v| i.get_iter(v))
             .collect::<PyResult<_>>()?;
-        let mut out = Vec::new();
-        'outer: loop {
-            let mut args = Vec::with_capacity(iters.len());
-            for it in &iters {
-                match i.next(it)? {
-                    Some(v) => args.push(v),
-                    None => break 'outer,
-                }
-            }
-            out.push(i.call(&f, Args::new(args.into()))?);
-        }
-        Ok(Value::Iter(Rc::new(RefCell::new(Iter::Seq {
-            items: Rc::new(out),
-            pos: 0,
-        }))))
+        let f = a.pos[0].clone();
+        Ok(lazy(MapIter { f, iters }))
     }),
     ("filter", |i, _, a| {
         arity("filter", &a, 2, 2)?;
-        let f = a.pos[0].clone();
         let it = i.get_iter(&a.pos[1])?;
-        let mut out = Vec::new();
-        while let Some(x) = i.next(&it)? {
-            let keep = if matches!(f, Value::None) {
-                i.truthy(&x)?
-            } else {
-                let r = i.call(&f, Args::of([x.clone()]))?;
-                i.truthy(&r)?
-            };
-            if keep {
-                out.push(x);
-            }
-        }
-        Ok(Value::Iter(Rc::new(RefCell::new(Iter::Seq {
-            items: Rc::new(out),
-            pos: 0,
-        }))))
+        let f = a.pos[0].clone();
+        Ok(lazy(FilterIter { f, it }))
     }),
 ];
+
+fn lazy(it: impl NativeIter + 'static) -> Value {
+    Value::Iter(Rc::new(RefCell::new(Iter::Native(Box::new(it)))))
+}
+
+/// `map(f, *iterables)`: calls `f` as items are asked for, as Python 3's lazy map does
+/// (`map(f, itertools.count())` is fine; nothing runs until it is consumed).
+struct MapIter {
+    f: Value,
+    iters: Vec<Value>,
+}
+
+impl NativeIter for MapIter {
+    fn next(&mut self, i: &mut Interp) -> PyResult<Option<Value>> {
+        let mut args = ArgVec::with_capacity(self.iters.len());
+        for it in &self.iters {
+            match i.next(it)? {
+                Some(v) => args.push(v),
+                None => return Ok(None),
+            }
+        }
+        i.call(&self.f, Args::new(args)).map(Some)
+    }
+    fn type_name(&self) -> &'static str {
+        "map"
+    }
+}
+
+/// `filter(f, iterable)`, lazy as `map`; `f` of `None` keeps the true items.
+struct FilterIter {
+    f: Value,
+    it: Value,
+}
+
+impl NativeIter for FilterIter {
+    fn next(&mut self, i: &mut Interp) -> PyResult<Option<Value>> {
+        while let Some(x) = i.next(&self.it)? {
+            let keep = match &self.f {
+                Value::None => i.truthy(&x)?,
+                f => {
+                    let r = i.call(f, Args::of([x.clone()]))?;
+                    i.truthy(&r)?
+                }
+            };
+            if keep {
+                return Ok(Some(x));
+            }
+        }
+        Ok(None)
+    }
+    fn type_name(&self) -> &'static str {
+        "filter"
+    }
+}
 
 /// Builtins: dir, help, super, globals, and what a sandbox refuses (input, open) or stops (exit).
 const SESSION: &[(&str, NativeFn)] = &[

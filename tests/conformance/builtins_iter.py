@@ -44,3 +44,24 @@ e = enumerate("ab")
 print(next(e))
 z = zip([1, 2], [3, 4])
 print(next(z), next(z), next(z, "end"))
+# %% map_and_filter_are_lazy
+import itertools
+m = map(print, [1, 2])
+print("made", type(m).__name__)
+f = filter(print, [3])
+print("filter made", type(f).__name__)
+doubled = map(lambda x: x * 2, itertools.count())
+print(next(doubled), next(doubled), next(doubled))
+evens = filter(lambda x: x % 2 == 0, itertools.count(1))
+print(next(evens), next(evens))
+print(list(m), list(f))
+print(list(map(pow, [2, 3, 4], [3, 2])), list(filter(None, [0, 1, "", "x", [], [0]])))
+m = map(str, [1])
+print(next(m), next(m, "end"), list(m))
+# %% map_error_raised_when_consumed
+m = map(int, ["1", "x"])
+print("made")
+try:
+    print(list(m))
+except ValueError as e:
+    print("ValueError:", e)

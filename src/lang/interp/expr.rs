@@ -274,7 +274,7 @@ impl Interp {
             ExprKind::Tuple(items) => Value::tuple(self.eval_items(items, f)?),
             ExprKind::Set(_) | ExprKind::Dict(_) => return self.eval_set_or_dict(e, f),
             ExprKind::Slice(a, b, c) => Value::Slice(Rc::new(self.eval_slice_parts([a, b, c], f)?)),
-            ExprKind::FString(parts) => Value::from(self.eval_fstring(parts, f)?),
+            ExprKind::FString(parts) => Value::from(self.eval_fstring(parts, e.span, f)?),
             ExprKind::Lambda(def) => self.make_function(def, f, Vec::new())?,
             ExprKind::Comp(c) => return self.eval_comp(c, e.span, f),
             ExprKind::Yield(_) | ExprKind::YieldFrom(_) => return self.eval_yield(e, f),
@@ -841,7 +841,14 @@ impl Interp {
         Ok(out)
     }
 
-    pub(crate) fn eval_fstring(&mut self, parts: &[FPart], f: &mut Frame) -> PyResult<String> {
+    /// An f-string's text. Formatting and conversion errors are located at the whole f-string
+    /// (`span`), as CPython locates FORMAT_VALUE.
+    pub(crate) fn eval_fstring(
+        &mut self,
+        parts: &[FPart],
+        span: Span,
+        f: &mut Frame,
+    ) -> PyResult<String> {
         let mut out = String::with_capacity(fstring_room(parts));
         for p in parts {
             match p {
@@ -874,13 +881,13 @@ impl Interp {
                     let spec_s: std::borrow::Cow<str> = match &spec[..] {
                         [] => "".into(),
                         [FPart::Lit(s)] => s.as_str().into(),
-                        _ => self.eval_fstring(spec, f)?.into(),
+                        _ => self.eval_fstring(spec, span, f)?.into(),
                     };
                     let s = match conv {
                         Some(c @ ('r' | 'a')) => {
                             let mut r = self
                                 .repr(&v)
-                                .map_err(|err| self.at(err, f, expr.span, Anchor::None))?;
+                                .map_err(|err| self.at(err, f, span, Anchor::None))?;
                             if *c == 'a' {
                                 r = crate::lang::format::ascii_escape(&r);
                             }
@@ -889,12 +896,12 @@ impl Interp {
                         Some('s') => {
                             let r = self
                                 .to_str(&v)
-                                .map_err(|err| self.at(err, f, expr.span, Anchor::None))?;
+                                .map_err(|err| self.at(err, f, span, Anchor::None))?;
                             self.format_value(&Value::from(r), &spec_s)
                         }
                         _ => self.format_value(&v, &spec_s),
                     };
-                    out.push_str(&s.map_err(|err| self.at(err, f, expr.span, Anchor::None))?);
+                    out.push_str(&s.map_err(|err| self.at(err, f, span, Anchor::None))?);
                 }
             }
         }

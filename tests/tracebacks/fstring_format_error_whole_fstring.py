@@ -1,0 +1,2 @@
+x = 5
+print(f"a {x:z} b")

@@ -1,0 +1,1 @@
+print(list(map(int, ["1", "a"])))
