@@ -16,9 +16,13 @@ pub fn incomplete(src: &str) -> bool {
         return true;
     }
     match tokenize(src) {
+        // An open bracket reads on unless the parser already fails before the end, as
+        // CPython's does (`def f(:` is a SyntaxError at once).
+        Err(e) if e.msg.contains("was never closed") => {
+            matches!(parse_module(src), Err(e) if e.msg.contains("was never closed"))
+        }
         Err(e) => {
-            e.msg.contains("was never closed")
-                || e.msg.starts_with("unterminated triple-quoted string")
+            e.msg.starts_with("unterminated triple-quoted string")
                 || e.msg.starts_with("unexpected EOF")
         }
         Ok(_) => match parse_module(src) {
@@ -204,6 +208,15 @@ mod tests {
         assert_eq!(c.push("b'''").len(), 1);
         assert!(c.push("y = 1 + \\").is_empty());
         assert_eq!(c.push("2").len(), 1);
+    }
+
+    #[test]
+    fn an_open_bracket_after_an_error_does_not_wait() {
+        // CPython's parser fails at `:` before it needs the rest of the bracket.
+        assert!(!incomplete("def f(:\n"));
+        assert!(!incomplete("print(f(1 :\n"));
+        assert!(incomplete("f(1, 2\n"));
+        assert!(incomplete("xs = [1, 2 3\n"));
     }
 
     #[test]
