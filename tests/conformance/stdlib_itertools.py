@@ -142,3 +142,38 @@ print(list(combinations_with_replacement('ab', 2)), list(combinations_with_repla
 from itertools import tee
 a, b = tee([1, 2, 3])
 print(list(a), list(b))
+# %% tee_is_lazy
+import itertools as it
+a, b = it.tee(it.count())
+print(next(a), next(a), next(b))
+x, y, z = it.tee("abc", 3)
+print(list(x), list(y), next(z), list(z))
+print(it.tee([1], 0))
+p, q = it.tee(range(500))
+print(sum(p), sum(q))
+u, v = it.tee(iter([1, 2, 3]))
+print(next(u), list(v), list(u))
+print(type(u).__name__)
+# %% lazy_iterators_over_infinite_sources
+import itertools as it
+c = it.count
+print(list(it.islice(c(), 3)), list(it.islice(it.cycle("ab"), 5)), list(it.islice(it.repeat(7), 2)))
+print(list(it.takewhile(lambda x: x < 3, c())), next(it.dropwhile(lambda x: x < 3, c())))
+print(list(it.islice(it.chain(c(), "x"), 3)), list(it.islice(it.accumulate(c()), 4)))
+print(list(it.islice(it.starmap(pow, zip(c(2), it.repeat(2))), 3)), list(it.islice(it.filterfalse(lambda v: v % 2, c()), 3)))
+print(list(it.islice(it.zip_longest(c(), "ab"), 3)), list(it.islice(it.compress(c(), it.cycle([1, 0])), 3)))
+g = it.groupby(c(), key=lambda v: v // 3)
+k, grp = next(g)
+print(k, list(grp))
+a, b = it.tee(c())
+print(next(a), next(a), next(b))
+print(list(it.islice(map(lambda v: v * v, filter(lambda v: v % 3 == 0, c())), 3)))
+print(list(it.islice(enumerate(zip(c(), c(5))), 2)))
+r = reversed([1, 2, 3])
+print(type(r).__name__, next(r))
+def gen():
+    n = 0
+    while True:
+        yield n
+        n += 1
+print(list(it.islice((x * 2 for x in gen()), 3)), sum(x for x in it.islice(gen(), 5)))

@@ -408,6 +408,41 @@ class groupby(_It):
         return (self._tkey, group)
 
 
+class _TeeBuffer:
+    # The items one tee iterator has read and another not yet: `items[k]` is item
+    # `start + k` of the source. Items every iterator has passed are dropped.
+    def __init__(self, iterable):
+        self.source = iter(iterable)
+        self.items = []
+        self.start = 0
+        self.members = []
+
+    def get(self, i):
+        while i - self.start >= len(self.items):
+            self.items.append(next(self.source))
+        v = self.items[i - self.start]
+        low = min(m._i for m in self.members)
+        if low - self.start > 64:
+            del self.items[:low - self.start]
+            self.start = low
+        return v
+
+
+class _tee(_It):
+    def __init__(self, buf):
+        self._buf = buf
+        self._i = 0
+        buf.members.append(self)
+
+    def __next__(self):
+        v = self._buf.get(self._i)
+        self._i += 1
+        return v
+
+
 def tee(iterable, n=2):
-    items = list(iterable)
-    return tuple(iter(items) for _ in range(n))
+    # Lazy, as CPython's: each iterator reads the source only as far as it is asked to.
+    if n < 0:
+        raise ValueError('n must be >= 0')
+    buf = _TeeBuffer(iterable)
+    return tuple(_tee(buf) for _ in range(n))
