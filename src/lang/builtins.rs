@@ -279,20 +279,54 @@ const ORDERING: &[(&str, NativeFn)] = &[
     ("reversed", |i, _, a| {
         arity("reversed", &a, 1, 1)?;
         let v = &a.pos[0];
-        let mut items = match v {
-            Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Range(_) => i.collect(v)?,
-            Value::Instance(_) => i.collect(v)?,
-            other => {
-                return Err(type_error(format!(
-                    "'{}' object is not reversible",
-                    other.type_name()
-                )))
+        let not_reversible = || type_error(format!("'{}' object is not reversible", v.type_name()));
+        let (mut items, name) = match v {
+            Value::List(l) => {
+                let left = l.borrow().len();
+                return Ok(Value::Iter(Rc::new(RefCell::new(Iter::ListReversed {
+                    list: l.clone(),
+                    left,
+                }))));
             }
+            Value::Range(r) => {
+                // A range's reverse is a range iterator from its last item down.
+                let last = r.item(-1).unwrap_or(r.start);
+                return Ok(Value::Iter(Rc::new(RefCell::new(Iter::Range {
+                    next: last,
+                    left: r.len(),
+                    step: r.step.wrapping_neg(),
+                }))));
+            }
+            Value::Tuple(_) | Value::Str(_) => (i.collect(v)?, "reversed"),
+            Value::Dict(d) => (
+                d.borrow().keys().map(|k| k.0.clone()).collect(),
+                "dict_reversekeyiterator",
+            ),
+            Value::Instance(inst) => {
+                // `__reversed__`, else the sequence protocol (`__len__` and `__getitem__`).
+                if let Some(m) = inst.class.lookup(Sym::new("__reversed__")) {
+                    return i.call_bound(&m, v.clone(), Args::default());
+                }
+                let seq = inst
+                    .class
+                    .lookup(crate::lang::symbol::dunder::LEN)
+                    .is_some()
+                    && inst
+                        .class
+                        .lookup(crate::lang::symbol::dunder::GETITEM)
+                        .is_some();
+                if !seq && inst.plain_base().is_none() {
+                    return Err(not_reversible());
+                }
+                (i.collect(v)?, "reversed")
+            }
+            _ => return Err(not_reversible()),
         };
         items.reverse();
         Ok(Value::Iter(Rc::new(RefCell::new(Iter::Reversed {
             items: Rc::new(items),
             pos: 0,
+            name,
         }))))
     }),
     ("any", |i, _, a| {

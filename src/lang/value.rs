@@ -862,9 +862,17 @@ pub enum Iter {
     Zip {
         inners: Vec<Value>,
     },
+    /// `reversed()` of a tuple, str or dict: its items, last first, under the type's name.
     Reversed {
         items: Rc<Vec<Value>>,
         pos: usize,
+        name: &'static str,
+    },
+    /// `reversed(list)`: reads the live list from the end (`left` items before the next
+    /// one), and stops for good once the list has shrunk below it, as CPython's does.
+    ListReversed {
+        list: Rc<RefCell<Vec<Value>>>,
+        left: usize,
     },
     Native(Box<dyn NativeIter>),
     /// A generator (of a generator function or a generator expression).
@@ -888,7 +896,8 @@ impl Iter {
             Iter::DictKeys { .. } => "dict_keyiterator",
             Iter::Enumerate { .. } => "enumerate",
             Iter::Zip { .. } => "zip",
-            Iter::Reversed { .. } => "list_reverseiterator",
+            Iter::Reversed { name, .. } => name,
+            Iter::ListReversed { .. } => "list_reverseiterator",
             Iter::Native(n) => n.type_name(),
             Iter::Gen(_) => "generator",
         }

@@ -65,3 +65,39 @@ try:
     print(list(m))
 except ValueError as e:
     print("ValueError:", e)
+# %% reversed_reads_the_live_list_and_names_its_type
+l = [1, 2, 3]
+r = reversed(l)
+l[0] = 9
+print(list(r))
+l = [1, 2, 3]
+r = reversed(l)
+print(next(r))
+l.clear()
+print(list(r))
+print(list(reversed((1, 2))), list(reversed("ab")), list(reversed(range(3))), list(reversed({"a": 1, "b": 2})))
+it = iter([1, 2])
+try:
+    reversed(it)
+except TypeError as e:
+    print(e)
+class S:
+    def __len__(self): return 3
+    def __getitem__(self, i):
+        if i >= 3: raise IndexError
+        return i * 10
+class R:
+    def __reversed__(self): return iter("zyx")
+class N:
+    def __iter__(self): return iter([1])
+print(list(reversed(S())), list(reversed(R())))
+try:
+    reversed(N())
+except TypeError as e:
+    print(e)
+print(type(reversed([])).__name__, type(reversed(())).__name__, type(reversed("")).__name__, type(reversed(range(2))).__name__, type(reversed({})).__name__)
+print(list(reversed(range(0, 10, 3))), list(reversed(range(5, 0, -2))), list(reversed(range(0))))
+l = [1, 2, 3]
+r = reversed(l)
+l.append(4)
+print(list(r))

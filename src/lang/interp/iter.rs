@@ -95,7 +95,21 @@ impl Interp {
             Value::Iter(cell) => {
                 let mut st = cell.borrow_mut();
                 match &mut *st {
-                    Iter::Seq { items, pos } | Iter::Reversed { items, pos } => {
+                    Iter::ListReversed { list, left } => {
+                        let l = list.borrow();
+                        match left.checked_sub(1).and_then(|k| l.get(k).map(|v| (k, v))) {
+                            Some((k, v)) => {
+                                *left = k;
+                                Ok(Some(v.dup()))
+                            }
+                            None => {
+                                drop(l);
+                                *left = 0;
+                                Ok(None)
+                            }
+                        }
+                    }
+                    Iter::Seq { items, pos } | Iter::Reversed { items, pos, .. } => {
                         let r = items.get(*pos).cloned();
                         *pos += 1;
                         Ok(r)
