@@ -36,7 +36,7 @@ preset! {
     GETITEM = "__getitem__", SETITEM = "__setitem__", DELITEM = "__delitem__",
     ITER = "__iter__", NEXT = "__next__", CONTAINS = "__contains__", REPR = "__repr__",
     STR = "__str__", FORMAT = "__format__", ENTER = "__enter__", EXIT = "__exit__",
-    ARGS = "args", HASH = "__hash__", NEW = "__new__",
+    ARGS = "args", HASH = "__hash__", NEW = "__new__", CLASS = "__class__",
 }
 
 impl Default for Interner {

@@ -92,3 +92,9 @@ def outer():
         return q, locals()
     return inner(), inner2()
 print(outer())
+# %% dunder_class_of_every_object
+import math
+def f(): pass
+class C: pass
+print(f.__class__, len.__class__, C.__class__, math.__class__, (1.5).__class__, None.__class__, C().__class__, [].append.__class__, iter([]).__class__, range(2).__class__)
+print(f.__class__.__name__, C.__class__.__name__, (lambda: 0).__class__ is f.__class__)

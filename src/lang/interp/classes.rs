@@ -576,6 +576,13 @@ impl Interp {
     }
 
     pub fn get_attr(&mut self, obj: &Value, name: Sym) -> PyResult<Value> {
+        // `x.__class__` is `type(x)` for every object (instances and native objects answer it
+        // below, in their own way first).
+        if name == crate::lang::symbol::dunder::CLASS
+            && !matches!(obj, Value::Instance(_) | Value::Native(_))
+        {
+            return Ok(crate::lang::builtins::type_of(self, obj));
+        }
         match obj {
             Value::Instance(i) => {
                 if let Some(v) = i.dict.borrow().get(&name) {
@@ -734,6 +741,9 @@ impl Interp {
             },
             Value::Native(n) => match n.clone().get_attr(obj, name, self)? {
                 Some(v) => Ok(v),
+                None if name == crate::lang::symbol::dunder::CLASS => {
+                    Ok(crate::lang::builtins::type_of(self, obj))
+                }
                 None => Err(self.no_attr(obj, name)),
             },
             // Assigned attributes first: `functools.wraps` sets `__name__`, `__doc__`, ...

@@ -74,3 +74,14 @@ torch.randn(2, device='cuda')
 # %% is_cuda_false
 import torch
 print(torch.zeros(2).is_cuda, torch.zeros(2).numpy())
+# %% mps_absent_device_pick
+import torch
+print(torch.backends.mps.is_available(), torch.backends.mps.is_built())
+device = "cuda" if torch.cuda.is_available() else "mps" if torch.backends.mps.is_available() else "cpu"
+print(device, torch.ones(2).to(device).device)
+# %% dunder_class_of_native_objects
+import torch
+x = torch.ones(2, requires_grad=True)
+y = x * 2
+print(x.__class__, x.__class__.__name__, y.grad_fn.__class__.__name__, type(y.grad_fn).__name__)
+print(torch.device("cpu").__class__, torch.float32.__class__)

@@ -430,7 +430,7 @@ fn ev(v: &Value) -> PyResult<&Event> {
 }
 
 /// `torch.backends`: the cuDNN and CUDA matmul flags lessons set (they change nothing here:
-/// cudalearn has no cuDNN, and its matmuls never use TF32).
+/// cudalearn has no cuDNN, and its matmuls never use TF32), and `mps`, which is absent.
 fn backends() -> Value {
     let cudnn = make_module(
         "torch.backends.cudnn",
@@ -459,7 +459,21 @@ fn backends() -> Value {
         &[("is_built", |_, _, _| Ok(Value::Bool(true)))],
         &[("matmul", matmul)],
     );
-    make_module("torch.backends", &[], &[("cudnn", cudnn), ("cuda", cuda)])
+    // Apple's GPU backend: never present here (the usual device pick reads it:
+    // `"cuda" if ... else "mps" if torch.backends.mps.is_available() else "cpu"`).
+    let mps = make_module(
+        "torch.backends.mps",
+        &[
+            ("is_available", |_, _, _| Ok(Value::Bool(false))),
+            ("is_built", |_, _, _| Ok(Value::Bool(false))),
+        ],
+        &[],
+    );
+    make_module(
+        "torch.backends",
+        &[],
+        &[("cudnn", cudnn), ("cuda", cuda), ("mps", mps)],
+    )
 }
 
 /// `t.pin_memory()`: a copy in page-locked host memory (itself when already pinned). Needs a GPU
