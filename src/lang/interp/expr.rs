@@ -994,10 +994,15 @@ impl Interp {
     ) -> PyResult<()> {
         let g = &c.generators[level];
         let mut pos = 0usize;
+        // (A range cannot change: its length is counted once.)
+        let range_len = match &iter {
+            Value::Range(r) => r.len(),
+            _ => 0,
+        };
         'items: loop {
             // (A range, list or tuple is walked in place, as `for` walks it; see `comp_source`.)
             let item = match &iter {
-                Value::Range(r) => (pos < r.len() as usize)
+                Value::Range(r) => ((pos as u64) < range_len)
                     .then(|| Value::Int(r.start.wrapping_add((pos as i64).wrapping_mul(r.step)))),
                 Value::List(l) => l.borrow().get(pos).map(Value::dup),
                 Value::Tuple(t) => t.get(pos).map(Value::dup),
