@@ -182,8 +182,10 @@ impl Parser<'_> {
         let lead = &self.toks[first].tok;
         let skip = match lead {
             Tok::Name(s) => {
-                matches!(self.toks.get(first + 1).map(|t| &t.tok), Some(Tok::Str(_)))
-                    || matches!(&*s.as_str(), "_" | "match" | "case")
+                matches!(
+                    self.toks.get(first + 1).map(|t| &t.tok),
+                    Some(Tok::Str(_) | Tok::FStr { .. })
+                ) || matches!(&*s.as_str(), "_" | "match" | "case")
             }
             _ => false,
         };
