@@ -177,6 +177,10 @@ pub struct ErrInner {
     pub hint: Option<String>,
     /// The exception being handled when this one was raised ("During handling ...").
     pub context: Option<PyErr>,
+    /// `raise ... from cause`: the cause ("The above exception was the direct cause ...").
+    pub cause: Option<PyErr>,
+    /// Set by any `raise ... from`: the context is not shown (`from None` shows neither).
+    pub suppress_context: bool,
     /// For NameError/AttributeError: the missing name, for "Did you mean" suggestions.
     pub missing_name: Option<Rc<str>>,
     /// For AttributeError: the candidate names of the object (dir).
@@ -210,6 +214,8 @@ impl PyErr {
             located: false,
             hint: None,
             context: None,
+            cause: None,
+            suppress_context: false,
             missing_name: None,
             candidates: None,
             syntax: None,

@@ -33,7 +33,10 @@ pub fn exception_line(interp: &mut Interp, err: &PyErr) -> String {
 /// The whole traceback text, as CPython prints an uncaught exception (without the hint).
 pub fn format_traceback(interp: &mut Interp, err: &PyErr) -> String {
     let mut out = String::new();
-    if let Some(ctx) = &err.0.context {
+    if let Some(cause) = &err.0.cause {
+        out.push_str(&format_traceback(interp, cause));
+        out.push_str("\nThe above exception was the direct cause of the following exception:\n\n");
+    } else if let (Some(ctx), false) = (&err.0.context, err.0.suppress_context) {
         out.push_str(&format_traceback(interp, ctx));
         out.push_str("\nDuring handling of the above exception, another exception occurred:\n\n");
     }

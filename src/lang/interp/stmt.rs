@@ -881,9 +881,10 @@ impl Interp {
             };
         };
         let v = self.eval(exc, f)?;
-        if let Some(c) = cause {
-            self.eval(c, f)?;
-        }
+        let cause = match cause {
+            Some(c) => Some(self.eval(c, f)?),
+            None => None,
+        };
         let obj = match &v {
             Value::Class(c) if c.exc_kind().is_some() => self.call(&v, Args::default())?,
             Value::Instance(i) if i.class.exc_kind().is_some() => v.clone(),
@@ -892,6 +893,29 @@ impl Interp {
         let mut err = PyErr::from_exc(Exc::Object(obj));
         if let Some(ctx) = self.handling.last() {
             err.0.context = Some(ctx.clone());
+        }
+        if let Some(c) = cause {
+            err.0.suppress_context = true;
+            err.0.cause = match &c {
+                Value::None => None,
+                Value::Class(k) if k.exc_kind().is_some() => Some(PyErr::from_exc(Exc::Object(
+                    self.call(&c, Args::default())?,
+                ))),
+                // The exception being handled keeps its traceback (`raise ... from e`).
+                Value::Instance(i) if i.class.exc_kind().is_some() => Some(
+                    self.handling
+                        .iter()
+                        .rev()
+                        .find(|e| matches!(&e.0.exc, Exc::Object(x) if x.is(&c)))
+                        .cloned()
+                        .unwrap_or_else(|| PyErr::from_exc(Exc::Object(c.clone()))),
+                ),
+                _ => {
+                    return Ok(type_error(
+                        "exception causes must derive from BaseException",
+                    ))
+                }
+            };
         }
         Ok(err)
     }

@@ -1,0 +1,5 @@
+try:
+    raise ValueError("a") from KeyError("b")
+except ValueError:
+    pass
+raise TypeError("t") from KeyError

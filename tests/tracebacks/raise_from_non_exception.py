@@ -1,0 +1,1 @@
+raise ValueError from 5
