@@ -244,3 +244,50 @@ try:
     undefined_thing
 except:
     print("bare except caught it")
+# %% exception_chaining_attributes
+try:
+    try:
+        1 / 0
+    except ZeroDivisionError:
+        raise ValueError("v")
+except ValueError as e:
+    print(repr(e.__context__), e.__cause__, e.__suppress_context__, e.__dict__)
+try:
+    raise ValueError("a") from KeyError("b")
+except ValueError as e:
+    print(repr(e.__cause__), repr(e.__context__), e.__suppress_context__)
+try:
+    try:
+        {}["k"]
+    except KeyError as k:
+        raise TypeError("t") from None
+except TypeError as e:
+    print(e.__cause__, repr(e.__context__), e.__suppress_context__)
+x = ValueError("never raised")
+print(x.__cause__, x.__context__, x.__suppress_context__)
+class E(Exception):
+    pass
+try:
+    raise E("e") from ValueError
+except E as e:
+    print(type(e.__cause__).__name__, e.__cause__.args)
+# %% builtin_exception_instances_have_a_dict
+e = ValueError("x")
+e.note = 1
+print(e.__dict__, e.note)
+class S:
+    __slots__ = ("a",)
+try:
+    S().b = 1
+except AttributeError as err:
+    print(err)
+class SE(Exception):
+    __slots__ = ("a",)
+x = SE()
+x.b = 2
+print(x.__dict__)
+try:
+    raise ValueError("v")
+except ValueError as e:
+    print(e.__dict__)
+print(ValueError("x").__dict__)

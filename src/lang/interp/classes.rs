@@ -593,14 +593,24 @@ impl Interp {
                 }
                 match &*name.as_str() {
                     "__class__" => return Ok(Value::Class(i.class.clone())),
+                    // An exception never raised, or never caught by name: no chaining.
+                    "__cause__" | "__context__" if i.class.exc_kind().is_some() => {
+                        return Ok(Value::None)
+                    }
+                    "__suppress_context__" if i.class.exc_kind().is_some() => {
+                        return Ok(Value::Bool(false))
+                    }
                     "__dict__" if super::slots::only_slots(&i.class).is_some() => {}
                     "__dict__" => {
                         let slots = super::slots::declared(&i.class);
-                        // (An exception's `args` is kept in its dict here, but CPython holds it
-                        // in the object itself: `e.__dict__` does not list it.)
+                        // (An exception's `args` and chaining are kept in its dict here, but
+                        // CPython holds them in the object itself: `e.__dict__` does not list them.)
                         let exc = i.class.exc_kind().is_some();
                         let hidden = |k: &Sym| {
-                            slots.contains(k) || (exc && *k == crate::lang::symbol::dunder::ARGS)
+                            slots.contains(k)
+                                || (exc
+                                    && (*k == crate::lang::symbol::dunder::ARGS
+                                        || super::stmt::CHAINING.contains(&&*k.as_str())))
                         };
                         let d = i.dict.borrow();
                         return Ok(names_dict(d.iter().filter(|(k, _)| !hidden(k))));

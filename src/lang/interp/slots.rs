@@ -74,6 +74,10 @@ pub(crate) fn check_new_class(ns: &AttrMap) -> PyResult<()> {
 pub(crate) fn only_slots(c: &Class) -> Option<Vec<Sym>> {
     let mut all = Vec::new();
     for k in c.mro.borrow().iter() {
+        // (BaseException's instances have a `__dict__`; `object`'s do not.)
+        if k.builtin.is_some() && k.exc_kind().is_some() {
+            return None;
+        }
         if k.builtin.is_some() {
             continue;
         }

@@ -6,6 +6,10 @@ use crate::lang::symbol::Sym;
 use crate::lang::value::*;
 use std::rc::Rc;
 
+/// The chaining attributes of a caught exception, kept in its dict (and hidden from
+/// `e.__dict__`, as CPython keeps them in the object itself).
+pub(super) const CHAINING: [&str; 3] = ["__cause__", "__context__", "__suppress_context__"];
+
 pub enum Flow {
     Normal,
     Break,
@@ -779,6 +783,17 @@ impl Interp {
         }
     }
 
+    /// An exception's chaining as the caught object shows it (`e.__cause__`, ...), from the
+    /// error that carried it.
+    fn record_chaining(&self, err: &PyErr, v: &Value) {
+        let Value::Instance(i) = v else { return };
+        let of = |e: &Option<PyErr>| e.as_ref().map_or(Value::None, |e| self.exc_value(e));
+        let mut d = i.dict.borrow_mut();
+        d.insert(Sym::new(CHAINING[0]), of(&err.0.cause));
+        d.insert(Sym::new(CHAINING[1]), of(&err.0.context));
+        d.insert(Sym::new(CHAINING[2]), Value::Bool(err.0.suppress_context));
+    }
+
     fn handle(&mut self, err: PyErr, handlers: &[Handler], f: &mut Frame) -> PyResult<Flow> {
         for h in handlers {
             let matches = match &h.kind {
@@ -795,6 +810,7 @@ impl Interp {
             let mut err = err;
             if let Some(n) = &h.name {
                 let v = self.exc_value(&err);
+                self.record_chaining(&err, &v);
                 err.0.exc = Exc::Object(v.clone());
                 self.store_name(n, v, f);
             }
