@@ -164,3 +164,14 @@ fn a_missing_name_beside_an_existing_one_is_not_a_typo() {
         "torch.linalg.matrix_rank",
     );
 }
+
+#[test]
+fn unsupported_syntax_says_so() {
+    // `match` stays a usable name; only its statement form is refused, in plain words.
+    let got = run("x = 3\nmatch x:\n    case 3:\n        pass\n");
+    assert!(
+        got.contains("SyntaxError: cudalearn does not support the match statement yet"),
+        "{got}"
+    );
+    assert_eq!(run("match = 5\nprint(match)\n"), "5\n");
+}

@@ -44,3 +44,9 @@ print(min(vals), max(vals), sorted(set(vals)))
 import random
 random.seed(0)
 print(random.sample(range(100), 5))
+# %% gauss_is_cpythons
+import random
+random.seed(0)
+print([random.gauss(0, 1) for _ in range(3)], random.gauss(5, 2), random.gauss())
+random.seed(1)
+print(random.gauss(0, 1), random.random())

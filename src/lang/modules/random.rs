@@ -13,6 +13,8 @@ const M: usize = 397;
 pub struct PyRandom {
     mt: Box<[u32; N]>,
     idx: usize,
+    /// `gauss()` makes two normal numbers at a time and keeps the second for the next call.
+    gauss_next: Option<f64>,
 }
 
 impl Default for PyRandom {
@@ -24,6 +26,7 @@ impl Default for PyRandom {
         let mut r = PyRandom {
             mt: Box::new([0; N]),
             idx: N,
+            gauss_next: None,
         };
         r.seed(seed);
         r
@@ -43,6 +46,7 @@ impl PyRandom {
 
     /// CPython's `init_by_array` over the 32-bit words of |seed|.
     pub fn seed(&mut self, seed: u64) {
+        self.gauss_next = None;
         let mut key = vec![seed as u32];
         if seed >> 32 != 0 {
             key.push((seed >> 32) as u32);
@@ -95,6 +99,20 @@ impl PyRandom {
         y ^= (y << 7) & 0x9d2c_5680;
         y ^= (y << 15) & 0xefc6_0000;
         y ^ (y >> 18)
+    }
+
+    /// CPython's `Random.gauss`: Box–Muller over two `random()` draws, the sine half kept.
+    pub fn gauss(&mut self, mu: f64, sigma: f64) -> f64 {
+        let z = match self.gauss_next.take() {
+            Some(z) => z,
+            None => {
+                let x2pi = self.random() * std::f64::consts::TAU;
+                let g2rad = (-2.0 * (1.0 - self.random()).ln()).sqrt();
+                self.gauss_next = Some(x2pi.sin() * g2rad);
+                x2pi.cos() * g2rad
+            }
+        };
+        mu + z * sigma
     }
 
     pub fn random(&mut self) -> f64 {
@@ -162,6 +180,16 @@ pub fn module(interp: &mut Interp) -> Value {
             Ok(Value::None)
         }),
         ("random", |i, _, _| Ok(Value::Float(rng(i).random()))),
+        ("gauss", |i, _, a| {
+            let arg = |k: usize, default: f64| match a.pos.get(k) {
+                None => Ok(default),
+                Some(v) => num_of(v)
+                    .map(|n| n.to_f64())
+                    .ok_or_else(|| type_error("gauss() needs numbers")),
+            };
+            let (mu, sigma) = (arg(0, 0.0)?, arg(1, 1.0)?);
+            Ok(Value::Float(rng(i).gauss(mu, sigma)))
+        }),
         ("uniform", |i, _, a| {
             let x = num_of(a.pos.first().unwrap_or(&Value::None))
                 .ok_or_else(|| type_error("uniform() needs numbers"))?

@@ -536,6 +536,12 @@ impl Parser<'_> {
             Tok::Kw(k @ ("async" | "await")) => {
                 return Err(self.error_here(format!("cudalearn does not support '{k}' yet")));
             }
+            // `match subject:` (a soft keyword: a line that ends in ':' after it).
+            Tok::Name(s) if &*s.as_str() == "match" && self.line_ends_with_colon() => {
+                return Err(self.error_here(
+                    "cudalearn does not support the match statement yet: use if/elif/else",
+                ));
+            }
             Tok::Name(s)
                 if &*s.as_str() == "print"
                     && matches!(self.peek_at(1), Tok::Str(_) | Tok::Name(_) | Tok::Int(_)) =>
@@ -559,6 +565,16 @@ impl Parser<'_> {
             kind,
             span: start.to(self.prev_span()),
         })
+    }
+
+    /// Whether the logical line from here ends with `:` (a compound statement's header).
+    fn line_ends_with_colon(&self) -> bool {
+        let rest = &self.toks[self.pos..];
+        let end = rest
+            .iter()
+            .position(|t| matches!(t.tok, Tok::Newline | Tok::Eof))
+            .unwrap_or(rest.len());
+        end > 1 && matches!(rest[end - 1].tok, Tok::Op(":"))
     }
 
     /// `import a.b as c, d`.
