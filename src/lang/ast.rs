@@ -232,7 +232,8 @@ pub struct CompScope {
     pub value: Option<Box<Expr>>,
     pub generators: Vec<Comprehension>,
     pub info: ScopeInfo,
-    /// The whole comprehension: where CPython locates `iter()` of its sources failing.
+    /// The whole comprehension, as its expression's span: where CPython locates `iter()` of
+    /// its sources failing, and the enclosing frame's entry for an error inside it.
     pub span: Span,
 }
 

@@ -37,6 +37,7 @@ preset! {
     ITER = "__iter__", NEXT = "__next__", CONTAINS = "__contains__", REPR = "__repr__",
     STR = "__str__", FORMAT = "__format__", ENTER = "__enter__", EXIT = "__exit__",
     ARGS = "args", HASH = "__hash__", NEW = "__new__", CLASS = "__class__",
+    CAUSE = "__cause__", CONTEXT = "__context__", SUPPRESS_CONTEXT = "__suppress_context__",
 }
 
 impl Default for Interner {

@@ -578,6 +578,13 @@ impl Range {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// `len()` as Python sees it: more than `i64::MAX` items is CPython's OverflowError.
+    pub fn ssize_len(&self) -> PyResult<usize> {
+        match self.len() {
+            n if n <= i64::MAX as u64 => Ok(n as usize),
+            _ => Err(super::error::ssize_overflow()),
+        }
+    }
     /// `start + i * step`, held to the i64 range (a slice's bound past the last item).
     pub fn get(&self, i: i64) -> i64 {
         let v = self.start as i128 + i as i128 * self.step as i128;

@@ -1,7 +1,6 @@
 //! When is an entry complete? Python's interactive rules: a simple statement runs at once, a
 //! compound statement (`def`, `for`, `if`, ...) keeps reading until an empty line, and open
 //! brackets, triple-quoted strings and trailing backslashes always keep reading.
-use crate::lang::lexer::tokenize;
 use crate::lang::parser::parse_module;
 
 /// Whether `src` stops in the middle of something: an open bracket or triple-quoted string, a
@@ -15,22 +14,17 @@ pub fn incomplete(src: &str) -> bool {
     if last.ends_with('\\') {
         return true;
     }
-    match tokenize(src) {
-        // An open bracket reads on unless the parser already fails before the end, as
-        // CPython's does (`def f(:` is a SyntaxError at once).
-        Err(e) if e.msg.contains("was never closed") => {
-            matches!(parse_module(src), Err(e) if e.msg.contains("was never closed"))
-        }
+    // (An open bracket reads on only when the parser reaches the end inside it, as CPython's
+    // does: `def f(:` is a SyntaxError at once.)
+    match parse_module(src) {
         Err(e) => {
-            e.msg.starts_with("unterminated triple-quoted string")
+            e.msg.contains("was never closed")
+                || e.msg.starts_with("unterminated triple-quoted string")
                 || e.msg.starts_with("unexpected EOF")
+                || (e.msg.starts_with("expected an indented block")
+                    && e.start >= src.trim_end().len())
         }
-        Ok(_) => match parse_module(src) {
-            Err(e) => {
-                e.msg.starts_with("expected an indented block") && e.start >= src.trim_end().len()
-            }
-            Ok(_) => false,
-        },
+        Ok(_) => false,
     }
 }
 

@@ -576,11 +576,9 @@ impl Interp {
     }
 
     pub fn get_attr(&mut self, obj: &Value, name: Sym) -> PyResult<Value> {
-        // `x.__class__` is `type(x)` for every object (instances and native objects answer it
-        // below, in their own way first).
-        if name == crate::lang::symbol::dunder::CLASS
-            && !matches!(obj, Value::Instance(_) | Value::Native(_))
-        {
+        // `x.__class__` is `type(x)` for every object (an instance's class may define its own,
+        // which its lookup below finds first).
+        if name == crate::lang::symbol::dunder::CLASS && !matches!(obj, Value::Instance(_)) {
             return Ok(crate::lang::builtins::type_of(self, obj));
         }
         match obj {
@@ -610,7 +608,7 @@ impl Interp {
                             slots.contains(k)
                                 || (exc
                                     && (*k == crate::lang::symbol::dunder::ARGS
-                                        || super::stmt::CHAINING.contains(&&*k.as_str())))
+                                        || super::stmt::CHAINING.contains(k)))
                         };
                         let d = i.dict.borrow();
                         return Ok(names_dict(d.iter().filter(|(k, _)| !hidden(k))));
@@ -751,9 +749,6 @@ impl Interp {
             },
             Value::Native(n) => match n.clone().get_attr(obj, name, self)? {
                 Some(v) => Ok(v),
-                None if name == crate::lang::symbol::dunder::CLASS => {
-                    Ok(crate::lang::builtins::type_of(self, obj))
-                }
                 None => Err(self.no_attr(obj, name)),
             },
             // Assigned attributes first: `functools.wraps` sets `__name__`, `__doc__`, ...

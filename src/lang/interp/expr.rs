@@ -276,7 +276,7 @@ impl Interp {
             ExprKind::Slice(a, b, c) => Value::Slice(Rc::new(self.eval_slice_parts([a, b, c], f)?)),
             ExprKind::FString(parts) => Value::from(self.eval_fstring(parts, e.span, f)?),
             ExprKind::Lambda(def) => self.make_function(def, f, Vec::new())?,
-            ExprKind::Comp(c) => return self.eval_comp(c, e.span, f),
+            ExprKind::Comp(c) => return self.eval_comp(c, f),
             ExprKind::Yield(_) | ExprKind::YieldFrom(_) => return self.eval_yield(e, f),
             ExprKind::Starred(_) => {
                 return Err(self.at(
@@ -909,7 +909,8 @@ impl Interp {
     }
 
     /// Runs a comprehension in its own frame, as CPython does.
-    fn eval_comp(&mut self, c: &Rc<CompScope>, span: Span, f: &mut Frame) -> PyResult<Value> {
+    fn eval_comp(&mut self, c: &Rc<CompScope>, f: &mut Frame) -> PyResult<Value> {
+        let span = c.span;
         let Some(first) = c.generators.first() else {
             return Ok(Value::None);
         };
@@ -917,7 +918,7 @@ impl Interp {
         // (`iter()` failing is located at the whole comprehension, as CPython's GET_ITER.)
         let iter = self
             .comp_source(iterable)
-            .map_err(|err| self.at(err, f, c.span, Anchor::None))?;
+            .map_err(|err| self.at(err, f, span, Anchor::None))?;
         let mut slots = vec![None; c.info.local_names.len()];
         let nlocals = c.info.local_names.len() - c.info.freevars.len();
         for (i, outer) in c.info.freevars.iter().enumerate() {

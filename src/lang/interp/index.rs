@@ -1,9 +1,7 @@
 //! Subscripts: `seq[i]`, `seq[a:b:c]`, `d[k]`, and assignment and deletion through them.
 use super::Interp;
 use crate::lang::builtins::{norm_index, to_index};
-use crate::lang::error::{
-    index_error, ssize_overflow, type_error, value_error, ExcKind, PyErr, PyResult,
-};
+use crate::lang::error::{index_error, type_error, value_error, ExcKind, PyErr, PyResult};
 use crate::lang::value::*;
 use std::rc::Rc;
 
@@ -159,10 +157,7 @@ impl Interp {
             }
             Value::Range(r) => match idx {
                 Value::Slice(s) => {
-                    if r.len() > i64::MAX as u64 {
-                        return Err(ssize_overflow());
-                    }
-                    let (start, stop, step, _) = slice_indices(s, r.len() as usize)?;
+                    let (start, stop, step, _) = slice_indices(s, r.ssize_len()?)?;
                     Ok(Value::Range(Rc::new(Range {
                         start: r.get(start),
                         stop: r.get(stop),

@@ -1,6 +1,6 @@
 //! Protocols that fit no operator family: len() and `with` (enter/exit).
 use super::Interp;
-use crate::lang::error::{ssize_overflow, type_error, value_error, PyErr, PyResult};
+use crate::lang::error::{type_error, value_error, PyErr, PyResult};
 use crate::lang::value::*;
 
 /// Containers past this many items raise MemoryError instead of exhausting the machine.
@@ -14,10 +14,7 @@ impl Interp {
             Value::Tuple(t) => t.len(),
             Value::Dict(d) => d.borrow().len(),
             Value::Set(s) | Value::FrozenSet(s) => s.borrow().len(),
-            Value::Range(r) => match usize::try_from(r.len()) {
-                Ok(n) if n <= i64::MAX as usize => n,
-                _ => return Err(ssize_overflow()),
-            },
+            Value::Range(r) => r.ssize_len()?,
             Value::Instance(i) => match i.class.lookup(crate::lang::symbol::dunder::LEN) {
                 Some(m) => {
                     let r = self.call_bound(&m, v.clone(), Args::default())?;

@@ -8,7 +8,11 @@ use std::rc::Rc;
 
 /// The chaining attributes of a caught exception, kept in its dict (and hidden from
 /// `e.__dict__`, as CPython keeps them in the object itself).
-pub(super) const CHAINING: [&str; 3] = ["__cause__", "__context__", "__suppress_context__"];
+pub(super) const CHAINING: [Sym; 3] = [
+    crate::lang::symbol::dunder::CAUSE,
+    crate::lang::symbol::dunder::CONTEXT,
+    crate::lang::symbol::dunder::SUPPRESS_CONTEXT,
+];
 
 pub enum Flow {
     Normal,
@@ -784,14 +788,19 @@ impl Interp {
     }
 
     /// An exception's chaining as the caught object shows it (`e.__cause__`, ...), from the
-    /// error that carried it.
+    /// error that carried it. Nothing is written for an unchained one caught for the first
+    /// time (the common case): `get_attr` answers the defaults.
     fn record_chaining(&self, err: &PyErr, v: &Value) {
         let Value::Instance(i) = v else { return };
-        let of = |e: &Option<PyErr>| e.as_ref().map_or(Value::None, |e| self.exc_value(e));
+        let chained = err.0.cause.is_some() || err.0.context.is_some() || err.0.suppress_context;
         let mut d = i.dict.borrow_mut();
-        d.insert(Sym::new(CHAINING[0]), of(&err.0.cause));
-        d.insert(Sym::new(CHAINING[1]), of(&err.0.context));
-        d.insert(Sym::new(CHAINING[2]), Value::Bool(err.0.suppress_context));
+        if !chained && !d.contains_key(&CHAINING[1]) {
+            return;
+        }
+        let of = |e: &Option<PyErr>| e.as_ref().map_or(Value::None, |e| self.exc_value(e));
+        d.insert(CHAINING[0], of(&err.0.cause));
+        d.insert(CHAINING[1], of(&err.0.context));
+        d.insert(CHAINING[2], Value::Bool(err.0.suppress_context));
     }
 
     fn handle(&mut self, err: PyErr, handlers: &[Handler], f: &mut Frame) -> PyResult<Flow> {
@@ -901,10 +910,8 @@ impl Interp {
             Some(c) => Some(self.eval(c, f)?),
             None => None,
         };
-        let obj = match &v {
-            Value::Class(c) if c.exc_kind().is_some() => self.call(&v, Args::default())?,
-            Value::Instance(i) if i.class.exc_kind().is_some() => v.clone(),
-            _ => return Ok(type_error("exceptions must derive from BaseException")),
+        let Some(obj) = self.exception_object(&v)? else {
+            return Ok(type_error("exceptions must derive from BaseException"));
         };
         let mut err = PyErr::from_exc(Exc::Object(obj));
         if let Some(ctx) = self.handling.last() {
@@ -912,28 +919,35 @@ impl Interp {
         }
         if let Some(c) = cause {
             err.0.suppress_context = true;
-            err.0.cause = match &c {
-                Value::None => None,
-                Value::Class(k) if k.exc_kind().is_some() => Some(PyErr::from_exc(Exc::Object(
-                    self.call(&c, Args::default())?,
-                ))),
-                // The exception being handled keeps its traceback (`raise ... from e`).
-                Value::Instance(i) if i.class.exc_kind().is_some() => Some(
-                    self.handling
-                        .iter()
-                        .rev()
-                        .find(|e| matches!(&e.0.exc, Exc::Object(x) if x.is(&c)))
-                        .cloned()
-                        .unwrap_or_else(|| PyErr::from_exc(Exc::Object(c.clone()))),
-                ),
-                _ => {
+            if !matches!(c, Value::None) {
+                let Some(c) = self.exception_object(&c)? else {
                     return Ok(type_error(
                         "exception causes must derive from BaseException",
-                    ))
-                }
-            };
+                    ));
+                };
+                // The exception being handled keeps its traceback (`raise ... from e`).
+                let handled = self
+                    .handling
+                    .iter()
+                    .rev()
+                    .find(|e| matches!(&e.0.exc, Exc::Object(x) if x.is(&c)));
+                err.0.cause = Some(match handled {
+                    Some(e) => e.clone(),
+                    None => PyErr::from_exc(Exc::Object(c)),
+                });
+            }
         }
         Ok(err)
+    }
+
+    /// What `raise` takes: an exception instance as it is, an exception class called with no
+    /// arguments; `None` for anything else.
+    fn exception_object(&mut self, v: &Value) -> PyResult<Option<Value>> {
+        Ok(match v {
+            Value::Class(c) if c.exc_kind().is_some() => Some(self.call(v, Args::default())?),
+            Value::Instance(i) if i.class.exc_kind().is_some() => Some(v.clone()),
+            _ => None,
+        })
     }
 
     pub(crate) fn make_function(

@@ -174,7 +174,7 @@ impl Parser<'_> {
                         ),
                     ));
                 }
-                self.pos = at;
+                self.rewind(at);
                 return None;
             }
         }
@@ -199,7 +199,7 @@ impl Parser<'_> {
                 }
             }
         }
-        self.pos = at;
+        self.rewind(at);
         None
     }
 
@@ -660,10 +660,15 @@ impl Parser<'_> {
                 return Err(e);
             }
             Tok::Newline | Tok::Eof => {
-                self.pos -= 1;
+                self.rewind(self.pos - 1);
                 return Err(self.invalid());
             }
-            _ => return Err(SyntaxErr::new("invalid syntax", span.start as usize, span.end as usize)),
+            _ => {
+                // (The token is left unread: how far the parser read decides an unclosed
+                // bracket's error, see `parse_tokens`.)
+                self.pos -= 1;
+                return Err(SyntaxErr::new("invalid syntax", span.start as usize, span.end as usize));
+            }
         };
         Ok(Expr { kind, span })
     }
@@ -679,15 +684,15 @@ impl Parser<'_> {
             self.advance();
         }
         let (from, next) = (self.prev_span().end as usize, self.span());
-        let (mut start, end) = (next.start as usize, next.end as usize);
-        if matches!(self.peek(), Tok::Newline) {
-            if let Some(hash) = self.src.get(from..start).and_then(|gap| gap.find('#')) {
-                start = from + hash;
-                (e.start, e.end) = (start, next.start as usize);
-                return e;
-            }
-        }
-        (e.start, e.end) = (start, end);
+        let (start, end) = (next.start as usize, next.end as usize);
+        let comment = match self.peek() {
+            Tok::Newline => self.src.get(from..start).and_then(|gap| gap.find('#')),
+            _ => None,
+        };
+        (e.start, e.end) = match comment {
+            Some(hash) => (from + hash, start),
+            None => (start, end),
+        };
         e
     }
 
@@ -841,18 +846,19 @@ impl Parser<'_> {
             }
             generators.push(Comprehension { target, iter, ifs });
         }
-        // The comprehension node's span, as CPython's: its brackets included.
+        // The comprehension node's span, as CPython's: its brackets (or a call's parentheses
+        // around a lone generator argument) included.
         let closer = match kind {
             CompKind::List => "]",
             CompKind::Set | CompKind::Dict => "}",
             CompKind::Gen => ")",
         };
-        let whole = if self.is_op(closer) {
-            start.to(self.span())
+        let end = if self.is_op(closer) {
+            self.span()
         } else {
-            start.to(self.prev_span())
+            self.prev_span()
         };
-        let span = start.to(self.prev_span());
+        let span = start.to(end);
         Ok(Expr {
             kind: ExprKind::Comp(Rc::new(CompScope {
                 kind,
@@ -860,7 +866,7 @@ impl Parser<'_> {
                 value: value.map(Box::new),
                 generators,
                 info: ScopeInfo::default(),
-                span: whole,
+                span,
             })),
             span,
         })

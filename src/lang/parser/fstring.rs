@@ -239,7 +239,7 @@ fn parse_sub_expr(
         pos: 0,
         depth: depth + 1,
         chain,
-        seen: std::cell::Cell::new(0),
+        furthest: 0,
     };
     p.advance(); // (
     let e = p.test_list_star().map_err(|e| in_wrapped(e, offset))?;

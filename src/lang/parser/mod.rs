@@ -26,8 +26,9 @@ pub struct Parser<'a> {
     depth: usize,
     /// Left-nesting of the operator chains being parsed (see `MAX_CHAIN`).
     chain: usize,
-    /// The furthest token looked at: whether the parser reached the end of the source.
-    seen: std::cell::Cell<usize>,
+    /// The furthest token reached (kept through backtracking): whether the parser read to the
+    /// end of the source.
+    furthest: usize,
 }
 
 type PResult<T> = Result<T, SyntaxErr>;
@@ -70,7 +71,7 @@ fn parse_tokens(src: &str) -> PResult<Vec<Stmt>> {
         pos: 0,
         depth: 0,
         chain: 0,
-        seen: std::cell::Cell::new(0),
+        furthest: 0,
     };
     let parsed = p.module();
     let Some(open) = unclosed else {
@@ -80,10 +81,11 @@ fn parse_tokens(src: &str) -> PResult<Vec<Stmt>> {
     // on the bracket's own line (CPython keeps "invalid syntax" at `def f(:`, but reports
     // "'(' was never closed" once its parser has read to the end inside the bracket, or read
     // past the bracket's line).
-    let last_read = p.toks[p.seen.get().min(p.toks.len() - 1)].span.start as usize;
+    let read = p.furthest.max(p.pos).min(p.toks.len() - 1);
     let line = |o: usize| src[..o.min(src.len())].matches('\n').count();
+    let last_read = p.toks[read].span.start as usize;
     match parsed {
-        Err(e) if p.seen.get() + 1 < p.toks.len() && line(last_read) <= line(open.start) => Err(e),
+        Err(e) if read + 1 < p.toks.len() && line(last_read) <= line(open.start) => Err(e),
         _ => Err(open),
     }
 }
@@ -113,9 +115,7 @@ impl<'a> Parser<'a> {
         self.peek_at(0)
     }
     fn peek_at(&self, n: usize) -> &Tok {
-        let i = (self.pos + n).min(self.toks.len() - 1);
-        self.seen.set(self.seen.get().max(i));
-        &self.toks[i].tok
+        &self.toks[(self.pos + n).min(self.toks.len() - 1)].tok
     }
     fn span(&self) -> Span {
         self.toks[self.pos.min(self.toks.len() - 1)].span
@@ -125,6 +125,11 @@ impl<'a> Parser<'a> {
     }
     fn at_eof(&self) -> bool {
         matches!(self.peek(), Tok::Eof)
+    }
+    /// Goes back to token `to`, remembering how far the parser had read (see `furthest`).
+    fn rewind(&mut self, to: usize) {
+        self.furthest = self.furthest.max(self.pos);
+        self.pos = to;
     }
     fn advance(&mut self) -> Token {
         let t = self.toks[self.pos.min(self.toks.len() - 1)].clone();
