@@ -152,7 +152,9 @@ const REDUCE: &[(&str, NativeFn)] = &[
                 type_error(format!("zip argument #{} must support iteration", k + 1))
             })?);
         }
-        Ok(Value::Iter(Rc::new(RefCell::new(Iter::Zip { inners }))))
+        Ok(Value::Iter(Rc::new(RefCell::new(Iter::Zip {
+            inners: inners.into(),
+        }))))
     }),
     ("min", |i, _, a| min_max(i, a, true)),
     ("max", |i, _, a| min_max(i, a, false)),
@@ -847,6 +849,14 @@ pub fn sort_values(
         None => items.clone(),
     };
     let mut idx: Vec<usize> = (0..items.len()).collect();
+    // Keys that are all ints, all strs or all floats without a NaN compare with no Python
+    // code and no error: Rust's stable sort gives the one order a stable `<` sort gives
+    // (equal keys keep their places, `reverse` included).
+    if native_sort(&mut idx, &keys, reverse) {
+        let sorted: Vec<Value> = idx.iter().map(|&k| items[k].dup()).collect();
+        *items = sorted;
+        return Ok(());
+    }
     let mut err: Option<PyErr> = None;
     // Small lists follow CPython's own steps (run detection, then binary insertion), so the
     // first failing comparison, and its error message, are the same; larger ones merge-sort.
@@ -878,6 +888,55 @@ pub fn sort_values(
     let sorted: Vec<Value> = idx.iter().map(|&k| items[k].clone()).collect();
     *items = sorted;
     Ok(())
+}
+
+/// Sorts `idx` by `keys` when every key is an int, every key a str, or every key a float
+/// and none NaN (`false`, `idx` untouched, otherwise).
+fn native_sort(idx: &mut [usize], keys: &[Value], reverse: bool) -> bool {
+    use std::cmp::Ordering;
+    let mut ordered = |cmp: &dyn Fn(usize, usize) -> Ordering| {
+        if reverse {
+            idx.sort_by(|&a, &b| cmp(b, a));
+        } else {
+            idx.sort_by(|&a, &b| cmp(a, b));
+        }
+    };
+    let ints: Option<Vec<i64>> = keys
+        .iter()
+        .map(|k| match k {
+            Value::Int(i) => Some(*i),
+            _ => None,
+        })
+        .collect();
+    if let Some(ints) = ints {
+        ordered(&|a, b| ints[a].cmp(&ints[b]));
+        return true;
+    }
+    let strs: Option<Vec<&str>> = keys
+        .iter()
+        .map(|k| match k {
+            Value::Str(s) => Some(&**s),
+            _ => None,
+        })
+        .collect();
+    if let Some(strs) = strs {
+        // (UTF-8 byte order is code point order, Python's str order.)
+        ordered(&|a, b| strs[a].cmp(strs[b]));
+        return true;
+    }
+    let floats: Option<Vec<f64>> = keys
+        .iter()
+        .map(|k| match k {
+            Value::Float(x) if !x.is_nan() => Some(*x),
+            _ => None,
+        })
+        .collect();
+    if let Some(floats) = floats {
+        // (No NaN, so `partial_cmp` always answers; -0.0 equals 0.0, as in Python.)
+        ordered(&|a, b| floats[a].partial_cmp(&floats[b]).unwrap_or(Ordering::Equal));
+        return true;
+    }
+    false
 }
 
 /// CPython's `count_run` + `binarysort` (listobject.c) for short lists.

@@ -635,9 +635,9 @@ fn dict_method(name: &str) -> Option<NativeFn> {
                 .or_else(|| a.pos.get(1).cloned())
                 .unwrap_or(Value::None))
         },
-        "keys" => |_, t, _| Ok(dict_view(t, ViewKind::Keys)),
-        "values" => |_, t, _| Ok(dict_view(t, ViewKind::Values)),
-        "items" => |_, t, _| Ok(dict_view(t, ViewKind::Items)),
+        "keys" => |_, t, _| Ok(dict_view(t, DictPart::Keys)),
+        "values" => |_, t, _| Ok(dict_view(t, DictPart::Values)),
+        "items" => |_, t, _| Ok(dict_view(t, DictPart::Items)),
         "pop" => |i, t, a| {
             arity("pop", &a, 1, 2)?;
             let k = i.key_in(a.pos[0].clone(), &this_dict(t))?;
@@ -1107,20 +1107,13 @@ pub fn value_attr(_i: &mut Interp, obj: &Value, name: &str) -> Option<Value> {
     }
 }
 
-#[derive(Clone, Copy, PartialEq)]
-enum ViewKind {
-    Keys,
-    Values,
-    Items,
-}
-
 /// `dict.keys()` / `values()` / `items()`: live views of the dict.
 struct DictView {
     dict: Rc<RefCell<DictMap>>,
-    kind: ViewKind,
+    kind: DictPart,
 }
 
-fn dict_view(t: &Value, kind: ViewKind) -> Value {
+fn dict_view(t: &Value, kind: DictPart) -> Value {
     Value::Native(Rc::new(DictView {
         dict: this_dict(t),
         kind,
@@ -1133,9 +1126,9 @@ impl DictView {
             .borrow()
             .iter()
             .map(|(k, v)| match self.kind {
-                ViewKind::Keys => k.0.clone(),
-                ViewKind::Values => v.clone(),
-                ViewKind::Items => Value::tuple(vec![k.0.clone(), v.clone()]),
+                DictPart::Keys => k.0.clone(),
+                DictPart::Values => v.clone(),
+                DictPart::Items => Value::tuple(vec![k.0.clone(), v.clone()]),
             })
             .collect()
     }
@@ -1144,9 +1137,9 @@ impl DictView {
 impl Native for DictView {
     fn type_name(&self) -> &str {
         match self.kind {
-            ViewKind::Keys => "dict_keys",
-            ViewKind::Values => "dict_values",
-            ViewKind::Items => "dict_items",
+            DictPart::Keys => "dict_keys",
+            DictPart::Values => "dict_values",
+            DictPart::Items => "dict_items",
         }
     }
     fn as_any(&self) -> &dyn Any {
@@ -1160,17 +1153,12 @@ impl Native for DictView {
         Ok(Some(self.dict.borrow().len()))
     }
     fn iter(&self, _this: &Value, _i: &mut Interp) -> PyResult<Option<Value>> {
-        if self.kind == ViewKind::Keys {
-            let len = self.dict.borrow().len();
-            return Ok(Some(Value::Iter(Rc::new(RefCell::new(Iter::DictKeys {
-                dict: self.dict.clone(),
-                pos: 0,
-                len,
-            })))));
-        }
-        Ok(Some(Value::Iter(Rc::new(RefCell::new(Iter::Seq {
-            items: Rc::new(self.items()),
+        let len = self.dict.borrow().len();
+        Ok(Some(Value::Iter(Rc::new(RefCell::new(Iter::Dict {
+            dict: self.dict.clone(),
             pos: 0,
+            len,
+            part: self.kind,
         })))))
     }
     fn hashable(&self) -> bool {
@@ -1180,7 +1168,7 @@ impl Native for DictView {
         if let Value::Native(n) = other {
             if let Some(o) = n.as_any().downcast_ref::<DictView>() {
                 let (a, b) = (Value::list(self.items()), Value::list(o.items()));
-                if self.kind == ViewKind::Values {
+                if self.kind == DictPart::Values {
                     return Ok(Some(Value::Bool(false)));
                 }
                 let sa = super::builtins::construct(i, TypeTag::Set, Args::of([a]))?;

@@ -838,6 +838,14 @@ pub struct Module {
     pub attrs: RefCell<AttrMap>,
 }
 
+/// Which of a dict's parts a view or iterator gives.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DictPart {
+    Keys,
+    Values,
+    Items,
+}
+
 /// Iterators over builtin containers (and eagerly built generator expressions).
 pub enum Iter {
     Seq {
@@ -857,17 +865,22 @@ pub enum Iter {
         s: Rc<str>,
         pos: usize,
     },
-    DictKeys {
+    /// A live walk over a dict's keys, values or items. `len` is the size it started at;
+    /// once the dict is seen at another size, `len` is `usize::MAX` and every step raises,
+    /// as CPython's iterator stays broken.
+    Dict {
         dict: Rc<RefCell<DictMap>>,
         pos: usize,
         len: usize,
+        part: DictPart,
     },
     Enumerate {
         inner: Value,
         count: i64,
     },
+    /// Shared, so each step holds its inner iterators without copying the list of them.
     Zip {
-        inners: Vec<Value>,
+        inners: Rc<[Value]>,
     },
     /// `reversed()` of a tuple, str or dict: its items, last first, under the type's name.
     Reversed {
@@ -900,7 +913,11 @@ impl Iter {
             Iter::List { .. } => "list_iterator",
             Iter::Range { .. } => "range_iterator",
             Iter::Str { .. } => "str_ascii_iterator",
-            Iter::DictKeys { .. } => "dict_keyiterator",
+            Iter::Dict { part, .. } => match part {
+                DictPart::Keys => "dict_keyiterator",
+                DictPart::Values => "dict_valueiterator",
+                DictPart::Items => "dict_itemiterator",
+            },
             Iter::Enumerate { .. } => "enumerate",
             Iter::Zip { .. } => "zip",
             Iter::Reversed { name, .. } => name,

@@ -130,3 +130,86 @@ try:
     raise E("boom", 3)
 except E as e:
     print(e.args, e, e.__dict__)
+# %% spread_for_targets_and_dict_iterators
+# `for a, b in zip/enumerate/d.items()` unpacks without a tuple; dict iterators are live.
+d = {1: 'a', 2: 'b'}
+print(type(iter(d.items())).__name__, type(iter(d.values())).__name__, type(iter(d)).__name__)
+for k, v in d.items():
+    d[k] = v + "!"
+print(d)
+for what in (d, d.keys(), d.values(), d.items()):
+    try:
+        for x in what:
+            d[len(d) + 10] = 0
+    except RuntimeError as e:
+        print(type(what).__name__, e)
+it = iter({1: 2})
+next(it)
+try:
+    it2 = iter(d)
+    next(it2)
+    d.pop(1)
+    next(it2)
+except RuntimeError as e:
+    print(e)
+try:
+    print(next(it2))
+except RuntimeError as e:
+    print("still:", e)
+for i, (k, v) in enumerate({'x': 1, 'y': 2}.items(), start=5):
+    print(i, k, v)
+for a, [b, c] in zip("pq", [(1, 2), (3, 4)]):
+    print(a, b, c)
+for a, b, c in zip([1, 2, 3], "ab", iter([7, 8, 9])):
+    print(a, b, c)
+g = (n for n in range(5))
+for x, y in zip(g, "ab"):
+    print(x, y)
+print(list(g))
+try:
+    for a, b in zip([1], [2], [3]):
+        pass
+except ValueError as e:
+    print(e)
+try:
+    for a, b, c in enumerate("xy"):
+        pass
+except ValueError as e:
+    print(e)
+class Box:
+    pass
+box = Box()
+for box.i, box.c in enumerate("ab"):
+    pass
+print(box.i, box.c)
+seen = []
+for seen_i, x in enumerate([10, 20, 30]):
+    if x == 20:
+        break
+else:
+    print("no break")
+print(seen_i, x)
+pop = [1, 2, 3].pop
+ins = seen.insert
+ins(0, pop())
+ins(0, pop(0))
+print(seen, pop(), pop.__name__)
+try:
+    pop(5)
+except IndexError as e:
+    print(e)
+# %% native_sorts
+import random
+random.seed(5)
+xs = [random.randint(-50, 50) for _ in range(300)]
+print(sorted(xs) == sorted(xs, key=lambda v: v), sorted(xs)[:8], sorted(xs, reverse=True)[:8])
+fs = [random.random() - 0.5 for _ in range(200)] + [0.0, -0.0, 0.0, -0.0]
+print([repr(x) for x in sorted(fs) if x == 0], [repr(x) for x in sorted(fs, reverse=True) if x == 0])
+print(sorted(["b", "a", "é", "Z", "ab", "", "zz", "ä", "😀", "a"], reverse=True))
+pairs = [(v % 5, i) for i, v in enumerate(xs[:40])]
+print(sorted(pairs, key=lambda p: p[0])[:10], sorted(pairs, key=lambda p: p[0], reverse=True)[:6])
+print(sorted([3, 1.5, 2, True]), sorted([float('nan'), 1.0, 0.5]), sorted(range(9, 0, -2)))
+try:
+    sorted([1, "a"])
+except TypeError as e:
+    print(e)

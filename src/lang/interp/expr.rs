@@ -672,8 +672,8 @@ impl Interp {
             },
             _ => self.eval(func, f)?,
         };
-        if let (true, Value::Func(func)) = (plain, &fv) {
-            if func.simple {
+        match (plain, &fv) {
+            (true, Value::Func(func)) if func.simple => {
                 let mut slots = self.new_slots(func.def.info.local_names.len());
                 for a in args {
                     if let Arg::Pos(x) = a {
@@ -684,6 +684,19 @@ impl Interp {
                     .call_slots(func, slots)
                     .map_err(|err| self.at(err, f, e.span, Anchor::None));
             }
+            // A builtin held in a variable, bound (`pop = xs.pop; pop(0)`) or not: called as
+            // `call` calls it, with its arguments built in place and its `self` borrowed.
+            (true, Value::Builtin(b)) if b.this.is_some() || !reads_frame(b.name) => {
+                let mut pos = ArgVec::with_capacity(args.len());
+                self.eval_plain_args(args, f, &mut pos)?;
+                let this = b.this.as_ref().unwrap_or(&Value::None);
+                super::builtin_subclass::str_args(this, &mut pos);
+                return self
+                    .check_interrupt()
+                    .and_then(|()| (b.f)(self, this, Args::new(pos)))
+                    .map_err(|err| self.at(err, f, e.span, Anchor::None));
+            }
+            _ => {}
         }
         let a = self.eval_args_for(args, f, e.span, Some(&fv))?;
         if let Value::Builtin(b) = &fv {

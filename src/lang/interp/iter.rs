@@ -27,10 +27,11 @@ impl Interp {
                 left: r.len(),
                 step: r.step,
             },
-            Value::Dict(d) => Iter::DictKeys {
+            Value::Dict(d) => Iter::Dict {
                 dict: d.clone(),
                 pos: 0,
                 len: d.borrow().len(),
+                part: DictPart::Keys,
             },
             Value::Set(s) | Value::FrozenSet(s) => Iter::Seq {
                 items: Rc::new(set_order(&s.borrow())),
@@ -110,12 +111,12 @@ impl Interp {
                         }
                     }
                     Iter::Seq { items, pos } | Iter::Reversed { items, pos, .. } => {
-                        let r = items.get(*pos).cloned();
+                        let r = items.get(*pos).map(Value::dup);
                         *pos += 1;
                         Ok(r)
                     }
                     Iter::List { list, pos } => {
-                        let r = list.borrow().get(*pos).cloned();
+                        let r = list.borrow().get(*pos).map(Value::dup);
                         *pos += 1;
                         Ok(r)
                     }
@@ -135,18 +136,21 @@ impl Interp {
                         }
                         None => Ok(None),
                     },
-                    Iter::DictKeys { dict, pos, len } => {
+                    Iter::Dict {
+                        dict,
+                        pos,
+                        len,
+                        part,
+                    } => {
                         let d = dict.borrow();
-                        if d.len() != *len {
-                            *len = d.len();
-                            return Err(PyErr::new(
-                                ExcKind::RuntimeError,
-                                "dictionary changed size during iteration",
-                            ));
-                        }
-                        let r = d.get_index(*pos).map(|(k, _)| k.0.clone());
-                        *pos += 1;
-                        Ok(r)
+                        let Some((k, v)) = dict_step(&d, pos, len)? else {
+                            return Ok(None);
+                        };
+                        Ok(Some(match part {
+                            DictPart::Keys => k.0.dup(),
+                            DictPart::Values => v.dup(),
+                            DictPart::Items => Value::tuple(vec![k.0.dup(), v.dup()]),
+                        }))
                     }
                     Iter::Enumerate { inner, count } => {
                         let inner = inner.clone();
@@ -161,7 +165,7 @@ impl Interp {
                         let inners = inners.clone();
                         drop(st);
                         let mut out = Vec::with_capacity(inners.len());
-                        for i in &inners {
+                        for i in inners.iter() {
                             match self.next(i)? {
                                 Some(v) => out.push(v),
                                 None => return Ok(None),
@@ -215,6 +219,64 @@ impl Interp {
                 other.type_name()
             ))),
         }
+    }
+
+    /// Whether `for a, b in it` can take `it`'s items in parts (`next_spread`): a zip of as
+    /// many iterators as the target has names, or an enumerate into two.
+    pub(crate) fn spreads(it: &Value, n: usize) -> bool {
+        match it {
+            Value::Iter(cell) => match &*cell.borrow() {
+                Iter::Zip { inners } => inners.len() == n && n > 0,
+                Iter::Enumerate { .. } => n == 2,
+                Iter::Dict { part, .. } => n == 2 && *part == DictPart::Items,
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// `next(it)` for an iterator that `spreads`, its tuple's items pushed onto `out` instead
+    /// (no tuple made only to be unpacked): false once exhausted. The inner iterators are
+    /// advanced in the order `next` advances them.
+    pub(crate) fn next_spread(&mut self, it: &Value, out: &mut ArgVec) -> PyResult<bool> {
+        self.tick()?;
+        let Value::Iter(cell) = it else {
+            return Ok(false);
+        };
+        let mut st = cell.borrow_mut();
+        match &mut *st {
+            Iter::Enumerate { inner, count } => {
+                let inner = inner.clone();
+                let c = *count;
+                *count += 1;
+                drop(st);
+                let Some(v) = self.next(&inner)? else {
+                    return Ok(false);
+                };
+                out.push(Value::Int(c));
+                out.push(v);
+            }
+            Iter::Zip { inners } => {
+                let inners = inners.clone();
+                drop(st);
+                for i in inners.iter() {
+                    match self.next(i)? {
+                        Some(v) => out.push(v),
+                        None => return Ok(false),
+                    }
+                }
+            }
+            Iter::Dict { dict, pos, len, .. } => {
+                let d = dict.borrow();
+                let Some((k, v)) = dict_step(&d, pos, len)? else {
+                    return Ok(false);
+                };
+                out.push(k.0.dup());
+                out.push(v.dup());
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
     }
 
     /// All items of an iterable.
@@ -274,4 +336,23 @@ impl Interp {
             ))),
         }
     }
+}
+
+/// One step of a dict iterator at `pos`: the entry, or `None` at the end. A dict whose size
+/// is not the one the walk began with raises, then and at every later step.
+fn dict_step<'a>(
+    d: &'a DictMap,
+    pos: &mut usize,
+    len: &mut usize,
+) -> PyResult<Option<(&'a Key, &'a Value)>> {
+    if d.len() != *len {
+        *len = usize::MAX;
+        return Err(PyErr::new(
+            ExcKind::RuntimeError,
+            "dictionary changed size during iteration",
+        ));
+    }
+    let r = d.get_index(*pos);
+    *pos += 1;
+    Ok(r)
 }

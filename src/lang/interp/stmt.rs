@@ -354,6 +354,35 @@ impl Interp {
         let iterator = self
             .get_iter(&it)
             .map_err(|e| self.at(e, f, whole_line(), Anchor::None))?;
+        // `for i, x in enumerate(xs)`, `for a, b in zip(xs, ys)`: the parts go straight to
+        // the names, as unpacking the tuple would put them.
+        if let ExprKind::Tuple(names) | ExprKind::List(names) = &target.kind {
+            if names.iter().all(names_only) && Self::spreads(&iterator, names.len()) {
+                let mut parts = ArgVec::new();
+                loop {
+                    self.tick()
+                        .map_err(|e| self.at(e, f, iter.span, Anchor::None))?;
+                    parts.clear();
+                    let more = self
+                        .next_spread(&iterator, &mut parts)
+                        .map_err(|e| self.at(e, f, whole_line(), Anchor::None))?;
+                    if !more {
+                        break;
+                    }
+                    for (t, v) in names.iter().zip(parts.drain(..)) {
+                        if let Some(v) = store_local(t, v, f) {
+                            self.assign(t, v, f)?;
+                        }
+                    }
+                    match self.exec_block(body, f)? {
+                        Flow::Break => return Ok(Flow::Normal),
+                        Flow::Return(v) => return Ok(Flow::Return(v)),
+                        Flow::Normal | Flow::Continue => {}
+                    }
+                }
+                return self.exec_block(orelse, f);
+            }
+        }
         loop {
             self.tick()
                 .map_err(|e| self.at(e, f, iter.span, Anchor::None))?;
