@@ -33,7 +33,7 @@ pub fn kwarg(a: &Args, name: &str) -> Option<Value> {
         .map(|(_, v)| v.clone())
 }
 
-fn check_kwargs(fname: &str, a: &Args, allowed: &[&str]) -> PyResult<()> {
+pub(crate) fn check_kwargs(fname: &str, a: &Args, allowed: &[&str]) -> PyResult<()> {
     for (k, _) in &a.kw {
         if !allowed.contains(&&*k.as_str()) {
             return Err(type_error(format!(

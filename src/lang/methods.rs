@@ -1,5 +1,5 @@
 //! Methods of the builtin types (`str.split`, `list.append`, `dict.items`, ...).
-use super::builtins::{arity, kwarg, norm_index, sort_values, to_index};
+use super::builtins::{arity, check_kwargs, kwarg, norm_index, sort_values, to_index};
 use super::error::{index_error, type_error, value_error, ExcKind, PyErr, PyResult};
 use super::format;
 use super::interp::generator::Generator;
@@ -60,6 +60,31 @@ fn py_strip<'a>(s: &'a str, chars: Option<&str>, left: bool, right: bool) -> &'a
         r = r.trim_end_matches(pred);
     }
     r
+}
+
+/// `str.splitlines`: Python's line boundaries are `\r\n` and each of `\n \r \x0b \x0c \x1c
+/// \x1d \x1e \x85 \u2028 \u2029` (Rust's `lines()` knows only the first two).
+fn split_lines(s: &str, keepends: bool) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut chars = s.char_indices().peekable();
+    while let Some((k, c)) = chars.next() {
+        let end = match c {
+            '\r' if matches!(chars.peek(), Some((_, '\n'))) => {
+                chars.next();
+                k + 2
+            }
+            '\n' | '\r' | '\x0b' | '\x0c' | '\x1c' | '\x1d' | '\x1e' | '\u{85}' | '\u{2028}'
+            | '\u{2029}' => k + c.len_utf8(),
+            _ => continue,
+        };
+        out.push(Value::str(&s[start..if keepends { end } else { k }]));
+        start = end;
+    }
+    if start < s.len() {
+        out.push(Value::str(&s[start..]));
+    }
+    out
 }
 
 fn split_ws(s: &str, maxsplit: i64) -> Vec<Value> {
@@ -142,7 +167,20 @@ fn str_method(name: &str) -> Option<M> {
                 }
             }
         },
-        "splitlines" => |_, t, _| Ok(Value::list(this_str(t).lines().map(Value::str).collect())),
+        "splitlines" => |i, t, a| {
+            check_kwargs("splitlines", &a, &["keepends"])?;
+            if a.pos.len() > 1 {
+                return Err(type_error(format!(
+                    "splitlines() takes at most 1 argument ({} given)",
+                    a.pos.len()
+                )));
+            }
+            let keep = match a.pos.first().cloned().or(kwarg(&a, "keepends")) {
+                Some(k) => i.truthy(&k)?,
+                None => false,
+            };
+            Ok(Value::list(split_lines(&this_str(t), keep)))
+        },
         "join" => |i, t, a| {
             arity("str.join", &a, 1, 1)?;
             let sep = this_str(t);

@@ -88,3 +88,12 @@ key, _, value = "lr=0.01".partition("=")
 print(key, value)
 print("a=b=c".split("=", 1))
 print("a b c".rsplit(" ", 1))
+# %% splitlines_boundaries
+print("a\rb\nc\r\nd\x0be\x0cf\x1cg\u2028h".splitlines(), "x\n".splitlines(), "".splitlines())
+print("ab\ncd\n".splitlines(True), "ab\r\ncd".splitlines(keepends=True))
+print("a\r\rb\r\n\r\nc\x85d\u2029".splitlines(True), "a\nb".splitlines(keepends=0), "é\n😀\r".splitlines(1))
+try:
+    "a".splitlines(1, 2)
+except TypeError as e:
+    print(e)
+print([0] * 3, [1, 2] * 2, [[]] * 2, (1,) * 3, (1, 2) * 2, [] * 5, [1] * -1, len(["ab"] * 1000))

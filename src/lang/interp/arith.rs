@@ -191,17 +191,21 @@ fn int_true_div(x: i64, y: i64) -> f64 {
     }
 }
 
-fn repeat<T: Clone>(items: &[T], n: i64) -> PyResult<Vec<T>> {
+fn repeat(items: &[Value], n: i64) -> PyResult<Vec<Value>> {
     let n = n.max(0) as usize;
     if items.len().saturating_mul(n) > MAX_ITEMS {
         return Err(PyErr::new(ExcKind::MemoryError, ""));
     }
-    Ok(items
-        .iter()
-        .cloned()
-        .cycle()
-        .take(items.len() * n)
-        .collect())
+    // (Filled in place: a `cycle()` iterator has no exact length, so collecting it grew
+    // the vector step by step.)
+    if let [one] = items {
+        return Ok(std::iter::repeat_with(|| one.dup()).take(n).collect());
+    }
+    let mut out = Vec::with_capacity(items.len() * n);
+    for _ in 0..n {
+        out.extend_from_slice(items);
+    }
+    Ok(out)
 }
 
 /// `a + b`, `a - b`, `a * b` of two ints that do not overflow or of two floats (`None`:

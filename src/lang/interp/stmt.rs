@@ -479,7 +479,10 @@ impl Interp {
                 // the tuple (it cannot change meanwhile).
                 let Value::Tuple(t) = v else { return Ok(()) };
                 for (target, val) in items.iter().zip(t.iter()) {
-                    self.assign(target, val.clone(), f)?;
+                    // (A plain local is stored here: no call per name.)
+                    if let Some(val) = store_local(target, val.dup(), f) {
+                        self.assign(target, val, f)?;
+                    }
                 }
                 Ok(())
             }
@@ -492,7 +495,9 @@ impl Interp {
                 let Value::List(l) = &v else { return Ok(()) };
                 for (k, target) in items.iter().enumerate() {
                     let val = l.borrow()[k].dup();
-                    self.assign(target, val, f)?;
+                    if let Some(val) = store_local(target, val, f) {
+                        self.assign(target, val, f)?;
+                    }
                 }
                 Ok(())
             }
