@@ -50,7 +50,7 @@ fn str_arg(v: Option<&Value>, what: &str) -> PyResult<Option<Rc<str>>> {
 fn py_strip<'a>(s: &'a str, chars: Option<&str>, left: bool, right: bool) -> &'a str {
     let pred = |c: char| match chars {
         Some(cs) => cs.contains(c),
-        None => c.is_whitespace(),
+        None => format::py_isspace(c),
     };
     let mut r = s;
     if left {
@@ -87,17 +87,18 @@ fn split_lines(s: &str, keepends: bool) -> Vec<Value> {
     out
 }
 
+/// `str.split()` with no separator: runs of Python whitespace (`str.isspace`) separate.
 fn split_ws(s: &str, maxsplit: i64) -> Vec<Value> {
     let mut out = Vec::new();
-    let mut rest = s.trim_start();
+    let mut rest = s.trim_start_matches(format::py_isspace);
     while !rest.is_empty() {
         if maxsplit >= 0 && out.len() as i64 >= maxsplit {
             out.push(Value::str(rest));
             return out;
         }
-        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let end = rest.find(format::py_isspace).unwrap_or(rest.len());
         out.push(Value::str(&rest[..end]));
-        rest = rest[end..].trim_start();
+        rest = rest[end..].trim_start_matches(format::py_isspace);
     }
     out
 }
@@ -248,7 +249,7 @@ fn str_class_method(name: &str) -> Option<NativeFn> {
         "isspace" => |_, t, _| {
             let s = this_str(t);
             Ok(Value::Bool(
-                !s.is_empty() && s.chars().all(char::is_whitespace),
+                !s.is_empty() && s.chars().all(format::py_isspace),
             ))
         },
         "isupper" => |_, t, _| {
@@ -1004,7 +1005,7 @@ pub fn method(obj: &Value, name: &str) -> Option<M> {
             "endswith" => |_, t, a| starts_ends(t, &a, true),
             "rsplit" => |_, t, a| {
                 let s = this_str(t);
-                let sep = str_arg(a.pos.first(), "")?;
+                let sep = str_arg(a.pos.first().or(kwarg(&a, "sep").as_ref()), "")?;
                 let maxsplit = match a.pos.get(1).cloned().or(kwarg(&a, "maxsplit")) {
                     Some(v) => to_index(&v)?,
                     None => -1,

@@ -97,3 +97,9 @@ try:
 except TypeError as e:
     print(e)
 print([0] * 3, [1, 2] * 2, [[]] * 2, (1,) * 3, (1, 2) * 2, [] * 5, [1] * -1, len(["ab"] * 1000))
+# %% python_whitespace
+# str.split/strip/isspace know the information separators \x1c-\x1f as whitespace, as Python does.
+s = "\x1ca\x1fb\x1dc\x1e \u3000d\x85"
+print(s.split(), repr(s.strip()), repr(s.lstrip()), repr(s.rstrip()), "\x1f".isspace(), "\x1c\x1d".isspace(), s.rsplit(None, 1))
+print("a\x1fb".split(maxsplit=1), "\x1f".strip() == "")
+print("a,b,c".rsplit(sep=",", maxsplit=1), "  a b  ".split(maxsplit=1), "  a b  ".rsplit(maxsplit=1))

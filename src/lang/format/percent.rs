@@ -272,6 +272,11 @@ pub(super) fn parse_percent_spec(chars: &[char], i: &mut usize) -> Result<Percen
 
 /// `unicode_format_arg_output`: sign, `0x` prefix, padding and truncation of a converted value.
 pub(super) fn percent_output(text: &str, spec: &PercentSpec, numeric: bool) -> String {
+    // A plain `%d`/`%s`/`%f` (no width, flags or truncating precision) is its text as it is.
+    let truncates = matches!(spec.conv, 's' | 'r' | 'a') && spec.precision.value().is_some();
+    if spec.width.value().is_none() && !truncates && !(spec.plus || spec.space || spec.alt) {
+        return text.to_owned();
+    }
     let chars: Vec<char> = text.chars().collect();
     let mut len = chars.len() as i64;
     let fill = if numeric && spec.zero { '0' } else { ' ' };

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 // ---------------------------------------------------------------------------------------------
 
 /// `str.isspace()`: Unicode White_Space plus the ASCII information separators 0x1c..=0x1f.
-pub(super) fn py_isspace(c: char) -> bool {
+pub fn py_isspace(c: char) -> bool {
     c.is_whitespace() || ('\x1c'..='\x1f').contains(&c)
 }
 

@@ -268,11 +268,12 @@ impl Interp {
         use format::{PercentCount, PercentKind, PercentPiece};
         let pieces = format::parse_percent(fmt);
         // A tuple subclass's items are the arguments, as a tuple's are.
-        let (vals, mapping): (Vec<Value>, Option<Value>) =
+        // (Borrowed: a format call copies none of its arguments.)
+        let (vals, mapping): (&[Value], Option<&Value>) =
             match super::builtin_subclass::unwrap(args) {
-                Value::Tuple(t) => (t.as_ref().clone(), None),
-                Value::Dict(_) => (vec![args.clone()], Some(args.clone())),
-                other => (vec![other.clone()], None),
+                Value::Tuple(t) => (&t[..], None),
+                Value::Dict(_) => (std::slice::from_ref(args), Some(args)),
+                other => (std::slice::from_ref(other), None),
             };
         let mut idx = 0;
         let mut out = String::new();
@@ -280,7 +281,7 @@ impl Interp {
         let take = |idx: &mut usize| -> PyResult<Value> {
             let v = vals
                 .get(*idx)
-                .cloned()
+                .map(Value::dup)
                 .ok_or_else(|| type_error("not enough arguments for format string"))?;
             *idx += 1;
             Ok(v)
@@ -303,7 +304,7 @@ impl Interp {
                     let v = match &spec.key {
                         Some(k) => {
                             used_mapping = true;
-                            let Some(m) = &mapping else {
+                            let Some(m) = mapping else {
                                 return Err(type_error("format requires a mapping"));
                             };
                             self.get_item(m, &Value::str(k))?
