@@ -291,6 +291,17 @@ impl Interp {
         }
     }
 
+    /// Runs one pass of a loop's body: `Some(flow)` when the loop ends with it (`break`
+    /// ends the loop normally, `return` passes up), `None` to go on.
+    #[inline(always)]
+    fn loop_body(&mut self, body: &[Stmt], f: &mut Frame) -> PyResult<Option<Flow>> {
+        Ok(match self.exec_block(body, f)? {
+            Flow::Break => Some(Flow::Normal),
+            Flow::Return(v) => Some(Flow::Return(v)),
+            Flow::Normal | Flow::Continue => None,
+        })
+    }
+
     fn exec_for(
         &mut self,
         target: &Expr,
@@ -310,10 +321,8 @@ impl Interp {
                 if let Some(v) = store_local(target, Value::Int(cur), f) {
                     self.assign(target, v, f)?;
                 }
-                match self.exec_block(body, f)? {
-                    Flow::Break => return Ok(Flow::Normal),
-                    Flow::Return(v) => return Ok(Flow::Return(v)),
-                    Flow::Normal | Flow::Continue => {}
+                if let Some(done) = self.loop_body(body, f)? {
+                    return Ok(done);
                 }
                 cur = cur.wrapping_add(step);
             }
@@ -336,10 +345,8 @@ impl Interp {
                 if let Some(v) = store_local(target, item, f) {
                     self.assign(target, v, f)?;
                 }
-                match self.exec_block(body, f)? {
-                    Flow::Break => return Ok(Flow::Normal),
-                    Flow::Return(v) => return Ok(Flow::Return(v)),
-                    Flow::Normal | Flow::Continue => {}
+                if let Some(done) = self.loop_body(body, f)? {
+                    return Ok(done);
                 }
             }
             return self.exec_block(orelse, f);
@@ -374,10 +381,8 @@ impl Interp {
                             self.assign(t, v, f)?;
                         }
                     }
-                    match self.exec_block(body, f)? {
-                        Flow::Break => return Ok(Flow::Normal),
-                        Flow::Return(v) => return Ok(Flow::Return(v)),
-                        Flow::Normal | Flow::Continue => {}
+                    if let Some(done) = self.loop_body(body, f)? {
+                        return Ok(done);
                     }
                 }
                 return self.exec_block(orelse, f);
@@ -393,10 +398,8 @@ impl Interp {
                 break;
             };
             self.assign(target, item, f)?;
-            match self.exec_block(body, f)? {
-                Flow::Break => return Ok(Flow::Normal),
-                Flow::Return(v) => return Ok(Flow::Return(v)),
-                Flow::Normal | Flow::Continue => {}
+            if let Some(done) = self.loop_body(body, f)? {
+                return Ok(done);
             }
         }
         self.exec_block(orelse, f)
