@@ -228,7 +228,9 @@ impl Interp {
                 }
             }
         } else {
-            let mut slots = vec![None; nslots];
+            // (From the pool, as the simple path's: keyword calls are common in torch.nn.)
+            let mut slots = self.new_slots(nslots);
+            slots.resize(nslots, None);
             self.bind_args(func, this, args, &mut slots)?;
             slots
         };
