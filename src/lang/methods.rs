@@ -1149,13 +1149,13 @@ pub fn value_attr(_i: &mut Interp, obj: &Value, name: &str) -> Option<Value> {
 /// `dict.keys()` / `values()` / `items()`: live views of the dict.
 struct DictView {
     dict: Rc<RefCell<DictMap>>,
-    kind: DictPart,
+    part: DictPart,
 }
 
-fn dict_view(t: &Value, kind: DictPart) -> Value {
+fn dict_view(t: &Value, part: DictPart) -> Value {
     Value::Native(Rc::new(DictView {
         dict: this_dict(t),
-        kind,
+        part,
     }))
 }
 
@@ -1164,7 +1164,7 @@ impl DictView {
         self.dict
             .borrow()
             .iter()
-            .map(|(k, v)| match self.kind {
+            .map(|(k, v)| match self.part {
                 DictPart::Keys => k.0.clone(),
                 DictPart::Values => v.clone(),
                 DictPart::Items => Value::tuple(vec![k.0.clone(), v.clone()]),
@@ -1175,7 +1175,7 @@ impl DictView {
 
 impl Native for DictView {
     fn type_name(&self) -> &str {
-        match self.kind {
+        match self.part {
             DictPart::Keys => "dict_keys",
             DictPart::Values => "dict_values",
             DictPart::Items => "dict_items",
@@ -1192,13 +1192,9 @@ impl Native for DictView {
         Ok(Some(self.dict.borrow().len()))
     }
     fn iter(&self, _this: &Value, _i: &mut Interp) -> PyResult<Option<Value>> {
-        let len = self.dict.borrow().len();
-        Ok(Some(Value::Iter(Rc::new(RefCell::new(Iter::Dict {
-            dict: self.dict.clone(),
-            pos: 0,
-            len,
-            part: self.kind,
-        })))))
+        Ok(Some(Value::Iter(Rc::new(RefCell::new(Iter::over_dict(
+            &self.dict, self.part,
+        ))))))
     }
     fn hashable(&self) -> bool {
         false
@@ -1207,7 +1203,7 @@ impl Native for DictView {
         if let Value::Native(n) = other {
             if let Some(o) = n.as_any().downcast_ref::<DictView>() {
                 let (a, b) = (Value::list(self.items()), Value::list(o.items()));
-                if self.kind == DictPart::Values {
+                if self.part == DictPart::Values {
                     return Ok(Some(Value::Bool(false)));
                 }
                 let sa = super::builtins::construct(i, TypeTag::Set, Args::of([a]))?;

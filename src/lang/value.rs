@@ -907,6 +907,16 @@ pub trait NativeIter {
 }
 
 impl Iter {
+    /// A walk over `dict`'s keys, values or items from its start.
+    pub fn over_dict(dict: &Rc<RefCell<DictMap>>, part: DictPart) -> Iter {
+        Iter::Dict {
+            dict: dict.clone(),
+            pos: 0,
+            len: dict.borrow().len(),
+            part,
+        }
+    }
+
     pub fn type_name(&self) -> &'static str {
         match self {
             Iter::Seq { .. } => "tuple_iterator",

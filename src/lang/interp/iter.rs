@@ -27,12 +27,7 @@ impl Interp {
                 left: r.len(),
                 step: r.step,
             },
-            Value::Dict(d) => Iter::Dict {
-                dict: d.clone(),
-                pos: 0,
-                len: d.borrow().len(),
-                part: DictPart::Keys,
-            },
+            Value::Dict(d) => Iter::over_dict(d, DictPart::Keys),
             Value::Set(s) | Value::FrozenSet(s) => Iter::Seq {
                 items: Rc::new(set_order(&s.borrow())),
                 pos: 0,
@@ -136,6 +131,18 @@ impl Interp {
                         }
                         None => Ok(None),
                     },
+                    // A tuple of parts: made from the parts `spread_step` gives a `for`.
+                    Iter::Enumerate { .. }
+                    | Iter::Zip { .. }
+                    | Iter::Dict {
+                        part: DictPart::Items,
+                        ..
+                    } => {
+                        drop(st);
+                        let mut parts = ArgVec::new();
+                        let more = self.spread_step(cell, &mut parts)?;
+                        Ok(more.then(|| Value::tuple(parts.into_vec())))
+                    }
                     Iter::Dict {
                         dict,
                         pos,
@@ -146,35 +153,11 @@ impl Interp {
                         let Some((k, v)) = dict_step(&d, pos, len)? else {
                             return Ok(None);
                         };
-                        Ok(Some(match part {
-                            DictPart::Keys => k.0.dup(),
-                            DictPart::Values => v.dup(),
-                            DictPart::Items => Value::tuple(vec![k.0.dup(), v.dup()]),
+                        Ok(Some(if *part == DictPart::Keys {
+                            k.0.dup()
+                        } else {
+                            v.dup()
                         }))
-                    }
-                    Iter::Enumerate { inner, count } => {
-                        let inner = inner.clone();
-                        let c = *count;
-                        *count += 1;
-                        drop(st);
-                        Ok(self
-                            .next(&inner)?
-                            .map(|v| Value::tuple(vec![Value::Int(c), v])))
-                    }
-                    Iter::Zip { inners } => {
-                        let inners = inners.clone();
-                        drop(st);
-                        let mut out = Vec::with_capacity(inners.len());
-                        for i in inners.iter() {
-                            match self.next(i)? {
-                                Some(v) => out.push(v),
-                                None => return Ok(None),
-                            }
-                        }
-                        if inners.is_empty() {
-                            return Ok(None);
-                        }
-                        Ok(Some(Value::tuple(out)))
                     }
                     Iter::Gen(g) => {
                         let g = g.clone();
@@ -221,28 +204,35 @@ impl Interp {
         }
     }
 
-    /// Whether `for a, b in it` can take `it`'s items in parts (`next_spread`): a zip of as
-    /// many iterators as the target has names, or an enumerate into two.
-    pub(crate) fn spreads(it: &Value, n: usize) -> bool {
-        match it {
-            Value::Iter(cell) => match &*cell.borrow() {
-                Iter::Zip { inners } => inners.len() == n && n > 0,
-                Iter::Enumerate { .. } => n == 2,
-                Iter::Dict { part, .. } => n == 2 && *part == DictPart::Items,
-                _ => false,
-            },
-            _ => false,
+    /// How many parts each item of `it` has when a `for` can take them without the tuple
+    /// (`next_spread`): a zip's iterators' count, 2 for an enumerate or a dict's items.
+    pub(crate) fn spread_width(it: &Value) -> Option<usize> {
+        let Value::Iter(cell) = it else { return None };
+        match &*cell.borrow() {
+            Iter::Zip { inners } if !inners.is_empty() => Some(inners.len()),
+            Iter::Enumerate { .. }
+            | Iter::Dict {
+                part: DictPart::Items,
+                ..
+            } => Some(2),
+            _ => None,
         }
     }
 
-    /// `next(it)` for an iterator that `spreads`, its tuple's items pushed onto `out` instead
-    /// (no tuple made only to be unpacked): false once exhausted. The inner iterators are
-    /// advanced in the order `next` advances them.
+    /// `next(it)` for an iterator with a `spread_width`, its tuple's items pushed onto `out`
+    /// instead (no tuple made only to be unpacked): false once exhausted.
     pub(crate) fn next_spread(&mut self, it: &Value, out: &mut ArgVec) -> PyResult<bool> {
         self.tick()?;
-        let Value::Iter(cell) = it else {
-            return Ok(false);
-        };
+        match it {
+            Value::Iter(cell) => self.spread_step(cell, out),
+            _ => Ok(false),
+        }
+    }
+
+    /// One step of an enumerate, a zip or a dict's items, as parts pushed onto `out`: false
+    /// once exhausted. The inner iterators are advanced in order, and a zip stops at the first
+    /// one exhausted, as CPython's do.
+    fn spread_step(&mut self, cell: &RefCell<Iter>, out: &mut ArgVec) -> PyResult<bool> {
         let mut st = cell.borrow_mut();
         match &mut *st {
             Iter::Enumerate { inner, count } => {
@@ -259,6 +249,9 @@ impl Interp {
             Iter::Zip { inners } => {
                 let inners = inners.clone();
                 drop(st);
+                if inners.is_empty() {
+                    return Ok(false);
+                }
                 for i in inners.iter() {
                     match self.next(i)? {
                         Some(v) => out.push(v),

@@ -361,43 +361,42 @@ impl Interp {
         let iterator = self
             .get_iter(&it)
             .map_err(|e| self.at(e, f, whole_line(), Anchor::None))?;
-        // `for i, x in enumerate(xs)`, `for a, b in zip(xs, ys)`: the parts go straight to
-        // the names, as unpacking the tuple would put them.
-        if let ExprKind::Tuple(names) | ExprKind::List(names) = &target.kind {
-            if names.iter().all(names_only) && Self::spreads(&iterator, names.len()) {
-                let mut parts = ArgVec::new();
-                loop {
-                    self.tick()
-                        .map_err(|e| self.at(e, f, iter.span, Anchor::None))?;
-                    parts.clear();
-                    let more = self
-                        .next_spread(&iterator, &mut parts)
-                        .map_err(|e| self.at(e, f, whole_line(), Anchor::None))?;
-                    if !more {
-                        break;
-                    }
-                    for (t, v) in names.iter().zip(parts.drain(..)) {
-                        if let Some(v) = store_local(t, v, f) {
-                            self.assign(t, v, f)?;
-                        }
-                    }
-                    if let Some(done) = self.loop_body(body, f)? {
-                        return Ok(done);
-                    }
-                }
-                return self.exec_block(orelse, f);
+        // `for i, x in enumerate(xs)`, `for a, b in zip(xs, ys)`, `for k, v in d.items()`:
+        // the parts go straight to the names, as unpacking the tuple would put them.
+        let spread = match &target.kind {
+            ExprKind::Tuple(names) | ExprKind::List(names)
+                if Self::spread_width(&iterator) == Some(names.len())
+                    && names.iter().all(names_only) =>
+            {
+                Some(names)
             }
-        }
+            _ => None,
+        };
+        let mut parts = ArgVec::new();
         loop {
             self.tick()
                 .map_err(|e| self.at(e, f, iter.span, Anchor::None))?;
-            let Some(item) = self
-                .next(&iterator)
-                .map_err(|e| self.at(e, f, whole_line(), Anchor::None))?
-            else {
-                break;
-            };
-            self.assign(target, item, f)?;
+            if let Some(names) = spread {
+                let more = self
+                    .next_spread(&iterator, &mut parts)
+                    .map_err(|e| self.at(e, f, whole_line(), Anchor::None))?;
+                if !more {
+                    break;
+                }
+                for (t, v) in names.iter().zip(parts.drain(..)) {
+                    if let Some(v) = store_local(t, v, f) {
+                        self.assign(t, v, f)?;
+                    }
+                }
+            } else {
+                let Some(item) = self
+                    .next(&iterator)
+                    .map_err(|e| self.at(e, f, whole_line(), Anchor::None))?
+                else {
+                    break;
+                };
+                self.assign(target, item, f)?;
+            }
             if let Some(done) = self.loop_body(body, f)? {
                 return Ok(done);
             }
