@@ -29,17 +29,57 @@ enum ScopeKind {
 pub struct Resolver {
     stack: Vec<ScopeKind>,
     loop_depth: usize,
+    warnings: Vec<CompileWarning>,
 }
 
 type RResult = Result<(), SyntaxErr>;
 
-/// Resolves a module's statements in place.
-pub fn resolve_module(body: &mut [Stmt]) -> RResult {
+/// A SyntaxWarning CPython's compiler gives: where (the source offset of the expression) and
+/// what.
+pub type CompileWarning = (u32, &'static str);
+
+/// Resolves a module's statements in place; gives the compiler's warnings, in source order.
+pub fn resolve_module(body: &mut [Stmt]) -> Result<Vec<CompileWarning>, SyntaxErr> {
     let mut r = Resolver {
         stack: vec![ScopeKind::Module],
         loop_depth: 0,
+        warnings: Vec::new(),
     };
-    r.block(body)
+    r.block(body)?;
+    Ok(r.warnings)
+}
+
+/// Whether CPython's compiler sees `e` as a constant other than None, True, False and `...`
+/// (after its folding of signed numbers and tuples of constants): `x is 1` compares
+/// identity with a literal, which is what the "is" warning is about.
+fn is_literal(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Str(_) => true,
+        ExprKind::Unary(UnaryOp::Neg | UnaryOp::Pos | UnaryOp::Invert, x) => {
+            matches!(x.kind, ExprKind::Int(_) | ExprKind::Float(_))
+        }
+        // `"abc"[0]` and `(1, 2)[0]` are folded when the index is in range.
+        ExprKind::Subscript(x, i) => match (&x.kind, &i.kind) {
+            (ExprKind::Str(s), ExprKind::Int(k)) => {
+                let n = s.chars().count() as i64;
+                (-n..n).contains(k)
+            }
+            (ExprKind::Tuple(items), ExprKind::Int(k)) => {
+                let n = items.len() as i64;
+                let at = if *k < 0 { k + n } else { *k };
+                is_literal(x) && (0..n).contains(&at) && is_literal(&items[at as usize])
+            }
+            _ => false,
+        },
+        ExprKind::Tuple(items) => items.iter().all(|x| {
+            is_literal(x)
+                || matches!(
+                    x.kind,
+                    ExprKind::None | ExprKind::Bool(_) | ExprKind::Ellipsis
+                )
+        }),
+        _ => false,
+    }
 }
 
 /// Names a block binds in its own scope (not inside nested scopes), and its global/nonlocal
@@ -508,6 +548,21 @@ impl Resolver {
                 self.expr(b)
             }
             ExprKind::Compare(a, rest) => {
+                // CPython's compiler warns at the first `is`/`is not` with a literal operand.
+                let mut left = is_literal(a);
+                for (op, x) in rest.iter() {
+                    let right = is_literal(x);
+                    if (left || right) && matches!(op, CmpOp::Is | CmpOp::IsNot) {
+                        let msg = if *op == CmpOp::Is {
+                            "\"is\" with a literal. Did you mean \"==\"?"
+                        } else {
+                            "\"is not\" with a literal. Did you mean \"!=\"?"
+                        };
+                        self.warnings.push((e.span.start, msg));
+                        break;
+                    }
+                    left = right;
+                }
                 self.expr(a)?;
                 rest.iter_mut().try_for_each(|(_, x)| self.expr(x))
             }

@@ -118,12 +118,46 @@ impl fmt::Debug for Value {
 
 impl From<String> for Value {
     fn from(s: String) -> Value {
-        Value::Str(Rc::from(s))
+        match one_char(&s) {
+            Some(v) => v,
+            None => Value::Str(Rc::from(s)),
+        }
     }
 }
 impl From<&str> for Value {
     fn from(s: &str) -> Value {
-        Value::Str(Rc::from(s))
+        Value::str(s)
+    }
+}
+impl From<char> for Value {
+    fn from(c: char) -> Value {
+        match ONE_CHAR.with(|t| t.get(c as usize).cloned()) {
+            Some(r) => Value::Str(r),
+            None => Value::Str(Rc::from(c.encode_utf8(&mut [0; 4]) as &str)),
+        }
+    }
+}
+
+thread_local! {
+    /// The strings of one character below U+0100, made once and shared, as CPython keeps
+    /// its Latin-1 singletons: `s[i]`, `for c in s` and `"a b".split()` give them without
+    /// an allocation (and `"a" is "a"[0]` holds, as it does there).
+    static ONE_CHAR: Vec<Rc<str>> = (0..256u32)
+        .map(|c| Rc::from(char::from_u32(c).unwrap_or('?').to_string()))
+        .collect();
+}
+
+/// The shared string for `s` when it is one character below U+0100.
+#[inline]
+fn one_char(s: &str) -> Option<Value> {
+    // (Below U+0100 a character is at most 2 bytes of UTF-8.)
+    if s.is_empty() || s.len() > 2 {
+        return None;
+    }
+    let mut cs = s.chars();
+    match (cs.next(), cs.next()) {
+        (Some(c), None) if (c as u32) < 256 => Some(Value::from(c)),
+        _ => None,
     }
 }
 impl From<i64> for Value {
@@ -150,7 +184,10 @@ impl Value {
         Value::Tuple(Rc::new(items))
     }
     pub fn str(s: &str) -> Value {
-        Value::Str(Rc::from(s))
+        match one_char(s) {
+            Some(v) => v,
+            None => Value::Str(Rc::from(s)),
+        }
     }
 
     /// The type name used in error messages (`'int'`, `'list'`, `'Net'`).

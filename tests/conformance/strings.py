@@ -103,3 +103,20 @@ s = "\x1ca\x1fb\x1dc\x1e \u3000d\x85"
 print(s.split(), repr(s.strip()), repr(s.lstrip()), repr(s.rstrip()), "\x1f".isspace(), "\x1c\x1d".isspace(), s.rsplit(None, 1))
 print("a\x1fb".split(maxsplit=1), "\x1f".strip() == "")
 print("a,b,c".rsplit(sep=",", maxsplit=1), "  a b  ".split(maxsplit=1), "  a b  ".rsplit(maxsplit=1))
+# %% one_character_strings
+# Characters below U+0100 come as shared one-character strings; the rest as new ones.
+s = "aé€😀 b"
+print([c for c in s], [s[i] for i in range(len(s))], [s[-i] for i in range(1, len(s) + 1)])
+for c in s:
+    print(c, ord(c), len(c), c == s[s.index(c)], end="; ")
+print()
+for c in "":
+    print("never")
+else:
+    print("empty walk")
+t = "xyz"
+for c in t:
+    t = t + c
+print(t, "".join(c for c in "abc"), "a b".split(), "ab"[::-1], list("é€"), sorted("cba"))
+for i, c in enumerate("ab"):
+    print(i, c)

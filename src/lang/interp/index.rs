@@ -149,9 +149,7 @@ impl Interp {
                     )),
                     _ => {
                         let i = index_of(idx, "string")?;
-                        Ok(Value::from(
-                            chars[norm_index(i, chars.len(), "string")?].to_string(),
-                        ))
+                        Ok(Value::from(chars[norm_index(i, chars.len(), "string")?]))
                     }
                 }
             }

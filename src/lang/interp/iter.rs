@@ -127,7 +127,7 @@ impl Interp {
                     Iter::Str { s, pos } => match s[*pos..].chars().next() {
                         Some(c) => {
                             *pos += c.len_utf8();
-                            Ok(Some(Value::from(c.to_string())))
+                            Ok(Some(Value::from(c)))
                         }
                         None => Ok(None),
                     },

@@ -23,6 +23,7 @@ pub use keys::KeyedMap;
 use super::ast::Stmt;
 use super::error::{Exc, ExcKind, PyErr, PyResult, Source};
 use super::lexer::SyntaxErr;
+use super::resolve::CompileWarning;
 use super::symbol::Sym;
 use super::value::*;
 use std::cell::RefCell;
@@ -292,7 +293,11 @@ impl Interp {
     /// Parses, resolves and runs a whole program (a file or one REPL entry). In `echo` mode
     /// the values of expression statements are printed with `repr`, as at Python's prompt.
     pub fn run(&mut self, src: Rc<Source>, echo: bool) -> PyResult<()> {
-        let body = parse(&src)?;
+        let (body, warnings) = parse(&src)?;
+        for (offset, msg) in warnings {
+            self.note_stmt(offset, &src);
+            self.emit_warning("SyntaxWarning", msg);
+        }
         self.exec_module(&body, src, echo)
     }
 
@@ -337,7 +342,30 @@ impl Interp {
     /// `warnings.warn(msg, category)` with Python's default filter and format: written to
     /// stderr once per location as `file:line: Category: message` and the source line.
     pub fn warn(&mut self, category: &str, msg: &str) {
-        let (file, line, text) = match &self.stmt_src {
+        let (file, line, _) = self.warning_place();
+        if self
+            .warned
+            .insert(format!("{file}:{line}:{category}:{msg}"))
+        {
+            self.emit_warning(category, msg);
+        }
+    }
+
+    /// A warning at the noted statement, written whether or not it was given before there
+    /// (as the compiler's are: each compilation warns afresh).
+    fn emit_warning(&mut self, category: &str, msg: &str) {
+        let (file, line, text) = self.warning_place();
+        self.out.flush();
+        let mut s = format!("{file}:{line}: {category}: {msg}\n");
+        if let Some(t) = text.filter(|t| !t.is_empty()) {
+            s.push_str(&format!("  {t}\n"));
+        }
+        eprint!("{s}");
+    }
+
+    /// The file, line and (where it is shown) source text of the noted statement.
+    fn warning_place(&self) -> (String, usize, Option<String>) {
+        match &self.stmt_src {
             Some(src) => {
                 let off = (self.stmt_offset as usize).min(src.text.len());
                 let line = src.text.as_bytes()[..off]
@@ -353,17 +381,7 @@ impl Interp {
                 (src.name.clone(), line, text)
             }
             None => ("<stdin>".to_string(), 1, None),
-        };
-        let key = format!("{file}:{line}:{category}:{msg}");
-        if !self.warned.insert(key) {
-            return;
         }
-        self.out.flush();
-        let mut s = format!("{file}:{line}: {category}: {msg}\n");
-        if let Some(t) = text.filter(|t| !t.is_empty()) {
-            s.push_str(&format!("  {t}\n"));
-        }
-        eprint!("{s}");
     }
 
     /// KeyboardInterrupt after Ctrl-C. Also checked before each call of a builtin or native
@@ -426,11 +444,12 @@ impl Default for Interp {
     }
 }
 
-/// Parses and resolves a source, giving SyntaxError as a Python error.
-pub fn parse(src: &Rc<Source>) -> PyResult<Vec<Stmt>> {
+/// Parses and resolves a source, giving SyntaxError as a Python error, and the compiler's
+/// warnings.
+pub fn parse(src: &Rc<Source>) -> PyResult<(Vec<Stmt>, Vec<CompileWarning>)> {
     let mut body = super::parser::parse_module(&src.text).map_err(|e| syntax_error(e, src))?;
-    super::resolve::resolve_module(&mut body).map_err(|e| syntax_error(e, src))?;
-    Ok(body)
+    let warnings = super::resolve::resolve_module(&mut body).map_err(|e| syntax_error(e, src))?;
+    Ok((body, warnings))
 }
 
 pub fn syntax_error(e: SyntaxErr, src: &Rc<Source>) -> PyErr {

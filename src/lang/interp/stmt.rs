@@ -330,7 +330,8 @@ impl Interp {
         }
         // Lists and tuples are walked by index (as their iterators do), with no iterator
         // object: a list that grows or shrinks meanwhile is seen as its iterator would see it.
-        if let Value::List(_) | Value::Tuple(_) = &it {
+        // A string is walked by its characters' byte offsets.
+        if let Value::List(_) | Value::Tuple(_) | Value::Str(_) = &it {
             let mut pos = 0;
             loop {
                 self.tick()
@@ -338,6 +339,10 @@ impl Interp {
                 let item = match &it {
                     Value::List(l) => l.borrow().get(pos).map(Value::dup),
                     Value::Tuple(t) => t.get(pos).map(Value::dup),
+                    Value::Str(s) => s[pos..].chars().next().map(|c| {
+                        pos += c.len_utf8() - 1;
+                        Value::from(c)
+                    }),
                     _ => None,
                 };
                 let Some(item) = item else { break };
