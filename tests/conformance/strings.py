@@ -120,3 +120,8 @@ for c in t:
 print(t, "".join(c for c in "abc"), "a b".split(), "ab"[::-1], list("é€"), sorted("cba"))
 for i, c in enumerate("ab"):
     print(i, c)
+for bad in (len(s), -len(s) - 1, 2**40):
+    try:
+        s[bad]
+    except IndexError as e:
+        print(e, s[len(s) - 1], s[-len(s)])

@@ -142,14 +142,18 @@ impl Interp {
                         return Ok(Value::from(&s[k as usize..k as usize + 1]));
                     }
                 }
-                let chars: Vec<char> = s.chars().collect();
                 match idx {
-                    Value::Slice(sl) => Ok(Value::from(
-                        slice_pick(&chars, sl)?.into_iter().collect::<String>(),
-                    )),
+                    Value::Slice(sl) => {
+                        let chars: Vec<char> = s.chars().collect();
+                        Ok(Value::from(
+                            slice_pick(&chars, sl)?.into_iter().collect::<String>(),
+                        ))
+                    }
+                    // (Counted, not collected: a loop indexing a long text copies nothing.)
                     _ => {
                         let i = index_of(idx, "string")?;
-                        Ok(Value::from(chars[norm_index(i, chars.len(), "string")?]))
+                        let k = norm_index(i, s.chars().count(), "string")?;
+                        Ok(Value::from(s.chars().nth(k).unwrap_or_default()))
                     }
                 }
             }
