@@ -901,37 +901,29 @@ fn native_sort(idx: &mut [usize], keys: &[Value], reverse: bool) -> bool {
             idx.sort_by(|&a, &b| cmp(a, b));
         }
     };
-    let ints: Option<Vec<i64>> = keys
-        .iter()
-        .map(|k| match k {
-            Value::Int(i) => Some(*i),
-            _ => None,
-        })
-        .collect();
-    if let Some(ints) = ints {
+    // Every key as a `T`, or `None` when one is not.
+    fn all<'a, T>(keys: &'a [Value], f: impl Fn(&'a Value) -> Option<T>) -> Option<Vec<T>> {
+        keys.iter().map(f).collect()
+    }
+    if let Some(ints) = all(keys, |k| match k {
+        Value::Int(i) => Some(*i),
+        _ => None,
+    }) {
         ordered(&|a, b| ints[a].cmp(&ints[b]));
         return true;
     }
-    let strs: Option<Vec<&str>> = keys
-        .iter()
-        .map(|k| match k {
-            Value::Str(s) => Some(&**s),
-            _ => None,
-        })
-        .collect();
-    if let Some(strs) = strs {
+    if let Some(strs) = all(keys, |k| match k {
+        Value::Str(s) => Some(&**s),
+        _ => None,
+    }) {
         // (UTF-8 byte order is code point order, Python's str order.)
         ordered(&|a, b| strs[a].cmp(strs[b]));
         return true;
     }
-    let floats: Option<Vec<f64>> = keys
-        .iter()
-        .map(|k| match k {
-            Value::Float(x) if !x.is_nan() => Some(*x),
-            _ => None,
-        })
-        .collect();
-    if let Some(floats) = floats {
+    if let Some(floats) = all(keys, |k| match k {
+        Value::Float(x) if !x.is_nan() => Some(*x),
+        _ => None,
+    }) {
         // (No NaN, so `partial_cmp` always answers; -0.0 equals 0.0, as in Python.)
         ordered(&|a, b| floats[a].partial_cmp(&floats[b]).unwrap_or(Ordering::Equal));
         return true;

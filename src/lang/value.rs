@@ -118,10 +118,8 @@ impl fmt::Debug for Value {
 
 impl From<String> for Value {
     fn from(s: String) -> Value {
-        match one_char(&s) {
-            Some(v) => v,
-            None => Value::Str(Rc::from(s)),
-        }
+        // (`Rc<str>` copies the text out of a `String` either way.)
+        Value::str(&s)
     }
 }
 impl From<&str> for Value {

@@ -342,19 +342,29 @@ impl Interp {
     /// `warnings.warn(msg, category)` with Python's default filter and format: written to
     /// stderr once per location as `file:line: Category: message` and the source line.
     pub fn warn(&mut self, category: &str, msg: &str) {
-        let (file, line, _) = self.warning_place();
+        let place = self.warning_place();
+        let (file, line, _) = &place;
         if self
             .warned
             .insert(format!("{file}:{line}:{category}:{msg}"))
         {
-            self.emit_warning(category, msg);
+            self.write_warning(place, category, msg);
         }
     }
 
     /// A warning at the noted statement, written whether or not it was given before there
     /// (as the compiler's are: each compilation warns afresh).
     fn emit_warning(&mut self, category: &str, msg: &str) {
-        let (file, line, text) = self.warning_place();
+        let place = self.warning_place();
+        self.write_warning(place, category, msg);
+    }
+
+    fn write_warning(
+        &mut self,
+        (file, line, text): (String, usize, Option<String>),
+        category: &str,
+        msg: &str,
+    ) {
         self.out.flush();
         let mut s = format!("{file}:{line}: {category}: {msg}\n");
         if let Some(t) = text.filter(|t| !t.is_empty()) {
