@@ -17,22 +17,28 @@ fn this_str(v: &Value) -> Rc<str> {
         _ => Rc::from(""),
     }
 }
-fn this_list(v: &Value) -> Rc<RefCell<Vec<Value>>> {
+// A builtin type's method is only ever bound to a value of that type; the empty fallbacks
+// (made once per thread) keep a wrong binding from panicking. A borrow, not a clone: no
+// reference-count round trip per call.
+fn this_list(v: &Value) -> &Rc<RefCell<Vec<Value>>> {
+    thread_local!(static NONE: &'static Rc<RefCell<Vec<Value>>> = Box::leak(Box::default()));
     match v {
-        Value::List(l) => l.clone(),
-        _ => Rc::new(RefCell::new(Vec::new())),
+        Value::List(l) => l,
+        _ => NONE.with(|n| *n),
     }
 }
-fn this_dict(v: &Value) -> Rc<RefCell<DictMap>> {
+fn this_dict(v: &Value) -> &Rc<RefCell<DictMap>> {
+    thread_local!(static NONE: &'static Rc<RefCell<DictMap>> = Box::leak(Box::default()));
     match v {
-        Value::Dict(d) => d.clone(),
-        _ => Rc::new(RefCell::new(DictMap::default())),
+        Value::Dict(d) => d,
+        _ => NONE.with(|n| *n),
     }
 }
-fn this_set(v: &Value) -> Rc<RefCell<SetMap>> {
+fn this_set(v: &Value) -> &Rc<RefCell<SetMap>> {
+    thread_local!(static NONE: &'static Rc<RefCell<SetMap>> = Box::leak(Box::default()));
     match v {
-        Value::Set(s) | Value::FrozenSet(s) => s.clone(),
-        _ => Rc::new(RefCell::new(SetMap::default())),
+        Value::Set(s) | Value::FrozenSet(s) => s,
+        _ => NONE.with(|n| *n),
     }
 }
 
@@ -585,7 +591,8 @@ fn list_method(name: &str) -> Option<NativeFn> {
                 k = (k + n).max(0);
             }
             let k = k.min(n) as usize;
-            l.borrow_mut().insert(k, a.pos[1].clone());
+            let v = a.pos.into_iter().nth(1).unwrap_or(Value::None);
+            l.borrow_mut().insert(k, v);
             Ok(Value::None)
         },
         "pop" => |_, t, a| {
@@ -669,17 +676,16 @@ fn dict_method(name: &str) -> Option<NativeFn> {
     Some(match name {
         "get" => |i, t, a| {
             arity("get", &a, 1, 2)?;
-            let found = i.dict_lookup(&this_dict(t), &a.pos[0])?;
-            Ok(found
-                .or_else(|| a.pos.get(1).cloned())
-                .unwrap_or(Value::None))
+            let found = i.dict_lookup(this_dict(t), &a.pos[0])?;
+            // (The default is moved out of the arguments, not cloned.)
+            Ok(found.unwrap_or_else(|| a.pos.into_iter().nth(1).unwrap_or(Value::None)))
         },
         "keys" => |_, t, _| Ok(dict_view(t, DictPart::Keys)),
         "values" => |_, t, _| Ok(dict_view(t, DictPart::Values)),
         "items" => |_, t, _| Ok(dict_view(t, DictPart::Items)),
         "pop" => |i, t, a| {
             arity("pop", &a, 1, 2)?;
-            let k = i.key_in(a.pos[0].clone(), &this_dict(t))?;
+            let k = i.key_in(a.pos[0].clone(), this_dict(t))?;
             match this_dict(t).borrow_mut().shift_remove(&k) {
                 Some(v) => Ok(v),
                 None => a
@@ -699,7 +705,7 @@ fn dict_method(name: &str) -> Option<NativeFn> {
         "setdefault" => |i, t, a| {
             arity("setdefault", &a, 1, 2)?;
             let d = this_dict(t);
-            let k = i.key_in(a.pos[0].clone(), &d)?;
+            let k = i.key_in(a.pos[0].clone(), d)?;
             let mut d = d.borrow_mut();
             Ok(d.entry(k)
                 .or_insert_with(|| a.pos.get(1).cloned().unwrap_or(Value::None))
@@ -711,7 +717,7 @@ fn dict_method(name: &str) -> Option<NativeFn> {
                 let built =
                     super::builtins::construct(i, TypeTag::Dict, Args::of([other.clone()]))?;
                 if let Value::Dict(o) = built {
-                    i.merge_dict(&d, &o)?;
+                    i.merge_dict(d, &o)?;
                 }
             }
             for (k, v) in a.kw {
@@ -737,14 +743,14 @@ fn set_method(name: &str) -> Option<NativeFn> {
         "add" => |i, t, a| {
             arity("set.add", &a, 1, 1)?;
             let s = this_set(t);
-            let k = i.key_in(a.pos[0].dup(), &s)?;
+            let k = i.key_in(a.pos.into_iter().next().unwrap_or(Value::None), s)?;
             s.borrow_mut().insert(k);
             Ok(Value::None)
         },
         "remove" => |i, t, a| {
             arity("set.remove", &a, 1, 1)?;
             let s = this_set(t);
-            let k = i.key_in(a.pos[0].clone(), &s)?;
+            let k = i.key_in(a.pos[0].clone(), s)?;
             if s.borrow_mut().shift_remove(&k) {
                 Ok(Value::None)
             } else {
@@ -754,7 +760,7 @@ fn set_method(name: &str) -> Option<NativeFn> {
         "discard" => |i, t, a| {
             arity("set.discard", &a, 1, 1)?;
             let s = this_set(t);
-            let k = i.key_in(a.pos[0].clone(), &s)?;
+            let k = i.key_in(a.pos[0].clone(), s)?;
             s.borrow_mut().shift_remove(&k);
             Ok(Value::None)
         },
@@ -1154,7 +1160,7 @@ struct DictView {
 
 fn dict_view(t: &Value, part: DictPart) -> Value {
     Value::Native(Rc::new(DictView {
-        dict: this_dict(t),
+        dict: this_dict(t).clone(),
         part,
     }))
 }

@@ -37,6 +37,32 @@ fn method_owner(v: &Value) -> Option<HintKey> {
     }
 }
 
+/// The builtin method this call site found last time, when `obj` is of the same type.
+#[inline(always)]
+pub(crate) fn cached_native(obj: &Value, hint: &crate::lang::ast::AttrHint) -> Option<NativeFn> {
+    let (key, nf, _) = hint.native.get()?;
+    (method_owner(obj)? == key).then_some(nf)
+}
+
+/// The function this call site's cache gives for `i.name(...)`: the one `i`'s class gave
+/// last time, while no class namespace has changed and `i`'s own dict lacks the name.
+#[inline(always)]
+pub(crate) fn cached_method(
+    i: &Instance,
+    name: Sym,
+    hint: &crate::lang::ast::AttrHint,
+) -> Option<Rc<Function>> {
+    if i.dict.borrow().contains_key(&name) {
+        return None;
+    }
+    let epoch = class_epoch();
+    hint.method.borrow().iter().flatten().find_map(|m| {
+        (std::rc::Weak::as_ptr(&m.class) == Rc::as_ptr(&i.class) && m.epoch == epoch)
+            .then(|| m.func.upgrade())
+            .flatten()
+    })
+}
+
 pub fn bind_error(msg: String) -> PyErr {
     type_error(msg)
 }
@@ -108,15 +134,11 @@ impl Interp {
         hint: &crate::lang::ast::AttrHint,
     ) -> PyResult<Looked> {
         if let Value::Instance(i) = &obj {
+            if let Some(func) = cached_method(i, name, hint) {
+                return Ok(Looked::Func(func, obj));
+            }
             if !i.dict.borrow().contains_key(&name) {
                 let epoch = class_epoch();
-                for m in hint.method.borrow().iter().flatten() {
-                    if std::rc::Weak::as_ptr(&m.class) == Rc::as_ptr(&i.class) && m.epoch == epoch {
-                        if let Some(func) = m.func.upgrade() {
-                            return Ok(Looked::Func(func, obj));
-                        }
-                    }
-                }
                 if let Some(Value::Func(func)) = i.class.lookup(name) {
                     let mut hints = hint.method.borrow_mut();
                     // The newest first; the oldest (or one of a past epoch) makes room.

@@ -1,5 +1,5 @@
 //! Expression evaluation.
-use super::call::Looked;
+use super::call::{cached_method, cached_native, Looked};
 use super::{Frame, Interp};
 use crate::lang::ast::*;
 use crate::lang::error::{Anchor, ExcKind, PyErr, PyResult};
@@ -361,10 +361,21 @@ impl Interp {
             me.at(err, f, e.span, anchor)
         };
         if let ExprKind::Slice(a, b, c) = &idx.kind {
-            // `xs[a:b:c]`: no slice object for a list or tuple.
-            let o = self.eval(obj, f)?;
+            // `xs[a:b:c]`: no slice object for a list or tuple; a plain local container is
+            // read through its slot after the parts.
+            let held = match local_ref(obj, f) {
+                Some(_) => None,
+                None => Some(self.eval(obj, f)?),
+            };
             let parts = self.eval_slice_parts([a, b, c], f)?;
-            return self.get_slice(&o, parts).map_err(|err| at(self, err, f));
+            let r = match (&held, local_ref(obj, f)) {
+                (Some(o), _) | (None, Some(o)) => self.get_slice(o, &parts),
+                (None, None) => {
+                    let o = self.eval(obj, f)?;
+                    self.get_slice(&o, &parts)
+                }
+            };
+            return r.map_err(|err| at(self, err, f));
         }
         if local_ref(obj, f).is_some() {
             if let (Some(o), Some(i)) = (local_ref(obj, f), operand(idx, f)) {
@@ -558,6 +569,31 @@ impl Interp {
         // `obj.method(...)`: look the method up without building a bound-method object.
         let plain = args.iter().all(|a| matches!(a, Arg::Pos(_)));
         if let ExprKind::Attr(obj, name, hint) = &func.kind {
+            // A local object whose method this call site has cached: no `Looked` is made.
+            // The method is still found before the arguments run, as below.
+            if plain {
+                // `self.step()`, `c.bump(1)`: a Python method of a local instance.
+                if let Some(Value::Instance(i)) = local_ref(obj, f) {
+                    if let Some(func) = cached_method(i, *name, hint).filter(|fun| fun.simple) {
+                        let this = Value::Instance(i.clone());
+                        return self.call_method_slots(&func, this, args, f, e.span);
+                    }
+                }
+                // `xs.append(x)`, `d.get(k)`: a builtin method, called with `self` borrowed
+                // from its slot (no reference-count round trip). The slot is read again
+                // after the arguments (an expression cannot rebind a plain local).
+                if let Some(nf) = local_ref(obj, f).and_then(|o| cached_native(o, hint)) {
+                    let mut a = Args::new(ArgVec::new());
+                    self.eval_plain_args(args, f, &mut a.pos)?;
+                    if let Some(this) = local_ref(obj, f) {
+                        super::builtin_subclass::str_args(this, &mut a.pos);
+                        return self
+                            .check_interrupt()
+                            .and_then(|()| nf(self, this, a))
+                            .map_err(|err| self.at(err, f, e.span, Anchor::None));
+                    }
+                }
+            }
             // (A plain local object, `self` or `c`, is read from its slot: no evaluation call.)
             let o = match local_ref(obj, f) {
                 Some(v) => v.dup(),
@@ -574,29 +610,15 @@ impl Interp {
                 // Arguments go straight into the frame's slots after `self` when the method
                 // is a Python function (no `Args`, no shifting).
                 Looked::Func(func, this) if plain && func.simple => {
-                    let mut slots = self.new_slots(func.def.info.local_names.len().max(8));
-                    slots.push(Some(this));
-                    for a in args {
-                        if let Arg::Pos(x) = a {
-                            match self.eval_leaf(x, f) {
-                                Ok(v) => slots.push(Some(v)),
-                                Err(err) => {
-                                    self.free_slots(slots);
-                                    return Err(err);
-                                }
-                            }
-                        }
-                    }
-                    self.call_slots(&func, slots)
-                        .map_err(|err| at(self, err, f))
+                    self.call_method_slots(&func, this, args, f, e.span)
                 }
                 // A builtin type's method: the arguments are its `Args` directly.
                 Looked::Native(nf, this, _) if plain => {
-                    let mut pos = ArgVec::with_capacity(args.len());
-                    self.eval_plain_args(args, f, &mut pos)?;
-                    super::builtin_subclass::str_args(&this, &mut pos);
+                    let mut a = Args::new(ArgVec::new());
+                    self.eval_plain_args(args, f, &mut a.pos)?;
+                    super::builtin_subclass::str_args(&this, &mut a.pos);
                     self.check_interrupt()
-                        .and_then(|()| nf(self, &this, Args::new(pos)))
+                        .and_then(|()| nf(self, &this, a))
                         .map_err(|err| at(self, err, f))
                 }
                 m => {
@@ -637,15 +659,13 @@ impl Interp {
                     .map_err(|err| self.at(err, f, e.span, Anchor::None));
             }
             if let Some(b) = self.plain_builtin(func) {
-                let mut pos = ArgVec::with_capacity(args.len());
-                self.eval_plain_args(args, f, &mut pos)?;
+                let mut a = Args::new(ArgVec::new());
+                self.eval_plain_args(args, f, &mut a.pos)?;
                 let r = match b {
                     PlainBuiltin::Func(nf) => self
                         .check_interrupt()
-                        .and_then(|()| nf(self, &Value::None, Args::new(pos))),
-                    PlainBuiltin::Type(tag) => {
-                        crate::lang::builtins::construct(self, tag, Args::new(pos))
-                    }
+                        .and_then(|()| nf(self, &Value::None, a)),
+                    PlainBuiltin::Type(tag) => crate::lang::builtins::construct(self, tag, a),
                 };
                 return r.map_err(|err| self.at(err, f, e.span, Anchor::None));
             }
@@ -687,13 +707,13 @@ impl Interp {
             // A builtin held in a variable, bound (`pop = xs.pop; pop(0)`) or not: called as
             // `call` calls it, with its arguments built in place and its `self` borrowed.
             (true, Value::Builtin(b)) if b.this.is_some() || !reads_frame(b.name) => {
-                let mut pos = ArgVec::with_capacity(args.len());
-                self.eval_plain_args(args, f, &mut pos)?;
+                let mut a = Args::new(ArgVec::new());
+                self.eval_plain_args(args, f, &mut a.pos)?;
                 let this = b.this.as_ref().unwrap_or(&Value::None);
-                super::builtin_subclass::str_args(this, &mut pos);
+                super::builtin_subclass::str_args(this, &mut a.pos);
                 return self
                     .check_interrupt()
-                    .and_then(|()| (b.f)(self, this, Args::new(pos)))
+                    .and_then(|()| (b.f)(self, this, a))
                     .map_err(|err| self.at(err, f, e.span, Anchor::None));
             }
             _ => {}
@@ -712,6 +732,34 @@ impl Interp {
         }
         self.call(&fv, a)
             .map_err(|err| self.at(err, f, e.span, Anchor::None))
+    }
+
+    /// `obj.m(a, b)` of a `simple` Python function with plain arguments: `this` and the
+    /// arguments go straight into the new frame's slots (no `Args`, no shifting).
+    #[inline(always)]
+    fn call_method_slots(
+        &mut self,
+        func: &Rc<Function>,
+        this: Value,
+        args: &[Arg],
+        f: &mut Frame,
+        span: Span,
+    ) -> PyResult<Value> {
+        let mut slots = self.new_slots(func.def.info.local_names.len().max(8));
+        slots.push(Some(this));
+        for a in args {
+            if let Arg::Pos(x) = a {
+                match self.eval_leaf(x, f) {
+                    Ok(v) => slots.push(Some(v)),
+                    Err(err) => {
+                        self.free_slots(slots);
+                        return Err(err);
+                    }
+                }
+            }
+        }
+        self.call_slots(func, slots)
+            .map_err(|err| self.at(err, f, span, Anchor::None))
     }
 
     /// `len(x)`, `str(i)`, `isinstance(a, B)`: the builtin function or type a global name

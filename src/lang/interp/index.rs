@@ -281,20 +281,20 @@ impl Interp {
     }
 
     /// `obj[a:b:c] = v` with the slice's parts already evaluated (no slice object for a list).
-    pub(crate) fn set_slice(&mut self, obj: &Value, parts: [Value; 3], v: Value) -> PyResult<()> {
+    pub(crate) fn set_slice(&mut self, obj: &Value, parts: &[Value; 3], v: Value) -> PyResult<()> {
         match obj {
-            Value::List(l) => self.set_list_slice(l, &parts, v),
-            _ => self.set_item(obj, &Value::Slice(Rc::new(parts)), v),
+            Value::List(l) => self.set_list_slice(l, parts, v),
+            _ => self.set_item(obj, &Value::Slice(Rc::new(parts.clone())), v),
         }
     }
 
     /// `obj[a:b:c]` with the slice's parts already evaluated: a list's or tuple's items are
     /// picked with no slice object built.
-    pub(crate) fn get_slice(&mut self, obj: &Value, parts: [Value; 3]) -> PyResult<Value> {
+    pub(crate) fn get_slice(&mut self, obj: &Value, parts: &[Value; 3]) -> PyResult<Value> {
         match obj {
-            Value::List(l) => Ok(Value::list(slice_values(&l.borrow(), &parts)?)),
-            Value::Tuple(t) => Ok(Value::tuple(slice_values(t, &parts)?)),
-            _ => self.get_item(obj, &Value::Slice(Rc::new(parts))),
+            Value::List(l) => Ok(Value::list(slice_values(&l.borrow(), parts)?)),
+            Value::Tuple(t) => Ok(Value::tuple(slice_values(t, parts)?)),
+            _ => self.get_item(obj, &Value::Slice(Rc::new(parts.clone()))),
         }
     }
 

@@ -459,9 +459,18 @@ impl Interp {
                         Some(v) => self.set_item(o, i.get(), v),
                     }
                 } else if let ExprKind::Slice(a, b, c) = &idx.kind {
-                    let o = self.eval(obj, f)?;
+                    let held = match super::expr::local_ref(obj, f) {
+                        Some(_) => None,
+                        None => Some(self.eval(obj, f)?),
+                    };
                     let parts = self.eval_slice_parts([a, b, c], f)?;
-                    self.set_slice(&o, parts, v)
+                    match (&held, super::expr::local_ref(obj, f)) {
+                        (Some(o), _) | (None, Some(o)) => self.set_slice(o, &parts, v),
+                        (None, None) => {
+                            let o = self.eval(obj, f)?;
+                            self.set_slice(&o, &parts, v)
+                        }
+                    }
                 } else if super::expr::local_ref(obj, f).is_some() {
                     let i = self.eval(idx, f)?;
                     match super::expr::local_ref(obj, f) {
