@@ -28,6 +28,22 @@ unsafe extern "C" {
     fn free(p: *mut u8);
 }
 
+/// Keeps freed heap memory for reuse instead of handing it back to the system at once. glibc
+/// returns the top of its heap as soon as 128 KiB there is free, so a program that builds and
+/// drops a big list or dict in a loop (200,000 strings, a 500,000-key dict) faulted all its
+/// pages in again on every round: `strbuild` ran 14% and `dicts` 8% slower for it. Up to
+/// 64 MiB of free heap is kept; blocks from 32 MiB up (large tensors) are still mapped and
+/// unmapped on their own, the largest threshold glibc itself would adapt its default to.
+pub fn tune() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only changes the C allocator's parameters, called before any thread
+    // starts; a refused value leaves the default in place, which is all a failure means.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 64 << 20);
+    }
+}
+
 /// Whether this allocator places the block itself (else `System` does, with `l` as it is).
 fn ours(l: Layout) -> bool {
     l.size() >= BIG && l.align() <= 16

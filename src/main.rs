@@ -216,6 +216,7 @@ fn choose_device(cli: &Cli) -> Result<(), String> {
 }
 
 fn main() {
+    cudalearn::host_alloc::tune();
     let cli = Cli::parse();
     let hints = !cli.no_hints;
     if let Err(e) = choose_device(&cli) {
