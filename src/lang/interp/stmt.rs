@@ -518,6 +518,29 @@ impl Interp {
                 Ok(())
             }
             ExprKind::Tuple(items) | ExprKind::List(items) => {
+                // A tuple or list as long as the targets (none starred), as in `a, b = b, a`
+                // or nbody's `([x, y, z], v, m)`: its items go to the targets with no `Vec`
+                // made. (Taken out of a list first: a target's setter may change it.)
+                let n = items.len();
+                let whole = match &v {
+                    Value::Tuple(t) => t.len() == n,
+                    Value::List(l) => l.borrow().len() == n,
+                    _ => false,
+                };
+                if whole && !items.iter().any(|t| matches!(t.kind, ExprKind::Starred(_))) {
+                    let vals: ArgVec = match &v {
+                        Value::List(l) => l.borrow().iter().map(Value::dup).collect(),
+                        Value::Tuple(t) => t.iter().map(Value::dup).collect(),
+                        _ => ArgVec::new(),
+                    };
+                    drop(v);
+                    for (target, val) in items.iter().zip(vals) {
+                        if let Some(val) = store_local(target, val, f) {
+                            self.assign(target, val, f)?;
+                        }
+                    }
+                    return Ok(());
+                }
                 let vals = self
                     .unpack(v, items)
                     .map_err(|e| self.at(e, f, t.span, Anchor::None))?;
