@@ -158,3 +158,64 @@ try:
     '{} {}'.format(1)
 except IndexError as e:
     print('IndexError', e)
+# %% local_object_call_sites
+# A local's cached method and a slice of a local: the local is read again after the
+# arguments, and a comprehension's own variable of the same name is another binding.
+def f():
+    l = [1]
+    l.append([l for l in range(3)])
+    print(l)
+    d = {1: 2}
+    print(d.get([d for d in range(2)][0], 'x'), d.get(1), d.get(5))
+    s = [5, 6, 7]
+    print(s[[s for s in range(1)][0]:2])
+    s[[s for s in range(1)][0]:1] = [9]
+    print(s)
+    class L(list):
+        def append(self, x):
+            list.append(self, x * 2)
+    for xs in ([], L(), [], L()):
+        xs.append(3)
+        print(type(xs).__name__, xs)
+    class C:
+        def m(self, k=1):
+            return k
+    c = C()
+    print(c.m(), c.m(5))
+    c.m = lambda: 'own'
+    print(c.m())
+    try:
+        c.m(1)
+    except TypeError as e:
+        print('TypeError', e)
+f()
+# %% unpack_exact
+def g():
+    a, b = b, a = 1, 2
+    print(a, b)
+    x = [1, 2]
+    x[0], x[1] = x[1], x[0]
+    print(x)
+    ([p, q, r], v, m) = ([1, 2, 3], (4,), 5)
+    print(p, q, r, v, m)
+    for (t, [u, w]) in [((1,), [2, 3]), ((4,), (5, 6))]:
+        print(t, u, w)
+    class Box:
+        items = [1, 2]
+        @property
+        def first(self):
+            return None
+        @first.setter
+        def first(self, v):
+            Box.items.clear()
+            print('set', v)
+    bx = Box()
+    bx.first, y = Box.items
+    print(y, Box.items)
+    for bad in ([1, 2, 3], (1,), 'ab'):
+        try:
+            i, j = bad
+            print(i, j)
+        except ValueError as e:
+            print('ValueError', e)
+g()
