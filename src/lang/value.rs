@@ -76,7 +76,14 @@ pub fn int_key_hash(i: i64) -> u64 {
     (low & !(0x7F << 57)) ^ tag
 }
 
+/// A Python value. `repr(u64)`: the tag fills a whole word, so every payload (`Bool`'s too)
+/// starts at byte 8. With a one-byte tag, `Bool`'s payload sat at byte 1, and each move of a
+/// `Value` copied bytes 1..24 with unaligned 16-byte loads spanning the separate stores that
+/// had just written its tag and payload: a store-forwarding stall on every move (perf put
+/// 15-45% of hot evaluator functions' samples on those copies). The word tag made the
+/// language benchmarks 3-28% faster.
 #[derive(Clone)]
+#[repr(u64)]
 pub enum Value {
     None,
     Bool(bool),
@@ -109,6 +116,9 @@ pub enum Value {
     /// resizes in place), read back as a `Str`. Lives only in frame slots.
     StrBuf(Box<String>),
 }
+
+// The tag's unused values still give `Option<Value>` (a frame slot) its niche.
+const _: () = assert!(std::mem::size_of::<Option<Value>>() == 24);
 
 impl fmt::Debug for Value {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
