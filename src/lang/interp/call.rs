@@ -72,11 +72,7 @@ impl Interp {
         match f {
             Value::Func(func) => self.call_function(func, None, args),
             Value::Builtin(b) => {
-                self.check_interrupt()?;
-                let this = b.this.clone().unwrap_or(Value::None);
-                let mut args = args;
-                super::builtin_subclass::str_args(&this, &mut args.pos);
-                (b.f)(self, &this, args)
+                self.call_native(b.f, b.this.as_ref().unwrap_or(&Value::None), args)
             }
             Value::Method(m) => {
                 let (this, func) = (&m.0, &m.1);
@@ -211,12 +207,7 @@ impl Interp {
     pub fn call_looked_up(&mut self, m: Looked, args: Args) -> PyResult<Value> {
         match m {
             Looked::Func(f, this) => self.call_function(&f, Some(this), args),
-            Looked::Native(f, this, _) => {
-                self.check_interrupt()?;
-                let mut args = args;
-                super::builtin_subclass::str_args(&this, &mut args.pos);
-                f(self, &this, args)
-            }
+            Looked::Native(f, this, _) => self.call_native(f, &this, args),
             Looked::Value(v) => self.call(&v, args),
         }
     }

@@ -361,21 +361,10 @@ impl Interp {
             me.at(err, f, e.span, anchor)
         };
         if let ExprKind::Slice(a, b, c) = &idx.kind {
-            // `xs[a:b:c]`: no slice object for a list or tuple; a plain local container is
-            // read through its slot after the parts.
-            let held = match local_ref(obj, f) {
-                Some(_) => None,
-                None => Some(self.eval(obj, f)?),
-            };
+            // `xs[a:b:c]`: no slice object for a list or tuple.
+            let o = self.eval(obj, f)?;
             let parts = self.eval_slice_parts([a, b, c], f)?;
-            let r = match (&held, local_ref(obj, f)) {
-                (Some(o), _) | (None, Some(o)) => self.get_slice(o, &parts),
-                (None, None) => {
-                    let o = self.eval(obj, f)?;
-                    self.get_slice(&o, &parts)
-                }
-            };
-            return r.map_err(|err| at(self, err, f));
+            return self.get_slice(&o, &parts).map_err(|err| at(self, err, f));
         }
         if local_ref(obj, f).is_some() {
             if let (Some(o), Some(i)) = (local_ref(obj, f), operand(idx, f)) {
@@ -569,41 +558,41 @@ impl Interp {
         // `obj.method(...)`: look the method up without building a bound-method object.
         let plain = args.iter().all(|a| matches!(a, Arg::Pos(_)));
         if let ExprKind::Attr(obj, name, hint) = &func.kind {
-            // A local object whose method this call site has cached: no `Looked` is made.
-            // The method is still found before the arguments run, as below.
+            // `xs.append(x)`, `d.get(k)` on a plain local whose type this call site has met:
+            // the builtin method is called with `self` borrowed from its slot (no
+            // reference-count round trip). The slot is read again after the arguments (an
+            // expression cannot rebind a plain local).
             if plain {
-                // `self.step()`, `c.bump(1)`: a Python method of a local instance.
-                if let Some(Value::Instance(i)) = local_ref(obj, f) {
-                    if let Some(func) = cached_method(i, *name, hint).filter(|fun| fun.simple) {
-                        let this = Value::Instance(i.clone());
-                        return self.call_method_slots(&func, this, args, f, e.span);
-                    }
-                }
-                // `xs.append(x)`, `d.get(k)`: a builtin method, called with `self` borrowed
-                // from its slot (no reference-count round trip). The slot is read again
-                // after the arguments (an expression cannot rebind a plain local).
                 if let Some(nf) = local_ref(obj, f).and_then(|o| cached_native(o, hint)) {
                     let mut a = Args::new(ArgVec::new());
                     self.eval_plain_args(args, f, &mut a.pos)?;
                     if let Some(this) = local_ref(obj, f) {
-                        super::builtin_subclass::str_args(this, &mut a.pos);
                         return self
-                            .check_interrupt()
-                            .and_then(|()| nf(self, this, a))
+                            .call_native(nf, this, a)
                             .map_err(|err| self.at(err, f, e.span, Anchor::None));
                     }
                 }
             }
-            // (A plain local object, `self` or `c`, is read from its slot: no evaluation call.)
-            let o = match local_ref(obj, f) {
-                Some(v) => v.dup(),
-                None => self.eval(obj, f)?,
-            };
             // The method is found before the arguments are evaluated, as CPython's
-            // LOAD_METHOD does (a missing method raises before any argument runs).
-            let method = self
-                .lookup_method_hinted(o, *name, hint)
-                .map_err(|err| self.at(err, f, func.span, Anchor::None))?;
+            // LOAD_METHOD does (a missing method raises before any argument runs). A plain
+            // local instance (`self`, `c`) whose method this site has cached needs no lookup.
+            let cached = match local_ref(obj, f) {
+                Some(Value::Instance(i)) => cached_method(i, *name, hint)
+                    .map(|m| Looked::Func(m, Value::Instance(i.clone()))),
+                _ => None,
+            };
+            let method = match cached {
+                Some(m) => m,
+                None => {
+                    // (A plain local object is read from its slot: no evaluation call.)
+                    let o = match local_ref(obj, f) {
+                        Some(v) => v.dup(),
+                        None => self.eval(obj, f)?,
+                    };
+                    self.lookup_method_hinted(o, *name, hint)
+                        .map_err(|err| self.at(err, f, func.span, Anchor::None))?
+                }
+            };
             // Each arm maps its own error (no copy of the result through a temporary).
             let at = |me: &Self, err: PyErr, f: &Frame| me.at(err, f, e.span, Anchor::None);
             return match method {
@@ -616,9 +605,7 @@ impl Interp {
                 Looked::Native(nf, this, _) if plain => {
                     let mut a = Args::new(ArgVec::new());
                     self.eval_plain_args(args, f, &mut a.pos)?;
-                    super::builtin_subclass::str_args(&this, &mut a.pos);
-                    self.check_interrupt()
-                        .and_then(|()| nf(self, &this, a))
+                    self.call_native(nf, &this, a)
                         .map_err(|err| at(self, err, f))
                 }
                 m => {
@@ -710,10 +697,8 @@ impl Interp {
                 let mut a = Args::new(ArgVec::new());
                 self.eval_plain_args(args, f, &mut a.pos)?;
                 let this = b.this.as_ref().unwrap_or(&Value::None);
-                super::builtin_subclass::str_args(this, &mut a.pos);
                 return self
-                    .check_interrupt()
-                    .and_then(|()| (b.f)(self, this, a))
+                    .call_native(b.f, this, a)
                     .map_err(|err| self.at(err, f, e.span, Anchor::None));
             }
             _ => {}
@@ -732,6 +717,19 @@ impl Interp {
         }
         self.call(&fv, a)
             .map_err(|err| self.at(err, f, e.span, Anchor::None))
+    }
+
+    /// Calls a builtin method or function with its plain arguments: a `str` subclass's
+    /// arguments to a `str` method as their `str`, after a Ctrl-C check.
+    #[inline(always)]
+    pub(crate) fn call_native(
+        &mut self,
+        nf: NativeFn,
+        this: &Value,
+        mut a: Args,
+    ) -> PyResult<Value> {
+        super::builtin_subclass::str_args(this, &mut a.pos);
+        self.check_interrupt().and_then(|()| nf(self, this, a))
     }
 
     /// `obj.m(a, b)` of a `simple` Python function with plain arguments: `this` and the

@@ -459,18 +459,9 @@ impl Interp {
                         Some(v) => self.set_item(o, i.get(), v),
                     }
                 } else if let ExprKind::Slice(a, b, c) = &idx.kind {
-                    let held = match super::expr::local_ref(obj, f) {
-                        Some(_) => None,
-                        None => Some(self.eval(obj, f)?),
-                    };
+                    let o = self.eval(obj, f)?;
                     let parts = self.eval_slice_parts([a, b, c], f)?;
-                    match (&held, super::expr::local_ref(obj, f)) {
-                        (Some(o), _) | (None, Some(o)) => self.set_slice(o, &parts, v),
-                        (None, None) => {
-                            let o = self.eval(obj, f)?;
-                            self.set_slice(&o, &parts, v)
-                        }
-                    }
+                    self.set_slice(&o, &parts, v)
                 } else if super::expr::local_ref(obj, f).is_some() {
                     let i = self.eval(idx, f)?;
                     match super::expr::local_ref(obj, f) {
@@ -518,36 +509,17 @@ impl Interp {
                 Ok(())
             }
             ExprKind::Tuple(items) | ExprKind::List(items) => {
-                // A tuple or list as long as the targets (none starred), as in `a, b = b, a`
-                // or nbody's `([x, y, z], v, m)`: its items go to the targets with no `Vec`
-                // made. (Taken out of a list first: a target's setter may change it.)
-                let n = items.len();
-                let whole = match &v {
-                    Value::Tuple(t) => t.len() == n,
-                    Value::List(l) => l.borrow().len() == n,
-                    _ => false,
-                };
-                if whole && !items.iter().any(|t| matches!(t.kind, ExprKind::Starred(_))) {
-                    let vals: ArgVec = match &v {
-                        Value::List(l) => l.borrow().iter().map(Value::dup).collect(),
-                        Value::Tuple(t) => t.iter().map(Value::dup).collect(),
-                        _ => ArgVec::new(),
-                    };
-                    drop(v);
-                    for (target, val) in items.iter().zip(vals) {
-                        if let Some(val) = store_local(target, val, f) {
-                            self.assign(target, val, f)?;
-                        }
-                    }
-                    return Ok(());
-                }
                 let vals = self
                     .unpack(v, items)
                     .map_err(|e| self.at(e, f, t.span, Anchor::None))?;
                 for (target, val) in items.iter().zip(vals) {
                     match &target.kind {
                         ExprKind::Starred(inner) => self.assign(inner, val, f)?,
-                        _ => self.assign(target, val, f)?,
+                        _ => {
+                            if let Some(val) = store_local(target, val, f) {
+                                self.assign(target, val, f)?;
+                            }
+                        }
                     }
                 }
                 Ok(())
@@ -560,11 +532,13 @@ impl Interp {
     }
 
     /// Splits `v` into as many values as `targets` takes (a starred target takes a list).
-    fn unpack(&mut self, v: Value, targets: &[Expr]) -> PyResult<Vec<Value>> {
-        let vals = match &v {
-            Value::Tuple(t) => t.as_ref().clone(),
-            Value::List(l) => l.borrow().clone(),
-            _ => self.collect(&v).map_err(|e| {
+    /// A list's items are taken out before any target runs (a target's setter may change
+    /// it); up to three values need no heap block (`a, b = b, a`, nbody's `([x, y, z], v, m)`).
+    fn unpack(&mut self, v: Value, targets: &[Expr]) -> PyResult<ArgVec> {
+        let vals: ArgVec = match &v {
+            Value::Tuple(t) => t.iter().map(Value::dup).collect(),
+            Value::List(l) => l.borrow().iter().map(Value::dup).collect(),
+            _ => ArgVec::from_vec(self.collect(&v).map_err(|e| {
                 if e.is(ExcKind::TypeError) {
                     type_error(format!(
                         "cannot unpack non-iterable {} object",
@@ -573,7 +547,7 @@ impl Interp {
                 } else {
                     e
                 }
-            })?,
+            })?),
         };
         let star = targets
             .iter()
@@ -603,9 +577,11 @@ impl Interp {
                         vals.len()
                     )));
                 }
-                let mut out: Vec<Value> = vals[..si].to_vec();
-                out.push(Value::list(vals[si..vals.len() - after].to_vec()));
-                out.extend_from_slice(&vals[vals.len() - after..]);
+                let starred = vals.len() - after - si;
+                let mut it = vals.into_iter();
+                let mut out: ArgVec = it.by_ref().take(si).collect();
+                out.push(Value::list(it.by_ref().take(starred).collect()));
+                out.extend(it);
                 Ok(out)
             }
         }
