@@ -2,6 +2,7 @@
 //! searches scopes by name at run time.
 use super::lexer::Span;
 use super::symbol::Sym;
+use crate::lang::value::PyStr;
 use std::rc::Rc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -262,7 +263,7 @@ pub enum ExprKind {
     Bool(bool),
     Int(i64),
     Float(f64),
-    Str(Rc<str>),
+    Str(PyStr),
     Ellipsis,
     FString(Vec<FPart>),
     Name(Name),

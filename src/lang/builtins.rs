@@ -99,7 +99,9 @@ const CORE: &[(&str, NativeFn)] = &[
     }),
     ("isinstance", |i, _, a| {
         arity("isinstance", &a, 2, 2)?;
-        Ok(Value::Bool(isinstance(i, &a.pos[0], &a.pos[1])?))
+        Ok(Value::Bool(PyBool::from(isinstance(
+            i, &a.pos[0], &a.pos[1],
+        )?)))
     }),
     ("issubclass", |_, _, a| {
         arity("issubclass", &a, 2, 2)?;
@@ -116,12 +118,12 @@ const CORE: &[(&str, NativeFn)] = &[
             Value::Tuple(ts) => {
                 for t in ts.iter() {
                     if check(t)? {
-                        return Ok(Value::Bool(true));
+                        return Ok(Value::Bool(PyBool::True));
                     }
                 }
-                Ok(Value::Bool(false))
+                Ok(Value::Bool(PyBool::False))
             }
-            t => Ok(Value::Bool(check(t)?)),
+            t => Ok(Value::Bool(PyBool::from(check(t)?))),
         }
     }),
 ];
@@ -194,7 +196,7 @@ const ROUNDING: &[(&str, NativeFn)] = &[
                 x.checked_abs().ok_or_else(super::error::overflow_error)?,
             )),
             Value::Bool(b) => Ok(Value::Int(*b as i64)),
-            Value::Float(f) => Ok(Value::Float(f.abs())),
+            Value::Float(f) => Ok(Value::Float(PyFloat::new(f.abs()))),
             v @ (Value::Instance(_) | Value::Native(_)) => {
                 i.call_method(v, "__abs__", Args::default()).map_err(|_| {
                     type_error(format!("bad operand type for abs(): '{}'", v.type_name()))
@@ -237,14 +239,14 @@ const ROUNDING: &[(&str, NativeFn)] = &[
                 }))
             }
             (Value::Float(f), None) => {
-                format::float_to_int_checked(format::round_half_even_to_int(*f))
+                format::float_to_int_checked(format::round_half_even_to_int((*f).get()))
                     .map(Value::Int)
                     .map_err(num_err)
             }
             (Value::Float(f), Some(n)) => {
                 let n = to_index(&n)?;
-                format::python_round(*f, Some(n))
-                    .map(Value::Float)
+                format::python_round((*f).get(), Some(n))
+                    .map(Value::float)
                     .map_err(num_err)
             }
             (v @ (Value::Instance(_) | Value::Native(_)), nd) => {
@@ -336,20 +338,20 @@ const ORDERING: &[(&str, NativeFn)] = &[
         let it = i.get_iter(&a.pos[0])?;
         while let Some(x) = i.next(&it)? {
             if i.truthy(&x)? {
-                return Ok(Value::Bool(true));
+                return Ok(Value::Bool(PyBool::True));
             }
         }
-        Ok(Value::Bool(false))
+        Ok(Value::Bool(PyBool::False))
     }),
     ("all", |i, _, a| {
         arity("all", &a, 1, 1)?;
         let it = i.get_iter(&a.pos[0])?;
         while let Some(x) = i.next(&it)? {
             if !i.truthy(&x)? {
-                return Ok(Value::Bool(false));
+                return Ok(Value::Bool(PyBool::False));
             }
         }
-        Ok(Value::Bool(true))
+        Ok(Value::Bool(PyBool::True))
     }),
 ];
 
@@ -359,8 +361,8 @@ const ATTRIBUTES: &[(&str, NativeFn)] = &[
         arity("hasattr", &a, 2, 2)?;
         let name = attr_name(&a.pos[1], "hasattr")?;
         match i.get_attr(&a.pos[0], name) {
-            Ok(_) => Ok(Value::Bool(true)),
-            Err(e) if e.is_missing_attr() => Ok(Value::Bool(false)),
+            Ok(_) => Ok(Value::Bool(PyBool::True)),
+            Err(e) if e.is_missing_attr() => Ok(Value::Bool(PyBool::False)),
             Err(e) => Err(e),
         }
     }),
@@ -444,10 +446,12 @@ const IDENTITY: &[(&str, NativeFn)] = &[
     ("callable", |_, _, a| {
         arity("callable", &a, 1, 1)?;
         Ok(Value::Bool(match &a.pos[0] {
-            Value::Func(_) | Value::Builtin(_) | Value::Method(_) | Value::Class(_) => true,
-            Value::Instance(i) => i.class.lookup(Sym::new("__call__")).is_some(),
-            Value::Native(n) => n.callable(),
-            _ => false,
+            Value::Func(_) | Value::Builtin(_) | Value::Method(_) | Value::Class(_) => {
+                PyBool::from(true)
+            }
+            Value::Instance(i) => PyBool::from(i.class.lookup(Sym::new("__call__")).is_some()),
+            Value::Native(n) => PyBool::from(n.callable()),
+            _ => PyBool::from(false),
         }))
     }),
 ];
@@ -601,7 +605,7 @@ const SESSION: &[(&str, NativeFn)] = &[
         let names: Vec<Value> = match a.pos.first() {
             Some(v) => i.dir(v).into_iter().map(Value::Str).collect(),
             None => {
-                let mut n: Vec<Rc<str>> = i.global_names().iter().map(|s| s.as_str()).collect();
+                let mut n: Vec<PyStr> = i.global_names().iter().map(|s| s.as_str()).collect();
                 n.sort();
                 n.into_iter().map(Value::Str).collect()
             }
@@ -745,7 +749,7 @@ fn print(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     }
     out.push_str(&end);
     i.print(&out);
-    if matches!(kwarg(&a, "flush"), Some(Value::Bool(true))) {
+    if matches!(kwarg(&a, "flush"), Some(Value::Bool(PyBool::True))) {
         i.out.flush();
     }
     Ok(Value::None)
@@ -755,7 +759,7 @@ fn print(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
 fn sum_numbers(start: Value, items: &[Value]) -> PyResult<Value> {
     let mut int_acc: Option<i64> = start.as_int();
     let mut f_acc: f64 = match start {
-        Value::Float(f) => f,
+        Value::Float(f) => f.get(),
         _ => 0.0,
     };
     let mut k = 0;
@@ -784,7 +788,7 @@ fn sum_numbers(start: Value, items: &[Value]) -> PyResult<Value> {
     for v in &items[k..] {
         f_acc += num_of(v).map(|n| n.to_f64()).unwrap_or(0.0);
     }
-    Ok(Value::Float(f_acc))
+    Ok(Value::Float(PyFloat::new(f_acc)))
 }
 
 fn min_max(i: &mut Interp, a: Args, is_min: bool) -> PyResult<Value> {
@@ -1065,8 +1069,8 @@ pub fn type_of(i: &Interp, v: &Value) -> Value {
         other => {
             // Types without a class object of their own get a plain named class.
             let module = match other {
-                Value::Native(n) => Rc::from(n.module()),
-                _ => Rc::from("builtins"),
+                Value::Native(n) => PyStr::from(n.module()),
+                _ => PyStr::from("builtins"),
             };
             return Value::Class(Rc::new(Class {
                 name: other.type_name(),
@@ -1125,8 +1129,8 @@ pub fn construct(i: &mut Interp, tag: TypeTag, a: Args) -> PyResult<Value> {
         TypeTag::Bool => {
             arity("bool", &a, 0, 1)?;
             match first {
-                None => Value::Bool(false),
-                Some(v) => Value::Bool(i.truthy(&v)?),
+                None => Value::Bool(PyBool::False),
+                Some(v) => Value::Bool(PyBool::from(i.truthy(&v)?)),
             }
         }
         TypeTag::Str => {
@@ -1306,11 +1310,13 @@ fn int_of(i: &mut Interp, first: Option<Value>, a: &Args) -> PyResult<Value> {
 fn float_of(i: &mut Interp, first: Option<Value>, a: &Args) -> PyResult<Value> {
     arity("float", a, 0, 1)?;
     Ok(match first {
-        None => Value::Float(0.0),
+        None => Value::Float(PyFloat::new(0.0)),
         Some(Value::Float(f)) => Value::Float(f),
-        Some(Value::Int(x)) => Value::Float(x as f64),
-        Some(Value::Bool(b)) => Value::Float(b as i64 as f64),
-        Some(Value::Str(s)) => Value::Float(format::parse_float(&s).map_err(value_error)?),
+        Some(Value::Int(x)) => Value::Float(PyFloat::new(x as f64)),
+        Some(Value::Bool(b)) => Value::Float(PyFloat::new(b as i64 as f64)),
+        Some(Value::Str(s)) => {
+            Value::Float(PyFloat::new(format::parse_float(&s).map_err(value_error)?))
+        }
         Some(v @ (Value::Instance(_) | Value::Native(_))) => {
             i.call_method(&v, "__float__", Args::default())?
         }

@@ -2,6 +2,7 @@
 //! traceback entries, and cudalearn's teaching hint.
 use super::lexer::Span;
 use super::value::Value;
+use crate::lang::value::PyStr;
 use std::rc::Rc;
 
 macro_rules! exc_kinds {
@@ -157,7 +158,7 @@ pub struct TbEntry {
     pub src: Rc<Source>,
     pub span: Span,
     pub anchor: Anchor,
-    pub func: Rc<str>,
+    pub func: PyStr,
 }
 
 /// The exception object: kept as kind + message until Python code needs the instance.
@@ -182,9 +183,9 @@ pub struct ErrInner {
     /// Set by any `raise ... from`: the context is not shown (`from None` shows neither).
     pub suppress_context: bool,
     /// For NameError/AttributeError: the missing name, for "Did you mean" suggestions.
-    pub missing_name: Option<Rc<str>>,
+    pub missing_name: Option<PyStr>,
     /// For AttributeError: the candidate names of the object (dir).
-    pub candidates: Option<Vec<Rc<str>>>,
+    pub candidates: Option<Vec<PyStr>>,
     /// For SyntaxError: the source and span to show.
     pub syntax: Option<(Rc<Source>, Span)>,
     /// Identity of the exception: a re-raise keeps it, so it is not chained to itself.
@@ -229,7 +230,7 @@ impl PyErr {
     }
 
     /// Records where the error happened in the current frame, unless already recorded.
-    pub fn locate(mut self, src: &Rc<Source>, span: Span, anchor: Anchor, func: &Rc<str>) -> PyErr {
+    pub fn locate(mut self, src: &Rc<Source>, span: Span, anchor: Anchor, func: &PyStr) -> PyErr {
         if !self.0.located {
             self.0.located = true;
             if src.prelude {
@@ -305,13 +306,13 @@ pub fn overflow_error() -> PyErr {
 
 /// CPython's suggestion engine (Python/suggestions.c): the closest candidate within a third
 /// of the characters, with case changes costing half a substitution.
-pub fn suggest(name: &str, candidates: &[Rc<str>]) -> Option<Rc<str>> {
+pub fn suggest(name: &str, candidates: &[PyStr]) -> Option<PyStr> {
     const MAX_ITEMS: usize = 750;
     const MAX_LEN: usize = 40;
     if candidates.len() >= MAX_ITEMS || name.len() > MAX_LEN {
         return None;
     }
-    let mut best: Option<Rc<str>> = None;
+    let mut best: Option<PyStr> = None;
     let mut best_dist = usize::MAX;
     for c in candidates {
         if &**c == name {

@@ -248,7 +248,7 @@ fn same(a: &Value, b: &Value) -> bool {
         }
         (Value::Class(x), Value::Class(y)) => Rc::ptr_eq(x, y),
         (Value::Func(x), Value::Func(y)) => Rc::ptr_eq(x, y),
-        (Value::Native(x), Value::Native(y)) => std::ptr::addr_eq(Rc::as_ptr(x), Rc::as_ptr(y)),
+        (Value::Native(x), Value::Native(y)) => NativeRc::ptr_eq(x, y),
         _ => false,
     }
 }
@@ -284,9 +284,9 @@ fn signature(f: &Function) -> String {
 fn default_repr(v: &Value) -> String {
     match v {
         Value::None => "None".into(),
-        Value::Bool(b) => if *b { "True" } else { "False" }.into(),
+        Value::Bool(b) => if (*b).get() { "True" } else { "False" }.into(),
         Value::Int(n) => n.to_string(),
-        Value::Float(x) => crate::lang::format::float_repr(*x),
+        Value::Float(x) => crate::lang::format::float_repr((*x).get()),
         Value::Str(s) => crate::lang::format::str_repr(s),
         _ => "...".into(),
     }

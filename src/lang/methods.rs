@@ -11,10 +11,10 @@ use std::rc::Rc;
 
 type M = (NativeFn, &'static str);
 
-fn this_str(v: &Value) -> Rc<str> {
+fn this_str(v: &Value) -> PyStr {
     match v {
         Value::Str(s) => s.clone(),
-        _ => Rc::from(""),
+        _ => PyStr::from(""),
     }
 }
 // A builtin type's method is only ever bound to a value of that type; the empty fallbacks
@@ -42,7 +42,7 @@ fn this_set(v: &Value) -> &Rc<RefCell<SetMap>> {
     }
 }
 
-fn str_arg(v: Option<&Value>, what: &str) -> PyResult<Option<Rc<str>>> {
+fn str_arg(v: Option<&Value>, what: &str) -> PyResult<Option<PyStr>> {
     match v {
         None | Some(Value::None) => Ok(None),
         Some(Value::Str(s)) => Ok(Some(s.clone())),
@@ -236,39 +236,39 @@ fn str_class_method(name: &str) -> Option<NativeFn> {
     let f: NativeFn = match name {
         "isdigit" | "isdecimal" | "isnumeric" => |_, t, _| {
             let s = this_str(t);
-            Ok(Value::Bool(
+            Ok(Value::Bool(PyBool::from(
                 !s.is_empty() && s.chars().all(|c| c.is_numeric()),
-            ))
+            )))
         },
         "isalpha" => |_, t, _| {
             let s = this_str(t);
-            Ok(Value::Bool(
+            Ok(Value::Bool(PyBool::from(
                 !s.is_empty() && s.chars().all(char::is_alphabetic),
-            ))
+            )))
         },
         "isalnum" => |_, t, _| {
             let s = this_str(t);
-            Ok(Value::Bool(
+            Ok(Value::Bool(PyBool::from(
                 !s.is_empty() && s.chars().all(char::is_alphanumeric),
-            ))
+            )))
         },
         "isspace" => |_, t, _| {
             let s = this_str(t);
-            Ok(Value::Bool(
+            Ok(Value::Bool(PyBool::from(
                 !s.is_empty() && s.chars().all(format::py_isspace),
-            ))
+            )))
         },
         "isupper" => |_, t, _| {
             let s = this_str(t);
-            Ok(Value::Bool(
+            Ok(Value::Bool(PyBool::from(
                 s.chars().any(char::is_uppercase) && !s.chars().any(char::is_lowercase),
-            ))
+            )))
         },
         "islower" => |_, t, _| {
             let s = this_str(t);
-            Ok(Value::Bool(
+            Ok(Value::Bool(PyBool::from(
                 s.chars().any(char::is_lowercase) && !s.chars().any(char::is_uppercase),
-            ))
+            )))
         },
         "title" => |_, t, _| {
             let s = this_str(t);
@@ -459,12 +459,12 @@ fn starts_ends(t: &Value, a: &Args, ends: bool) -> PyResult<Value> {
         Value::Tuple(ps) => {
             for p in ps.iter() {
                 if check(p)? {
-                    return Ok(Value::Bool(true));
+                    return Ok(Value::Bool(PyBool::True));
                 }
             }
-            Ok(Value::Bool(false))
+            Ok(Value::Bool(PyBool::False))
         }
-        p => Ok(Value::Bool(check(p)?)),
+        p => Ok(Value::Bool(PyBool::from(check(p)?))),
     }
 }
 
@@ -508,7 +508,7 @@ type Parsed = Rc<Vec<format::FmtPiece>>;
 
 thread_local! {
     /// The templates `str.format` parsed last (a loop formats with the same few).
-    static TEMPLATES: RefCell<Vec<(Rc<str>, Parsed)>> = const { RefCell::new(Vec::new()) };
+    static TEMPLATES: RefCell<Vec<(PyStr, Parsed)>> = const { RefCell::new(Vec::new()) };
 }
 
 fn parsed_template(template: &str) -> Parsed {
@@ -526,7 +526,7 @@ fn parsed_template(template: &str) -> Parsed {
         if c.len() >= 8 {
             c.remove(0);
         }
-        c.push((Rc::from(template), p.clone()));
+        c.push((PyStr::from(template), p.clone()));
     });
     p
 }
@@ -779,9 +779,9 @@ fn set_method(name: &str) -> Option<NativeFn> {
         "symmetric_difference" => |i, t, a| set_combine(i, t, a, 3),
         "issubset" => |i, t, a| {
             let other = set_of(i, a.pos.first())?;
-            Ok(Value::Bool(
+            Ok(Value::Bool(PyBool::from(
                 this_set(t).borrow().iter().all(|k| other.contains(k)),
-            ))
+            )))
         },
         "isdisjoint" => |i, t, a| {
             let name = match t {
@@ -792,13 +792,17 @@ fn set_method(name: &str) -> Option<NativeFn> {
             let other = set_of(i, a.pos.first())?;
             let s = this_set(t);
             let s = s.borrow();
-            Ok(Value::Bool(!other.iter().any(|k| s.contains(k))))
+            Ok(Value::Bool(PyBool::from(
+                !other.iter().any(|k| s.contains(k)),
+            )))
         },
         "issuperset" => |i, t, a| {
             let other = set_of(i, a.pos.first())?;
             let s = this_set(t);
             let s = s.borrow();
-            Ok(Value::Bool(other.iter().all(|k| s.contains(k))))
+            Ok(Value::Bool(PyBool::from(
+                other.iter().all(|k| s.contains(k)),
+            )))
         },
         "copy" => |_, t, _| {
             Ok(Value::Set(Rc::new(RefCell::new(
@@ -1054,7 +1058,7 @@ pub fn method(obj: &Value, name: &str) -> Option<M> {
         },
         Value::Float(_) => match name {
             "is_integer" => |_, t, _| {
-                Ok(Value::Bool(
+                Ok(Value::bool(
                     matches!(t, Value::Float(f) if f.fract() == 0.0),
                 ))
             },
@@ -1139,7 +1143,7 @@ pub fn value_attr(_i: &mut Interp, obj: &Value, name: &str) -> Option<Value> {
         (Value::Int(_) | Value::Bool(_), "imag") => Some(Value::Int(0)),
         (Value::Int(_) | Value::Bool(_), "denominator") => Some(Value::Int(1)),
         (Value::Float(_), "real") => Some(obj.clone()),
-        (Value::Float(_), "imag") => Some(Value::Float(0.0)),
+        (Value::Float(_), "imag") => Some(Value::Float(PyFloat::new(0.0))),
         (Value::Range(r), "start") => Some(Value::Int(r.start)),
         (Value::Range(r), "stop") => Some(Value::Int(r.stop)),
         (Value::Range(r), "step") => Some(Value::Int(r.step)),
@@ -1159,7 +1163,7 @@ struct DictView {
 }
 
 fn dict_view(t: &Value, part: DictPart) -> Value {
-    Value::Native(Rc::new(DictView {
+    Value::Native(NativeRc::new(DictView {
         dict: this_dict(t).clone(),
         part,
     }))
@@ -1210,14 +1214,14 @@ impl Native for DictView {
             if let Some(o) = n.as_any().downcast_ref::<DictView>() {
                 let (a, b) = (Value::list(self.items()), Value::list(o.items()));
                 if self.part == DictPart::Values {
-                    return Ok(Some(Value::Bool(false)));
+                    return Ok(Some(Value::Bool(PyBool::False)));
                 }
                 let sa = super::builtins::construct(i, TypeTag::Set, Args::of([a]))?;
                 let sb = super::builtins::construct(i, TypeTag::Set, Args::of([b]))?;
-                return Ok(Some(Value::Bool(i.eq(&sa, &sb)?)));
+                return Ok(Some(Value::Bool(PyBool::from(i.eq(&sa, &sb)?))));
             }
         }
-        Ok(Some(Value::Bool(false)))
+        Ok(Some(Value::Bool(PyBool::False)))
     }
     fn get_attr(
         &self,

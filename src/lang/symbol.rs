@@ -1,16 +1,16 @@
 //! Interned identifiers. Names are compared and hashed as small integers, and module globals
 //! live in a table indexed by them, so a global lookup is an array access.
+use crate::lang::value::PyStr;
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::fmt;
-use std::rc::Rc;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Sym(pub u32);
 
 struct Interner {
-    map: FxHashMap<Rc<str>, Sym>,
-    names: Vec<Rc<str>>,
+    map: FxHashMap<PyStr, Sym>,
+    names: Vec<PyStr>,
 }
 
 /// Names the evaluator looks up on hot paths, interned first so that each is a constant
@@ -48,7 +48,7 @@ impl Default for Interner {
         };
         for name in PRESET {
             let s = Sym(i.names.len() as u32);
-            let rc: Rc<str> = Rc::from(*name);
+            let rc: PyStr = PyStr::from(*name);
             i.names.push(rc.clone());
             i.map.insert(rc, s);
         }
@@ -68,7 +68,7 @@ impl Sym {
                 return s;
             }
             let s = Sym(i.names.len() as u32);
-            let rc: Rc<str> = Rc::from(name);
+            let rc: PyStr = PyStr::from(name);
             i.names.push(rc.clone());
             i.map.insert(rc, s);
             s
@@ -80,7 +80,7 @@ impl Sym {
         INTERNER.with(|i| i.borrow().map.get(name).copied())
     }
 
-    pub fn as_str(self) -> Rc<str> {
+    pub fn as_str(self) -> PyStr {
         INTERNER.with(|i| i.borrow().names[self.0 as usize].clone())
     }
 

@@ -2,6 +2,7 @@
 use super::error::{Anchor, Exc, ExcKind, PyErr, TbEntry};
 use super::interp::Interp;
 use super::value::Value;
+use crate::lang::value::PyStr;
 
 /// The final `Type: message` line (what `traceback.format_exception_only` gives).
 pub fn exception_line(interp: &mut Interp, err: &PyErr) -> String {
@@ -80,7 +81,7 @@ pub fn format_traceback(interp: &mut Interp, err: &PyErr) -> String {
     out
 }
 
-fn suggestion(interp: &Interp, err: &PyErr) -> Option<std::rc::Rc<str>> {
+fn suggestion(interp: &Interp, err: &PyErr) -> Option<PyStr> {
     let name = err.0.missing_name.as_ref()?;
     let kind = err.kind()?;
     if kind == ExcKind::AttributeError {
@@ -90,7 +91,7 @@ fn suggestion(interp: &Interp, err: &PyErr) -> Option<std::rc::Rc<str>> {
         return None;
     }
     // Locals of the failing frame are not kept; globals then builtins, as CPython searches.
-    let globals: Vec<std::rc::Rc<str>> = [
+    let globals: Vec<PyStr> = [
         "__name__",
         "__doc__",
         "__package__",
@@ -102,7 +103,7 @@ fn suggestion(interp: &Interp, err: &PyErr) -> Option<std::rc::Rc<str>> {
         "__cached__",
     ]
     .iter()
-    .map(|s| std::rc::Rc::from(*s))
+    .map(|s| PyStr::from(*s))
     .chain(
         interp
             .global_names()
@@ -114,8 +115,7 @@ fn suggestion(interp: &Interp, err: &PyErr) -> Option<std::rc::Rc<str>> {
     if let Some(s) = super::error::suggest(name, &globals) {
         return Some(s);
     }
-    let builtins: Vec<std::rc::Rc<str>> =
-        interp.builtin_names().iter().map(|s| s.as_str()).collect();
+    let builtins: Vec<PyStr> = interp.builtin_names().iter().map(|s| s.as_str()).collect();
     super::error::suggest(name, &builtins)
 }
 

@@ -3,6 +3,8 @@
 use super::ast::FuncDef;
 use super::error::{type_error, Exc, ExcKind, PyResult, Source};
 use super::interp::Interp;
+pub use super::native_rc::NativeRc;
+pub use super::pystr::PyStr;
 use super::symbol::Sym;
 use indexmap::{IndexMap, IndexSet};
 use rustc_hash::{FxBuildHasher, FxHashMap};
@@ -86,10 +88,10 @@ pub fn int_key_hash(i: i64) -> u64 {
 #[repr(u64)]
 pub enum Value {
     None,
-    Bool(bool),
+    Bool(PyBool),
     Int(i64),
-    Float(f64),
-    Str(Rc<str>),
+    Float(PyFloat),
+    Str(PyStr),
     List(Rc<RefCell<Vec<Value>>>),
     Tuple(Rc<Vec<Value>>),
     Dict(Rc<RefCell<DictMap>>),
@@ -109,7 +111,7 @@ pub enum Value {
     Module(Rc<Module>),
     Iter(Rc<RefCell<Iter>>),
     /// Objects implemented in Rust (torch values, context managers, ...).
-    Native(Rc<dyn Native>),
+    Native(NativeRc),
     /// A captured variable's box; lives only in frame slots, never seen by programs.
     Cell(Cell),
     /// A string being built by `s += t` in a local slot: appended in place (as CPython
@@ -117,8 +119,65 @@ pub enum Value {
     StrBuf(Box<String>),
 }
 
-// The tag's unused values still give `Option<Value>` (a frame slot) its niche.
-const _: () = assert!(std::mem::size_of::<Option<Value>>() == 24);
+// Two words: every payload is one word (an int, or a pointer), so `Value` is a scalar
+// pair that moves in two registers. The tag's unused values still give `Option<Value>` (a
+// frame slot) and `PyResult<Value>` their niche.
+const _: () = assert!(std::mem::size_of::<Value>() == 16);
+const _: () = assert!(std::mem::size_of::<Option<Value>>() == 16);
+const _: () = assert!(std::mem::size_of::<PyResult<Value>>() == 16);
+
+/// A `bool` as a whole word, so that `Value`'s payloads are all one-word scalars.
+#[repr(u64)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum PyBool {
+    False = 0,
+    True = 1,
+}
+
+impl PyBool {
+    #[inline(always)]
+    pub fn get(self) -> bool {
+        self == PyBool::True
+    }
+}
+
+impl From<bool> for PyBool {
+    #[inline(always)]
+    fn from(b: bool) -> PyBool {
+        if b {
+            PyBool::True
+        } else {
+            PyBool::False
+        }
+    }
+}
+
+/// An `f64` kept as its bits, so that `Value`'s payloads are all one-word integers (a
+/// float field would stop the scalar-pair layout).
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+pub struct PyFloat(u64);
+
+impl PyFloat {
+    #[inline(always)]
+    pub const fn new(x: f64) -> PyFloat {
+        PyFloat(x.to_bits())
+    }
+    #[inline(always)]
+    pub const fn get(self) -> f64 {
+        f64::from_bits(self.0)
+    }
+}
+
+/// `x.fract()`, `x.is_nan()` and the rest read the `f64` in place.
+impl std::ops::Deref for PyFloat {
+    type Target = f64;
+    #[inline(always)]
+    fn deref(&self) -> &f64 {
+        // SAFETY: `u64` and `f64` have one size and alignment, and every bit pattern is an f64.
+        unsafe { &*(self as *const PyFloat as *const f64) }
+    }
+}
 
 impl fmt::Debug for Value {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -128,7 +187,7 @@ impl fmt::Debug for Value {
 
 impl From<String> for Value {
     fn from(s: String) -> Value {
-        // (`Rc<str>` copies the text out of a `String` either way.)
+        // (`PyStr` copies the text out of a `String` either way.)
         Value::str(&s)
     }
 }
@@ -141,7 +200,7 @@ impl From<char> for Value {
     fn from(c: char) -> Value {
         match ONE_CHAR.with(|t| t.get(c as usize).cloned()) {
             Some(r) => Value::Str(r),
-            None => Value::Str(Rc::from(c.encode_utf8(&mut [0; 4]) as &str)),
+            None => Value::Str(PyStr::from(c.encode_utf8(&mut [0; 4]) as &str)),
         }
     }
 }
@@ -150,8 +209,8 @@ thread_local! {
     /// The strings of one character below U+0100, made once and shared, as CPython keeps
     /// its Latin-1 singletons: `s[i]`, `for c in s` and `"a b".split()` give them without
     /// an allocation (and `"a" is "a"[0]` holds, as it does there).
-    static ONE_CHAR: Vec<Rc<str>> = (0..256u32)
-        .map(|c| Rc::from(char::from_u32(c).unwrap_or('?').to_string()))
+    static ONE_CHAR: Vec<PyStr> = (0..256u32)
+        .map(|c| PyStr::from(char::from_u32(c).unwrap_or('?').to_string()))
         .collect();
 }
 
@@ -175,12 +234,12 @@ impl From<i64> for Value {
 }
 impl From<f64> for Value {
     fn from(x: f64) -> Value {
-        Value::Float(x)
+        Value::Float(PyFloat::new(x))
     }
 }
 impl From<bool> for Value {
     fn from(b: bool) -> Value {
-        Value::Bool(b)
+        Value::Bool(PyBool::from(b))
     }
 }
 
@@ -191,15 +250,25 @@ impl Value {
     pub fn tuple(items: Vec<Value>) -> Value {
         Value::Tuple(Rc::new(items))
     }
+    #[inline(always)]
+    pub const fn float(x: f64) -> Value {
+        Value::Float(PyFloat::new(x))
+    }
+
+    #[inline(always)]
+    pub fn bool(b: bool) -> Value {
+        Value::Bool(PyBool::from(b))
+    }
+
     pub fn str(s: &str) -> Value {
         match one_char(s) {
             Some(v) => v,
-            None => Value::Str(Rc::from(s)),
+            None => Value::Str(PyStr::from(s)),
         }
     }
 
     /// The type name used in error messages (`'int'`, `'list'`, `'Net'`).
-    pub fn type_name(&self) -> Rc<str> {
+    pub fn type_name(&self) -> PyStr {
         let s: &str = match self {
             Value::None => "NoneType",
             Value::Bool(_) => "bool",
@@ -222,25 +291,25 @@ impl Value {
             Value::Instance(i) => return i.class.name.clone(),
             Value::Module(_) => "module",
             Value::Iter(it) => it.borrow().type_name(),
-            Value::Native(n) => return Rc::from(n.type_name()),
+            Value::Native(n) => return PyStr::from(n.type_name()),
             Value::Cell(_) => "cell",
             Value::StrBuf(_) => "str",
         };
-        Rc::from(s)
+        PyStr::from(s)
     }
 
     /// The type name in the messages of errors about the value (CPython's `tp_name`): a
     /// native type's full name (`torch.device`), else `type_name`.
-    pub fn tp_name(&self) -> Rc<str> {
+    pub fn tp_name(&self) -> PyStr {
         match self {
-            Value::Native(n) => Rc::from(n.tp_name()),
+            Value::Native(n) => PyStr::from(n.tp_name()),
             _ => self.type_name(),
         }
     }
 
     pub fn ptr_id(&self) -> usize {
         match self {
-            Value::Str(s) => Rc::as_ptr(s) as *const u8 as usize,
+            Value::Str(s) => s.as_ptr() as usize,
             Value::List(x) => Rc::as_ptr(x) as usize,
             Value::Tuple(x) => Rc::as_ptr(x) as usize,
             Value::Dict(x) => Rc::as_ptr(x) as usize,
@@ -254,7 +323,7 @@ impl Value {
             Value::Instance(x) => Rc::as_ptr(x) as usize,
             Value::Module(x) => Rc::as_ptr(x) as usize,
             Value::Iter(x) => Rc::as_ptr(x) as usize,
-            Value::Native(x) => x.identity().unwrap_or(Rc::as_ptr(x) as *const u8 as usize),
+            Value::Native(x) => x.identity().unwrap_or(x.as_ptr() as usize),
             Value::Cell(x) => Rc::as_ptr(x) as usize,
             Value::StrBuf(b) => b.as_ptr() as usize,
             // Immutable singletons and small values: identity follows the value.
@@ -279,7 +348,7 @@ impl Value {
             // but programs that rely on that are wrong anyway.
             (Value::Int(a), Value::Int(b)) => a == b,
             (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
-            (Value::Str(a), Value::Str(b)) => Rc::ptr_eq(a, b) || (a.len() <= 1 && a == b),
+            (Value::Str(a), Value::Str(b)) => PyStr::ptr_eq(a, b) || (a.len() <= 1 && a == b),
             (Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::None, _) => false,
             _ => {
                 std::mem::discriminant(self) == std::mem::discriminant(other)
@@ -426,7 +495,7 @@ fn hash_value<H: Hasher>(v: &Value, h: &mut H) {
         Value::Int(i) => i.hash(h),
         Value::Float(f) => {
             if f.fract() == 0.0 && f.abs() < 9.2e18 {
-                (*f as i64).hash(h)
+                (**f as i64).hash(h)
             } else {
                 f.to_bits().hash(h)
             }
@@ -464,7 +533,7 @@ pub fn key_hash(v: &Value) -> u64 {
     match v {
         Value::Int(i) => int_key_hash(*i),
         Value::Bool(b) => int_key_hash(*b as i64),
-        Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => int_key_hash(*f as i64),
+        Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => int_key_hash(**f as i64),
         Value::Str(s) => {
             let mut h = rustc_hash::FxHasher::default();
             s.hash(&mut h);
@@ -533,7 +602,7 @@ impl PartialEq for Key {
         match (&self.0, &other.0) {
             (Value::Int(a), Value::Int(b)) => return a == b,
             // (The same string object, as a loop over a list of keys meets them: no compare.)
-            (Value::Str(a), Value::Str(b)) => return Rc::ptr_eq(a, b) || a == b,
+            (Value::Str(a), Value::Str(b)) => return a == b,
             _ => {}
         }
         self.eq_slow(other)
@@ -594,7 +663,7 @@ pub fn num_of(v: &Value) -> Option<Num> {
     match v {
         Value::Int(i) => Some(Num::Int(*i)),
         Value::Bool(b) => Some(Num::Int(*b as i64)),
-        Value::Float(f) => Some(Num::Float(*f)),
+        Value::Float(f) => Some(Num::Float((*f).get())),
         _ => None,
     }
 }
@@ -688,9 +757,9 @@ pub struct Builtin {
 
 pub struct Function {
     pub def: Rc<FuncDef>,
-    pub qualname: Rc<str>,
+    pub qualname: PyStr,
     /// The short name, for the frames of its calls (kept here: interning it per call costs).
-    pub name: Rc<str>,
+    pub name: PyStr,
     /// Every parameter is a plain positional one: calls with positional arguments only bind
     /// them straight into the frame's slots.
     pub simple: bool,
@@ -718,8 +787,8 @@ pub struct GlobalsData {
 }
 
 pub struct Class {
-    pub name: Rc<str>,
-    pub module: Rc<str>,
+    pub name: PyStr,
+    pub module: PyStr,
     pub bases: Vec<Rc<Class>>,
     /// Method resolution order, this class first (C3 linearisation).
     pub mro: RefCell<Vec<Rc<Class>>>,
@@ -879,7 +948,7 @@ pub struct Instance {
 }
 
 pub struct Module {
-    pub name: Rc<str>,
+    pub name: PyStr,
     pub attrs: RefCell<AttrMap>,
 }
 
@@ -907,7 +976,7 @@ pub enum Iter {
         step: i64,
     },
     Str {
-        s: Rc<str>,
+        s: PyStr,
         pos: usize,
     },
     /// A live walk over a dict's keys, values or items. `len` is the size it started at;
@@ -1030,7 +1099,7 @@ pub trait Native: Any {
         Ok(false)
     }
     /// Names for completion and `dir()`.
-    fn attr_names(&self) -> Vec<Rc<str>> {
+    fn attr_names(&self) -> Vec<PyStr> {
         Vec::new()
     }
     /// Whether `call` does something (`callable()`, and Tab completion's `(`): true for every
@@ -1174,7 +1243,7 @@ pub fn py_hash(v: &Value) -> i64 {
         Value::Instance(i) if i.plain_base().is_some() => py_hash(i.plain_base().unwrap_or(v)),
         Value::Bool(b) => *b as i64,
         Value::Str(s) => str_hash(s),
-        Value::Float(f) => fix(float_hash(*f)),
+        Value::Float(f) => fix(float_hash((*f).get())),
         Value::FrozenSet(s) => frozenset_hash(&s.borrow()),
         Value::Tuple(items) => {
             const P1: u64 = 11400714785074694791;

@@ -4,9 +4,9 @@
 //! property, `__getattr__` or call can run while the user presses Tab.
 use crate::lang::lexer::is_keyword;
 use crate::lang::symbol::Sym;
+use crate::lang::value::PyStr;
 use crate::lang::value::Value;
 use crate::lang::Interp;
-use std::rc::Rc;
 
 /// Keywords as Python's rlcompleter completes them (`try:`, `import `, `None`).
 const KEYWORDS: &[&str] = &[
@@ -198,7 +198,7 @@ fn peek_attr(interp: &mut Interp, obj: &Value, name: &str) -> Option<Value> {
 
 /// Attributes of `obj` starting with `partial`; methods get `(`.
 fn attributes(interp: &mut Interp, obj: &Value, partial: &str) -> Vec<String> {
-    let names: Vec<Rc<str>> = interp.dir(obj);
+    let names: Vec<PyStr> = interp.dir(obj);
     let mut out = Vec::new();
     for name in names {
         if !name.starts_with(partial) || hidden(&name, partial) {

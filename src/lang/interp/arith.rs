@@ -104,7 +104,7 @@ fn float_pow(a: f64, b: f64) -> PyResult<f64> {
 
 fn int_pow(a: i64, b: i64) -> PyResult<Value> {
     if b < 0 {
-        return Ok(Value::Float(float_pow(a as f64, b as f64)?));
+        return Ok(Value::Float(PyFloat::new(float_pow(a as f64, b as f64)?)));
     }
     let mut result: i64 = 1;
     let mut base = a;
@@ -132,7 +132,7 @@ fn num_binary(op: BinOp, a: Num, b: Num) -> PyResult<Option<Value>> {
                 if y == 0 {
                     return Err(zero_div("division by zero"));
                 }
-                Value::Float(int_true_div(x, y))
+                Value::Float(PyFloat::new(int_true_div(x, y)))
             }
             BinOp::FloorDiv => Value::Int(int_floordiv(x, y)?),
             BinOp::Mod => Value::Int(int_mod(x, y)?),
@@ -163,18 +163,18 @@ fn num_binary(op: BinOp, a: Num, b: Num) -> PyResult<Option<Value>> {
         _ => {
             let (x, y) = (a.to_f64(), b.to_f64());
             match op {
-                BinOp::Add => Value::Float(x + y),
-                BinOp::Sub => Value::Float(x - y),
-                BinOp::Mul => Value::Float(x * y),
+                BinOp::Add => Value::Float(PyFloat::new(x + y)),
+                BinOp::Sub => Value::Float(PyFloat::new(x - y)),
+                BinOp::Mul => Value::Float(PyFloat::new(x * y)),
                 BinOp::Div => {
                     if y == 0.0 {
                         return Err(zero_div("float division by zero"));
                     }
-                    Value::Float(x / y)
+                    Value::Float(PyFloat::new(x / y))
                 }
-                BinOp::FloorDiv => Value::Float(float_floordiv(x, y)?),
-                BinOp::Mod => Value::Float(float_mod(x, y)?),
-                BinOp::Pow => Value::Float(float_pow(x, y)?),
+                BinOp::FloorDiv => Value::Float(PyFloat::new(float_floordiv(x, y)?)),
+                BinOp::Mod => Value::Float(PyFloat::new(float_mod(x, y)?)),
+                BinOp::Pow => Value::Float(PyFloat::new(float_pow(x, y)?)),
                 _ => return Ok(None),
             }
         }
@@ -221,9 +221,9 @@ fn arith_inline(op: BinOp, a: &Value, b: &Value) -> Option<Value> {
         }
         .map(Value::Int),
         (Value::Float(x), Value::Float(y)) => match op {
-            BinOp::Add => Some(Value::Float(x + y)),
-            BinOp::Sub => Some(Value::Float(x - y)),
-            BinOp::Mul => Some(Value::Float(x * y)),
+            BinOp::Add => Some(Value::float(**x + **y)),
+            BinOp::Sub => Some(Value::float(**x - **y)),
+            BinOp::Mul => Some(Value::float(**x * **y)),
             _ => None,
         },
         _ => None,
@@ -261,17 +261,17 @@ impl Interp {
         }
         // Float arithmetic that cannot raise (division by zero and `**` take the slow path).
         let floats = match (a, b) {
-            (Value::Float(x), Value::Float(y)) => Some((*x, *y)),
-            (Value::Float(x), Value::Int(y)) => Some((*x, *y as f64)),
-            (Value::Int(x), Value::Float(y)) => Some((*x as f64, *y)),
+            (Value::Float(x), Value::Float(y)) => Some((**x, **y)),
+            (Value::Float(x), Value::Int(y)) => Some((**x, *y as f64)),
+            (Value::Int(x), Value::Float(y)) => Some((*x as f64, **y)),
             _ => None,
         };
         if let Some((x, y)) = floats {
             match op {
-                BinOp::Add => return Ok(Value::Float(x + y)),
-                BinOp::Sub => return Ok(Value::Float(x - y)),
-                BinOp::Mul => return Ok(Value::Float(x * y)),
-                BinOp::Div if y != 0.0 => return Ok(Value::Float(x / y)),
+                BinOp::Add => return Ok(Value::Float(PyFloat::new(x + y))),
+                BinOp::Sub => return Ok(Value::Float(PyFloat::new(x - y))),
+                BinOp::Mul => return Ok(Value::Float(PyFloat::new(x * y))),
+                BinOp::Div if y != 0.0 => return Ok(Value::Float(PyFloat::new(x / y))),
                 _ => {}
             }
         }
@@ -513,12 +513,12 @@ impl Interp {
 
     pub fn unary(&mut self, op: UnaryOp, a: &Value) -> PyResult<Value> {
         match (op, a) {
-            (UnaryOp::Not, v) => Ok(Value::Bool(!self.truthy(v)?)),
+            (UnaryOp::Not, v) => Ok(Value::bool(!self.truthy(v)?)),
             (UnaryOp::Neg, Value::Int(i)) => {
                 Ok(Value::Int(i.checked_neg().ok_or_else(overflow_error)?))
             }
             (UnaryOp::Neg, Value::Bool(b)) => Ok(Value::Int(-(*b as i64))),
-            (UnaryOp::Neg, Value::Float(f)) => Ok(Value::Float(-f)),
+            (UnaryOp::Neg, Value::Float(f)) => Ok(Value::float(-**f)),
             (UnaryOp::Pos, Value::Int(_) | Value::Float(_)) => Ok(a.clone()),
             (UnaryOp::Pos, Value::Bool(b)) => Ok(Value::Int(*b as i64)),
             (UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),
@@ -552,7 +552,7 @@ impl Interp {
 
 fn native_inplace(
     interp: &mut Interp,
-    n: Rc<dyn Native>,
+    n: NativeRc,
     a: &Value,
     op: BinOp,
     b: &Value,

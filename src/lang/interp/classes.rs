@@ -18,8 +18,8 @@ fn new_class(
     builtin: Option<BuiltinClass>,
 ) -> Rc<Class> {
     let c = Rc::new(Class {
-        name: Rc::from(name),
-        module: Rc::from(module),
+        name: PyStr::from(name),
+        module: PyStr::from(module),
         bases: bases.clone(),
         mro: RefCell::new(Vec::new()),
         dict: RefCell::new(AttrMap::default()),
@@ -296,7 +296,7 @@ fn base_init(_i: &mut Interp, this: &Value, args: Args) -> PyResult<Value> {
 
 impl Interp {
     pub(crate) fn make_super(&mut self, class: Rc<Class>, this: Value) -> Value {
-        Value::Native(Rc::new(Super { class, this }))
+        Value::Native(NativeRc::new(Super { class, this }))
     }
 
     /// A class attribute seen through an instance: functions become bound methods.
@@ -596,7 +596,7 @@ impl Interp {
                         return Ok(Value::None)
                     }
                     "__suppress_context__" if i.class.exc_kind().is_some() => {
-                        return Ok(Value::Bool(false))
+                        return Ok(Value::Bool(PyBool::False))
                     }
                     "__dict__" if super::slots::only_slots(&i.class).is_some() => {}
                     "__dict__" => {
@@ -642,7 +642,7 @@ impl Interp {
                     if let Some(sample) = sample_of(tag) {
                         if let Some((f, n)) = crate::lang::builtins::method(&sample, &name.as_str())
                         {
-                            return Ok(Value::Native(Rc::new(UnboundMethod {
+                            return Ok(Value::Native(NativeRc::new(UnboundMethod {
                                 f,
                                 name: n,
                                 owner: c.name.clone(),
@@ -1010,25 +1010,25 @@ impl Interp {
     }
 
     /// `dir(obj)`: sorted attribute names (also the candidates of "Did you mean").
-    pub fn dir(&self, obj: &Value) -> Vec<Rc<str>> {
-        let mut names: Vec<Rc<str>> = Vec::new();
+    pub fn dir(&self, obj: &Value) -> Vec<PyStr> {
+        let mut names: Vec<PyStr> = Vec::new();
         match obj {
             Value::Instance(i) => {
                 names.extend(i.dict.borrow().keys().map(|k| k.as_str()));
                 for c in i.class.mro.borrow().iter() {
                     names.extend(c.dict.borrow().keys().map(|k| k.as_str()));
                 }
-                names.extend(OBJECT_DUNDERS.iter().map(|s| Rc::from(*s)));
+                names.extend(OBJECT_DUNDERS.iter().map(|s| PyStr::from(*s)));
                 if let Some(b) = &i.base {
                     let methods = crate::lang::builtins::method_names(b);
-                    names.extend(methods.iter().map(|s| Rc::from(*s)));
+                    names.extend(methods.iter().map(|s| PyStr::from(*s)));
                 }
             }
             Value::Class(c) => {
                 for c in c.mro.borrow().iter() {
                     names.extend(c.dict.borrow().keys().map(|k| k.as_str()));
                 }
-                names.extend(OBJECT_DUNDERS.iter().map(|s| Rc::from(*s)));
+                names.extend(OBJECT_DUNDERS.iter().map(|s| PyStr::from(*s)));
             }
             Value::Module(m) => {
                 names.extend(m.attrs.borrow().keys().map(|k| k.as_str()));
@@ -1038,7 +1038,7 @@ impl Interp {
             other => names.extend(
                 crate::lang::builtins::method_names(other)
                     .iter()
-                    .map(|s| Rc::from(*s)),
+                    .map(|s| PyStr::from(*s)),
             ),
         }
         names.sort();
@@ -1120,7 +1120,7 @@ fn sample_of(tag: TypeTag) -> Option<Value> {
         TypeTag::Set => Value::Set(Default::default()),
         TypeTag::FrozenSet => Value::FrozenSet(Default::default()),
         TypeTag::Int => Value::Int(0),
-        TypeTag::Float => Value::Float(0.0),
+        TypeTag::Float => Value::Float(PyFloat::new(0.0)),
         _ => return None,
     })
 }
@@ -1129,7 +1129,7 @@ fn sample_of(tag: TypeTag) -> Option<Value> {
 struct UnboundMethod {
     f: NativeFn,
     name: &'static str,
-    owner: Rc<str>,
+    owner: PyStr,
 }
 
 impl Native for UnboundMethod {

@@ -10,9 +10,9 @@ impl Interp {
     pub fn truthy(&mut self, v: &Value) -> PyResult<bool> {
         Ok(match v {
             Value::None => false,
-            Value::Bool(b) => *b,
+            Value::Bool(b) => (*b).get(),
             Value::Int(i) => *i != 0,
-            Value::Float(f) => *f != 0.0,
+            Value::Float(f) => **f != 0.0,
             Value::Str(s) => !s.is_empty(),
             Value::List(l) => !l.borrow().is_empty(),
             Value::Tuple(t) => !t.is_empty(),
@@ -23,7 +23,7 @@ impl Interp {
                 if let Some(m) = i.class.lookup(crate::lang::symbol::dunder::BOOL) {
                     let r = self.call_bound(&m, v.clone(), Args::default())?;
                     return match r {
-                        Value::Bool(b) => Ok(b),
+                        Value::Bool(b) => Ok(b.get()),
                         other => Err(type_error(format!(
                             "__bool__ should return bool, returned {}",
                             other.type_name()
@@ -43,20 +43,20 @@ impl Interp {
 
     pub fn compare(&mut self, op: CmpOp, a: &Value, b: &Value) -> PyResult<Value> {
         Ok(Value::Bool(match op {
-            CmpOp::Is => a.is(b),
-            CmpOp::IsNot => !a.is(b),
-            CmpOp::In => self.contains(b, a)?,
-            CmpOp::NotIn => !self.contains(b, a)?,
+            CmpOp::Is => PyBool::from(a.is(b)),
+            CmpOp::IsNot => PyBool::from(!a.is(b)),
+            CmpOp::In => PyBool::from(self.contains(b, a)?),
+            CmpOp::NotIn => PyBool::from(!self.contains(b, a)?),
             CmpOp::Eq => return self.eq_value(a, b),
             CmpOp::Ne => {
                 let r = self.eq_value(a, b)?;
                 if let Value::Bool(x) = r {
-                    !x
+                    PyBool::from(!x.get())
                 } else {
                     if let Value::Native(_) = a {
                         return self.rich_native(op, a, b);
                     }
-                    !self.truthy(&r)?
+                    PyBool::from(!self.truthy(&r)?)
                 }
             }
             _ => return self.order(op, a, b),
@@ -90,7 +90,7 @@ impl Interp {
                 return Ok(v);
             }
         }
-        Ok(Value::Bool(self.eq(a, b)?))
+        Ok(Value::Bool(PyBool::from(self.eq(a, b)?)))
     }
 
     /// Python equality as a bool.
@@ -237,7 +237,7 @@ impl Interp {
                         let (p, q) = (x.to_f64(), y.to_f64());
                         match p.partial_cmp(&q) {
                             Some(o) => Some(o),
-                            None => return Ok(Value::Bool(false)),
+                            None => return Ok(Value::Bool(PyBool::False)),
                         }
                     }
                 }
@@ -257,20 +257,20 @@ impl Interp {
                 let sub = x.iter().all(|k| y.contains(k));
                 let sup = y.iter().all(|k| x.contains(k));
                 return Ok(Value::Bool(match op {
-                    CmpOp::Le => sub,
-                    CmpOp::Lt => sub && x.len() < y.len(),
-                    CmpOp::Ge => sup,
-                    _ => sup && x.len() > y.len(),
+                    CmpOp::Le => PyBool::from(sub),
+                    CmpOp::Lt => PyBool::from(sub && x.len() < y.len()),
+                    CmpOp::Ge => PyBool::from(sup),
+                    _ => PyBool::from(sup && x.len() > y.len()),
                 }));
             }
             _ => None,
         };
         if let Some(o) = ord {
             return Ok(Value::Bool(match op {
-                CmpOp::Lt => o == Ordering::Less,
-                CmpOp::Le => o != Ordering::Greater,
-                CmpOp::Gt => o == Ordering::Greater,
-                _ => o != Ordering::Less,
+                CmpOp::Lt => PyBool::from(o == Ordering::Less),
+                CmpOp::Le => PyBool::from(o != Ordering::Greater),
+                CmpOp::Gt => PyBool::from(o == Ordering::Greater),
+                _ => PyBool::from(o != Ordering::Less),
             }));
         }
         let name = cmp_dunder(op);
@@ -323,10 +323,10 @@ impl Interp {
         }
         let (a, b) = (x.len(), y.len());
         Ok(Value::Bool(match op {
-            CmpOp::Lt => a < b,
-            CmpOp::Le => a <= b,
-            CmpOp::Gt => a > b,
-            _ => a >= b,
+            CmpOp::Lt => PyBool::from(a < b),
+            CmpOp::Le => PyBool::from(a <= b),
+            CmpOp::Gt => PyBool::from(a > b),
+            _ => PyBool::from(a >= b),
         }))
     }
 

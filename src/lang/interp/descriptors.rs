@@ -16,7 +16,7 @@ pub struct Property {
     pub fdel: Value,
     pub doc: Value,
     /// The name it was bound to in its class body (CPython's `__set_name__`), for messages.
-    pub name: RefCell<Option<Rc<str>>>,
+    pub name: RefCell<Option<PyStr>>,
 }
 
 /// `staticmethod(f)`.
@@ -39,7 +39,7 @@ impl Property {
     }
 
     fn copy(&self, fget: Value, fset: Value, fdel: Value) -> Value {
-        Value::Native(Rc::new(Property {
+        Value::Native(NativeRc::new(Property {
             fget,
             fset,
             fdel,
@@ -90,7 +90,7 @@ pub(crate) fn make_property(_i: &mut Interp, _: &Value, a: Args) -> PyResult<Val
         slots[at] = v;
     }
     let [fget, fset, fdel, doc] = slots;
-    Ok(Value::Native(Rc::new(Property {
+    Ok(Value::Native(NativeRc::new(Property {
         fget,
         fset,
         fdel,
@@ -114,12 +114,12 @@ fn one_arg(name: &str, a: &Args) -> PyResult<Value> {
 
 pub(crate) fn make_staticmethod(_i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     let f = one_arg("staticmethod", &a)?;
-    Ok(Value::Native(Rc::new(StaticMethod(f))))
+    Ok(Value::Native(NativeRc::new(StaticMethod(f))))
 }
 
 pub(crate) fn make_classmethod(_i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     let f = one_arg("classmethod", &a)?;
-    Ok(Value::Native(Rc::new(ClassMethod(f))))
+    Ok(Value::Native(NativeRc::new(ClassMethod(f))))
 }
 
 /// `prop.getter(f)`, `prop.setter(f)`, `prop.deleter(f)`: a copy with that function replaced.
@@ -187,10 +187,10 @@ impl Native for Property {
             this: Some(this.clone()),
         }))))
     }
-    fn attr_names(&self) -> Vec<Rc<str>> {
+    fn attr_names(&self) -> Vec<PyStr> {
         ["deleter", "fdel", "fget", "fset", "getter", "setter"]
             .iter()
-            .map(|s| Rc::from(*s))
+            .map(|s| PyStr::from(*s))
             .collect()
     }
 }
@@ -410,7 +410,7 @@ impl Native for DescriptorType {
                             .map_or("", |d| d.name),
                         _ => "",
                     };
-                    Ok(Value::Bool(matches!(
+                    Ok(Value::bool(matches!(
                         a.pos.first(),
                         Some(v @ Value::Native(_)) if &*v.type_name() == name
                     )))
@@ -427,7 +427,7 @@ pub fn descriptor_types() -> [(&'static str, Value); 3] {
     let t = |name, ctor| {
         (
             name,
-            Value::Native(Rc::new(DescriptorType { name, ctor }) as Rc<dyn Native>),
+            Value::Native(NativeRc::new(DescriptorType { name, ctor }) as NativeRc),
         )
     };
     [

@@ -15,7 +15,7 @@ impl Interp {
     #[inline]
     pub(crate) fn test_at(&mut self, x: &Value, f: &Frame, span: Span) -> PyResult<bool> {
         match x {
-            Value::Bool(t) => Ok(*t),
+            Value::Bool(t) => Ok((*t).get()),
             Value::Int(i) => Ok(*i != 0),
             Value::None => Ok(false),
             _ => self
@@ -140,7 +140,7 @@ impl Interp {
                 self.binary(*op, &x, &y).map_err(|err| at(self, err, f))
             }
             ExprKind::Call(func, args) => self.eval_call(e, func, args, f),
-            ExprKind::Float(x) => Ok(Value::Float(*x)),
+            ExprKind::Float(x) => Ok(Value::Float(PyFloat::new(*x))),
             ExprKind::None => Ok(Value::None),
             ExprKind::Subscript(obj, idx) => self.eval_subscript(e, obj, idx, f),
             ExprKind::Attr(obj, name, hint) => {
@@ -161,7 +161,7 @@ impl Interp {
             ExprKind::Compare(first, rest) if rest.len() == 1 => {
                 let (op, re) = &rest[0];
                 if let Some(t) = int_compare(*op, first, re, f) {
-                    return Ok(Value::Bool(t));
+                    return Ok(Value::Bool(PyBool::from(t)));
                 }
                 if let (Some(x), Some(y)) = (operand(first, f), operand(re, f)) {
                     return self
@@ -191,10 +191,10 @@ impl Interp {
                     .map_err(|err| self.at(err, f, e.span, Anchor::None))
             }
             ExprKind::Int(i) => Value::Int(*i),
-            ExprKind::Float(x) => Value::Float(*x),
+            ExprKind::Float(x) => Value::Float(PyFloat::new(*x)),
             ExprKind::Str(s) => Value::Str(s.clone()),
             ExprKind::None => Value::None,
-            ExprKind::Bool(b) => Value::Bool(*b),
+            ExprKind::Bool(b) => Value::Bool(PyBool::from(*b)),
             ExprKind::Ellipsis => Value::Ellipsis,
             ExprKind::Binary(op, a, b) => {
                 let x = self.eval(a, f)?;
@@ -217,7 +217,7 @@ impl Interp {
             ExprKind::Subscript(obj, idx) => return self.eval_subscript(e, obj, idx, f),
             ExprKind::Compare(first, rest) => {
                 let mut left = self.eval(first, f)?;
-                let mut result = Value::Bool(true);
+                let mut result = Value::Bool(PyBool::True);
                 for (k, (op, re)) in rest.iter().enumerate() {
                     let right = self.eval(re, f)?;
                     result = self
@@ -250,8 +250,8 @@ impl Interp {
             ExprKind::Unary(UnaryOp::Not, a) => {
                 let x = self.eval(a, f)?;
                 return match x {
-                    Value::Bool(t) => Ok(Value::Bool(!t)),
-                    Value::None => Ok(Value::Bool(true)),
+                    Value::Bool(t) => Ok(Value::bool(!t.get())),
+                    Value::None => Ok(Value::Bool(PyBool::True)),
                     _ => self
                         .unary(UnaryOp::Not, &x)
                         .map_err(|err| self.at(err, f, e.span, Anchor::None)),
@@ -304,7 +304,7 @@ impl Interp {
                 Some(Some(v)) => return Ok(v.dup()),
             },
             ExprKind::Int(i) => return Ok(Value::Int(*i)),
-            ExprKind::Float(x) => return Ok(Value::Float(*x)),
+            ExprKind::Float(x) => return Ok(Value::Float(PyFloat::new(*x))),
             ExprKind::Str(s) => return Ok(Value::Str(s.clone())),
             _ => {}
         }
@@ -315,8 +315,8 @@ impl Interp {
     #[inline(always)]
     fn compare_two(&mut self, op: CmpOp, left: &Value, right: &Value) -> PyResult<Value> {
         match op {
-            CmpOp::Is => return Ok(Value::Bool(left.is(right))),
-            CmpOp::IsNot => return Ok(Value::Bool(!left.is(right))),
+            CmpOp::Is => return Ok(Value::Bool(PyBool::from(left.is(right)))),
+            CmpOp::IsNot => return Ok(Value::Bool(PyBool::from(!left.is(right)))),
             _ => {}
         }
         if let (Value::Int(x), Value::Int(y)) = (left, right) {
@@ -330,12 +330,12 @@ impl Interp {
                 _ => None,
             };
             if let Some(r) = r {
-                return Ok(Value::Bool(r));
+                return Ok(Value::Bool(PyBool::from(r)));
             }
         }
         if let (Value::Float(x), Value::Float(y)) = (left, right) {
-            if let Some(r) = cmp_fast(op, x, y) {
-                return Ok(Value::Bool(r));
+            if let Some(r) = cmp_fast(op, &**x, &**y) {
+                return Ok(Value::Bool(PyBool::from(r)));
             }
         }
         self.compare(op, left, right)
@@ -1183,9 +1183,13 @@ pub(crate) fn operand<'a>(e: &Expr, f: &'a Frame) -> Option<Operand<'a>> {
             Some(Some(v)) => Some(Operand::Slot(v)),
         },
         ExprKind::Int(i) => Some(Operand::Imm(std::mem::ManuallyDrop::new(Value::Int(*i)))),
-        ExprKind::Float(x) => Some(Operand::Imm(std::mem::ManuallyDrop::new(Value::Float(*x)))),
+        ExprKind::Float(x) => Some(Operand::Imm(std::mem::ManuallyDrop::new(Value::Float(
+            PyFloat::new(*x),
+        )))),
         ExprKind::None => Some(Operand::Imm(std::mem::ManuallyDrop::new(Value::None))),
-        ExprKind::Bool(b) => Some(Operand::Imm(std::mem::ManuallyDrop::new(Value::Bool(*b)))),
+        ExprKind::Bool(b) => Some(Operand::Imm(std::mem::ManuallyDrop::new(Value::Bool(
+            PyBool::from(*b),
+        )))),
         _ => None,
     }
 }

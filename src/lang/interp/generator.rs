@@ -50,7 +50,7 @@ pub struct GenCtx {
 /// A generator object.
 pub struct Generator {
     /// The function's name (`<genexpr>` for generator expressions), for its repr.
-    pub name: Rc<str>,
+    pub name: PyStr,
     globals: Globals,
     co: RefCell<Option<Co>>,
     /// Lowest address its code may reach before a call raises RecursionError.
@@ -98,7 +98,7 @@ pub(crate) fn stack_pointer() -> usize {
 
 impl Generator {
     /// A generator that will run `body` with the interpreter's globals switched to `globals`.
-    pub fn new(name: Rc<str>, globals: Globals, body: Body) -> PyResult<Generator> {
+    pub fn new(name: PyStr, globals: Globals, body: Body) -> PyResult<Generator> {
         let stack = new_stack()?;
         let floor = stack.limit().get() + STACK_MARGIN;
         let co = Coroutine::with_stack(stack, move |y: &Yielder<GenIn, GenOut>, input: GenIn| {
@@ -149,7 +149,7 @@ impl Interp {
 
     /// A generator expression's generator, running `body` in the current module's globals.
     pub(crate) fn make_genexpr(&mut self, body: Body) -> PyResult<Value> {
-        let g = Generator::new(Rc::from("<genexpr>"), self.active_globals.clone(), body)?;
+        let g = Generator::new(PyStr::from("<genexpr>"), self.active_globals.clone(), body)?;
         Ok(g.value())
     }
 

@@ -73,7 +73,7 @@ pub struct Frame<'a> {
 /// A frame's name as tracebacks print it.
 #[derive(Clone, Copy)]
 pub enum FrameName<'a> {
-    Func(&'a Rc<str>),
+    Func(&'a PyStr),
     /// `<module>`, `<listcomp>`, ...
     Fixed(&'static str),
     /// A class body while it runs (CPython gives it a frame named after the class).
@@ -81,10 +81,10 @@ pub enum FrameName<'a> {
 }
 
 impl FrameName<'_> {
-    pub fn to_rc(self) -> Rc<str> {
+    pub fn to_rc(self) -> PyStr {
         match self {
             FrameName::Func(n) => n.clone(),
-            FrameName::Fixed(s) => Rc::from(s),
+            FrameName::Fixed(s) => PyStr::from(s),
             FrameName::Class(s) => s.as_str(),
         }
     }

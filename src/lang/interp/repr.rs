@@ -24,10 +24,10 @@ impl Interp {
     fn repr_inner(&mut self, v: &Value) -> PyResult<String> {
         Ok(match v {
             Value::None => "None".into(),
-            Value::Bool(true) => "True".into(),
-            Value::Bool(false) => "False".into(),
+            Value::Bool(PyBool::True) => "True".into(),
+            Value::Bool(PyBool::False) => "False".into(),
             Value::Int(i) => format::int_text(*i, &mut [0; 20]).to_string(),
-            Value::Float(f) => format::float_repr(*f),
+            Value::Float(f) => format::float_repr((*f).get()),
             Value::Str(s) => format::str_repr(s),
             Value::List(l) => {
                 // A list that contains itself prints as `[...]`, as in CPython.
@@ -220,8 +220,8 @@ impl Interp {
     pub fn format_value(&mut self, v: &Value, spec: &str) -> PyResult<String> {
         let r = match v {
             Value::Int(i) => format::int_format(*i, spec),
-            Value::Bool(b) => format::bool_format(*b, spec),
-            Value::Float(f) => format::float_format(*f, spec),
+            Value::Bool(b) => format::bool_format((*b).get(), spec),
+            Value::Float(f) => format::float_format((*f).get(), spec),
             Value::Str(s) => format::str_format(s, spec),
             Value::Instance(i)
                 if i.class

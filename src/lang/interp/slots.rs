@@ -12,7 +12,7 @@ fn slots_sym() -> Sym {
 }
 
 /// The names a `__slots__` value lists (a string is one name).
-fn names(v: &Value) -> PyResult<Vec<std::rc::Rc<str>>> {
+fn names(v: &Value) -> PyResult<Vec<PyStr>> {
     let items: Vec<Value> = match v {
         Value::Str(s) => return Ok(vec![s.clone()]),
         Value::Tuple(t) => t.to_vec(),

@@ -849,7 +849,10 @@ impl Interp {
         let of = |e: &Option<PyErr>| e.as_ref().map_or(Value::None, |e| self.exc_value(e));
         d.insert(CHAINING[0], of(&err.0.cause));
         d.insert(CHAINING[1], of(&err.0.context));
-        d.insert(CHAINING[2], Value::Bool(err.0.suppress_context));
+        d.insert(
+            CHAINING[2],
+            Value::Bool(PyBool::from(err.0.suppress_context)),
+        );
     }
 
     fn handle(&mut self, err: PyErr, handlers: &[Handler], f: &mut Frame) -> PyResult<Flow> {
@@ -1021,9 +1024,9 @@ impl Interp {
                 _ => Rc::new(std::cell::RefCell::new(None)),
             })
             .collect();
-        let qualname: Rc<str> = match (&f.func, &f.class_ns) {
-            (_, Some(_)) => Rc::from(format!("{}.{}", self.class_qualname_prefix(f), def.name)),
-            (Some(outer), None) => Rc::from(format!("{}.<locals>.{}", outer.qualname, def.name)),
+        let qualname: PyStr = match (&f.func, &f.class_ns) {
+            (_, Some(_)) => PyStr::from(format!("{}.{}", self.class_qualname_prefix(f), def.name)),
+            (Some(outer), None) => PyStr::from(format!("{}.<locals>.{}", outer.qualname, def.name)),
             (None, None) => def.name.as_str(),
         };
         Ok(Value::Func(Rc::new(Function {

@@ -21,7 +21,7 @@ pub fn make_module(
     consts: &[(&str, Value)],
 ) -> Value {
     let m = Module {
-        name: Rc::from(name),
+        name: PyStr::from(name),
         attrs: RefCell::new(AttrMap::default()),
     };
     for (n, f) in fns {
@@ -119,7 +119,7 @@ impl Interp {
     fn import_prelude(&mut self, name: &str) -> PyResult<Value> {
         let sources = crate::nn::prelude(name).unwrap_or(&[]);
         let module = Rc::new(Module {
-            name: Rc::from(name),
+            name: PyStr::from(name),
             attrs: RefCell::new(AttrMap::default()),
         });
         let m = Value::Module(module.clone());
@@ -197,11 +197,11 @@ pub fn is_submodule(parent: &str, name: &str) -> bool {
 const NATIVE_SUBMODULES: &[&str] = &["torch.autograd", "torch.nn.functional", "torch.distributed"];
 
 /// The submodules of `parent` that load on first use (for `dir()` and completion).
-pub fn submodule_names(parent: &str) -> Vec<Rc<str>> {
+pub fn submodule_names(parent: &str) -> Vec<PyStr> {
     crate::nn::module_names()
         .chain(NATIVE_SUBMODULES.iter().copied())
         .filter_map(|n| n.strip_prefix(parent)?.strip_prefix('.'))
         .filter(|rest| !rest.contains('.'))
-        .map(Rc::from)
+        .map(PyStr::from)
         .collect()
 }

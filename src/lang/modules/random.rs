@@ -161,7 +161,7 @@ fn int_arg(v: &Value, what: &str) -> PyResult<i64> {
 pub fn module(interp: &mut Interp) -> Value {
     let _ = interp;
     let m = Module {
-        name: Rc::from("random"),
+        name: PyStr::from("random"),
         attrs: RefCell::new(AttrMap::default()),
     };
     let fns: &[(&'static str, NativeFn)] = &[
@@ -179,7 +179,9 @@ pub fn module(interp: &mut Interp) -> Value {
             }
             Ok(Value::None)
         }),
-        ("random", |i, _, _| Ok(Value::Float(rng(i).random()))),
+        ("random", |i, _, _| {
+            Ok(Value::Float(PyFloat::new(rng(i).random())))
+        }),
         ("gauss", |i, _, a| {
             let arg = |k: usize, default: f64| match a.pos.get(k) {
                 None => Ok(default),
@@ -188,7 +190,7 @@ pub fn module(interp: &mut Interp) -> Value {
                     .ok_or_else(|| type_error("gauss() needs numbers")),
             };
             let (mu, sigma) = (arg(0, 0.0)?, arg(1, 1.0)?);
-            Ok(Value::Float(rng(i).gauss(mu, sigma)))
+            Ok(Value::Float(PyFloat::new(rng(i).gauss(mu, sigma))))
         }),
         ("uniform", |i, _, a| {
             let x = num_of(a.pos.first().unwrap_or(&Value::None))
@@ -197,7 +199,7 @@ pub fn module(interp: &mut Interp) -> Value {
             let y = num_of(a.pos.get(1).unwrap_or(&Value::None))
                 .ok_or_else(|| type_error("uniform() needs numbers"))?
                 .to_f64();
-            Ok(Value::Float(x + (y - x) * rng(i).random()))
+            Ok(Value::Float(PyFloat::new(x + (y - x) * rng(i).random())))
         }),
         ("randint", |i, _, a| {
             if a.pos.len() != 2 {

@@ -1,5 +1,6 @@
 //! Expressions by precedence climbing, from comma lists down to atoms and comprehensions.
 use super::*;
+use crate::lang::value::PyStr;
 
 impl Parser<'_> {
     /// A comma list of expressions (a tuple when there is a comma), `*x` allowed.
@@ -735,7 +736,7 @@ impl Parser<'_> {
                 _ => String::new(),
             };
             return Ok(Expr {
-                kind: ExprKind::Str(Rc::from(s)),
+                kind: ExprKind::Str(PyStr::from(s)),
                 span,
             });
         }

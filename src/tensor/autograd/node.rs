@@ -105,9 +105,6 @@ pub struct Node {
     pub(crate) kind: Kind,
     /// Non-leaf tensors made by this node that `retain_grad()`, with their output number.
     pub(crate) retained: RefCell<Vec<(usize, WeakTensor)>>,
-    /// The object a layer above made to show this node (`y.grad_fn`), while it lives: the
-    /// same object each time, as PyTorch's node keeps its Python object.
-    shown: RefCell<Option<std::rc::Weak<dyn std::any::Any>>>,
 }
 
 thread_local! {
@@ -135,14 +132,6 @@ impl Node {
     /// `next_functions`: one entry per input (the producing node and which of its outputs).
     pub fn next_functions(&self) -> &[Option<Edge>] {
         &self.next
-    }
-    /// The object shown for this node, if it is still alive (see `set_shown`).
-    pub fn shown(&self) -> Option<Rc<dyn std::any::Any>> {
-        self.shown.borrow().as_ref().and_then(|w| w.upgrade())
-    }
-    /// Remembers the object a layer above made to show this node.
-    pub fn set_shown(&self, obj: std::rc::Weak<dyn std::any::Any>) {
-        *self.shown.borrow_mut() = Some(obj);
     }
     /// How many outputs the node has.
     pub fn num_outputs(&self) -> usize {
@@ -286,7 +275,6 @@ pub(crate) fn accumulator(t: &Tensor) -> Rc<Node> {
         outputs: 1,
         kind: Kind::Accumulate(t.clone()),
         retained: RefCell::new(vec![]),
-        shown: RefCell::new(None),
     });
     t.set_accumulator(&n);
     n
@@ -421,7 +409,6 @@ fn attach(
         outputs: outs.len(),
         kind,
         retained: RefCell::new(vec![]),
-        shown: RefCell::new(None),
     });
     for (k, out) in outs.iter().enumerate() {
         if joins(k) {

@@ -7,6 +7,7 @@
 //! A real name then raises `NotImplementedError: cudalearn does not implement torch.X yet`
 //! instead of an `AttributeError` whose "Did you mean" would point at a different function.
 use crate::lang::error::{ExcKind, PyErr};
+use crate::lang::value::PyStr;
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
@@ -85,7 +86,7 @@ pub fn missing(space: &str, name: &str) -> Option<PyErr> {
     )
     .hint(hint_for(&key, space));
     // Marks it as a failed lookup for `hasattr`/`getattr` (no "Did you mean": not a NameError).
-    e.0.missing_name = Some(std::rc::Rc::from(name));
+    e.0.missing_name = Some(PyStr::from(name));
     Some(e)
 }
 

@@ -19,7 +19,7 @@ pub fn subscript(origin: &Rc<Class>, idx: &Value) -> Value {
         Value::Tuple(t) => t.to_vec(),
         v => vec![v.clone()],
     };
-    Value::Native(Rc::new(GenericAlias {
+    Value::Native(NativeRc::new(GenericAlias {
         origin: origin.clone(),
         args,
     }))

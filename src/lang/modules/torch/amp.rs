@@ -119,7 +119,7 @@ impl Native for AutocastType {
             }
         };
         let ac = Autocast::new(i, flavor, device, dtype, enabled, cache)?;
-        Ok(Value::Native(Rc::new(ac)))
+        Ok(Value::Native(NativeRc::new(ac)))
     }
 }
 
@@ -272,8 +272,8 @@ impl Native for Autocast {
         Ok(Some(match &*name.as_str() {
             "fast_dtype" => dtype_value(self.fast_dtype),
             "device" => Value::str(self.device.name()),
-            "_enabled" => Value::Bool(self.enabled),
-            "_cache_enabled" => Value::Bool(self.cache_enabled),
+            "_enabled" => Value::Bool(PyBool::from(self.enabled)),
+            "_cache_enabled" => Value::Bool(PyBool::from(self.cache_enabled)),
             "__enter__" => method(
                 "__enter__",
                 |_, t, _| {
@@ -286,17 +286,17 @@ impl Native for Autocast {
                 "__exit__",
                 |_, t, _| {
                     this_autocast(t)?.exit_region();
-                    Ok(Value::Bool(false))
+                    Ok(Value::Bool(PyBool::False))
                 },
                 this,
             ),
             _ => return Ok(None),
         }))
     }
-    fn attr_names(&self) -> Vec<Rc<str>> {
+    fn attr_names(&self) -> Vec<PyStr> {
         ["fast_dtype", "device", "__enter__", "__exit__"]
             .iter()
-            .map(|s| Rc::from(*s))
+            .map(|s| PyStr::from(*s))
             .collect()
     }
     fn enter(&self, this: &Value, _i: &mut Interp) -> PyResult<Option<Value>> {
@@ -322,7 +322,7 @@ impl Native for Autocast {
             )));
         }
         let _ = i;
-        Ok(Value::Native(Rc::new(Decorated {
+        Ok(Value::Native(NativeRc::new(Decorated {
             ctx: this.clone(),
             func: f,
         })))
@@ -393,11 +393,11 @@ pub const TORCH_FUNCTIONS: &[(&str, NativeFn)] = &[
             None => AmpDevice::Cuda,
             Some(v) => device_type(&v)?,
         };
-        Ok(Value::Bool(state::is_enabled(d)))
+        Ok(Value::Bool(PyBool::from(state::is_enabled(d))))
     }),
     ("set_autocast_enabled", |i, _, a| {
         let (d, on) = match (a.pos.first(), a.pos.get(1)) {
-            (Some(Value::Bool(b)), None) => (AmpDevice::Cuda, *b),
+            (Some(Value::Bool(b)), None) => (AmpDevice::Cuda, b.get()),
             (Some(d), Some(v)) => (device_type(d)?, i.truthy(v)?),
             _ => {
                 return Err(type_error(
@@ -431,7 +431,7 @@ pub const TORCH_FUNCTIONS: &[(&str, NativeFn)] = &[
             "torch.is_autocast_enabled('cpu')",
             901,
         );
-        Ok(Value::Bool(state::is_enabled(AmpDevice::Cpu)))
+        Ok(Value::Bool(PyBool::from(state::is_enabled(AmpDevice::Cpu))))
     }),
     ("get_autocast_cpu_dtype", |i, _, _| {
         deprecated(
@@ -452,10 +452,10 @@ pub const TORCH_FUNCTIONS: &[(&str, NativeFn)] = &[
         Ok(dtype_value(state::dtype(AmpDevice::Cuda)))
     }),
     ("is_autocast_cache_enabled", |_, _, _| {
-        Ok(Value::Bool(state::is_cache_enabled()))
+        Ok(Value::Bool(PyBool::from(state::is_cache_enabled())))
     }),
     ("set_autocast_cache_enabled", |i, _, a| {
-        let v = a.pos.first().cloned().unwrap_or(Value::Bool(true));
+        let v = a.pos.first().cloned().unwrap_or(Value::Bool(PyBool::True));
         state::set_cache_enabled(i.truthy(&v)?);
         Ok(Value::None)
     }),
@@ -473,7 +473,7 @@ pub const TORCH_FUNCTIONS: &[(&str, NativeFn)] = &[
 
 fn is_autocast_available(_: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     device_arg(&a, "is_autocast_available")?;
-    Ok(Value::Bool(true))
+    Ok(Value::Bool(PyBool::True))
 }
 
 /// `torch.amp`; `autocast` is the very object bound to `torch.autocast`.
@@ -525,7 +525,7 @@ pub fn cpu_module() -> Value {
 }
 
 pub fn autocast_type(f: Flavor) -> Value {
-    Value::Native(Rc::new(AutocastType(f)))
+    Value::Native(NativeRc::new(AutocastType(f)))
 }
 
 /// Raised where PyTorch asserts (`AssertionError`), e.g. GradScaler's factor checks.

@@ -16,16 +16,10 @@ use std::rc::Rc;
 /// `y.grad_fn`: a node of the graph.
 pub struct GradFn(pub Rc<Node>);
 
-/// The Python object of a node: the same one while it lives, so `a.grad_fn is b.grad_fn`
-/// holds for two outputs of one node, as in PyTorch.
+/// The Python object of a node. Each wrapper takes the node's identity, so
+/// `a.grad_fn is b.grad_fn` holds for two outputs of one node, as in PyTorch.
 pub fn grad_fn_value(n: Rc<Node>) -> Value {
-    if let Some(Ok(g)) = n.shown().map(|o| o.downcast::<GradFn>()) {
-        return Value::Native(g);
-    }
-    let g = Rc::new(GradFn(n.clone()));
-    let weak: std::rc::Weak<GradFn> = Rc::downgrade(&g);
-    n.set_shown(weak);
-    Value::Native(g)
+    Value::Native(NativeRc::new(GradFn(n)))
 }
 
 fn node_of(v: &Value) -> Option<Rc<Node>> {
@@ -56,6 +50,9 @@ impl Native for GradFn {
     fn as_any(&self) -> &dyn Any {
         self
     }
+    fn identity(&self) -> Option<usize> {
+        Some(Rc::as_ptr(&self.0) as usize)
+    }
     fn repr(&self, _i: &mut Interp) -> PyResult<String> {
         // a custom Function's node is a Python class, so its repr names the module
         let module = if python_node(&self.0) {
@@ -73,9 +70,9 @@ impl Native for GradFn {
         Some(Rc::as_ptr(&self.0) as u64)
     }
     fn eq(&self, _this: &Value, other: &Value, _i: &mut Interp) -> PyResult<Option<Value>> {
-        Ok(Some(Value::Bool(
+        Ok(Some(Value::Bool(PyBool::from(
             node_of(other).is_some_and(|o| Rc::ptr_eq(&o, &self.0)),
-        )))
+        ))))
     }
     fn get_attr(&self, this: &Value, name: Sym, _i: &mut Interp) -> PyResult<Option<Value>> {
         Ok(Some(match &*name.as_str() {
@@ -113,10 +110,10 @@ impl Native for GradFn {
             _ => return Ok(None),
         }))
     }
-    fn attr_names(&self) -> Vec<Rc<str>> {
+    fn attr_names(&self) -> Vec<PyStr> {
         ["name", "next_functions", "metadata"]
             .iter()
-            .map(|s| Rc::from(*s))
+            .map(|s| PyStr::from(*s))
             .collect()
     }
 }
@@ -211,7 +208,7 @@ impl Native for GradMode {
                 )))
             }
         };
-        Ok(Value::Native(Rc::new(Decorated {
+        Ok(Value::Native(NativeRc::new(Decorated {
             mode: this.clone(),
             f,
         })))
@@ -297,11 +294,11 @@ impl Native for ModeClass {
                 // `@torch.no_grad` without parentheses decorates directly
                 if let Some(f) = a.pos.first() {
                     if matches!(f, Value::Func(_)) {
-                        let m = Value::Native(Rc::new(GradMode::new(
+                        let m = Value::Native(NativeRc::new(GradMode::new(
                             self.0,
                             Switch::Grad(self.0 == "enable_grad"),
                         )));
-                        return Ok(Value::Native(Rc::new(Decorated {
+                        return Ok(Value::Native(NativeRc::new(Decorated {
                             mode: m,
                             f: f.clone(),
                         })));
@@ -325,10 +322,10 @@ impl Native for ModeClass {
                     inner: m,
                     before: Cell::new(prev.unwrap_or((true, false))),
                 };
-                return Ok(Value::Native(Rc::new(st)));
+                return Ok(Value::Native(NativeRc::new(st)));
             }
         };
-        Ok(Value::Native(Rc::new(GradMode::new(self.0, switch))))
+        Ok(Value::Native(NativeRc::new(GradMode::new(self.0, switch))))
     }
 }
 
@@ -376,12 +373,12 @@ impl Native for SetGradEnabled {
         let (g, inf) = self.before.get();
         mode::set_enabled(g);
         mode::set_inference(inf);
-        let m = Value::Native(Rc::new(GradMode::new(
+        let m = Value::Native(NativeRc::new(GradMode::new(
             "set_grad_enabled",
             self.inner.switch,
         )));
         let _ = i;
-        Ok(Value::Native(Rc::new(Decorated { mode: m, f })))
+        Ok(Value::Native(NativeRc::new(Decorated { mode: m, f })))
     }
 }
 
@@ -410,10 +407,10 @@ const MODE_CLASSES: [&str; 4] = [
 pub fn torch_fns() -> Vec<(&'static str, NativeFn)> {
     vec![
         ("is_grad_enabled", |_, _, _| {
-            Ok(Value::Bool(mode::is_enabled()))
+            Ok(Value::Bool(PyBool::from(mode::is_enabled())))
         }),
         ("is_inference_mode_enabled", |_, _, _| {
-            Ok(Value::Bool(mode::is_inference()))
+            Ok(Value::Bool(PyBool::from(mode::is_inference())))
         }),
     ]
 }
@@ -536,7 +533,7 @@ pub fn module() -> Value {
     crate::lang::modules::make_module(
         "torch.autograd",
         &[("grad", autograd_grad), ("backward", autograd_backward)],
-        &MODE_CLASSES.map(|n| (n, Value::Native(Rc::new(ModeClass(n))))),
+        &MODE_CLASSES.map(|n| (n, Value::Native(NativeRc::new(ModeClass(n))))),
     )
 }
 
@@ -577,10 +574,10 @@ pub fn tensor_attr(t: &Tensor, name: &str) -> Option<Value> {
             t.grad().map(wrap).unwrap_or(Value::None)
         }
         "grad_fn" => t.grad_fn().map(grad_fn_value).unwrap_or(Value::None),
-        "is_leaf" => Value::Bool(t.is_leaf()),
-        "requires_grad" => Value::Bool(t.requires_grad()),
+        "is_leaf" => Value::Bool(PyBool::from(t.is_leaf())),
+        "requires_grad" => Value::Bool(PyBool::from(t.requires_grad())),
         "_version" => Value::Int(t.version() as i64),
-        "retains_grad" => Value::Bool(t.retains_grad()),
+        "retains_grad" => Value::Bool(PyBool::from(t.retains_grad())),
         _ => return None,
     })
 }

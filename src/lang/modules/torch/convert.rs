@@ -5,7 +5,6 @@ use crate::lang::error::{type_error, ExcKind, PyErr, PyResult};
 use crate::lang::interp::Interp;
 use crate::lang::value::*;
 use crate::tensor::{DType, Device, ErrorKind, NestedData, Scalar, Tensor, TensorError};
-use std::rc::Rc;
 
 /// A tensor engine error as the Python exception PyTorch raises.
 pub fn terr(e: TensorError) -> PyErr {
@@ -35,7 +34,7 @@ impl<T> TResult<T> for crate::tensor::Result<T> {
 }
 
 pub fn wrap(t: Tensor) -> Value {
-    Value::Native(Rc::new(PyTensor(t)))
+    Value::Native(NativeRc::new(PyTensor(t)))
 }
 
 pub fn as_tensor(v: &Value) -> Option<&Tensor> {
@@ -47,18 +46,18 @@ pub fn as_tensor(v: &Value) -> Option<&Tensor> {
 
 pub fn scalar_of(v: &Value) -> Option<Scalar> {
     match v {
-        Value::Bool(b) => Some(Scalar::Bool(*b)),
+        Value::Bool(b) => Some(Scalar::Bool((*b).get())),
         Value::Int(i) => Some(Scalar::Int(*i)),
-        Value::Float(f) => Some(Scalar::Float(*f)),
+        Value::Float(f) => Some(Scalar::Float((*f).get())),
         _ => None,
     }
 }
 
 pub fn scalar_value(s: Scalar) -> Value {
     match s {
-        Scalar::Bool(b) => Value::Bool(b),
+        Scalar::Bool(b) => Value::Bool(PyBool::from(b)),
         Scalar::Int(i) => Value::Int(i),
-        Scalar::Float(f) => Value::Float(f),
+        Scalar::Float(f) => Value::Float(PyFloat::new(f)),
     }
 }
 

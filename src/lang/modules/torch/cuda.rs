@@ -31,10 +31,10 @@ pub fn install(i: &mut Interp, torch: &Value) {
 fn module(oom: Value) -> Value {
     let fns: &[(&'static str, NativeFn)] = &[
         ("is_available", |_, _, _| {
-            Ok(Value::Bool(gpu::is_available()))
+            Ok(Value::Bool(PyBool::from(gpu::is_available())))
         }),
         ("is_initialized", |_, _, _| {
-            Ok(Value::Bool(gpu::is_available()))
+            Ok(Value::Bool(PyBool::from(gpu::is_available())))
         }),
         ("device_count", |_, _, _| {
             Ok(Value::Int(gpu::device_count() as i64))
@@ -55,7 +55,7 @@ fn module(oom: Value) -> Value {
             Ok(Value::str(&props(&a)?.name))
         }),
         ("get_device_properties", |_, _, a| {
-            Ok(Value::Native(Rc::new(Props(props(&a)?))))
+            Ok(Value::Native(NativeRc::new(Props(props(&a)?))))
         }),
         ("get_device_capability", |_, _, a| {
             let p = props(&a)?;
@@ -151,7 +151,7 @@ fn module(oom: Value) -> Value {
             let dv = a.pos.get(1).cloned().or_else(|| kwarg(&a, "device"));
             let d = device_index(dv.as_ref())?;
             let f = match a.pos.first().cloned().or_else(|| kwarg(&a, "fraction")) {
-                Some(Value::Float(f)) => f,
+                Some(Value::Float(f)) => f.get(),
                 _ => {
                     return Err(type_error(
                         "Invalid type for fraction argument, must be `float`",
@@ -159,7 +159,7 @@ fn module(oom: Value) -> Value {
                 }
             };
             if !(0.0..=1.0).contains(&f) {
-                let shown = i.repr(&Value::Float(f))?;
+                let shown = i.repr(&Value::float(f))?;
                 return Err(PyErr::new(
                     ExcKind::ValueError,
                     format!("Invalid fraction value: {shown}. Allowed range: 0~1"),
@@ -171,9 +171,9 @@ fn module(oom: Value) -> Value {
         ("get_per_process_memory_fraction", |_, _, a| {
             require_gpu()?;
             let d = device_index(arg0(&a, "device").as_ref())?;
-            Ok(Value::Float(
+            Ok(Value::Float(PyFloat::new(
                 gpu::with_memory(d, |m| m.fraction()).unwrap_or(1.0),
-            ))
+            )))
         }),
         ("manual_seed", |_, _, _| Ok(Value::None)),
         ("manual_seed_all", |_, _, _| Ok(Value::None)),
@@ -184,7 +184,7 @@ fn module(oom: Value) -> Value {
                 Some(v) => i.truthy(&v)?,
                 None => false,
             };
-            Ok(Value::Native(Rc::new(Event {
+            Ok(Value::Native(NativeRc::new(Event {
                 timing,
                 at: Cell::new(None),
             })))
@@ -292,7 +292,7 @@ impl Native for Props {
             _ => return Ok(None),
         }))
     }
-    fn attr_names(&self) -> Vec<Rc<str>> {
+    fn attr_names(&self) -> Vec<PyStr> {
         [
             "L2_cache_size",
             "major",
@@ -304,7 +304,7 @@ impl Native for Props {
             "warp_size",
         ]
         .iter()
-        .map(|s| Rc::from(*s))
+        .map(|s| PyStr::from(*s))
         .collect()
     }
 }
@@ -379,10 +379,10 @@ impl Native for Event {
             "query" => |_, this, _| {
                 // on the simulated GPU: has the modelled host clock passed the event yet?
                 Ok(Value::Bool(match ev(this)?.at.get() {
-                    Some(Stamp::Modelled(t)) => {
-                        crate::backend::sim_model::with(|m| m.host >= t).unwrap_or(true)
-                    }
-                    _ => true,
+                    Some(Stamp::Modelled(t)) => PyBool::from(
+                        crate::backend::sim_model::with(|m| m.host >= t).unwrap_or(true),
+                    ),
+                    _ => PyBool::from(true),
                 }))
             },
             "elapsed_time" => |_, this, a| {
@@ -402,7 +402,7 @@ impl Native for Event {
                         }
                         let ms = s.ms_until(e);
                         // CUDA reports a float32 number of milliseconds
-                        Ok(Value::Float(ms as f32 as f64))
+                        Ok(Value::Float(PyFloat::new(ms as f32 as f64)))
                     }
                     _ => Err(runtime_error(
                         "Both events must be recorded before calculating elapsed time.",
@@ -435,28 +435,34 @@ fn backends() -> Value {
     let cudnn = make_module(
         "torch.backends.cudnn",
         &[
-            ("is_available", |_, _, _| Ok(Value::Bool(false))),
+            ("is_available", |_, _, _| Ok(Value::Bool(PyBool::False))),
             ("version", |_, _, _| Ok(Value::None)),
         ],
         &[
-            ("benchmark", Value::Bool(false)),
-            ("deterministic", Value::Bool(false)),
-            ("enabled", Value::Bool(true)),
-            ("allow_tf32", Value::Bool(true)),
+            ("benchmark", Value::Bool(PyBool::False)),
+            ("deterministic", Value::Bool(PyBool::False)),
+            ("enabled", Value::Bool(PyBool::True)),
+            ("allow_tf32", Value::Bool(PyBool::True)),
         ],
     );
     let matmul = make_module(
         "torch.backends.cuda.matmul",
         &[],
         &[
-            ("allow_tf32", Value::Bool(false)),
-            ("allow_fp16_reduced_precision_reduction", Value::Bool(true)),
-            ("allow_bf16_reduced_precision_reduction", Value::Bool(true)),
+            ("allow_tf32", Value::Bool(PyBool::False)),
+            (
+                "allow_fp16_reduced_precision_reduction",
+                Value::Bool(PyBool::True),
+            ),
+            (
+                "allow_bf16_reduced_precision_reduction",
+                Value::Bool(PyBool::True),
+            ),
         ],
     );
     let cuda = make_module(
         "torch.backends.cuda",
-        &[("is_built", |_, _, _| Ok(Value::Bool(true)))],
+        &[("is_built", |_, _, _| Ok(Value::Bool(PyBool::True)))],
         &[("matmul", matmul)],
     );
     // Apple's GPU backend: never present here (the usual device pick reads it:
@@ -464,8 +470,8 @@ fn backends() -> Value {
     let mps = make_module(
         "torch.backends.mps",
         &[
-            ("is_available", |_, _, _| Ok(Value::Bool(false))),
-            ("is_built", |_, _, _| Ok(Value::Bool(false))),
+            ("is_available", |_, _, _| Ok(Value::Bool(PyBool::False))),
+            ("is_built", |_, _, _| Ok(Value::Bool(PyBool::False))),
         ],
         &[],
     );

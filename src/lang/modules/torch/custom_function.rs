@@ -123,7 +123,7 @@ pub fn custom_apply(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
 fn grad_args(i: &mut Interp, f: &CustomFn, gs: Vec<Option<Tensor>>) -> PyResult<Vec<Value>> {
     let materialize = !matches!(
         i.get_attr(&f.ctx, Sym::new("materialize_grads")),
-        Ok(Value::Bool(false))
+        Ok(Value::Bool(PyBool::False))
     );
     let mut args = vec![f.ctx.clone()];
     for o in &f.outputs {

@@ -65,7 +65,9 @@ impl Native for PyRedOp {
         Some(self.0 as u64)
     }
     fn eq(&self, _this: &Value, other: &Value, _i: &mut Interp) -> PyResult<Option<Value>> {
-        Ok(Some(Value::Bool(red_op(other) == Some(self.0))))
+        Ok(Some(Value::Bool(PyBool::from(
+            red_op(other) == Some(self.0),
+        ))))
     }
 }
 
@@ -79,7 +81,7 @@ fn red_op(v: &Value) -> Option<ReduceOp> {
 fn reduce_ops() -> Value {
     let consts: Vec<(&str, Value)> = ReduceOp::ALL
         .iter()
-        .map(|(op, name, _)| (*name, Value::Native(Rc::new(PyRedOp(*op)))))
+        .map(|(op, name, _)| (*name, Value::Native(NativeRc::new(PyRedOp(*op)))))
         .collect();
     make_module("torch.distributed.ReduceOp", &[], &consts)
 }
@@ -96,7 +98,7 @@ impl Native for Work {
     }
     fn get_attr(&self, this: &Value, name: Sym, _i: &mut Interp) -> PyResult<Option<Value>> {
         let f: NativeFn = match &*name.as_str() {
-            "wait" | "is_completed" | "is_success" => |_, _, _| Ok(Value::Bool(true)),
+            "wait" | "is_completed" | "is_success" => |_, _, _| Ok(Value::Bool(PyBool::True)),
             _ => return Ok(None),
         };
         Ok(Some(Value::Builtin(Rc::new(Builtin {
@@ -109,19 +111,19 @@ impl Native for Work {
 
 fn done(a: &Args, i: &mut Interp) -> PyResult<Value> {
     match kwarg(a, "async_op") {
-        Some(v) if i.truthy(&v)? => Ok(Value::Native(Rc::new(Work))),
+        Some(v) if i.truthy(&v)? => Ok(Value::Native(NativeRc::new(Work))),
         _ => Ok(Value::None),
     }
 }
 
 pub fn module() -> Value {
     let fns: &[(&'static str, NativeFn)] = &[
-        ("is_available", |_, _, _| Ok(Value::Bool(true))),
+        ("is_available", |_, _, _| Ok(Value::Bool(PyBool::True))),
         ("is_initialized", |_, _, _| {
-            Ok(Value::Bool(dist::is_initialized()))
+            Ok(Value::Bool(PyBool::from(dist::is_initialized())))
         }),
-        ("is_gloo_available", |_, _, _| Ok(Value::Bool(true))),
-        ("is_nccl_available", |_, _, _| Ok(Value::Bool(true))),
+        ("is_gloo_available", |_, _, _| Ok(Value::Bool(PyBool::True))),
+        ("is_nccl_available", |_, _, _| Ok(Value::Bool(PyBool::True))),
         ("init_process_group", init_process_group),
         ("destroy_process_group", |_, _, _| {
             dist::destroy().map_err(derr)?;
@@ -459,13 +461,13 @@ fn init_process_group(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
 fn timeout_arg(i: &mut Interp, v: &Value) -> PyResult<std::time::Duration> {
     let secs = match v {
         Value::Int(n) => *n as f64,
-        Value::Float(f) => *f,
+        Value::Float(f) => (*f).get(),
         // a timedelta-like object
         _ => {
             let s = i.call_method(v, "total_seconds", Args::default())?;
             match s {
                 Value::Int(n) => n as f64,
-                Value::Float(f) => f,
+                Value::Float(f) => f.get(),
                 _ => return Err(type_error("timeout must be a number of seconds")),
             }
         }

@@ -11,7 +11,6 @@ use crate::lang::interp::Interp;
 use crate::lang::value::*;
 use crate::tensor::ops::extra::{einsum, stats, svd};
 use crate::tensor::Tensor;
-use std::rc::Rc;
 
 fn einsum_f(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     let eq = match a.pos.first() {
@@ -54,7 +53,7 @@ fn tensor0(a: &Args, f: &str) -> PyResult<Tensor> {
 /// A norm's `ord`: a number, or one of the matrix norms' names.
 enum Ord {
     Num(f64),
-    Name(std::rc::Rc<str>),
+    Name(PyStr),
 }
 
 fn ord_of(v: Option<Value>, f: &str) -> PyResult<Option<Ord>> {
@@ -190,7 +189,7 @@ fn linalg_norm(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
 /// `torch.norm(x, p=NAME, dim)`: a matrix norm by name, with `linalg.matrix_norm`'s checks.
 pub(super) fn named_matrix_norm(
     x: &Tensor,
-    name: Rc<str>,
+    name: PyStr,
     dims: &[i64],
     keep: bool,
 ) -> PyResult<Tensor> {

@@ -13,7 +13,7 @@ use std::rc::Rc;
 pub struct PyGenerator(Option<RefCell<Generator>>);
 
 thread_local! {
-    static DEFAULT: Value = Value::Native(Rc::new(PyGenerator(None)));
+    static DEFAULT: Value = Value::Native(NativeRc::new(PyGenerator(None)));
 }
 
 pub fn default_generator() -> Value {
@@ -59,9 +59,9 @@ pub fn new_generator(_: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
             ));
         }
     }
-    Ok(Value::Native(Rc::new(PyGenerator(Some(RefCell::new(
-        Generator::new(67280421310721),
-    ))))))
+    Ok(Value::Native(NativeRc::new(PyGenerator(Some(
+        RefCell::new(Generator::new(67280421310721)),
+    )))))
 }
 
 impl Native for PyGenerator {
@@ -113,10 +113,10 @@ impl Native for PyGenerator {
             this: Some(this.clone()),
         }))))
     }
-    fn attr_names(&self) -> Vec<Rc<str>> {
+    fn attr_names(&self) -> Vec<PyStr> {
         ["device", "initial_seed", "manual_seed", "seed"]
             .iter()
-            .map(|s| Rc::from(*s))
+            .map(|s| PyStr::from(*s))
             .collect()
     }
 }

@@ -99,7 +99,7 @@ fn add(i: &mut Interp, target: Target, f: Value, post: Option<Value>) -> Value {
         f,
         post,
     });
-    Value::Native(Rc::new(HookHandle {
+    Value::Native(NativeRc::new(HookHandle {
         id,
         registry: Rc::downgrade(&reg),
     }))

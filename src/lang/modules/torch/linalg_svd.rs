@@ -9,10 +9,9 @@ use crate::lang::interp::Interp;
 use crate::lang::value::*;
 use crate::tensor::ops::extra::svd;
 use crate::tensor::Tensor;
-use std::rc::Rc;
 
 fn named(name: &'static str, fields: &'static [&'static str], ts: [Tensor; 3]) -> Value {
-    Value::Native(Rc::new(NamedResult {
+    Value::Native(NativeRc::new(NamedResult {
         name,
         fields,
         values: ts.into_iter().map(wrap).collect(),

@@ -107,7 +107,7 @@ impl Native for TorchType {
                     Some(v) => int_list(i, v)?,
                     None => Vec::new(),
                 };
-                Ok(Value::Native(Rc::new(size::TorchSize(items))))
+                Ok(Value::Native(NativeRc::new(size::TorchSize(items))))
             }
             _ => Err(type_error(format!(
                 "cannot create 'torch.{}' instances",
@@ -139,7 +139,7 @@ impl Native for TorchType {
                         },
                         _ => false,
                     };
-                    Ok(Value::Bool(is))
+                    Ok(Value::Bool(PyBool::from(is)))
                 },
                 this: Some(this.clone()),
             }))));
@@ -154,7 +154,7 @@ impl Native for TorchType {
             // `torch.Tensor.sort`: the method unbound, `torch.Tensor.sort(x)` == `x.sort()`
             let found = methods::tensor_method(&n).or_else(|| methods_extra::tensor_method(&n));
             if let Some((_, name)) = found {
-                return Ok(Some(Value::Native(Rc::new(UnboundMethod { name }))));
+                return Ok(Some(Value::Native(NativeRc::new(UnboundMethod { name }))));
             }
             // a real Tensor method that tensors here lack says so
             if let Some(e) = crate::lang::modules::names::missing("torch.Tensor", &n) {
@@ -340,7 +340,9 @@ pub fn module() -> Value {
         ("min", functions::min),
         ("set_printoptions", functions::set_printoptions),
         ("is_tensor", |_, _, a| {
-            Ok(Value::Bool(a.pos.first().and_then(as_tensor).is_some()))
+            Ok(Value::Bool(PyBool::from(
+                a.pos.first().and_then(as_tensor).is_some(),
+            )))
         }),
         ("get_default_dtype", |_, _, _| {
             Ok(dtype_value(crate::tensor::default_dtype()))
@@ -379,14 +381,20 @@ pub fn module() -> Value {
         ("__version__", Value::str("2.15.0")),
         (
             "device",
-            Value::Native(Rc::new(TorchType { name: "device" })),
+            Value::Native(NativeRc::new(TorchType { name: "device" })),
         ),
-        ("dtype", Value::Native(Rc::new(TorchType { name: "dtype" }))),
+        (
+            "dtype",
+            Value::Native(NativeRc::new(TorchType { name: "dtype" })),
+        ),
         (
             "Tensor",
-            Value::Native(Rc::new(TorchType { name: "Tensor" })),
+            Value::Native(NativeRc::new(TorchType { name: "Tensor" })),
         ),
-        ("Size", Value::Native(Rc::new(TorchType { name: "Size" }))),
+        (
+            "Size",
+            Value::Native(NativeRc::new(TorchType { name: "Size" })),
+        ),
         ("default_generator", generator::default_generator()),
         (
             "Generator",

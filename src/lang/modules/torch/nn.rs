@@ -216,12 +216,12 @@ impl Native for ParameterType {
             "__instancecheck__" => Value::Builtin(Rc::new(Builtin {
                 name: "__instancecheck__",
                 f: |_, _, a| {
-                    Ok(Value::Bool(
+                    Ok(Value::Bool(PyBool::from(
                         a.pos
                             .first()
                             .and_then(as_tensor)
                             .is_some_and(|t| t.is_parameter()),
-                    ))
+                    )))
                 },
                 this: Some(this.clone()),
             })),
@@ -310,7 +310,7 @@ pub fn module() -> Value {
     super::super::make_module(
         "_cudalearn_nn",
         &fns,
-        &[("Parameter", Value::Native(Rc::new(ParameterType)))],
+        &[("Parameter", Value::Native(NativeRc::new(ParameterType)))],
     )
 }
 

@@ -22,7 +22,7 @@ pub fn to_numpy(t: &Tensor) -> PyResult<Value> {
             "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.",
         ));
     }
-    Ok(Value::Native(Rc::new(NdArray(t.clone()))))
+    Ok(Value::Native(NativeRc::new(NdArray(t.clone()))))
 }
 
 fn np_dtype(d: DType) -> &'static str {

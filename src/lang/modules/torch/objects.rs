@@ -6,7 +6,6 @@ use crate::lang::symbol::Sym;
 use crate::lang::value::*;
 use crate::tensor::{DType, Device};
 use std::any::Any;
-use std::rc::Rc;
 
 pub struct PyDType(pub DType);
 
@@ -30,15 +29,15 @@ impl Native for PyDType {
         Ok(self.0.to_string())
     }
     fn eq(&self, _this: &Value, other: &Value, _i: &mut Interp) -> PyResult<Option<Value>> {
-        Ok(Some(Value::Bool(
+        Ok(Some(Value::Bool(PyBool::from(
             super::convert::dtype_of(other) == Some(self.0),
-        )))
+        ))))
     }
     fn get_attr(&self, _this: &Value, name: Sym, _i: &mut Interp) -> PyResult<Option<Value>> {
         Ok(match &*name.as_str() {
-            "is_floating_point" => Some(Value::Bool(self.0.is_floating())),
+            "is_floating_point" => Some(Value::Bool(PyBool::from(self.0.is_floating()))),
             "itemsize" => Some(Value::Int(self.0.size() as i64)),
-            "is_signed" => Some(Value::Bool(!matches!(self.0, DType::Bool | DType::U8))),
+            "is_signed" => Some(Value::bool(!matches!(self.0, DType::Bool | DType::U8))),
             _ => None,
         })
     }
@@ -55,7 +54,7 @@ pub fn dtype_value(d: DType) -> Value {
         if let Some((_, v)) = c.iter().find(|(k, _)| *k == d) {
             return v.clone();
         }
-        let v = Value::Native(Rc::new(PyDType(d)));
+        let v = Value::Native(NativeRc::new(PyDType(d)));
         c.push((d, v.clone()));
         v
     })
@@ -158,7 +157,7 @@ impl Native for PyDevice {
                 .is_some_and(|d| d == self),
             _ => false,
         };
-        Ok(Some(Value::Bool(same)))
+        Ok(Some(Value::Bool(PyBool::from(same))))
     }
     fn get_attr(&self, _this: &Value, name: Sym, _i: &mut Interp) -> PyResult<Option<Value>> {
         Ok(match &*name.as_str() {
@@ -167,11 +166,11 @@ impl Native for PyDevice {
             _ => None,
         })
     }
-    fn attr_names(&self) -> Vec<Rc<str>> {
-        vec![Rc::from("index"), Rc::from("type")]
+    fn attr_names(&self) -> Vec<PyStr> {
+        vec![PyStr::from("index"), PyStr::from("type")]
     }
 }
 
 pub fn device_value(d: PyDevice) -> Value {
-    Value::Native(Rc::new(d))
+    Value::Native(NativeRc::new(d))
 }

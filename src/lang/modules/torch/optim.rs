@@ -28,7 +28,7 @@ fn num(v: &Value, what: &str) -> PyResult<f64> {
 }
 
 fn flag(v: &Value) -> bool {
-    matches!(v, Value::Bool(true)) || matches!(v, Value::Int(i) if *i != 0)
+    matches!(v, Value::Bool(PyBool::True)) || matches!(v, Value::Int(i) if *i != 0)
 }
 
 /// `sgd_step(param, grad, buf, lr, momentum, dampening, weight_decay, nesterov, maximize)`:

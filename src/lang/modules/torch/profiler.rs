@@ -18,8 +18,8 @@ pub fn module() -> Value {
         "torch.profiler.ProfilerActivity",
         &[],
         &[
-            ("CPU", Value::Native(Rc::new(Activity("CPU")))),
-            ("CUDA", Value::Native(Rc::new(Activity("CUDA")))),
+            ("CPU", Value::Native(NativeRc::new(Activity("CPU")))),
+            ("CUDA", Value::Native(NativeRc::new(Activity("CUDA")))),
         ],
     );
     make_module(
@@ -34,7 +34,7 @@ pub fn module() -> Value {
                         "record_function.__init__() missing 1 required positional argument: 'name'",
                     )),
                 };
-                Ok(Value::Native(Rc::new(RecordFunction(name))))
+                Ok(Value::Native(NativeRc::new(RecordFunction(name))))
             }),
         ],
         &[("ProfilerActivity", activity)],
@@ -84,7 +84,7 @@ fn new_profile(i: &mut Interp, a: Args) -> PyResult<Value> {
             cuda
         }
     };
-    Ok(Value::Native(Rc::new(Profile {
+    Ok(Value::Native(NativeRc::new(Profile {
         cuda,
         entries: RefCell::new(None),
     })))
@@ -143,7 +143,7 @@ impl Native for Profile {
             },
             "__exit__" => |_, t, _| {
                 this_profile(t)?.stop();
-                Ok(Value::Bool(false))
+                Ok(Value::Bool(PyBool::False))
             },
             "step" => |_, _, _| Ok(Value::None),
             "key_averages" => |_, t, _| {
@@ -154,7 +154,7 @@ impl Native for Profile {
                         "Profiler must be initialized before getting key averages",
                     )
                 })?;
-                Ok(Value::Native(Rc::new(KeyAverages(averages(
+                Ok(Value::Native(NativeRc::new(KeyAverages(averages(
                     &entries, p.cuda,
                 )))))
             },
@@ -162,10 +162,10 @@ impl Native for Profile {
         };
         Ok(Some(method("method", f, this)))
     }
-    fn attr_names(&self) -> Vec<Rc<str>> {
+    fn attr_names(&self) -> Vec<PyStr> {
         ["key_averages", "start", "step", "stop"]
             .iter()
-            .map(|s| Rc::from(*s))
+            .map(|s| PyStr::from(*s))
             .collect()
     }
     fn enter(&self, this: &Value, _i: &mut Interp) -> PyResult<Option<Value>> {
@@ -422,8 +422,8 @@ impl Native for KeyAverages {
         };
         Ok(Some(method("table", f, this)))
     }
-    fn attr_names(&self) -> Vec<Rc<str>> {
-        vec![Rc::from("table")]
+    fn attr_names(&self) -> Vec<PyStr> {
+        vec![PyStr::from("table")]
     }
     // an EventList is a list of FunctionEventAvg: len, indexing and iteration
     fn len(&self, _i: &mut Interp) -> PyResult<Option<usize>> {
@@ -443,7 +443,7 @@ impl Native for KeyAverages {
 impl KeyAverages {
     fn events(&self) -> Vec<Value> {
         let rows = self.0.rows.iter();
-        rows.map(|r| Value::Native(Rc::new(EventAvg(r.clone()))))
+        rows.map(|r| Value::Native(NativeRc::new(EventAvg(r.clone()))))
             .collect()
     }
 }
@@ -483,22 +483,22 @@ impl Native for EventAvg {
             if t == 0.0 {
                 Value::Int(0)
             } else {
-                Value::Float(t)
+                Value::Float(PyFloat::new(t))
             }
         };
         Ok(Some(match &*name.as_str() {
             "key" => Value::str(&r.key),
             "count" => Value::Int(r.count as i64),
-            "self_cpu_time_total" => Value::Float(r.self_cpu),
-            "cpu_time_total" => Value::Float(r.cpu_total),
-            "cpu_time" => Value::Float(r.cpu_total / n),
+            "self_cpu_time_total" => Value::Float(PyFloat::new(r.self_cpu)),
+            "cpu_time_total" => Value::Float(PyFloat::new(r.cpu_total)),
+            "cpu_time" => Value::Float(PyFloat::new(r.cpu_total / n)),
             "self_device_time_total" | "self_cuda_time_total" => device(r.self_device),
             "device_time_total" | "cuda_time_total" => device(r.device_total),
             "device_time" | "cuda_time" => device(r.device_total / n),
             _ => return Ok(None),
         }))
     }
-    fn attr_names(&self) -> Vec<Rc<str>> {
+    fn attr_names(&self) -> Vec<PyStr> {
         let names = [
             "key",
             "count",
@@ -507,7 +507,11 @@ impl Native for EventAvg {
             "cpu_time",
         ];
         let device = ["self_device_time_total", "device_time_total", "device_time"];
-        names.iter().chain(&device).map(|&n| Rc::from(n)).collect()
+        names
+            .iter()
+            .chain(&device)
+            .map(|&n| PyStr::from(n))
+            .collect()
     }
 }
 

@@ -5,7 +5,6 @@ use crate::lang::interp::Interp;
 use crate::lang::symbol::Sym;
 use crate::lang::value::*;
 use std::any::Any;
-use std::rc::Rc;
 
 /// One result: its type name, field names and values.
 pub struct NamedResult {
@@ -68,7 +67,7 @@ impl Native for NamedResult {
 
 /// `torch.return_types.NAME(values=..., indices=...)`, the result of `max(dim)` and its kin.
 pub fn values_indices(name: &'static str, values: Value, indices: Value) -> Value {
-    Value::Native(Rc::new(NamedResult {
+    Value::Native(NativeRc::new(NamedResult {
         name,
         fields: &["values", "indices"],
         values: vec![values, indices],

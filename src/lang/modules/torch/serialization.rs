@@ -8,7 +8,6 @@ use crate::lang::interp::Interp;
 use crate::lang::value::*;
 use std::any::Any;
 use std::cell::RefCell;
-use std::rc::Rc;
 
 thread_local! {
     /// The globals added by the program, in the order added (PyTorch keeps a list too).
@@ -64,7 +63,7 @@ pub fn module() -> Value {
             }),
             ("safe_globals", |i, _, a| {
                 let list = items(i, &a, "safe_globals")?;
-                Ok(Value::Native(Rc::new(SafeGlobals {
+                Ok(Value::Native(NativeRc::new(SafeGlobals {
                     list,
                     saved: RefCell::new(None),
                 })))

@@ -9,7 +9,9 @@ use std::rc::Rc;
 pub struct TorchSize(pub Vec<i64>);
 
 pub fn size_value(dims: &[usize]) -> Value {
-    Value::Native(Rc::new(TorchSize(dims.iter().map(|&d| d as i64).collect())))
+    Value::Native(NativeRc::new(TorchSize(
+        dims.iter().map(|&d| d as i64).collect(),
+    )))
 }
 
 impl TorchSize {
@@ -46,7 +48,7 @@ impl Native for TorchSize {
     }
     fn get_item(&self, _this: &Value, index: &Value, i: &mut Interp) -> PyResult<Value> {
         match i.get_item(&self.tuple(), index)? {
-            Value::Tuple(t) => Ok(Value::Native(Rc::new(TorchSize(
+            Value::Tuple(t) => Ok(Value::Native(NativeRc::new(TorchSize(
                 t.iter().filter_map(|v| v.as_int()).collect(),
             )))),
             other => Ok(other),
@@ -56,11 +58,13 @@ impl Native for TorchSize {
         let other = match other {
             Value::Native(n) => match n.as_any().downcast_ref::<TorchSize>() {
                 Some(s) => s.tuple(),
-                None => return Ok(Some(Value::Bool(false))),
+                None => return Ok(Some(Value::Bool(PyBool::False))),
             },
             v => v.clone(),
         };
-        Ok(Some(Value::Bool(i.eq(&self.tuple(), &other)?)))
+        Ok(Some(Value::Bool(PyBool::from(
+            i.eq(&self.tuple(), &other)?,
+        ))))
     }
     fn truthy(&self, _i: &mut Interp) -> PyResult<bool> {
         Ok(!self.0.is_empty())

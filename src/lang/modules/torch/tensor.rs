@@ -110,7 +110,7 @@ pub fn index_items(interp: &mut Interp, idx: &Value) -> PyResult<Vec<IndexItem>>
     for p in &parts {
         items.push(match p {
             Value::Int(i) => IndexItem::Int(*i),
-            Value::Bool(b) => IndexItem::Bool(*b),
+            Value::Bool(b) => IndexItem::Bool((*b).get()),
             Value::None => IndexItem::None,
             Value::Ellipsis => IndexItem::Ellipsis,
             Value::Slice(s) => {
@@ -216,7 +216,7 @@ impl Native for PyTensor {
             "dtype" => dtype_value(t.dtype()),
             "device" => device_value(PyDevice::from_device(t.device())),
             "ndim" => Value::Int(t.ndim() as i64),
-            "is_cuda" => Value::Bool(t.device() != Device::Cpu),
+            "is_cuda" => Value::Bool(PyBool::from(t.device() != Device::Cpu)),
             "requires_grad" | "is_leaf" | "grad" | "grad_fn" | "_version" | "retains_grad" => {
                 super::autograd::tensor_attr(t, &n).unwrap_or(Value::None)
             }
@@ -259,7 +259,7 @@ impl Native for PyTensor {
             _ => Ok(false),
         }
     }
-    fn attr_names(&self) -> Vec<Rc<str>> {
+    fn attr_names(&self) -> Vec<PyStr> {
         // Special names: PyTorch's list, not whatever the engine implements (`__imatmul__`
         // works but PyTorch does not list it).
         let special = |n: &&&str| n.starts_with("__") && n.ends_with("__");
@@ -269,7 +269,7 @@ impl Native for PyTensor {
             .filter(|n| !special(n))
             .chain(TENSOR_ATTRS.iter())
             .chain(super::tensor_dir::TENSOR_DUNDERS.iter())
-            .map(|s| Rc::from(*s))
+            .map(|s| PyStr::from(*s))
             .collect()
     }
     fn truthy(&self, _i: &mut Interp) -> PyResult<bool> {
@@ -312,7 +312,7 @@ impl Native for PyTensor {
     }
     fn eq(&self, this: &Value, other: &Value, _i: &mut Interp) -> PyResult<Option<Value>> {
         if as_tensor(other).is_none() && scalar_of(other).is_none() {
-            return Ok(Some(Value::Bool(false)));
+            return Ok(Some(Value::Bool(PyBool::False)));
         }
         tensor_binary(BinaryOp::Eq, this, other)
     }

@@ -1,0 +1,102 @@
+//! `NativeRc`: a reference-counted Rust object (`dyn Native`) behind one thin pointer.
+//!
+//! An `NativeRc` is two words (pointer and vtable); this keeps the vtable in the
+//! allocation, so that a native object fits `Value`'s one-word payload (see `value.rs`: a
+//! two-word `Value` is moved in registers). One allocation, as `Rc::new` makes.
+use super::value::Native;
+use std::alloc::{dealloc, Layout};
+use std::cell::Cell;
+use std::ptr::NonNull;
+
+#[repr(C)]
+struct Header {
+    rc: Cell<usize>,
+    /// The object, which lives right after this header in the same allocation.
+    obj: *const dyn Native,
+    layout: Layout,
+}
+
+#[repr(C)]
+struct Inner<T> {
+    head: Header,
+    value: T,
+}
+
+/// A shared native object (`NativeRc` in one word).
+pub struct NativeRc(NonNull<Header>);
+
+impl NativeRc {
+    pub fn new<T: Native>(value: T) -> NativeRc {
+        let inner = Box::new(Inner {
+            head: Header {
+                rc: Cell::new(1),
+                obj: std::ptr::null::<T>() as *const dyn Native,
+                layout: Layout::new::<Inner<T>>(),
+            },
+            value,
+        });
+        let p = Box::into_raw(inner);
+        // SAFETY: `p` is a live, uniquely owned allocation; the header points at the value
+        // beside it, which never moves while the allocation lives.
+        unsafe {
+            (*p).head.obj = std::ptr::addr_of!((*p).value) as *const dyn Native;
+            NativeRc(NonNull::new_unchecked(p as *mut Header))
+        }
+    }
+
+    #[inline(always)]
+    fn head(&self) -> &Header {
+        // SAFETY: the header lives as long as any `NativeRc` pointing to it.
+        unsafe { self.0.as_ref() }
+    }
+
+    #[inline(always)]
+    pub fn ptr_eq(a: &NativeRc, b: &NativeRc) -> bool {
+        a.0 == b.0
+    }
+
+    /// The object's address (what `id()` gives).
+    #[inline(always)]
+    pub fn as_ptr(&self) -> *const u8 {
+        self.head().obj as *const u8
+    }
+}
+
+impl Clone for NativeRc {
+    #[inline(always)]
+    fn clone(&self) -> NativeRc {
+        let rc = &self.head().rc;
+        rc.set(
+            rc.get()
+                .checked_add(1)
+                .unwrap_or_else(|| std::process::abort()),
+        );
+        NativeRc(self.0)
+    }
+}
+
+impl Drop for NativeRc {
+    fn drop(&mut self) {
+        let rc = &self.head().rc;
+        let n = rc.get() - 1;
+        rc.set(n);
+        if n == 0 {
+            let (obj, layout) = (self.head().obj, self.head().layout);
+            // SAFETY: this was the last reference: the object is dropped once, then the
+            // block `new` allocated (as a `Box<Inner<T>>`, of `layout`) is freed.
+            unsafe {
+                std::ptr::drop_in_place(obj as *mut dyn Native);
+                dealloc(self.0.as_ptr() as *mut u8, layout);
+            }
+        }
+    }
+}
+
+impl std::ops::Deref for NativeRc {
+    type Target = dyn Native;
+    #[inline(always)]
+    fn deref(&self) -> &dyn Native {
+        // SAFETY: `obj` points at the live object inside this allocation.
+        unsafe { &*self.head().obj }
+    }
+}
