@@ -534,11 +534,12 @@ pub fn key_hash(v: &Value) -> u64 {
         Value::Int(i) => int_key_hash(*i),
         Value::Bool(b) => int_key_hash(*b as i64),
         Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => int_key_hash(**f as i64),
-        Value::Str(s) => {
+        // (Computed once per string and kept in it, as CPython keeps a str's hash.)
+        Value::Str(s) => s.cached_hash(|t| {
             let mut h = rustc_hash::FxHasher::default();
-            s.hash(&mut h);
+            t.hash(&mut h);
             h.finish()
-        }
+        }),
         Value::Instance(i) if i.hash.get().is_some() => int_key_hash(i.hash.get().unwrap_or(0)),
         Value::Instance(i) if i.base.is_some() => base_key_hash(i, v),
         v => {
