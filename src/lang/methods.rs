@@ -569,6 +569,72 @@ fn format_field(i: &mut Interp, f: &format::FmtField, a: &Args) -> PyResult<Stri
     i.format_value(&v, &spec)
 }
 
+/// The fast form of a few hot builtin methods (as CPython's METH_O and METH_FASTCALL): the
+/// positional arguments as a slice, no `Args` to build, copy and drop, no arity check. It
+/// gives `None`, having touched nothing, when the call is not its common form (another
+/// arity, an index out of range or not an int): the call then goes the full way
+/// (`list_method` and the rest), which raises Python's errors. An argument it keeps is
+/// moved out of the slice.
+pub type FastFn = fn(&mut Interp, &Value, &mut [Value]) -> Option<PyResult<Value>>;
+
+pub fn fast_method(obj: &Value, name: &str) -> Option<FastFn> {
+    Some(match (obj, name) {
+        (Value::List(_), "append") => |_, t, a| match a {
+            [x] => {
+                this_list(t)
+                    .borrow_mut()
+                    .push(std::mem::replace(x, Value::None));
+                Some(Ok(Value::None))
+            }
+            _ => None,
+        },
+        (Value::List(_), "pop") => |_, t, a| {
+            let l = this_list(t);
+            let n = l.borrow().len();
+            let k = match a {
+                [] if n > 0 => n - 1,
+                [Value::Int(k)] => norm_index(*k, n, "pop").ok()?,
+                _ => return None,
+            };
+            let v = l.borrow_mut().remove(k);
+            Some(Ok(v))
+        },
+        (Value::List(_), "insert") => |_, t, a| match a {
+            [Value::Int(k), x] => {
+                let l = this_list(t);
+                let n = l.borrow().len() as i64;
+                let k = if *k < 0 { (*k + n).max(0) } else { *k }.min(n) as usize;
+                l.borrow_mut().insert(k, std::mem::replace(x, Value::None));
+                Some(Ok(Value::None))
+            }
+            _ => None,
+        },
+        (Value::Set(_), "add") => |i, t, a| match a {
+            [x] => {
+                let s = this_set(t);
+                let k = i.key_in(std::mem::replace(x, Value::None), s);
+                Some(k.map(|k| {
+                    s.borrow_mut().insert(k);
+                    Value::None
+                }))
+            }
+            _ => None,
+        },
+        (Value::Dict(_), "get") => |i, t, a| match a {
+            [k] => Some(
+                i.dict_lookup(this_dict(t), k)
+                    .map(|v| v.unwrap_or(Value::None)),
+            ),
+            [k, d] => Some(
+                i.dict_lookup(this_dict(t), k)
+                    .map(|v| v.unwrap_or_else(|| std::mem::replace(d, Value::None))),
+            ),
+            _ => None,
+        },
+        _ => return None,
+    })
+}
+
 fn list_method(name: &str) -> Option<NativeFn> {
     Some(match name {
         "append" => |_, t, a| {

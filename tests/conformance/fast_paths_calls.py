@@ -219,3 +219,73 @@ def g():
         except ValueError as e:
             print('ValueError', e)
 g()
+
+# %% fast_builtin_methods
+# list.append/pop/insert, set.add and dict.get have a fast form (positional arguments as they
+# lie); every other case goes the full way and must raise what CPython raises.
+class S(str):
+    pass
+class L(list):
+    pass
+def run():
+    xs = [1, 2, 3]
+    xs.append(4)
+    xs.insert(0, 0)
+    xs.insert(-1, 'm')
+    xs.insert(-100, 'head')
+    xs.insert(100, 'tail')
+    xs.insert(True, 'bool index')
+    print(xs, xs.pop(), xs.pop(0), xs.pop(-2), xs.pop(True))
+    s = set()
+    for k in [1, 1.0, True, 'a', S('a'), (1, 2)]:
+        s.add(k)
+    print(sorted(map(str, s)), len(s))
+    d = {'a': 1, 2: 'two', (1, 2): 't'}
+    print(d.get('a'), d.get('zz'), d.get('zz', 0), d.get(2.0, 'x'), d.get(S('a'), 'sub'), d.get((1, 2)))
+    w = {}
+    for c in 'abracadabra':
+        w[c] = w.get(c, 0) + 1
+    print(w)
+    ls = L([5, 6])
+    ls.append(7)
+    print(ls, ls.pop(), type(ls).__name__)
+    holder = type('H', (), {})()
+    holder.items = []
+    for i in range(3):
+        holder.items.append(i * i)
+    print(holder.items, holder.items.pop(0), holder.items)
+    # (A method of a plain local takes one path, of any other expression another.)
+    def local_calls(k):
+        e, one, st, dd = [], [1], set(), {}
+        calls = [lambda: e.pop(), lambda: one.pop(5), lambda: one.pop(-2), lambda: one.pop('0'),
+                 lambda: one.pop(0, 1), lambda: e.append(), lambda: e.append(1, 2),
+                 lambda: e.insert(1), lambda: e.insert('a', 1), lambda: st.add([]),
+                 lambda: st.add(), lambda: dd.get([]), lambda: dd.get(), lambda: dd.get(1, 2, 3)]
+        return calls[k]
+    def local_direct(k):
+        e, one, st, dd = [], [1], set(), {}
+        if k == 0:
+            e.pop()
+        elif k == 1:
+            one.pop(5)
+        elif k == 2:
+            one.insert('a', 1)
+        elif k == 3:
+            st.add([])
+        elif k == 4:
+            dd.get([])
+        else:
+            dd.get(1, 2, 3)
+    for k in range(14):
+        try:
+            local_calls(k)()
+        except Exception as e:
+            print(k, type(e).__name__, e)
+    for k in range(6):
+        try:
+            local_direct(k)
+        except Exception as e:
+            print(k, type(e).__name__, e)
+run()
+xs = []
+xs.pop()

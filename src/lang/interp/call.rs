@@ -3,6 +3,7 @@ use super::stmt::Flow;
 use super::{Frame, Interp, RECURSION_LIMIT};
 use crate::lang::ast::{HintKey, ParamKind, Stmt, StmtKind};
 use crate::lang::error::{type_error, ExcKind, PyErr, PyResult};
+use crate::lang::methods::{fast_method, FastFn};
 use crate::lang::symbol::Sym;
 use crate::lang::value::*;
 use std::cell::RefCell;
@@ -39,9 +40,12 @@ fn method_owner(v: &Value) -> Option<HintKey> {
 
 /// The builtin method this call site found last time, when `obj` is of the same type.
 #[inline(always)]
-pub(crate) fn cached_native(obj: &Value, hint: &crate::lang::ast::AttrHint) -> Option<NativeFn> {
-    let (key, nf, _) = hint.native.get()?;
-    (method_owner(obj)? == key).then_some(nf)
+pub(crate) fn cached_native(
+    obj: &Value,
+    hint: &crate::lang::ast::AttrHint,
+) -> Option<(NativeFn, Option<FastFn>)> {
+    let (key, nf, fast, _) = hint.native.get()?;
+    (method_owner(obj)? == key).then_some((nf, fast))
 }
 
 /// The function this call site's cache gives for `i.name(...)`: the one `i`'s class gave
@@ -155,14 +159,14 @@ impl Interp {
         let Some(key) = method_owner(&obj) else {
             return self.lookup_method_owned(obj, name);
         };
-        if let Some((hd, nf, n)) = hint.native.get() {
+        if let Some((hd, nf, _, n)) = hint.native.get() {
             if hd == key {
                 return Ok(Looked::Native(nf, obj, n));
             }
         }
         let m = self.lookup_method_owned(obj, name)?;
-        if let Looked::Native(nf, _, n) = &m {
-            hint.native.set(Some((key, *nf, n)));
+        if let Looked::Native(nf, o, n) = &m {
+            hint.native.set(Some((key, *nf, fast_method(o, n), n)));
         }
         Ok(m)
     }

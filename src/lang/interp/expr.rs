@@ -4,6 +4,7 @@ use super::{Frame, Interp};
 use crate::lang::ast::*;
 use crate::lang::error::{Anchor, ExcKind, PyErr, PyResult};
 use crate::lang::lexer::Span;
+use crate::lang::methods::FastFn;
 use crate::lang::symbol::Sym;
 use crate::lang::value::*;
 use std::cell::RefCell;
@@ -562,13 +563,15 @@ impl Interp {
             // the builtin method is called with `self` borrowed from its slot (no
             // reference-count round trip). The slot is read again after the arguments (an
             // expression cannot rebind a plain local).
+            // A hot method's fast form (`methods::fast_method`) takes the arguments as they
+            // lie; a `str` subclass among them goes the full way (`call_native` converts it).
             if plain {
-                if let Some(nf) = local_ref(obj, f).and_then(|o| cached_native(o, hint)) {
-                    let mut a = Args::new(ArgVec::new());
-                    self.eval_plain_args(args, f, &mut a.pos)?;
+                if let Some((nf, fast)) = local_ref(obj, f).and_then(|o| cached_native(o, hint)) {
+                    let mut pos = ArgVec::new();
+                    self.eval_plain_args(args, f, &mut pos)?;
                     if let Some(this) = local_ref(obj, f) {
                         return self
-                            .call_native(nf, this, a)
+                            .call_native_fast(nf, fast, this, pos)
                             .map_err(|err| self.at(err, f, e.span, Anchor::None));
                     }
                 }
@@ -603,9 +606,10 @@ impl Interp {
                 }
                 // A builtin type's method: the arguments are its `Args` directly.
                 Looked::Native(nf, this, _) if plain => {
-                    let mut a = Args::new(ArgVec::new());
-                    self.eval_plain_args(args, f, &mut a.pos)?;
-                    self.call_native(nf, &this, a)
+                    let mut pos = ArgVec::new();
+                    self.eval_plain_args(args, f, &mut pos)?;
+                    let fast = cached_native(&this, hint).and_then(|(_, fast)| fast);
+                    self.call_native_fast(nf, fast, &this, pos)
                         .map_err(|err| at(self, err, f))
                 }
                 m => {
@@ -730,6 +734,27 @@ impl Interp {
     ) -> PyResult<Value> {
         super::builtin_subclass::str_args(this, &mut a.pos);
         self.check_interrupt().and_then(|()| nf(self, this, a))
+    }
+
+    /// A builtin method called with positional arguments: its fast form when it has one and
+    /// takes this call (a `str` subclass among the arguments goes the full way, where
+    /// `call_native` converts it), else the method itself.
+    #[inline(always)]
+    fn call_native_fast(
+        &mut self,
+        nf: NativeFn,
+        fast: Option<FastFn>,
+        this: &Value,
+        mut pos: ArgVec,
+    ) -> PyResult<Value> {
+        if let Some(fast) = fast {
+            if !pos.iter().any(|v| matches!(v, Value::Instance(_))) {
+                if let Some(r) = fast(self, this, &mut pos) {
+                    return r;
+                }
+            }
+        }
+        self.call_native(nf, this, Args::new(pos))
     }
 
     /// `obj.m(a, b)` of a `simple` Python function with plain arguments: `this` and the
