@@ -289,3 +289,30 @@ def run():
 run()
 xs = []
 xs.pop()
+
+# %% len_fast_path
+class Sized:
+    def __init__(self, n):
+        self.n = n
+    def __len__(self):
+        return self.n
+class Word(str):
+    pass
+def f():
+    xs, t, d, s, w = [1, 2], (1,), {1: 2}, {3}, 'héllo'
+    print(len(xs), len(t), len(d), len(s), len(w), len(Word('abc')), len(range(0, 10, 3)))
+    print(len(Sized(4)), len([x for x in xs]), len(xs * 3), len(''))
+    for bad in [lambda: len(5), lambda: len(), lambda: len(1, 2), lambda: len(Sized(-1)),
+                lambda: len(Sized('a')), lambda: len(None)]:
+        try:
+            bad()
+        except Exception as e:
+            print(type(e).__name__, e)
+f()
+def len(x):
+    return 'shadowed'
+print(len([1]))
+del len
+print(len([1, 2, 3]))
+n = 7
+print(len(n))

@@ -563,8 +563,7 @@ impl Interp {
             // the builtin method is called with `self` borrowed from its slot (no
             // reference-count round trip). The slot is read again after the arguments (an
             // expression cannot rebind a plain local).
-            // A hot method's fast form (`methods::fast_method`) takes the arguments as they
-            // lie; a `str` subclass among them goes the full way (`call_native` converts it).
+            // A hot method's fast form (`methods::fast_method`) takes the arguments as they lie.
             if plain {
                 if let Some((nf, fast)) = local_ref(obj, f).and_then(|o| cached_native(o, hint)) {
                     let mut pos = ArgVec::new();
@@ -650,10 +649,24 @@ impl Interp {
                     .map_err(|err| self.at(err, f, e.span, Anchor::None));
             }
             if let Some(b) = self.plain_builtin(func) {
+                // `len(x)`, as CPython's CALL_NO_KW_LEN: the length straight from the value
+                // (a plain local's read in place). Any other form goes the full way.
+                if let (PlainBuiltin::Len(_), [Arg::Pos(x)]) = (&b, args) {
+                    let n = match operand(x, f) {
+                        Some(v) => self.len(v.get()),
+                        None => {
+                            let v = self.eval(x, f)?;
+                            self.len(&v)
+                        }
+                    };
+                    return n
+                        .map(|n| Value::Int(n as i64))
+                        .map_err(|err| self.at(err, f, e.span, Anchor::None));
+                }
                 let mut a = Args::new(ArgVec::new());
                 self.eval_plain_args(args, f, &mut a.pos)?;
                 let r = match b {
-                    PlainBuiltin::Func(nf) => self
+                    PlainBuiltin::Func(nf) | PlainBuiltin::Len(nf) => self
                         .check_interrupt()
                         .and_then(|()| nf(self, &Value::None, a)),
                     PlainBuiltin::Type(tag) => crate::lang::builtins::construct(self, tag, a),
@@ -737,8 +750,8 @@ impl Interp {
     }
 
     /// A builtin method called with positional arguments: its fast form when it has one and
-    /// takes this call (a `str` subclass among the arguments goes the full way, where
-    /// `call_native` converts it), else the method itself.
+    /// takes this call, else the method itself. (No fast form is a `str` method, whose
+    /// `str`-subclass arguments `call_native` converts.)
     #[inline(always)]
     fn call_native_fast(
         &mut self,
@@ -747,12 +760,8 @@ impl Interp {
         this: &Value,
         mut pos: ArgVec,
     ) -> PyResult<Value> {
-        if let Some(fast) = fast {
-            if !pos.iter().any(|v| matches!(v, Value::Instance(_))) {
-                if let Some(r) = fast(self, this, &mut pos) {
-                    return r;
-                }
-            }
+        if let Some(r) = fast.and_then(|fast| fast(self, this, &mut pos)) {
+            return r;
         }
         self.call_native(nf, this, Args::new(pos))
     }
@@ -803,7 +812,10 @@ impl Interp {
         }
         match self.builtins.get(i) {
             Some(Some(Value::Builtin(b))) if b.this.is_none() && !reads_frame(b.name) => {
-                Some(PlainBuiltin::Func(b.f))
+                Some(match b.name {
+                    "len" => PlainBuiltin::Len(b.f),
+                    _ => PlainBuiltin::Func(b.f),
+                })
             }
             Some(Some(Value::Class(c))) => match c.builtin {
                 Some(BuiltinClass::Type(tag)) => Some(PlainBuiltin::Type(tag)),
@@ -1160,6 +1172,8 @@ fn reads_frame(name: &str) -> bool {
 /// What `plain_builtin` found to call.
 enum PlainBuiltin {
     Func(NativeFn),
+    /// `len`, which the evaluator computes itself for one argument.
+    Len(NativeFn),
     Type(TypeTag),
 }
 
