@@ -316,3 +316,24 @@ del len
 print(len([1, 2, 3]))
 n = 7
 print(len(n))
+
+# %% bound_builtin_methods
+def g():
+    xs = [0, 1, 2, 3]
+    ins, pop, app = xs.insert, xs.pop, xs.append
+    for r in range(3):
+        ins(r, pop(0))
+    app(9)
+    print(xs, pop(), pop(-1), pop(True))
+    s = set()
+    add = s.add
+    add(1); add(1.0); add('x')
+    get = {'k': 1}.get
+    print(sorted(map(str, s)), get('k'), get('z'), get('z', 5))
+    for bad in [lambda: pop(10), lambda: pop('a'), lambda: ins(1), lambda: app(),
+                lambda: add([]), lambda: get(), lambda: [].pop()]:
+        try:
+            bad()
+        except Exception as e:
+            print(type(e).__name__, e)
+g()

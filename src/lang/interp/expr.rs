@@ -4,7 +4,7 @@ use super::{Frame, Interp};
 use crate::lang::ast::*;
 use crate::lang::error::{Anchor, ExcKind, PyErr, PyResult};
 use crate::lang::lexer::Span;
-use crate::lang::methods::FastFn;
+use crate::lang::methods::{fast_method, FastFn};
 use crate::lang::symbol::Sym;
 use crate::lang::value::*;
 use std::cell::RefCell;
@@ -710,12 +710,14 @@ impl Interp {
             }
             // A builtin held in a variable, bound (`pop = xs.pop; pop(0)`) or not: called as
             // `call` calls it, with its arguments built in place and its `self` borrowed.
+            // A bound one of the hot methods takes its fast form.
             (true, Value::Builtin(b)) if b.this.is_some() || !reads_frame(b.name) => {
-                let mut a = Args::new(ArgVec::new());
-                self.eval_plain_args(args, f, &mut a.pos)?;
+                let mut pos = ArgVec::new();
+                self.eval_plain_args(args, f, &mut pos)?;
                 let this = b.this.as_ref().unwrap_or(&Value::None);
+                let fast = fast_method(this, b.name);
                 return self
-                    .call_native(b.f, this, a)
+                    .call_native_fast(b.f, fast, this, pos)
                     .map_err(|err| self.at(err, f, e.span, Anchor::None));
             }
             _ => {}
