@@ -99,9 +99,7 @@ const CORE: &[(&str, NativeFn)] = &[
     }),
     ("isinstance", |i, _, a| {
         arity("isinstance", &a, 2, 2)?;
-        Ok(Value::Bool(PyBool::from(isinstance(
-            i, &a.pos[0], &a.pos[1],
-        )?)))
+        Ok(Value::bool(isinstance(i, &a.pos[0], &a.pos[1])?))
     }),
     ("issubclass", |_, _, a| {
         arity("issubclass", &a, 2, 2)?;
@@ -123,7 +121,7 @@ const CORE: &[(&str, NativeFn)] = &[
                 }
                 Ok(Value::Bool(PyBool::False))
             }
-            t => Ok(Value::Bool(PyBool::from(check(t)?))),
+            t => Ok(Value::bool(check(t)?)),
         }
     }),
 ];
@@ -196,7 +194,7 @@ const ROUNDING: &[(&str, NativeFn)] = &[
                 x.checked_abs().ok_or_else(super::error::overflow_error)?,
             )),
             Value::Bool(b) => Ok(Value::Int(*b as i64)),
-            Value::Float(f) => Ok(Value::Float(PyFloat::new(f.abs()))),
+            Value::Float(f) => Ok(Value::float(f.abs())),
             v @ (Value::Instance(_) | Value::Native(_)) => {
                 i.call_method(v, "__abs__", Args::default()).map_err(|_| {
                     type_error(format!("bad operand type for abs(): '{}'", v.type_name()))
@@ -445,13 +443,11 @@ const IDENTITY: &[(&str, NativeFn)] = &[
     }),
     ("callable", |_, _, a| {
         arity("callable", &a, 1, 1)?;
-        Ok(Value::Bool(match &a.pos[0] {
-            Value::Func(_) | Value::Builtin(_) | Value::Method(_) | Value::Class(_) => {
-                PyBool::from(true)
-            }
-            Value::Instance(i) => PyBool::from(i.class.lookup(Sym::new("__call__")).is_some()),
-            Value::Native(n) => PyBool::from(n.callable()),
-            _ => PyBool::from(false),
+        Ok(Value::bool(match &a.pos[0] {
+            Value::Func(_) | Value::Builtin(_) | Value::Method(_) | Value::Class(_) => true,
+            Value::Instance(i) => i.class.lookup(Sym::new("__call__")).is_some(),
+            Value::Native(n) => n.callable(),
+            _ => false,
         }))
     }),
 ];
@@ -788,7 +784,7 @@ fn sum_numbers(start: Value, items: &[Value]) -> PyResult<Value> {
     for v in &items[k..] {
         f_acc += num_of(v).map(|n| n.to_f64()).unwrap_or(0.0);
     }
-    Ok(Value::Float(PyFloat::new(f_acc)))
+    Ok(Value::float(f_acc))
 }
 
 fn min_max(i: &mut Interp, a: Args, is_min: bool) -> PyResult<Value> {
@@ -1130,7 +1126,7 @@ pub fn construct(i: &mut Interp, tag: TypeTag, a: Args) -> PyResult<Value> {
             arity("bool", &a, 0, 1)?;
             match first {
                 None => Value::Bool(PyBool::False),
-                Some(v) => Value::Bool(PyBool::from(i.truthy(&v)?)),
+                Some(v) => Value::bool(i.truthy(&v)?),
             }
         }
         TypeTag::Str => {
@@ -1310,13 +1306,11 @@ fn int_of(i: &mut Interp, first: Option<Value>, a: &Args) -> PyResult<Value> {
 fn float_of(i: &mut Interp, first: Option<Value>, a: &Args) -> PyResult<Value> {
     arity("float", a, 0, 1)?;
     Ok(match first {
-        None => Value::Float(PyFloat::new(0.0)),
+        None => Value::float(0.0),
         Some(Value::Float(f)) => Value::Float(f),
-        Some(Value::Int(x)) => Value::Float(PyFloat::new(x as f64)),
-        Some(Value::Bool(b)) => Value::Float(PyFloat::new(b as i64 as f64)),
-        Some(Value::Str(s)) => {
-            Value::Float(PyFloat::new(format::parse_float(&s).map_err(value_error)?))
-        }
+        Some(Value::Int(x)) => Value::float(x as f64),
+        Some(Value::Bool(b)) => Value::float(b as i64 as f64),
+        Some(Value::Str(s)) => Value::float(format::parse_float(&s).map_err(value_error)?),
         Some(v @ (Value::Instance(_) | Value::Native(_))) => {
             i.call_method(&v, "__float__", Args::default())?
         }

@@ -236,39 +236,39 @@ fn str_class_method(name: &str) -> Option<NativeFn> {
     let f: NativeFn = match name {
         "isdigit" | "isdecimal" | "isnumeric" => |_, t, _| {
             let s = this_str(t);
-            Ok(Value::Bool(PyBool::from(
+            Ok(Value::bool(
                 !s.is_empty() && s.chars().all(|c| c.is_numeric()),
-            )))
+            ))
         },
         "isalpha" => |_, t, _| {
             let s = this_str(t);
-            Ok(Value::Bool(PyBool::from(
+            Ok(Value::bool(
                 !s.is_empty() && s.chars().all(char::is_alphabetic),
-            )))
+            ))
         },
         "isalnum" => |_, t, _| {
             let s = this_str(t);
-            Ok(Value::Bool(PyBool::from(
+            Ok(Value::bool(
                 !s.is_empty() && s.chars().all(char::is_alphanumeric),
-            )))
+            ))
         },
         "isspace" => |_, t, _| {
             let s = this_str(t);
-            Ok(Value::Bool(PyBool::from(
+            Ok(Value::bool(
                 !s.is_empty() && s.chars().all(format::py_isspace),
-            )))
+            ))
         },
         "isupper" => |_, t, _| {
             let s = this_str(t);
-            Ok(Value::Bool(PyBool::from(
+            Ok(Value::bool(
                 s.chars().any(char::is_uppercase) && !s.chars().any(char::is_lowercase),
-            )))
+            ))
         },
         "islower" => |_, t, _| {
             let s = this_str(t);
-            Ok(Value::Bool(PyBool::from(
+            Ok(Value::bool(
                 s.chars().any(char::is_lowercase) && !s.chars().any(char::is_uppercase),
-            )))
+            ))
         },
         "title" => |_, t, _| {
             let s = this_str(t);
@@ -464,7 +464,7 @@ fn starts_ends(t: &Value, a: &Args, ends: bool) -> PyResult<Value> {
             }
             Ok(Value::Bool(PyBool::False))
         }
-        p => Ok(Value::Bool(PyBool::from(check(p)?))),
+        p => Ok(Value::bool(check(p)?)),
     }
 }
 
@@ -845,9 +845,9 @@ fn set_method(name: &str) -> Option<NativeFn> {
         "symmetric_difference" => |i, t, a| set_combine(i, t, a, 3),
         "issubset" => |i, t, a| {
             let other = set_of(i, a.pos.first())?;
-            Ok(Value::Bool(PyBool::from(
+            Ok(Value::bool(
                 this_set(t).borrow().iter().all(|k| other.contains(k)),
-            )))
+            ))
         },
         "isdisjoint" => |i, t, a| {
             let name = match t {
@@ -858,17 +858,13 @@ fn set_method(name: &str) -> Option<NativeFn> {
             let other = set_of(i, a.pos.first())?;
             let s = this_set(t);
             let s = s.borrow();
-            Ok(Value::Bool(PyBool::from(
-                !other.iter().any(|k| s.contains(k)),
-            )))
+            Ok(Value::bool(!other.iter().any(|k| s.contains(k))))
         },
         "issuperset" => |i, t, a| {
             let other = set_of(i, a.pos.first())?;
             let s = this_set(t);
             let s = s.borrow();
-            Ok(Value::Bool(PyBool::from(
-                other.iter().all(|k| s.contains(k)),
-            )))
+            Ok(Value::bool(other.iter().all(|k| s.contains(k))))
         },
         "copy" => |_, t, _| {
             Ok(Value::Set(Rc::new(RefCell::new(
@@ -1209,7 +1205,7 @@ pub fn value_attr(_i: &mut Interp, obj: &Value, name: &str) -> Option<Value> {
         (Value::Int(_) | Value::Bool(_), "imag") => Some(Value::Int(0)),
         (Value::Int(_) | Value::Bool(_), "denominator") => Some(Value::Int(1)),
         (Value::Float(_), "real") => Some(obj.clone()),
-        (Value::Float(_), "imag") => Some(Value::Float(PyFloat::new(0.0))),
+        (Value::Float(_), "imag") => Some(Value::float(0.0)),
         (Value::Range(r), "start") => Some(Value::Int(r.start)),
         (Value::Range(r), "stop") => Some(Value::Int(r.stop)),
         (Value::Range(r), "step") => Some(Value::Int(r.step)),
@@ -1284,7 +1280,7 @@ impl Native for DictView {
                 }
                 let sa = super::builtins::construct(i, TypeTag::Set, Args::of([a]))?;
                 let sb = super::builtins::construct(i, TypeTag::Set, Args::of([b]))?;
-                return Ok(Some(Value::Bool(PyBool::from(i.eq(&sa, &sb)?))));
+                return Ok(Some(Value::bool(i.eq(&sa, &sb)?)));
             }
         }
         Ok(Some(Value::Bool(PyBool::False)))

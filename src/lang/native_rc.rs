@@ -3,6 +3,7 @@
 //! An `NativeRc` is two words (pointer and vtable); this keeps the vtable in the
 //! allocation, so that a native object fits `Value`'s one-word payload (see `value.rs`: a
 //! two-word `Value` is moved in registers). One allocation, as `Rc::new` makes.
+use super::pystr::{count_down, count_up};
 use super::value::Native;
 use std::alloc::{dealloc, Layout};
 use std::cell::Cell;
@@ -65,22 +66,14 @@ impl NativeRc {
 impl Clone for NativeRc {
     #[inline(always)]
     fn clone(&self) -> NativeRc {
-        let rc = &self.head().rc;
-        rc.set(
-            rc.get()
-                .checked_add(1)
-                .unwrap_or_else(|| std::process::abort()),
-        );
+        count_up(&self.head().rc);
         NativeRc(self.0)
     }
 }
 
 impl Drop for NativeRc {
     fn drop(&mut self) {
-        let rc = &self.head().rc;
-        let n = rc.get() - 1;
-        rc.set(n);
-        if n == 0 {
+        if count_down(&self.head().rc) {
             let (obj, layout) = (self.head().obj, self.head().layout);
             // SAFETY: this was the last reference: the object is dropped once, then the
             // block `new` allocated (as a `Box<Inner<T>>`, of `layout`) is freed.

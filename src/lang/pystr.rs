@@ -92,6 +92,25 @@ impl PyStr {
     }
 }
 
+/// One more reference to a `PyStr` or `NativeRc`. (As `Rc`, abort rather than wrap: a
+/// wrapped count would free a live object.)
+#[inline(always)]
+pub(super) fn count_up(rc: &Cell<usize>) {
+    rc.set(
+        rc.get()
+            .checked_add(1)
+            .unwrap_or_else(|| std::process::abort()),
+    );
+}
+
+/// One reference fewer; `true` when it was the last.
+#[inline(always)]
+pub(super) fn count_down(rc: &Cell<usize>) -> bool {
+    let n = rc.get() - 1;
+    rc.set(n);
+    n == 0
+}
+
 #[cold]
 fn capacity_overflow() -> ! {
     panic!("string too long")
@@ -100,13 +119,7 @@ fn capacity_overflow() -> ! {
 impl Clone for PyStr {
     #[inline(always)]
     fn clone(&self) -> PyStr {
-        let rc = &self.head().rc;
-        // (As `Rc`, abort rather than wrap: a wrapped count would free a live string.)
-        rc.set(
-            rc.get()
-                .checked_add(1)
-                .unwrap_or_else(|| std::process::abort()),
-        );
+        count_up(&self.head().rc);
         PyStr(self.0)
     }
 }
@@ -114,10 +127,7 @@ impl Clone for PyStr {
 impl Drop for PyStr {
     #[inline]
     fn drop(&mut self) {
-        let rc = &self.head().rc;
-        let n = rc.get() - 1;
-        rc.set(n);
-        if n == 0 {
+        if count_down(&self.head().rc) {
             let layout = Self::layout(self.head().len);
             // SAFETY: this was the last reference; the block was allocated with `layout`.
             unsafe { dealloc(self.0.as_ptr() as *mut u8, layout) }

@@ -234,12 +234,12 @@ impl From<i64> for Value {
 }
 impl From<f64> for Value {
     fn from(x: f64) -> Value {
-        Value::Float(PyFloat::new(x))
+        Value::float(x)
     }
 }
 impl From<bool> for Value {
     fn from(b: bool) -> Value {
-        Value::Bool(PyBool::from(b))
+        Value::bool(b)
     }
 }
 

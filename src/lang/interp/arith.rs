@@ -104,7 +104,7 @@ fn float_pow(a: f64, b: f64) -> PyResult<f64> {
 
 fn int_pow(a: i64, b: i64) -> PyResult<Value> {
     if b < 0 {
-        return Ok(Value::Float(PyFloat::new(float_pow(a as f64, b as f64)?)));
+        return Ok(Value::float(float_pow(a as f64, b as f64)?));
     }
     let mut result: i64 = 1;
     let mut base = a;
@@ -132,7 +132,7 @@ fn num_binary(op: BinOp, a: Num, b: Num) -> PyResult<Option<Value>> {
                 if y == 0 {
                     return Err(zero_div("division by zero"));
                 }
-                Value::Float(PyFloat::new(int_true_div(x, y)))
+                Value::float(int_true_div(x, y))
             }
             BinOp::FloorDiv => Value::Int(int_floordiv(x, y)?),
             BinOp::Mod => Value::Int(int_mod(x, y)?),
@@ -163,18 +163,18 @@ fn num_binary(op: BinOp, a: Num, b: Num) -> PyResult<Option<Value>> {
         _ => {
             let (x, y) = (a.to_f64(), b.to_f64());
             match op {
-                BinOp::Add => Value::Float(PyFloat::new(x + y)),
-                BinOp::Sub => Value::Float(PyFloat::new(x - y)),
-                BinOp::Mul => Value::Float(PyFloat::new(x * y)),
+                BinOp::Add => Value::float(x + y),
+                BinOp::Sub => Value::float(x - y),
+                BinOp::Mul => Value::float(x * y),
                 BinOp::Div => {
                     if y == 0.0 {
                         return Err(zero_div("float division by zero"));
                     }
-                    Value::Float(PyFloat::new(x / y))
+                    Value::float(x / y)
                 }
-                BinOp::FloorDiv => Value::Float(PyFloat::new(float_floordiv(x, y)?)),
-                BinOp::Mod => Value::Float(PyFloat::new(float_mod(x, y)?)),
-                BinOp::Pow => Value::Float(PyFloat::new(float_pow(x, y)?)),
+                BinOp::FloorDiv => Value::float(float_floordiv(x, y)?),
+                BinOp::Mod => Value::float(float_mod(x, y)?),
+                BinOp::Pow => Value::float(float_pow(x, y)?),
                 _ => return Ok(None),
             }
         }
@@ -268,10 +268,10 @@ impl Interp {
         };
         if let Some((x, y)) = floats {
             match op {
-                BinOp::Add => return Ok(Value::Float(PyFloat::new(x + y))),
-                BinOp::Sub => return Ok(Value::Float(PyFloat::new(x - y))),
-                BinOp::Mul => return Ok(Value::Float(PyFloat::new(x * y))),
-                BinOp::Div if y != 0.0 => return Ok(Value::Float(PyFloat::new(x / y))),
+                BinOp::Add => return Ok(Value::float(x + y)),
+                BinOp::Sub => return Ok(Value::float(x - y)),
+                BinOp::Mul => return Ok(Value::float(x * y)),
+                BinOp::Div if y != 0.0 => return Ok(Value::float(x / y)),
                 _ => {}
             }
         }

@@ -222,7 +222,7 @@ const CONTAINER: &[Slot] = &[
     }),
     ("__contains__", |i, t, a| {
         let (_, b, a) = split(t, a, 1)?;
-        Ok(Value::Bool(PyBool::from(i.contains(&b, &a.pos[0])?)))
+        Ok(Value::bool(i.contains(&b, &a.pos[0])?))
     }),
 ];
 
@@ -273,7 +273,7 @@ const NUMBER: &[Slot] = &[
     ("__hash__", hash),
     ("__bool__", |i, t, a| {
         let (_, b, _) = split(t, a, 0)?;
-        Ok(Value::Bool(PyBool::from(i.truthy(&b)?)))
+        Ok(Value::bool(i.truthy(&b)?))
     }),
     ("__format__", format),
     ("__int__", |i, t, a| {
@@ -315,7 +315,7 @@ const NUMBER: &[Slot] = &[
                 n.checked_abs()
                     .ok_or_else(crate::lang::error::overflow_error)?,
             ),
-            Value::Float(f) => Value::Float(PyFloat::new(f.abs())),
+            Value::Float(f) => Value::float(f.abs()),
             other => other,
         })
     }),
@@ -408,7 +408,7 @@ fn format(i: &mut Interp, this: &Value, a: Args) -> PyResult<Value> {
 fn eq(i: &mut Interp, this: &Value, a: Args) -> PyResult<Value> {
     let (_, b, a) = split(this, a, 1)?;
     match operand(&a.pos[0]) {
-        Some(o) => Ok(Value::Bool(PyBool::from(i.eq(&b, &o)?))),
+        Some(o) => Ok(Value::bool(i.eq(&b, &o)?)),
         None => Ok(Value::NotImplemented),
     }
 }

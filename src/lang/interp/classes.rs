@@ -1120,7 +1120,7 @@ fn sample_of(tag: TypeTag) -> Option<Value> {
         TypeTag::Set => Value::Set(Default::default()),
         TypeTag::FrozenSet => Value::FrozenSet(Default::default()),
         TypeTag::Int => Value::Int(0),
-        TypeTag::Float => Value::Float(PyFloat::new(0.0)),
+        TypeTag::Float => Value::float(0.0),
         _ => return None,
     })
 }

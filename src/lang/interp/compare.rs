@@ -42,21 +42,21 @@ impl Interp {
     }
 
     pub fn compare(&mut self, op: CmpOp, a: &Value, b: &Value) -> PyResult<Value> {
-        Ok(Value::Bool(match op {
-            CmpOp::Is => PyBool::from(a.is(b)),
-            CmpOp::IsNot => PyBool::from(!a.is(b)),
-            CmpOp::In => PyBool::from(self.contains(b, a)?),
-            CmpOp::NotIn => PyBool::from(!self.contains(b, a)?),
+        Ok(Value::bool(match op {
+            CmpOp::Is => a.is(b),
+            CmpOp::IsNot => !a.is(b),
+            CmpOp::In => self.contains(b, a)?,
+            CmpOp::NotIn => !self.contains(b, a)?,
             CmpOp::Eq => return self.eq_value(a, b),
             CmpOp::Ne => {
                 let r = self.eq_value(a, b)?;
                 if let Value::Bool(x) = r {
-                    PyBool::from(!x.get())
+                    !x.get()
                 } else {
                     if let Value::Native(_) = a {
                         return self.rich_native(op, a, b);
                     }
-                    PyBool::from(!self.truthy(&r)?)
+                    !self.truthy(&r)?
                 }
             }
             _ => return self.order(op, a, b),
@@ -90,7 +90,7 @@ impl Interp {
                 return Ok(v);
             }
         }
-        Ok(Value::Bool(PyBool::from(self.eq(a, b)?)))
+        Ok(Value::bool(self.eq(a, b)?))
     }
 
     /// Python equality as a bool.
@@ -256,21 +256,21 @@ impl Interp {
                 let (x, y) = (x.borrow(), y.borrow());
                 let sub = x.iter().all(|k| y.contains(k));
                 let sup = y.iter().all(|k| x.contains(k));
-                return Ok(Value::Bool(match op {
-                    CmpOp::Le => PyBool::from(sub),
-                    CmpOp::Lt => PyBool::from(sub && x.len() < y.len()),
-                    CmpOp::Ge => PyBool::from(sup),
-                    _ => PyBool::from(sup && x.len() > y.len()),
+                return Ok(Value::bool(match op {
+                    CmpOp::Le => sub,
+                    CmpOp::Lt => sub && x.len() < y.len(),
+                    CmpOp::Ge => sup,
+                    _ => sup && x.len() > y.len(),
                 }));
             }
             _ => None,
         };
         if let Some(o) = ord {
-            return Ok(Value::Bool(match op {
-                CmpOp::Lt => PyBool::from(o == Ordering::Less),
-                CmpOp::Le => PyBool::from(o != Ordering::Greater),
-                CmpOp::Gt => PyBool::from(o == Ordering::Greater),
-                _ => PyBool::from(o != Ordering::Less),
+            return Ok(Value::bool(match op {
+                CmpOp::Lt => o == Ordering::Less,
+                CmpOp::Le => o != Ordering::Greater,
+                CmpOp::Gt => o == Ordering::Greater,
+                _ => o != Ordering::Less,
             }));
         }
         let name = cmp_dunder(op);
@@ -322,11 +322,11 @@ impl Interp {
             }
         }
         let (a, b) = (x.len(), y.len());
-        Ok(Value::Bool(match op {
-            CmpOp::Lt => PyBool::from(a < b),
-            CmpOp::Le => PyBool::from(a <= b),
-            CmpOp::Gt => PyBool::from(a > b),
-            _ => PyBool::from(a >= b),
+        Ok(Value::bool(match op {
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            _ => a >= b,
         }))
     }
 

@@ -141,7 +141,7 @@ impl Interp {
                 self.binary(*op, &x, &y).map_err(|err| at(self, err, f))
             }
             ExprKind::Call(func, args) => self.eval_call(e, func, args, f),
-            ExprKind::Float(x) => Ok(Value::Float(PyFloat::new(*x))),
+            ExprKind::Float(x) => Ok(Value::float(*x)),
             ExprKind::None => Ok(Value::None),
             ExprKind::Subscript(obj, idx) => self.eval_subscript(e, obj, idx, f),
             ExprKind::Attr(obj, name, hint) => {
@@ -162,7 +162,7 @@ impl Interp {
             ExprKind::Compare(first, rest) if rest.len() == 1 => {
                 let (op, re) = &rest[0];
                 if let Some(t) = int_compare(*op, first, re, f) {
-                    return Ok(Value::Bool(PyBool::from(t)));
+                    return Ok(Value::bool(t));
                 }
                 if let (Some(x), Some(y)) = (operand(first, f), operand(re, f)) {
                     return self
@@ -192,10 +192,10 @@ impl Interp {
                     .map_err(|err| self.at(err, f, e.span, Anchor::None))
             }
             ExprKind::Int(i) => Value::Int(*i),
-            ExprKind::Float(x) => Value::Float(PyFloat::new(*x)),
+            ExprKind::Float(x) => Value::float(*x),
             ExprKind::Str(s) => Value::Str(s.clone()),
             ExprKind::None => Value::None,
-            ExprKind::Bool(b) => Value::Bool(PyBool::from(*b)),
+            ExprKind::Bool(b) => Value::bool(*b),
             ExprKind::Ellipsis => Value::Ellipsis,
             ExprKind::Binary(op, a, b) => {
                 let x = self.eval(a, f)?;
@@ -305,7 +305,7 @@ impl Interp {
                 Some(Some(v)) => return Ok(v.dup()),
             },
             ExprKind::Int(i) => return Ok(Value::Int(*i)),
-            ExprKind::Float(x) => return Ok(Value::Float(PyFloat::new(*x))),
+            ExprKind::Float(x) => return Ok(Value::float(*x)),
             ExprKind::Str(s) => return Ok(Value::Str(s.clone())),
             _ => {}
         }
@@ -316,8 +316,8 @@ impl Interp {
     #[inline(always)]
     fn compare_two(&mut self, op: CmpOp, left: &Value, right: &Value) -> PyResult<Value> {
         match op {
-            CmpOp::Is => return Ok(Value::Bool(PyBool::from(left.is(right)))),
-            CmpOp::IsNot => return Ok(Value::Bool(PyBool::from(!left.is(right)))),
+            CmpOp::Is => return Ok(Value::bool(left.is(right))),
+            CmpOp::IsNot => return Ok(Value::bool(!left.is(right))),
             _ => {}
         }
         if let (Value::Int(x), Value::Int(y)) = (left, right) {
@@ -331,12 +331,12 @@ impl Interp {
                 _ => None,
             };
             if let Some(r) = r {
-                return Ok(Value::Bool(PyBool::from(r)));
+                return Ok(Value::bool(r));
             }
         }
         if let (Value::Float(x), Value::Float(y)) = (left, right) {
             if let Some(r) = cmp_fast(op, &**x, &**y) {
-                return Ok(Value::Bool(PyBool::from(r)));
+                return Ok(Value::bool(r));
             }
         }
         self.compare(op, left, right)
@@ -1224,13 +1224,9 @@ pub(crate) fn operand<'a>(e: &Expr, f: &'a Frame) -> Option<Operand<'a>> {
             Some(Some(v)) => Some(Operand::Slot(v)),
         },
         ExprKind::Int(i) => Some(Operand::Imm(std::mem::ManuallyDrop::new(Value::Int(*i)))),
-        ExprKind::Float(x) => Some(Operand::Imm(std::mem::ManuallyDrop::new(Value::Float(
-            PyFloat::new(*x),
-        )))),
+        ExprKind::Float(x) => Some(Operand::Imm(std::mem::ManuallyDrop::new(Value::float(*x)))),
         ExprKind::None => Some(Operand::Imm(std::mem::ManuallyDrop::new(Value::None))),
-        ExprKind::Bool(b) => Some(Operand::Imm(std::mem::ManuallyDrop::new(Value::Bool(
-            PyBool::from(*b),
-        )))),
+        ExprKind::Bool(b) => Some(Operand::Imm(std::mem::ManuallyDrop::new(Value::bool(*b)))),
         _ => None,
     }
 }

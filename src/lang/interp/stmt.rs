@@ -849,10 +849,7 @@ impl Interp {
         let of = |e: &Option<PyErr>| e.as_ref().map_or(Value::None, |e| self.exc_value(e));
         d.insert(CHAINING[0], of(&err.0.cause));
         d.insert(CHAINING[1], of(&err.0.context));
-        d.insert(
-            CHAINING[2],
-            Value::Bool(PyBool::from(err.0.suppress_context)),
-        );
+        d.insert(CHAINING[2], Value::bool(err.0.suppress_context));
     }
 
     fn handle(&mut self, err: PyErr, handlers: &[Handler], f: &mut Frame) -> PyResult<Flow> {

@@ -25,7 +25,7 @@ fn checked(x: f64, input_finite: bool) -> PyResult<Value> {
     if x.is_infinite() && input_finite {
         return Err(PyErr::new(ExcKind::OverflowError, "math range error"));
     }
-    Ok(Value::Float(PyFloat::new(x)))
+    Ok(Value::float(x))
 }
 
 fn to_int(x: f64) -> PyResult<Value> {
@@ -54,7 +54,7 @@ pub fn module() -> Value {
                 if x < 0.0 {
                     return Err(domain());
                 }
-                Ok(Value::Float(PyFloat::new(x.sqrt())))
+                Ok(Value::float(x.sqrt()))
             }),
             ("exp", |_, _, a| {
                 let x = arg(&a, 0)?;
@@ -76,30 +76,30 @@ pub fn module() -> Value {
                             "float division by zero",
                         ));
                     }
-                    return Ok(Value::Float(PyFloat::new(x.ln() / b.ln())));
+                    return Ok(Value::float(x.ln() / b.ln()));
                 }
-                Ok(Value::Float(PyFloat::new(x.ln())))
+                Ok(Value::float(x.ln()))
             }),
             ("log2", |_, _, a| {
                 let x = arg(&a, 0)?;
                 if x <= 0.0 {
                     return Err(domain());
                 }
-                Ok(Value::Float(PyFloat::new(x.log2())))
+                Ok(Value::float(x.log2()))
             }),
             ("log10", |_, _, a| {
                 let x = arg(&a, 0)?;
                 if x <= 0.0 {
                     return Err(domain());
                 }
-                Ok(Value::Float(PyFloat::new(x.log10())))
+                Ok(Value::float(x.log10()))
             }),
             ("log1p", |_, _, a| {
                 let x = arg(&a, 0)?;
                 if x <= -1.0 {
                     return Err(domain());
                 }
-                Ok(Value::Float(PyFloat::new(x.ln_1p())))
+                Ok(Value::float(x.ln_1p()))
             }),
             ("pow", |_, _, a| {
                 let (x, y) = (arg(&a, 0)?, arg(&a, 1)?);
@@ -123,61 +123,37 @@ pub fn module() -> Value {
                 Some(Value::Int(i)) => Ok(Value::Int(*i)),
                 _ => to_int(arg(&a, 0)?.trunc()),
             }),
-            ("fabs", |_, _, a| {
-                Ok(Value::Float(PyFloat::new(arg(&a, 0)?.abs())))
-            }),
-            ("sin", |_, _, a| {
-                Ok(Value::Float(PyFloat::new(arg(&a, 0)?.sin())))
-            }),
-            ("cos", |_, _, a| {
-                Ok(Value::Float(PyFloat::new(arg(&a, 0)?.cos())))
-            }),
-            ("tan", |_, _, a| {
-                Ok(Value::Float(PyFloat::new(arg(&a, 0)?.tan())))
-            }),
-            ("asin", |_, _, a| {
-                Ok(Value::Float(PyFloat::new(arg(&a, 0)?.asin())))
-            }),
-            ("acos", |_, _, a| {
-                Ok(Value::Float(PyFloat::new(arg(&a, 0)?.acos())))
-            }),
-            ("atan", |_, _, a| {
-                Ok(Value::Float(PyFloat::new(arg(&a, 0)?.atan())))
-            }),
+            ("fabs", |_, _, a| Ok(Value::float(arg(&a, 0)?.abs()))),
+            ("sin", |_, _, a| Ok(Value::float(arg(&a, 0)?.sin()))),
+            ("cos", |_, _, a| Ok(Value::float(arg(&a, 0)?.cos()))),
+            ("tan", |_, _, a| Ok(Value::float(arg(&a, 0)?.tan()))),
+            ("asin", |_, _, a| Ok(Value::float(arg(&a, 0)?.asin()))),
+            ("acos", |_, _, a| Ok(Value::float(arg(&a, 0)?.acos()))),
+            ("atan", |_, _, a| Ok(Value::float(arg(&a, 0)?.atan()))),
             ("atan2", |_, _, a| {
-                Ok(Value::Float(PyFloat::new(arg(&a, 0)?.atan2(arg(&a, 1)?))))
+                Ok(Value::float(arg(&a, 0)?.atan2(arg(&a, 1)?)))
             }),
-            ("sinh", |_, _, a| {
-                Ok(Value::Float(PyFloat::new(arg(&a, 0)?.sinh())))
-            }),
-            ("cosh", |_, _, a| {
-                Ok(Value::Float(PyFloat::new(arg(&a, 0)?.cosh())))
-            }),
-            ("tanh", |_, _, a| {
-                Ok(Value::Float(PyFloat::new(arg(&a, 0)?.tanh())))
-            }),
+            ("sinh", |_, _, a| Ok(Value::float(arg(&a, 0)?.sinh()))),
+            ("cosh", |_, _, a| Ok(Value::float(arg(&a, 0)?.cosh()))),
+            ("tanh", |_, _, a| Ok(Value::float(arg(&a, 0)?.tanh()))),
             ("hypot", |_, _, a| {
-                Ok(Value::Float(PyFloat::new(arg(&a, 0)?.hypot(arg(&a, 1)?))))
+                Ok(Value::float(arg(&a, 0)?.hypot(arg(&a, 1)?)))
             }),
             ("degrees", |_, _, a| {
-                Ok(Value::Float(PyFloat::new(arg(&a, 0)?.to_degrees())))
+                Ok(Value::float(arg(&a, 0)?.to_degrees()))
             }),
             ("radians", |_, _, a| {
-                Ok(Value::Float(PyFloat::new(arg(&a, 0)?.to_radians())))
+                Ok(Value::float(arg(&a, 0)?.to_radians()))
             }),
-            ("isnan", |_, _, a| {
-                Ok(Value::Bool(PyBool::from(arg(&a, 0)?.is_nan())))
-            }),
+            ("isnan", |_, _, a| Ok(Value::bool(arg(&a, 0)?.is_nan()))),
             ("isinf", |_, _, a| {
-                Ok(Value::Bool(PyBool::from(arg(&a, 0)?.is_infinite())))
+                Ok(Value::bool(arg(&a, 0)?.is_infinite()))
             }),
             ("isfinite", |_, _, a| {
-                Ok(Value::Bool(PyBool::from(arg(&a, 0)?.is_finite())))
+                Ok(Value::bool(arg(&a, 0)?.is_finite()))
             }),
             ("copysign", |_, _, a| {
-                Ok(Value::Float(PyFloat::new(
-                    arg(&a, 0)?.copysign(arg(&a, 1)?),
-                )))
+                Ok(Value::float(arg(&a, 0)?.copysign(arg(&a, 1)?)))
             }),
             ("isclose", |_, _, a| {
                 let (x, y) = (arg(&a, 0)?, arg(&a, 1)?);
@@ -207,9 +183,9 @@ pub fn module() -> Value {
                     return Ok(Value::Bool(PyBool::False));
                 }
                 let d = (y - x).abs();
-                Ok(Value::Bool(PyBool::from(
+                Ok(Value::bool(
                     d <= (rel * y).abs() || d <= (rel * x).abs() || d <= abs,
-                )))
+                ))
             }),
             ("factorial", |_, _, a| {
                 let n = a
@@ -265,15 +241,15 @@ pub fn module() -> Value {
                     };
                     s = t;
                 }
-                Ok(Value::Float(PyFloat::new(s + c)))
+                Ok(Value::float(s + c))
             }),
         ],
         &[
-            ("pi", Value::Float(PyFloat::new(std::f64::consts::PI))),
-            ("e", Value::Float(PyFloat::new(std::f64::consts::E))),
-            ("tau", Value::Float(PyFloat::new(std::f64::consts::TAU))),
-            ("inf", Value::Float(PyFloat::new(f64::INFINITY))),
-            ("nan", Value::Float(PyFloat::new(f64::NAN))),
+            ("pi", Value::float(std::f64::consts::PI)),
+            ("e", Value::float(std::f64::consts::E)),
+            ("tau", Value::float(std::f64::consts::TAU)),
+            ("inf", Value::float(f64::INFINITY)),
+            ("nan", Value::float(f64::NAN)),
         ],
     )
 }

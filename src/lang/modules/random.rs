@@ -179,9 +179,7 @@ pub fn module(interp: &mut Interp) -> Value {
             }
             Ok(Value::None)
         }),
-        ("random", |i, _, _| {
-            Ok(Value::Float(PyFloat::new(rng(i).random())))
-        }),
+        ("random", |i, _, _| Ok(Value::float(rng(i).random()))),
         ("gauss", |i, _, a| {
             let arg = |k: usize, default: f64| match a.pos.get(k) {
                 None => Ok(default),
@@ -190,7 +188,7 @@ pub fn module(interp: &mut Interp) -> Value {
                     .ok_or_else(|| type_error("gauss() needs numbers")),
             };
             let (mu, sigma) = (arg(0, 0.0)?, arg(1, 1.0)?);
-            Ok(Value::Float(PyFloat::new(rng(i).gauss(mu, sigma))))
+            Ok(Value::float(rng(i).gauss(mu, sigma)))
         }),
         ("uniform", |i, _, a| {
             let x = num_of(a.pos.first().unwrap_or(&Value::None))
@@ -199,7 +197,7 @@ pub fn module(interp: &mut Interp) -> Value {
             let y = num_of(a.pos.get(1).unwrap_or(&Value::None))
                 .ok_or_else(|| type_error("uniform() needs numbers"))?
                 .to_f64();
-            Ok(Value::Float(PyFloat::new(x + (y - x) * rng(i).random())))
+            Ok(Value::float(x + (y - x) * rng(i).random()))
         }),
         ("randint", |i, _, a| {
             if a.pos.len() != 2 {

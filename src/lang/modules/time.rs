@@ -17,22 +17,16 @@ pub fn module() -> Value {
         "time",
         &[
             ("time", |_, _, _| {
-                Ok(Value::Float(PyFloat::new(
+                Ok(Value::float(
                     SystemTime::now()
                         .duration_since(UNIX_EPOCH)
                         .map(|d| d.as_secs_f64())
                         .unwrap_or(0.0),
-                )))
+                ))
             }),
-            ("perf_counter", |_, _, _| {
-                Ok(Value::Float(PyFloat::new(since_start())))
-            }),
-            ("monotonic", |_, _, _| {
-                Ok(Value::Float(PyFloat::new(since_start())))
-            }),
-            ("process_time", |_, _, _| {
-                Ok(Value::Float(PyFloat::new(since_start())))
-            }),
+            ("perf_counter", |_, _, _| Ok(Value::float(since_start()))),
+            ("monotonic", |_, _, _| Ok(Value::float(since_start()))),
+            ("process_time", |_, _, _| Ok(Value::float(since_start()))),
             ("perf_counter_ns", |_, _, _| {
                 Ok(Value::Int((since_start() * 1e9) as i64))
             }),

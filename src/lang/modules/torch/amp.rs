@@ -272,8 +272,8 @@ impl Native for Autocast {
         Ok(Some(match &*name.as_str() {
             "fast_dtype" => dtype_value(self.fast_dtype),
             "device" => Value::str(self.device.name()),
-            "_enabled" => Value::Bool(PyBool::from(self.enabled)),
-            "_cache_enabled" => Value::Bool(PyBool::from(self.cache_enabled)),
+            "_enabled" => Value::bool(self.enabled),
+            "_cache_enabled" => Value::bool(self.cache_enabled),
             "__enter__" => method(
                 "__enter__",
                 |_, t, _| {
@@ -393,7 +393,7 @@ pub const TORCH_FUNCTIONS: &[(&str, NativeFn)] = &[
             None => AmpDevice::Cuda,
             Some(v) => device_type(&v)?,
         };
-        Ok(Value::Bool(PyBool::from(state::is_enabled(d))))
+        Ok(Value::bool(state::is_enabled(d)))
     }),
     ("set_autocast_enabled", |i, _, a| {
         let (d, on) = match (a.pos.first(), a.pos.get(1)) {
@@ -431,7 +431,7 @@ pub const TORCH_FUNCTIONS: &[(&str, NativeFn)] = &[
             "torch.is_autocast_enabled('cpu')",
             901,
         );
-        Ok(Value::Bool(PyBool::from(state::is_enabled(AmpDevice::Cpu))))
+        Ok(Value::bool(state::is_enabled(AmpDevice::Cpu)))
     }),
     ("get_autocast_cpu_dtype", |i, _, _| {
         deprecated(
@@ -452,7 +452,7 @@ pub const TORCH_FUNCTIONS: &[(&str, NativeFn)] = &[
         Ok(dtype_value(state::dtype(AmpDevice::Cuda)))
     }),
     ("is_autocast_cache_enabled", |_, _, _| {
-        Ok(Value::Bool(PyBool::from(state::is_cache_enabled())))
+        Ok(Value::bool(state::is_cache_enabled()))
     }),
     ("set_autocast_cache_enabled", |i, _, a| {
         let v = a.pos.first().cloned().unwrap_or(Value::Bool(PyBool::True));

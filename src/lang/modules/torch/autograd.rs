@@ -70,9 +70,9 @@ impl Native for GradFn {
         Some(Rc::as_ptr(&self.0) as u64)
     }
     fn eq(&self, _this: &Value, other: &Value, _i: &mut Interp) -> PyResult<Option<Value>> {
-        Ok(Some(Value::Bool(PyBool::from(
+        Ok(Some(Value::bool(
             node_of(other).is_some_and(|o| Rc::ptr_eq(&o, &self.0)),
-        ))))
+        )))
     }
     fn get_attr(&self, this: &Value, name: Sym, _i: &mut Interp) -> PyResult<Option<Value>> {
         Ok(Some(match &*name.as_str() {
@@ -407,10 +407,10 @@ const MODE_CLASSES: [&str; 4] = [
 pub fn torch_fns() -> Vec<(&'static str, NativeFn)> {
     vec![
         ("is_grad_enabled", |_, _, _| {
-            Ok(Value::Bool(PyBool::from(mode::is_enabled())))
+            Ok(Value::bool(mode::is_enabled()))
         }),
         ("is_inference_mode_enabled", |_, _, _| {
-            Ok(Value::Bool(PyBool::from(mode::is_inference())))
+            Ok(Value::bool(mode::is_inference()))
         }),
     ]
 }
@@ -574,10 +574,10 @@ pub fn tensor_attr(t: &Tensor, name: &str) -> Option<Value> {
             t.grad().map(wrap).unwrap_or(Value::None)
         }
         "grad_fn" => t.grad_fn().map(grad_fn_value).unwrap_or(Value::None),
-        "is_leaf" => Value::Bool(PyBool::from(t.is_leaf())),
-        "requires_grad" => Value::Bool(PyBool::from(t.requires_grad())),
+        "is_leaf" => Value::bool(t.is_leaf()),
+        "requires_grad" => Value::bool(t.requires_grad()),
         "_version" => Value::Int(t.version() as i64),
-        "retains_grad" => Value::Bool(PyBool::from(t.retains_grad())),
+        "retains_grad" => Value::bool(t.retains_grad()),
         _ => return None,
     })
 }

@@ -55,9 +55,9 @@ pub fn scalar_of(v: &Value) -> Option<Scalar> {
 
 pub fn scalar_value(s: Scalar) -> Value {
     match s {
-        Scalar::Bool(b) => Value::Bool(PyBool::from(b)),
+        Scalar::Bool(b) => Value::bool(b),
         Scalar::Int(i) => Value::Int(i),
-        Scalar::Float(f) => Value::Float(PyFloat::new(f)),
+        Scalar::Float(f) => Value::float(f),
     }
 }
 

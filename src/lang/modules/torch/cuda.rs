@@ -31,10 +31,10 @@ pub fn install(i: &mut Interp, torch: &Value) {
 fn module(oom: Value) -> Value {
     let fns: &[(&'static str, NativeFn)] = &[
         ("is_available", |_, _, _| {
-            Ok(Value::Bool(PyBool::from(gpu::is_available())))
+            Ok(Value::bool(gpu::is_available()))
         }),
         ("is_initialized", |_, _, _| {
-            Ok(Value::Bool(PyBool::from(gpu::is_available())))
+            Ok(Value::bool(gpu::is_available()))
         }),
         ("device_count", |_, _, _| {
             Ok(Value::Int(gpu::device_count() as i64))
@@ -171,9 +171,9 @@ fn module(oom: Value) -> Value {
         ("get_per_process_memory_fraction", |_, _, a| {
             require_gpu()?;
             let d = device_index(arg0(&a, "device").as_ref())?;
-            Ok(Value::Float(PyFloat::new(
+            Ok(Value::float(
                 gpu::with_memory(d, |m| m.fraction()).unwrap_or(1.0),
-            )))
+            ))
         }),
         ("manual_seed", |_, _, _| Ok(Value::None)),
         ("manual_seed_all", |_, _, _| Ok(Value::None)),
@@ -378,11 +378,11 @@ impl Native for Event {
             "wait" => |_, _, _| Ok(Value::None),
             "query" => |_, this, _| {
                 // on the simulated GPU: has the modelled host clock passed the event yet?
-                Ok(Value::Bool(match ev(this)?.at.get() {
-                    Some(Stamp::Modelled(t)) => PyBool::from(
-                        crate::backend::sim_model::with(|m| m.host >= t).unwrap_or(true),
-                    ),
-                    _ => PyBool::from(true),
+                Ok(Value::bool(match ev(this)?.at.get() {
+                    Some(Stamp::Modelled(t)) => {
+                        crate::backend::sim_model::with(|m| m.host >= t).unwrap_or(true)
+                    }
+                    _ => true,
                 }))
             },
             "elapsed_time" => |_, this, a| {
@@ -402,7 +402,7 @@ impl Native for Event {
                         }
                         let ms = s.ms_until(e);
                         // CUDA reports a float32 number of milliseconds
-                        Ok(Value::Float(PyFloat::new(ms as f32 as f64)))
+                        Ok(Value::float(ms as f32 as f64))
                     }
                     _ => Err(runtime_error(
                         "Both events must be recorded before calculating elapsed time.",

@@ -65,9 +65,7 @@ impl Native for PyRedOp {
         Some(self.0 as u64)
     }
     fn eq(&self, _this: &Value, other: &Value, _i: &mut Interp) -> PyResult<Option<Value>> {
-        Ok(Some(Value::Bool(PyBool::from(
-            red_op(other) == Some(self.0),
-        ))))
+        Ok(Some(Value::bool(red_op(other) == Some(self.0))))
     }
 }
 
@@ -120,7 +118,7 @@ pub fn module() -> Value {
     let fns: &[(&'static str, NativeFn)] = &[
         ("is_available", |_, _, _| Ok(Value::Bool(PyBool::True))),
         ("is_initialized", |_, _, _| {
-            Ok(Value::Bool(PyBool::from(dist::is_initialized())))
+            Ok(Value::bool(dist::is_initialized()))
         }),
         ("is_gloo_available", |_, _, _| Ok(Value::Bool(PyBool::True))),
         ("is_nccl_available", |_, _, _| Ok(Value::Bool(PyBool::True))),

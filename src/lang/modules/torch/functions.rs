@@ -362,9 +362,9 @@ pub fn allclose_impl(i: &mut Interp, t: &Tensor, a: &Args, first: usize) -> PyRe
         Some(v) => i.truthy(&v)?,
         None => false,
     };
-    Ok(Value::Bool(PyBool::from(
+    Ok(Value::bool(
         compare::allclose(t, &o, rtol, atol, equal_nan).py()?,
-    )))
+    ))
 }
 
 pub fn allclose(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {

@@ -236,7 +236,7 @@ m! {
     "element_size" => |_, t, _| Ok(Value::Int(this(t)?.element_size() as i64)),
     "item" => |_, t, _| Ok(scalar_value(item(&this(t)?)?)),
     "tolist" => |_, t, _| Ok(nested_value(this(t)?.tolist().py()?)),
-    "__float__" => |_, t, _| Ok(Value::Float(PyFloat::new(one_scalar(t)?.to_f64()))),
+    "__float__" => |_, t, _| Ok(Value::float(one_scalar(t)?.to_f64())),
     "__int__" => |_, t, _| Ok(Value::Int(one_scalar(t)?.to_i64())),
     "__format__" => |i, t, a| {
         let x = this(t)?;
@@ -499,13 +499,13 @@ m! {
     "mv" => |_, t, a| mat(t, &a, matmul::mv),
     "equal" => |_, t, a| {
         let o = a.pos.first().and_then(as_tensor).cloned().ok_or_else(|| type_error("equal(): argument 'other' must be Tensor"))?;
-        Ok(Value::Bool(PyBool::from(crate::tensor::ops::compare::equal(&this(t)?, &o).py()?)))
+        Ok(Value::bool(crate::tensor::ops::compare::equal(&this(t)?, &o).py()?))
     },
     "allclose" => |i, t, a| super::functions::allclose_impl(i, &this(t)?, &a, 0),
-    "is_pinned" => |_, t, _| Ok(Value::Bool(PyBool::from(this(t)?.storage().is_pinned()))),
+    "is_pinned" => |_, t, _| Ok(Value::bool(this(t)?.storage().is_pinned())),
     "pin_memory" => |_, t, _| super::cuda::pin_memory(t),
-    "is_contiguous" => |_, t, _| Ok(Value::Bool(PyBool::from(this(t)?.is_contiguous()))),
-    "is_floating_point" => |_, t, _| Ok(Value::Bool(PyBool::from(this(t)?.dtype().is_floating()))),
+    "is_contiguous" => |_, t, _| Ok(Value::bool(this(t)?.is_contiguous())),
+    "is_floating_point" => |_, t, _| Ok(Value::bool(this(t)?.dtype().is_floating())),
     "data_ptr" => |_, t, _| Ok(Value::Int(this(t)?.data_ptr() as i64)),
     "stride" => |_, t, a| {
         let x = this(t)?;

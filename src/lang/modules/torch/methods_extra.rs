@@ -172,7 +172,7 @@ fn contains(t: &Value, a: &Args) -> PyResult<Value> {
         }
     };
     let any = crate::tensor::ops::reduce::all_any(&eq, None, false, false).py()?;
-    Ok(Value::Bool(PyBool::from(any.item().py()?.to_bool())))
+    Ok(Value::bool(any.item().py()?.to_bool()))
 }
 
 fn unique(i: &mut Interp, t: &Value, a: &Args) -> PyResult<Value> {
@@ -413,7 +413,7 @@ m! {
     },
     "unique" => |i, t, a| unique(i, t, &a),
     "split" => |i, t, a| split(i, t, &a),
-    "is_inference" => |_, t, _| Ok(Value::Bool(PyBool::from(this(t)?.is_inference()))),
+    "is_inference" => |_, t, _| Ok(Value::bool(this(t)?.is_inference())),
     "chunk" => |_, t, a| {
         let n = need_int(&a, 0, "chunks", "chunk")?;
         let d = int_arg(&a, 1, "dim", 0)?;

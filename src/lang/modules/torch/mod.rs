@@ -139,7 +139,7 @@ impl Native for TorchType {
                         },
                         _ => false,
                     };
-                    Ok(Value::Bool(PyBool::from(is)))
+                    Ok(Value::bool(is))
                 },
                 this: Some(this.clone()),
             }))));
@@ -340,9 +340,7 @@ pub fn module() -> Value {
         ("min", functions::min),
         ("set_printoptions", functions::set_printoptions),
         ("is_tensor", |_, _, a| {
-            Ok(Value::Bool(PyBool::from(
-                a.pos.first().and_then(as_tensor).is_some(),
-            )))
+            Ok(Value::bool(a.pos.first().and_then(as_tensor).is_some()))
         }),
         ("get_default_dtype", |_, _, _| {
             Ok(dtype_value(crate::tensor::default_dtype()))

@@ -216,12 +216,12 @@ impl Native for ParameterType {
             "__instancecheck__" => Value::Builtin(Rc::new(Builtin {
                 name: "__instancecheck__",
                 f: |_, _, a| {
-                    Ok(Value::Bool(PyBool::from(
+                    Ok(Value::bool(
                         a.pos
                             .first()
                             .and_then(as_tensor)
                             .is_some_and(|t| t.is_parameter()),
-                    )))
+                    ))
                 },
                 this: Some(this.clone()),
             })),

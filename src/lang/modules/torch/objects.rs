@@ -29,13 +29,13 @@ impl Native for PyDType {
         Ok(self.0.to_string())
     }
     fn eq(&self, _this: &Value, other: &Value, _i: &mut Interp) -> PyResult<Option<Value>> {
-        Ok(Some(Value::Bool(PyBool::from(
+        Ok(Some(Value::bool(
             super::convert::dtype_of(other) == Some(self.0),
-        ))))
+        )))
     }
     fn get_attr(&self, _this: &Value, name: Sym, _i: &mut Interp) -> PyResult<Option<Value>> {
         Ok(match &*name.as_str() {
-            "is_floating_point" => Some(Value::Bool(PyBool::from(self.0.is_floating()))),
+            "is_floating_point" => Some(Value::bool(self.0.is_floating())),
             "itemsize" => Some(Value::Int(self.0.size() as i64)),
             "is_signed" => Some(Value::bool(!matches!(self.0, DType::Bool | DType::U8))),
             _ => None,
@@ -157,7 +157,7 @@ impl Native for PyDevice {
                 .is_some_and(|d| d == self),
             _ => false,
         };
-        Ok(Some(Value::Bool(PyBool::from(same))))
+        Ok(Some(Value::bool(same)))
     }
     fn get_attr(&self, _this: &Value, name: Sym, _i: &mut Interp) -> PyResult<Option<Value>> {
         Ok(match &*name.as_str() {

@@ -483,15 +483,15 @@ impl Native for EventAvg {
             if t == 0.0 {
                 Value::Int(0)
             } else {
-                Value::Float(PyFloat::new(t))
+                Value::float(t)
             }
         };
         Ok(Some(match &*name.as_str() {
             "key" => Value::str(&r.key),
             "count" => Value::Int(r.count as i64),
-            "self_cpu_time_total" => Value::Float(PyFloat::new(r.self_cpu)),
-            "cpu_time_total" => Value::Float(PyFloat::new(r.cpu_total)),
-            "cpu_time" => Value::Float(PyFloat::new(r.cpu_total / n)),
+            "self_cpu_time_total" => Value::float(r.self_cpu),
+            "cpu_time_total" => Value::float(r.cpu_total),
+            "cpu_time" => Value::float(r.cpu_total / n),
             "self_device_time_total" | "self_cuda_time_total" => device(r.self_device),
             "device_time_total" | "cuda_time_total" => device(r.device_total),
             "device_time" | "cuda_time" => device(r.device_total / n),

@@ -308,9 +308,9 @@ impl Reader<'_> {
     fn object(&mut self, tag: u8, i: &mut Interp) -> PyResult<Value> {
         Ok(match tag {
             b'N' => Value::None,
-            b'b' => Value::Bool(PyBool::from(self.u8()? != 0)),
+            b'b' => Value::bool(self.u8()? != 0),
             b'i' => Value::Int(self.u64()? as i64),
-            b'f' => Value::Float(PyFloat::new(f64::from_bits(self.u64()?))),
+            b'f' => Value::float(f64::from_bits(self.u64()?)),
             b's' => Value::str(&self.string()?),
             b'l' => {
                 let n = self.u32()?;

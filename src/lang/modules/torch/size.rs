@@ -62,9 +62,7 @@ impl Native for TorchSize {
             },
             v => v.clone(),
         };
-        Ok(Some(Value::Bool(PyBool::from(
-            i.eq(&self.tuple(), &other)?,
-        ))))
+        Ok(Some(Value::bool(i.eq(&self.tuple(), &other)?)))
     }
     fn truthy(&self, _i: &mut Interp) -> PyResult<bool> {
         Ok(!self.0.is_empty())

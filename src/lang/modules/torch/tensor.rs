@@ -216,7 +216,7 @@ impl Native for PyTensor {
             "dtype" => dtype_value(t.dtype()),
             "device" => device_value(PyDevice::from_device(t.device())),
             "ndim" => Value::Int(t.ndim() as i64),
-            "is_cuda" => Value::Bool(PyBool::from(t.device() != Device::Cpu)),
+            "is_cuda" => Value::bool(t.device() != Device::Cpu),
             "requires_grad" | "is_leaf" | "grad" | "grad_fn" | "_version" | "retains_grad" => {
                 super::autograd::tensor_attr(t, &n).unwrap_or(Value::None)
             }

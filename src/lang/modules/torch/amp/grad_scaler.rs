@@ -376,9 +376,9 @@ methods! {
         this(t)?.update(i, v)?;
         Ok(Value::None)
     },
-    "get_scale" => |_, t, _| Ok(Value::Float(PyFloat::new(this(t)?.get_scale()?))),
-    "get_growth_factor" => |_, t, _| Ok(Value::Float(PyFloat::new(this(t)?.field("_growth_factor", |s| s.growth_factor)?))),
-    "get_backoff_factor" => |_, t, _| Ok(Value::Float(PyFloat::new(this(t)?.field("_backoff_factor", |s| s.backoff_factor)?))),
+    "get_scale" => |_, t, _| Ok(Value::float(this(t)?.get_scale()?)),
+    "get_growth_factor" => |_, t, _| Ok(Value::float(this(t)?.field("_growth_factor", |s| s.growth_factor)?)),
+    "get_backoff_factor" => |_, t, _| Ok(Value::float(this(t)?.field("_backoff_factor", |s| s.backoff_factor)?)),
     "get_growth_interval" => |_, t, _| Ok(Value::Int(this(t)?.field("_growth_interval", |s| s.growth_interval)?)),
     "set_growth_factor" => |_, t, a| { let v = float_of(&first(&a, "new_factor")?)?; this(t)?.inner.borrow_mut().growth_factor = v; Ok(Value::None) },
     "set_backoff_factor" => |_, t, a| { let v = float_of(&first(&a, "new_factor")?)?; this(t)?.inner.borrow_mut().backoff_factor = v; Ok(Value::None) },
@@ -388,16 +388,16 @@ methods! {
         Ok(Value::None)
     },
     "_get_growth_tracker" => |_, t, _| Ok(Value::Int(this(t)?.growth_tracker()?)),
-    "is_enabled" => |_, t, _| Ok(Value::Bool(PyBool::from(this(t)?.enabled))),
+    "is_enabled" => |_, t, _| Ok(Value::bool(this(t)?.enabled)),
     "state_dict" => |_, t, _| {
         let s = this(t)?;
         let mut m = DictMap::default();
         if s.enabled {
             let (g, b, n) = { let x = s.inner.borrow(); (x.growth_factor, x.backoff_factor, x.growth_interval) };
             let items: [(&str, Value); 5] = [
-                ("scale", Value::Float(PyFloat::new(s.get_scale()?))),
-                ("growth_factor", Value::Float(PyFloat::new(g))),
-                ("backoff_factor", Value::Float(PyFloat::new(b))),
+                ("scale", Value::float(s.get_scale()?)),
+                ("growth_factor", Value::float(g)),
+                ("backoff_factor", Value::float(b)),
                 ("growth_interval", Value::Int(n)),
                 ("_growth_tracker", Value::Int(s.growth_tracker()?)),
             ];
@@ -462,21 +462,15 @@ impl Native for GradScaler {
         }
         let tensor_or_none = |t: Option<Tensor>| t.map(wrap).unwrap_or(Value::None);
         Ok(Some(match &*n {
-            "_enabled" => Value::Bool(PyBool::from(self.enabled)),
+            "_enabled" => Value::bool(self.enabled),
             "_device" => Value::str(self.device),
             "_scale" => self.field("_scale", |s| tensor_or_none(s.scale.clone()))?,
             "_growth_tracker" => self.field("_growth_tracker", |s| {
                 tensor_or_none(s.growth_tracker.clone())
             })?,
-            "_init_scale" => {
-                Value::Float(PyFloat::new(self.field("_init_scale", |s| s.init_scale)?))
-            }
-            "_growth_factor" => Value::Float(PyFloat::new(
-                self.field("_growth_factor", |s| s.growth_factor)?,
-            )),
-            "_backoff_factor" => Value::Float(PyFloat::new(
-                self.field("_backoff_factor", |s| s.backoff_factor)?,
-            )),
+            "_init_scale" => Value::float(self.field("_init_scale", |s| s.init_scale)?),
+            "_growth_factor" => Value::float(self.field("_growth_factor", |s| s.growth_factor)?),
+            "_backoff_factor" => Value::float(self.field("_backoff_factor", |s| s.backoff_factor)?),
             "_growth_interval" => {
                 Value::Int(self.field("_growth_interval", |s| s.growth_interval)?)
             }
