@@ -93,3 +93,58 @@ impl std::ops::Deref for NativeRc {
         unsafe { &*self.head().obj }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::NativeRc;
+    use crate::lang::value::Native;
+    use std::any::Any;
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    struct Obj(Rc<Cell<u32>>);
+    impl Drop for Obj {
+        fn drop(&mut self) {
+            self.0.set(self.0.get() + 1)
+        }
+    }
+    impl Native for Obj {
+        fn type_name(&self) -> &str {
+            "obj"
+        }
+        fn as_any(&self) -> &dyn Any {
+            self
+        }
+    }
+    #[repr(align(32))]
+    struct Aligned(u8);
+    impl Native for Aligned {
+        fn type_name(&self) -> &str {
+            "aligned"
+        }
+        fn as_any(&self) -> &dyn Any {
+            self
+        }
+    }
+
+    #[test]
+    fn shares_downcasts_and_drops_once() {
+        let dropped = Rc::new(Cell::new(0));
+        let a = NativeRc::new(Obj(dropped.clone()));
+        let b = a.clone();
+        assert!(NativeRc::ptr_eq(&a, &b));
+        assert_eq!(b.type_name(), "obj");
+        assert!(a.as_any().downcast_ref::<Obj>().is_some());
+        drop(a);
+        assert_eq!(dropped.get(), 0);
+        drop(b);
+        assert_eq!(dropped.get(), 1);
+        let al = NativeRc::new(Aligned(7));
+        assert_eq!(
+            al.as_ptr() as usize % 32,
+            0,
+            "the object keeps its alignment"
+        );
+        assert_eq!(al.as_any().downcast_ref::<Aligned>().map(|x| x.0), Some(7));
+    }
+}
