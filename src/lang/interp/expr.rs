@@ -674,14 +674,14 @@ impl Interp {
                 return r.map_err(|err| self.at(err, f, e.span, Anchor::None));
             }
         }
-        // A global function's name, or a local one's (a closure), is read here (no
-        // evaluation call).
+        // A global function's name, or a local function or builtin (a closure, a bound
+        // method held in a variable: `pop = xs.pop`), is read here (no evaluation call).
         let fv = match &func.kind {
             ExprKind::Name(Name {
                 scope: Scope::Local(slot),
                 ..
             }) => match f.slots.get(*slot as usize) {
-                Some(Some(v @ Value::Func(_))) => v.clone(),
+                Some(Some(v @ (Value::Func(_) | Value::Builtin(_)))) => v.clone(),
                 _ => self.eval(func, f)?,
             },
             ExprKind::Name(Name {
