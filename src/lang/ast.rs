@@ -142,14 +142,16 @@ pub(crate) enum HintKey {
     Native(std::any::TypeId),
 }
 
-/// A builtin type's method found at a call site: whose it is, the method, its fast form
-/// (`methods::fast_method`), its name.
-pub(crate) type NativeHint = (
-    HintKey,
-    super::value::NativeFn,
-    Option<super::methods::FastFn>,
-    &'static str,
-);
+/// A builtin type's method found at a call site.
+#[derive(Clone, Copy)]
+pub(crate) struct NativeHint {
+    /// Whose method it is.
+    pub key: HintKey,
+    pub f: super::value::NativeFn,
+    /// Its fast form (`methods::fast_method`), if it has one.
+    pub fast: Option<super::methods::FastFn>,
+    pub name: &'static str,
+}
 
 /// A method found on a class, valid while no class namespace has changed since (`epoch`).
 /// Both are held weakly: no cycle through a function's own body, and the class's address

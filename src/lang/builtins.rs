@@ -194,7 +194,7 @@ const ROUNDING: &[(&str, NativeFn)] = &[
                 x.checked_abs().ok_or_else(super::error::overflow_error)?,
             )),
             Value::Bool(b) => Ok(Value::Int(*b as i64)),
-            Value::Float(f) => Ok(Value::float(f.abs())),
+            Value::Float(f) => Ok(Value::float(f.get().abs())),
             v @ (Value::Instance(_) | Value::Native(_)) => {
                 i.call_method(v, "__abs__", Args::default()).map_err(|_| {
                     type_error(format!("bad operand type for abs(): '{}'", v.type_name()))
@@ -237,13 +237,13 @@ const ROUNDING: &[(&str, NativeFn)] = &[
                 }))
             }
             (Value::Float(f), None) => {
-                format::float_to_int_checked(format::round_half_even_to_int((*f).get()))
+                format::float_to_int_checked(format::round_half_even_to_int(f.get()))
                     .map(Value::Int)
                     .map_err(num_err)
             }
             (Value::Float(f), Some(n)) => {
                 let n = to_index(&n)?;
-                format::python_round((*f).get(), Some(n))
+                format::python_round(f.get(), Some(n))
                     .map(Value::float)
                     .map_err(num_err)
             }
@@ -921,7 +921,7 @@ fn native_sort(idx: &mut [usize], keys: &[Value], reverse: bool) -> bool {
         return true;
     }
     if let Some(floats) = all(keys, |k| match k {
-        Value::Float(x) if !x.is_nan() => Some(*x),
+        Value::Float(x) if !x.get().is_nan() => Some(x.get()),
         _ => None,
     }) {
         // (No NaN, so `partial_cmp` always answers; -0.0 equals 0.0, as in Python.)
@@ -1288,7 +1288,7 @@ fn int_of(i: &mut Interp, first: Option<Value>, a: &Args) -> PyResult<Value> {
         (Some(Value::Int(x)), None) => Value::Int(x),
         (Some(Value::Bool(b)), None) => Value::Int(b as i64),
         (Some(Value::Float(f)), None) => {
-            Value::Int(format::float_to_int_checked(f.trunc()).map_err(num_err)?)
+            Value::Int(format::float_to_int_checked(f.get().trunc()).map_err(num_err)?)
         }
         (Some(v @ (Value::Instance(_) | Value::Native(_))), None) => {
             i.call_method(&v, "__int__", Args::default())?

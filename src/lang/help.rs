@@ -284,9 +284,9 @@ fn signature(f: &Function) -> String {
 fn default_repr(v: &Value) -> String {
     match v {
         Value::None => "None".into(),
-        Value::Bool(b) => if (*b).get() { "True" } else { "False" }.into(),
+        Value::Bool(b) => if b.get() { "True" } else { "False" }.into(),
         Value::Int(n) => n.to_string(),
-        Value::Float(x) => crate::lang::format::float_repr((*x).get()),
+        Value::Float(x) => crate::lang::format::float_repr(x.get()),
         Value::Str(s) => crate::lang::format::str_repr(s),
         _ => "...".into(),
     }

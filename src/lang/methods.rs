@@ -601,23 +601,13 @@ pub fn fast_method(obj: &Value, name: &str) -> Option<FastFn> {
         },
         (Value::List(_), "insert") => |_, t, a| match a {
             [Value::Int(k), x] => {
-                let l = this_list(t);
-                let n = l.borrow().len() as i64;
-                let k = if *k < 0 { (*k + n).max(0) } else { *k }.min(n) as usize;
-                l.borrow_mut().insert(k, std::mem::replace(x, Value::None));
+                list_insert(t, *k, std::mem::replace(x, Value::None));
                 Some(Ok(Value::None))
             }
             _ => None,
         },
         (Value::Set(_), "add") => |i, t, a| match a {
-            [x] => {
-                let s = this_set(t);
-                let k = i.key_in(std::mem::replace(x, Value::None), s);
-                Some(k.map(|k| {
-                    s.borrow_mut().insert(k);
-                    Value::None
-                }))
-            }
+            [x] => Some(set_add(i, t, std::mem::replace(x, Value::None))),
             _ => None,
         },
         (Value::Dict(_), "get") => |i, t, a| match a {
@@ -635,6 +625,22 @@ pub fn fast_method(obj: &Value, name: &str) -> Option<FastFn> {
     })
 }
 
+/// `xs.insert(k, v)`: a `k` out of range puts `v` at the nearer end, as Python does.
+fn list_insert(t: &Value, k: i64, v: Value) {
+    let l = this_list(t);
+    let n = l.borrow().len() as i64;
+    let k = if k < 0 { (k + n).max(0) } else { k }.min(n);
+    l.borrow_mut().insert(k as usize, v);
+}
+
+/// `s.add(v)`.
+fn set_add(i: &mut Interp, t: &Value, v: Value) -> PyResult<Value> {
+    let s = this_set(t);
+    let k = i.key_in(v, s)?;
+    s.borrow_mut().insert(k);
+    Ok(Value::None)
+}
+
 fn list_method(name: &str) -> Option<NativeFn> {
     Some(match name {
         "append" => |_, t, a| {
@@ -650,15 +656,8 @@ fn list_method(name: &str) -> Option<NativeFn> {
         },
         "insert" => |_, t, a| {
             arity("insert", &a, 2, 2)?;
-            let l = this_list(t);
-            let n = l.borrow().len() as i64;
-            let mut k = to_index(&a.pos[0])?;
-            if k < 0 {
-                k = (k + n).max(0);
-            }
-            let k = k.min(n) as usize;
-            let v = a.pos.into_iter().nth(1).unwrap_or(Value::None);
-            l.borrow_mut().insert(k, v);
+            let k = to_index(&a.pos[0])?;
+            list_insert(t, k, a.pos.into_iter().nth(1).unwrap_or(Value::None));
             Ok(Value::None)
         },
         "pop" => |_, t, a| {
@@ -808,10 +807,7 @@ fn set_method(name: &str) -> Option<NativeFn> {
     Some(match name {
         "add" => |i, t, a| {
             arity("set.add", &a, 1, 1)?;
-            let s = this_set(t);
-            let k = i.key_in(a.pos.into_iter().next().unwrap_or(Value::None), s)?;
-            s.borrow_mut().insert(k);
-            Ok(Value::None)
+            set_add(i, t, a.pos.into_iter().next().unwrap_or(Value::None))
         },
         "remove" => |i, t, a| {
             arity("set.remove", &a, 1, 1)?;
@@ -1121,7 +1117,7 @@ pub fn method(obj: &Value, name: &str) -> Option<M> {
         Value::Float(_) => match name {
             "is_integer" => |_, t, _| {
                 Ok(Value::bool(
-                    matches!(t, Value::Float(f) if f.fract() == 0.0),
+                    matches!(t, Value::Float(f) if f.get().fract() == 0.0),
                 ))
             },
             "conjugate" => |_, t, _| Ok(t.clone()),

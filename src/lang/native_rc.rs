@@ -1,6 +1,6 @@
 //! `NativeRc`: a reference-counted Rust object (`dyn Native`) behind one thin pointer.
 //!
-//! An `NativeRc` is two words (pointer and vtable); this keeps the vtable in the
+//! An `Rc<dyn Native>` is two words (pointer and vtable); this keeps the vtable in the
 //! allocation, so that a native object fits `Value`'s one-word payload (see `value.rs`: a
 //! two-word `Value` is moved in registers). One allocation, as `Rc::new` makes.
 use super::pystr::{count_down, count_up};
@@ -14,7 +14,6 @@ struct Header {
     rc: Cell<usize>,
     /// The object, which lives right after this header in the same allocation.
     obj: *const dyn Native,
-    layout: Layout,
 }
 
 #[repr(C)]
@@ -23,7 +22,7 @@ struct Inner<T> {
     value: T,
 }
 
-/// A shared native object (`NativeRc` in one word).
+/// A shared native object (`Rc<dyn Native>` in one word).
 pub struct NativeRc(NonNull<Header>);
 
 impl NativeRc {
@@ -32,7 +31,6 @@ impl NativeRc {
             head: Header {
                 rc: Cell::new(1),
                 obj: std::ptr::null::<T>() as *const dyn Native,
-                layout: Layout::new::<Inner<T>>(),
             },
             value,
         });
@@ -74,12 +72,17 @@ impl Clone for NativeRc {
 impl Drop for NativeRc {
     fn drop(&mut self) {
         if count_down(&self.head().rc) {
-            let (obj, layout) = (self.head().obj, self.head().layout);
+            let obj = self.head().obj;
             // SAFETY: this was the last reference: the object is dropped once, then the
-            // block `new` allocated (as a `Box<Inner<T>>`, of `layout`) is freed.
+            // block `new` allocated (a `Box<Inner<T>>`) is freed with that block's layout:
+            // `Inner<T>` is `repr(C)`, so its layout is the header's extended by the
+            // object's, padded.
             unsafe {
+                let (layout, _) = Layout::new::<Header>()
+                    .extend(Layout::for_value(&*obj))
+                    .unwrap_unchecked();
                 std::ptr::drop_in_place(obj as *mut dyn Native);
-                dealloc(self.0.as_ptr() as *mut u8, layout);
+                dealloc(self.0.as_ptr() as *mut u8, layout.pad_to_align());
             }
         }
     }

@@ -163,17 +163,6 @@ impl PartialEq for PyStr {
 }
 impl Eq for PyStr {}
 
-impl PartialEq<str> for PyStr {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
-    }
-}
-impl PartialEq<&str> for PyStr {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
-    }
-}
-
 impl PartialOrd for PyStr {
     fn partial_cmp(&self, other: &PyStr) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
@@ -216,21 +205,6 @@ impl From<&str> for PyStr {
 }
 impl From<String> for PyStr {
     fn from(s: String) -> PyStr {
-        PyStr::new(&s)
-    }
-}
-impl From<&String> for PyStr {
-    fn from(s: &String) -> PyStr {
-        PyStr::new(s)
-    }
-}
-impl From<Box<str>> for PyStr {
-    fn from(s: Box<str>) -> PyStr {
-        PyStr::new(&s)
-    }
-}
-impl From<std::borrow::Cow<'_, str>> for PyStr {
-    fn from(s: std::borrow::Cow<'_, str>) -> PyStr {
         PyStr::new(&s)
     }
 }

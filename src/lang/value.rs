@@ -78,12 +78,12 @@ pub fn int_key_hash(i: i64) -> u64 {
     (low & !(0x7F << 57)) ^ tag
 }
 
-/// A Python value. `repr(u64)`: the tag fills a whole word, so every payload (`Bool`'s too)
-/// starts at byte 8. With a one-byte tag, `Bool`'s payload sat at byte 1, and each move of a
-/// `Value` copied bytes 1..24 with unaligned 16-byte loads spanning the separate stores that
-/// had just written its tag and payload: a store-forwarding stall on every move (perf put
-/// 15-45% of hot evaluator functions' samples on those copies). The word tag made the
-/// language benchmarks 3-28% faster.
+/// A Python value: two words, a word-sized tag (`repr(u64)`) and a one-word payload (an int
+/// or a pointer), which rustc lays out as a scalar pair: a value is returned in two registers
+/// and moved as two words. A wider `Value` was copied through memory, and its 16-byte loads,
+/// straddling the separate stores that had just written tag and payload, stalled on store
+/// forwarding at nearly every move (perf put 15-60% of hot evaluator functions' samples on
+/// those copies). Hence `PyBool`, `PyFloat` and the thin `PyStr` and `NativeRc`.
 #[derive(Clone)]
 #[repr(u64)]
 pub enum Value {
@@ -119,9 +119,8 @@ pub enum Value {
     StrBuf(Box<String>),
 }
 
-// Two words: every payload is one word (an int, or a pointer), so `Value` is a scalar
-// pair that moves in two registers. The tag's unused values still give `Option<Value>` (a
-// frame slot) and `PyResult<Value>` their niche.
+// The tag's unused values give `Option<Value>` (a frame slot) and `PyResult<Value>` their
+// niche, so both stay two words as well.
 const _: () = assert!(std::mem::size_of::<Value>() == 16);
 const _: () = assert!(std::mem::size_of::<Option<Value>>() == 16);
 const _: () = assert!(std::mem::size_of::<PyResult<Value>>() == 16);
@@ -153,7 +152,7 @@ impl From<bool> for PyBool {
 }
 
 /// An `f64` kept as its bits, so that `Value`'s payloads are all one-word integers (a
-/// float field would stop the scalar-pair layout).
+/// float field would stop the scalar-pair layout). `get` reads it.
 #[repr(transparent)]
 #[derive(Clone, Copy)]
 pub struct PyFloat(u64);
@@ -166,16 +165,6 @@ impl PyFloat {
     #[inline(always)]
     pub const fn get(self) -> f64 {
         f64::from_bits(self.0)
-    }
-}
-
-/// `x.fract()`, `x.is_nan()` and the rest read the `f64` in place.
-impl std::ops::Deref for PyFloat {
-    type Target = f64;
-    #[inline(always)]
-    fn deref(&self) -> &f64 {
-        // SAFETY: `u64` and `f64` have one size and alignment, and every bit pattern is an f64.
-        unsafe { &*(self as *const PyFloat as *const f64) }
     }
 }
 
@@ -332,7 +321,7 @@ impl Value {
             Value::NotImplemented => 3,
             Value::Bool(b) => 4 + *b as usize,
             Value::Int(i) => 0x1000_0000 ^ (*i as usize),
-            Value::Float(f) => 0x2000_0000 ^ (f.to_bits() as usize),
+            Value::Float(f) => 0x2000_0000 ^ (f.get().to_bits() as usize),
         }
     }
 
@@ -347,7 +336,7 @@ impl Value {
             // CPython caches small ints; larger equal ints are usually distinct objects
             // but programs that rely on that are wrong anyway.
             (Value::Int(a), Value::Int(b)) => a == b,
-            (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
+            (Value::Float(a), Value::Float(b)) => a.get().to_bits() == b.get().to_bits(),
             (Value::Str(a), Value::Str(b)) => PyStr::ptr_eq(a, b) || (a.len() <= 1 && a == b),
             (Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::None, _) => false,
             _ => {
@@ -494,10 +483,10 @@ fn hash_value<H: Hasher>(v: &Value, h: &mut H) {
         Value::Bool(b) => (*b as i64).hash(h),
         Value::Int(i) => i.hash(h),
         Value::Float(f) => {
-            if f.fract() == 0.0 && f.abs() < 9.2e18 {
-                (**f as i64).hash(h)
+            if f.get().fract() == 0.0 && f.get().abs() < 9.2e18 {
+                (f.get() as i64).hash(h)
             } else {
-                f.to_bits().hash(h)
+                f.get().to_bits().hash(h)
             }
         }
         Value::Str(s) => s.hash(h),
@@ -533,13 +522,10 @@ pub fn key_hash(v: &Value) -> u64 {
     match v {
         Value::Int(i) => int_key_hash(*i),
         Value::Bool(b) => int_key_hash(*b as i64),
-        Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => int_key_hash(**f as i64),
-        // (Computed once per string and kept in it, as CPython keeps a str's hash.)
-        Value::Str(s) => s.cached_hash(|t| {
-            let mut h = rustc_hash::FxHasher::default();
-            t.hash(&mut h);
-            h.finish()
-        }),
+        Value::Float(f) if f.get().fract() == 0.0 && f.get().abs() < 9.2e18 => {
+            int_key_hash(f.get() as i64)
+        }
+        Value::Str(s) => s.cached_hash(text_hash),
         Value::Instance(i) if i.hash.get().is_some() => int_key_hash(i.hash.get().unwrap_or(0)),
         Value::Instance(i) if i.base.is_some() => base_key_hash(i, v),
         v => {
@@ -664,7 +650,7 @@ pub fn num_of(v: &Value) -> Option<Num> {
     match v {
         Value::Int(i) => Some(Num::Int(*i)),
         Value::Bool(b) => Some(Num::Int(*b as i64)),
-        Value::Float(f) => Some(Num::Float((*f).get())),
+        Value::Float(f) => Some(Num::Float(f.get())),
         _ => None,
     }
 }
@@ -1195,17 +1181,12 @@ const HASH_MODULUS: u64 = (1 << HASH_BITS) - 1;
 
 /// CPython's hash of a number or tuple (strings and objects get a stable stand-in; CPython
 /// randomises those per process anyway).
-/// `hash(s)` of a str (what `py_hash`'s general case gives for one).
-#[inline(always)]
-fn str_hash(s: &str) -> i64 {
+/// A string's hash: its table hash (`key_hash`) and, halved, `hash(s)`. Computed once per
+/// `PyStr` and kept in it (`PyStr::cached_hash`), as CPython keeps a str's hash.
+fn text_hash(s: &str) -> u64 {
     let mut h = rustc_hash::FxHasher::default();
     s.hash(&mut h);
-    let h = (h.finish() >> 1) as i64;
-    if h == -1 {
-        -2
-    } else {
-        h
-    }
+    h.finish()
 }
 
 /// CPython's `frozenset_hash`: the elements' hashes shuffled and xor-ed (so order does not
@@ -1243,8 +1224,9 @@ pub fn py_hash(v: &Value) -> i64 {
         Value::Instance(i) if i.hash.get().is_some() => i.hash.get().unwrap_or(0),
         Value::Instance(i) if i.plain_base().is_some() => py_hash(i.plain_base().unwrap_or(v)),
         Value::Bool(b) => *b as i64,
-        Value::Str(s) => str_hash(s),
-        Value::Float(f) => fix(float_hash((*f).get())),
+        // (Halved: never negative, so never CPython's reserved -1.)
+        Value::Str(s) => (s.cached_hash(text_hash) >> 1) as i64,
+        Value::Float(f) => fix(float_hash(f.get())),
         Value::FrozenSet(s) => frozenset_hash(&s.borrow()),
         Value::Tuple(items) => {
             const P1: u64 = 11400714785074694791;

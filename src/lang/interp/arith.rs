@@ -221,9 +221,9 @@ fn arith_inline(op: BinOp, a: &Value, b: &Value) -> Option<Value> {
         }
         .map(Value::Int),
         (Value::Float(x), Value::Float(y)) => match op {
-            BinOp::Add => Some(Value::float(**x + **y)),
-            BinOp::Sub => Some(Value::float(**x - **y)),
-            BinOp::Mul => Some(Value::float(**x * **y)),
+            BinOp::Add => Some(Value::float(x.get() + y.get())),
+            BinOp::Sub => Some(Value::float(x.get() - y.get())),
+            BinOp::Mul => Some(Value::float(x.get() * y.get())),
             _ => None,
         },
         _ => None,
@@ -261,9 +261,9 @@ impl Interp {
         }
         // Float arithmetic that cannot raise (division by zero and `**` take the slow path).
         let floats = match (a, b) {
-            (Value::Float(x), Value::Float(y)) => Some((**x, **y)),
-            (Value::Float(x), Value::Int(y)) => Some((**x, *y as f64)),
-            (Value::Int(x), Value::Float(y)) => Some((*x as f64, **y)),
+            (Value::Float(x), Value::Float(y)) => Some((x.get(), y.get())),
+            (Value::Float(x), Value::Int(y)) => Some((x.get(), *y as f64)),
+            (Value::Int(x), Value::Float(y)) => Some((*x as f64, y.get())),
             _ => None,
         };
         if let Some((x, y)) = floats {
@@ -518,7 +518,7 @@ impl Interp {
                 Ok(Value::Int(i.checked_neg().ok_or_else(overflow_error)?))
             }
             (UnaryOp::Neg, Value::Bool(b)) => Ok(Value::Int(-(*b as i64))),
-            (UnaryOp::Neg, Value::Float(f)) => Ok(Value::float(-**f)),
+            (UnaryOp::Neg, Value::Float(f)) => Ok(Value::float(-f.get())),
             (UnaryOp::Pos, Value::Int(_) | Value::Float(_)) => Ok(a.clone()),
             (UnaryOp::Pos, Value::Bool(b)) => Ok(Value::Int(*b as i64)),
             (UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),

@@ -315,7 +315,7 @@ const NUMBER: &[Slot] = &[
                 n.checked_abs()
                     .ok_or_else(crate::lang::error::overflow_error)?,
             ),
-            Value::Float(f) => Value::float(f.abs()),
+            Value::Float(f) => Value::float(f.get().abs()),
             other => other,
         })
     }),

@@ -1,9 +1,9 @@
 //! Calling: argument binding with Python's messages, user functions, methods.
 use super::stmt::Flow;
 use super::{Frame, Interp, RECURSION_LIMIT};
-use crate::lang::ast::{HintKey, ParamKind, Stmt, StmtKind};
+use crate::lang::ast::{AttrHint, HintKey, NativeHint, ParamKind, Stmt, StmtKind};
 use crate::lang::error::{type_error, ExcKind, PyErr, PyResult};
-use crate::lang::methods::{fast_method, FastFn};
+use crate::lang::methods::fast_method;
 use crate::lang::symbol::Sym;
 use crate::lang::value::*;
 use std::cell::RefCell;
@@ -40,22 +40,15 @@ fn method_owner(v: &Value) -> Option<HintKey> {
 
 /// The builtin method this call site found last time, when `obj` is of the same type.
 #[inline(always)]
-pub(crate) fn cached_native(
-    obj: &Value,
-    hint: &crate::lang::ast::AttrHint,
-) -> Option<(NativeFn, Option<FastFn>)> {
-    let (key, nf, fast, _) = hint.native.get()?;
-    (method_owner(obj)? == key).then_some((nf, fast))
+pub(crate) fn cached_native(obj: &Value, hint: &AttrHint) -> Option<NativeHint> {
+    let h = hint.native.get()?;
+    (method_owner(obj)? == h.key).then_some(h)
 }
 
 /// The function this call site's cache gives for `i.name(...)`: the one `i`'s class gave
 /// last time, while no class namespace has changed and `i`'s own dict lacks the name.
 #[inline(always)]
-pub(crate) fn cached_method(
-    i: &Instance,
-    name: Sym,
-    hint: &crate::lang::ast::AttrHint,
-) -> Option<Rc<Function>> {
+pub(crate) fn cached_method(i: &Instance, name: Sym, hint: &AttrHint) -> Option<Rc<Function>> {
     if i.dict.borrow().contains_key(&name) {
         return None;
     }
@@ -131,7 +124,7 @@ impl Interp {
         &mut self,
         obj: Value,
         name: Sym,
-        hint: &crate::lang::ast::AttrHint,
+        hint: &AttrHint,
     ) -> PyResult<Looked> {
         if let Value::Instance(i) = &obj {
             if let Some(func) = cached_method(i, name, hint) {
@@ -159,14 +152,18 @@ impl Interp {
         let Some(key) = method_owner(&obj) else {
             return self.lookup_method_owned(obj, name);
         };
-        if let Some((hd, nf, _, n)) = hint.native.get() {
-            if hd == key {
-                return Ok(Looked::Native(nf, obj, n));
-            }
+        if let Some(h) = hint.native.get().filter(|h| h.key == key) {
+            return Ok(Looked::Native(h.f, obj, h.name));
         }
         let m = self.lookup_method_owned(obj, name)?;
-        if let Looked::Native(nf, o, n) = &m {
-            hint.native.set(Some((key, *nf, fast_method(o, n), n)));
+        if let Looked::Native(f, o, name) = &m {
+            let fast = fast_method(o, name);
+            hint.native.set(Some(NativeHint {
+                key,
+                f: *f,
+                fast,
+                name,
+            }));
         }
         Ok(m)
     }

@@ -10,9 +10,9 @@ impl Interp {
     pub fn truthy(&mut self, v: &Value) -> PyResult<bool> {
         Ok(match v {
             Value::None => false,
-            Value::Bool(b) => (*b).get(),
+            Value::Bool(b) => b.get(),
             Value::Int(i) => *i != 0,
-            Value::Float(f) => **f != 0.0,
+            Value::Float(f) => f.get() != 0.0,
             Value::Str(s) => !s.is_empty(),
             Value::List(l) => !l.borrow().is_empty(),
             Value::Tuple(t) => !t.is_empty(),

@@ -16,7 +16,7 @@ impl Interp {
     #[inline]
     pub(crate) fn test_at(&mut self, x: &Value, f: &Frame, span: Span) -> PyResult<bool> {
         match x {
-            Value::Bool(t) => Ok((*t).get()),
+            Value::Bool(t) => Ok(t.get()),
             Value::Int(i) => Ok(*i != 0),
             Value::None => Ok(false),
             _ => self
@@ -335,7 +335,7 @@ impl Interp {
             }
         }
         if let (Value::Float(x), Value::Float(y)) = (left, right) {
-            if let Some(r) = cmp_fast(op, &**x, &**y) {
+            if let Some(r) = cmp_fast(op, &x.get(), &y.get()) {
                 return Ok(Value::bool(r));
             }
         }
@@ -565,12 +565,12 @@ impl Interp {
             // expression cannot rebind a plain local).
             // A hot method's fast form (`methods::fast_method`) takes the arguments as they lie.
             if plain {
-                if let Some((nf, fast)) = local_ref(obj, f).and_then(|o| cached_native(o, hint)) {
+                if let Some(m) = local_ref(obj, f).and_then(|o| cached_native(o, hint)) {
                     let mut pos = ArgVec::new();
                     self.eval_plain_args(args, f, &mut pos)?;
                     if let Some(this) = local_ref(obj, f) {
                         return self
-                            .call_native_fast(nf, fast, this, pos)
+                            .call_native_fast(m.f, m.fast, this, pos)
                             .map_err(|err| self.at(err, f, e.span, Anchor::None));
                     }
                 }
@@ -607,7 +607,7 @@ impl Interp {
                 Looked::Native(nf, this, _) if plain => {
                     let mut pos = ArgVec::new();
                     self.eval_plain_args(args, f, &mut pos)?;
-                    let fast = cached_native(&this, hint).and_then(|(_, fast)| fast);
+                    let fast = cached_native(&this, hint).and_then(|m| m.fast);
                     self.call_native_fast(nf, fast, &this, pos)
                         .map_err(|err| at(self, err, f))
                 }

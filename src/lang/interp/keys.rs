@@ -254,7 +254,7 @@ fn plain_candidates<M: KeyedMap>(m: &M, k: &Key) -> Vec<Key> {
     let near = candidates(m, k);
     let int_like = match &k.0 {
         Value::Int(_) | Value::Bool(_) => true,
-        Value::Float(f) => f.fract() == 0.0 && f.abs() < 9.2e18,
+        Value::Float(f) => f.get().fract() == 0.0 && f.get().abs() < 9.2e18,
         _ => false,
     };
     if !near.is_empty() || int_like || m.has_key(k) {

@@ -27,7 +27,7 @@ impl Interp {
             Value::Bool(PyBool::True) => "True".into(),
             Value::Bool(PyBool::False) => "False".into(),
             Value::Int(i) => format::int_text(*i, &mut [0; 20]).to_string(),
-            Value::Float(f) => format::float_repr((*f).get()),
+            Value::Float(f) => format::float_repr(f.get()),
             Value::Str(s) => format::str_repr(s),
             Value::List(l) => {
                 // A list that contains itself prints as `[...]`, as in CPython.
@@ -220,8 +220,8 @@ impl Interp {
     pub fn format_value(&mut self, v: &Value, spec: &str) -> PyResult<String> {
         let r = match v {
             Value::Int(i) => format::int_format(*i, spec),
-            Value::Bool(b) => format::bool_format((*b).get(), spec),
-            Value::Float(f) => format::float_format((*f).get(), spec),
+            Value::Bool(b) => format::bool_format(b.get(), spec),
+            Value::Float(f) => format::float_format(f.get(), spec),
             Value::Str(s) => format::str_format(s, spec),
             Value::Instance(i)
                 if i.class
@@ -332,7 +332,7 @@ impl Interp {
                                 format::percent_int(v.as_int().unwrap_or(0), &spec)
                             }
                             Value::Float(f) if spec.kind() == PercentKind::Int => {
-                                let i = format::float_to_int_checked(f.trunc())
+                                let i = format::float_to_int_checked(f.get().trunc())
                                     .map_err(|e| PyErr::new(ExcKind::OverflowError, e.message()))?;
                                 format::percent_int(i, &spec)
                             }

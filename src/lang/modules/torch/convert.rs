@@ -46,9 +46,9 @@ pub fn as_tensor(v: &Value) -> Option<&Tensor> {
 
 pub fn scalar_of(v: &Value) -> Option<Scalar> {
     match v {
-        Value::Bool(b) => Some(Scalar::Bool((*b).get())),
+        Value::Bool(b) => Some(Scalar::Bool(b.get())),
         Value::Int(i) => Some(Scalar::Int(*i)),
-        Value::Float(f) => Some(Scalar::Float((*f).get())),
+        Value::Float(f) => Some(Scalar::Float(f.get())),
         _ => None,
     }
 }

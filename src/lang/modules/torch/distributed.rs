@@ -459,7 +459,7 @@ fn init_process_group(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
 fn timeout_arg(i: &mut Interp, v: &Value) -> PyResult<std::time::Duration> {
     let secs = match v {
         Value::Int(n) => *n as f64,
-        Value::Float(f) => (*f).get(),
+        Value::Float(f) => f.get(),
         // a timedelta-like object
         _ => {
             let s = i.call_method(v, "total_seconds", Args::default())?;

@@ -80,7 +80,7 @@ impl Bound {
     fn float(&self, i: usize, default: f64) -> PyResult<f64> {
         match self.get(i) {
             None => Ok(default),
-            Some(Value::Float(f)) => Ok((*f).get()),
+            Some(Value::Float(f)) => Ok(f.get()),
             Some(Value::Int(n)) => Ok(*n as f64),
             Some(Value::Bool(b)) => Ok(*b as i64 as f64),
             Some(v) => match as_tensor(v) {

@@ -110,7 +110,7 @@ impl Writer<'_> {
             }
             Value::Float(f) => {
                 self.out.push(b'f');
-                self.out.extend_from_slice(&f.to_le_bytes());
+                self.out.extend_from_slice(&f.get().to_le_bytes());
             }
             Value::Str(s) => {
                 self.out.push(b's');

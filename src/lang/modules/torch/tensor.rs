@@ -110,7 +110,7 @@ pub fn index_items(interp: &mut Interp, idx: &Value) -> PyResult<Vec<IndexItem>>
     for p in &parts {
         items.push(match p {
             Value::Int(i) => IndexItem::Int(*i),
-            Value::Bool(b) => IndexItem::Bool((*b).get()),
+            Value::Bool(b) => IndexItem::Bool(b.get()),
             Value::None => IndexItem::None,
             Value::Ellipsis => IndexItem::Ellipsis,
             Value::Slice(s) => {

@@ -348,7 +348,7 @@ fn first(a: &Args, name: &str) -> PyResult<Value> {
 
 fn float_of(v: &Value) -> PyResult<f64> {
     match v {
-        Value::Float(f) => Ok((*f).get()),
+        Value::Float(f) => Ok(f.get()),
         Value::Int(i) => Ok(*i as f64),
         Value::Bool(b) => Ok(*b as i64 as f64),
         other => scalar_of(other)
