@@ -70,20 +70,29 @@ impl Clone for NativeRc {
 }
 
 impl Drop for NativeRc {
+    #[inline]
     fn drop(&mut self) {
         if count_down(&self.head().rc) {
-            let obj = self.head().obj;
-            // SAFETY: this was the last reference: the object is dropped once, then the
-            // block `new` allocated (a `Box<Inner<T>>`) is freed with that block's layout:
-            // `Inner<T>` is `repr(C)`, so its layout is the header's extended by the
-            // object's, padded.
-            unsafe {
-                let (layout, _) = Layout::new::<Header>()
-                    .extend(Layout::for_value(&*obj))
-                    .unwrap_unchecked();
-                std::ptr::drop_in_place(obj as *mut dyn Native);
-                dealloc(self.0.as_ptr() as *mut u8, layout.pad_to_align());
-            }
+            self.drop_slow();
+        }
+    }
+}
+
+impl NativeRc {
+    /// Drops the object and frees its block (out of line: `Value`'s drop glue, which every
+    /// dropped value runs, stays small).
+    #[inline(never)]
+    fn drop_slow(&mut self) {
+        let obj = self.head().obj;
+        // SAFETY: this was the last reference: the object is dropped once, then the block
+        // `new` allocated (a `Box<Inner<T>>`) is freed with that block's layout: `Inner<T>`
+        // is `repr(C)`, so its layout is the header's extended by the object's, padded.
+        unsafe {
+            let (layout, _) = Layout::new::<Header>()
+                .extend(Layout::for_value(&*obj))
+                .unwrap_unchecked();
+            std::ptr::drop_in_place(obj as *mut dyn Native);
+            dealloc(self.0.as_ptr() as *mut u8, layout.pad_to_align());
         }
     }
 }
