@@ -244,6 +244,8 @@ pub struct CompScope {
     /// The whole comprehension, as its expression's span: where CPython locates `iter()` of
     /// its sources failing, and the enclosing frame's entry for an error inside it.
     pub span: Span,
+    /// The element compiled to closures, on the first run.
+    pub compiled: crate::lang::interp::Compiled<crate::lang::interp::CExpr>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -338,6 +340,8 @@ pub struct FuncDef {
     pub is_lambda: bool,
     pub info: ScopeInfo,
     pub span: Span,
+    /// The body compiled to closures, on the first call.
+    pub compiled: crate::lang::interp::Compiled<crate::lang::interp::CBlock>,
 }
 
 #[derive(Clone, Debug)]

@@ -1,7 +1,7 @@
 //! Calling: argument binding with Python's messages, user functions, methods.
 use super::stmt::Flow;
 use super::{Frame, Interp, RECURSION_LIMIT};
-use crate::lang::ast::{AttrHint, HintKey, NativeHint, ParamKind, Stmt, StmtKind};
+use crate::lang::ast::{AttrHint, HintKey, NativeHint, ParamKind};
 use crate::lang::error::{type_error, ExcKind, PyErr, PyResult};
 use crate::lang::methods::fast_method;
 use crate::lang::symbol::Sym;
@@ -366,11 +366,12 @@ impl Interp {
         }
         // A function of another module (torch.nn's, or the program's called back from it)
         // runs with that module's globals.
+        let body = def.compiled.body(def);
         let r = if Rc::ptr_eq(&func.globals, &self.active_globals) {
-            self.exec_body(&def.body, &mut frame)
+            super::compile::run_block(body, self, &mut frame)
         } else {
             let prev = self.switch_globals(func.globals.clone());
-            let r = self.exec_body(&def.body, &mut frame);
+            let r = super::compile::run_block(body, self, &mut frame);
             self.switch_globals(prev);
             r
         };
@@ -386,22 +387,6 @@ impl Interp {
                 Err(e)
             }
         }
-    }
-
-    /// A function's body. A lone `return expr` (a lambda, a small helper) is evaluated
-    /// without the statement loop, with the same traceback entry and warning location.
-    #[inline(always)]
-    fn exec_body(&mut self, body: &[Stmt], f: &mut Frame) -> PyResult<Flow> {
-        if let [s] = body {
-            if let StmtKind::Return(Some(e)) = &s.kind {
-                self.note_stmt(s.span.start, f.src);
-                return match self.eval_leaf(e, f) {
-                    Ok(v) => Ok(Flow::Return(v)),
-                    Err(err) => Err(self.finish_stmt_error(err, s, f)),
-                };
-            }
-        }
-        self.exec_block(body, f)
     }
 
     fn bind_args(

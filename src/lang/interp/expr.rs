@@ -314,7 +314,12 @@ impl Interp {
 
     /// One comparison, numbers first.
     #[inline(always)]
-    fn compare_two(&mut self, op: CmpOp, left: &Value, right: &Value) -> PyResult<Value> {
+    pub(crate) fn compare_two(
+        &mut self,
+        op: CmpOp,
+        left: &Value,
+        right: &Value,
+    ) -> PyResult<Value> {
         match op {
             CmpOp::Is => return Ok(Value::bool(left.is(right))),
             CmpOp::IsNot => return Ok(Value::bool(!left.is(right))),
@@ -755,7 +760,7 @@ impl Interp {
     /// takes this call, else the method itself. (No fast form is a `str` method, whose
     /// `str`-subclass arguments `call_native` converts.)
     #[inline(always)]
-    fn call_native_fast(
+    pub(crate) fn call_native_fast(
         &mut self,
         nf: NativeFn,
         fast: Option<FastFn>,
@@ -800,7 +805,7 @@ impl Interp {
     /// gives when no module global shadows it, as what to call (no `Value` of it held).
     /// Those that `reads_frame` are not among them.
     #[inline]
-    fn plain_builtin(&self, func: &Expr) -> Option<PlainBuiltin> {
+    pub(crate) fn plain_builtin(&self, func: &Expr) -> Option<PlainBuiltin> {
         let ExprKind::Name(Name {
             scope: Scope::Global,
             sym,
@@ -1130,7 +1135,7 @@ impl Interp {
                     .map_err(|err| self.at(err, cf, c.span, Anchor::None))?;
                 self.comp_loop(c, level + 1, it, cf, acc)?;
             } else {
-                let v = self.eval_leaf(&c.elt, cf)?;
+                let v = c.compiled.elt(c)(self, cf)?;
                 match (&mut *acc, &c.value) {
                     (CompAcc::Dict(m), Some(ve)) => {
                         let val = self.eval(ve, cf)?;
@@ -1167,12 +1172,12 @@ impl Interp {
 /// them the frame), so `plain_builtin` leaves them to the general path. (A `matches!`, not a
 /// list's `contains`: this runs for every builtin call, and it compiles to a length switch.)
 #[inline(always)]
-fn reads_frame(name: &str) -> bool {
+pub(crate) fn reads_frame(name: &str) -> bool {
     matches!(name, "super" | "locals" | "vars")
 }
 
 /// What `plain_builtin` found to call.
-enum PlainBuiltin {
+pub(crate) enum PlainBuiltin {
     Func(NativeFn),
     /// `len`, which the evaluator computes itself for one argument.
     Len(NativeFn),

@@ -5,6 +5,7 @@ mod call;
 mod class_hooks;
 mod classes;
 mod compare;
+mod compile;
 mod descriptors;
 pub(crate) mod expr;
 pub(crate) mod generator;
@@ -17,6 +18,7 @@ mod slots;
 mod stmt;
 
 pub use call::bind_error;
+pub use compile::{CBlock, CExpr, Compiled};
 pub(crate) use descriptors::{descriptor_types, has_property};
 pub use keys::KeyedMap;
 

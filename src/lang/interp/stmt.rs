@@ -57,7 +57,7 @@ impl Interp {
     }
 
     /// The common statements; the rest is in `exec_rest` (small frames for deep recursion).
-    fn exec_inner(&mut self, s: &Stmt, f: &mut Frame) -> PyResult<Flow> {
+    pub(crate) fn exec_inner(&mut self, s: &Stmt, f: &mut Frame) -> PyResult<Flow> {
         match &s.kind {
             StmtKind::Expr(e) => {
                 self.eval(e, f)?;
@@ -294,8 +294,11 @@ impl Interp {
     /// Runs one pass of a loop's body: `Some(flow)` when the loop ends with it (`break`
     /// ends the loop normally, `return` passes up), `None` to go on.
     #[inline(always)]
-    fn loop_body(&mut self, body: &[Stmt], f: &mut Frame) -> PyResult<Option<Flow>> {
-        Ok(match self.exec_block(body, f)? {
+    fn loop_body<B>(&mut self, body: &B, f: &mut Frame) -> PyResult<Option<Flow>>
+    where
+        B: Fn(&mut Self, &mut Frame) -> PyResult<Flow>,
+    {
+        Ok(match body(self, f)? {
             Flow::Break => Some(Flow::Normal),
             Flow::Return(v) => Some(Flow::Return(v)),
             Flow::Normal | Flow::Continue => None,
@@ -312,21 +315,43 @@ impl Interp {
         start: u32,
     ) -> PyResult<Flow> {
         let it = self.eval(iter, f)?;
+        let run_body = |me: &mut Self, f: &mut Frame| me.exec_block(body, f);
+        let run_else = |me: &mut Self, f: &mut Frame| me.exec_block(orelse, f);
+        self.for_loop(it, target, iter.span, start, f, run_body, run_else)
+    }
+
+    /// A `for` loop over `it`, its body and `else` run by the callers' runners (the
+    /// tree-walker's or a compiled body).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn for_loop<B, O>(
+        &mut self,
+        it: Value,
+        target: &Expr,
+        iter_span: crate::lang::lexer::Span,
+        start: u32,
+        f: &mut Frame,
+        body: B,
+        orelse: O,
+    ) -> PyResult<Flow>
+    where
+        B: Fn(&mut Self, &mut Frame) -> PyResult<Flow>,
+        O: Fn(&mut Self, &mut Frame) -> PyResult<Flow>,
+    {
         // Fast path: `for i in range(...)` never builds an iterator object.
         if let Value::Range(r) = &it {
             let (mut cur, step) = (r.start, r.step);
             for _ in 0..r.len() {
                 self.tick()
-                    .map_err(|e| self.at(e, f, iter.span, Anchor::None))?;
+                    .map_err(|e| self.at(e, f, iter_span, Anchor::None))?;
                 if let Some(v) = store_local(target, Value::Int(cur), f) {
                     self.assign(target, v, f)?;
                 }
-                if let Some(done) = self.loop_body(body, f)? {
+                if let Some(done) = self.loop_body(&body, f)? {
                     return Ok(done);
                 }
                 cur = cur.wrapping_add(step);
             }
-            return self.exec_block(orelse, f);
+            return orelse(self, f);
         }
         // Lists and tuples are walked by index (as their iterators do), with no iterator
         // object: a list that grows or shrinks meanwhile is seen as its iterator would see it.
@@ -335,7 +360,7 @@ impl Interp {
             let mut pos = 0;
             loop {
                 self.tick()
-                    .map_err(|e| self.at(e, f, iter.span, Anchor::None))?;
+                    .map_err(|e| self.at(e, f, iter_span, Anchor::None))?;
                 let item = match &it {
                     Value::List(l) => l.borrow().get(pos).map(Value::dup),
                     Value::Tuple(t) => t.get(pos).map(Value::dup),
@@ -350,11 +375,11 @@ impl Interp {
                 if let Some(v) = store_local(target, item, f) {
                     self.assign(target, v, f)?;
                 }
-                if let Some(done) = self.loop_body(body, f)? {
+                if let Some(done) = self.loop_body(&body, f)? {
                     return Ok(done);
                 }
             }
-            return self.exec_block(orelse, f);
+            return orelse(self, f);
         }
         // `iter()` failing, or an error from the iterator, is the `for` line's, shown without
         // carets (CPython locates GET_ITER and FOR_ITER at the whole statement).
@@ -380,7 +405,7 @@ impl Interp {
         let mut parts = ArgVec::new();
         loop {
             self.tick()
-                .map_err(|e| self.at(e, f, iter.span, Anchor::None))?;
+                .map_err(|e| self.at(e, f, iter_span, Anchor::None))?;
             if let Some(names) = spread {
                 let more = self
                     .next_spread(&iterator, &mut parts)
@@ -402,11 +427,11 @@ impl Interp {
                 };
                 self.assign(target, item, f)?;
             }
-            if let Some(done) = self.loop_body(body, f)? {
+            if let Some(done) = self.loop_body(&body, f)? {
                 return Ok(done);
             }
         }
-        self.exec_block(orelse, f)
+        orelse(self, f)
     }
 
     pub(crate) fn store_name(&mut self, n: &Name, v: Value, f: &mut Frame) {
@@ -595,6 +620,21 @@ impl Interp {
         f: &mut Frame,
         s: &Stmt,
     ) -> PyResult<()> {
+        self.aug_assign_with(target, op, |me, f| me.eval_leaf(value, f), f, s)
+    }
+
+    /// `target op= value`, the right side evaluated by `rhs` (the tree-walker's or compiled).
+    pub(crate) fn aug_assign_with<R>(
+        &mut self,
+        target: &Expr,
+        op: BinOp,
+        rhs: R,
+        f: &mut Frame,
+        s: &Stmt,
+    ) -> PyResult<()>
+    where
+        R: Fn(&mut Self, &mut Frame) -> PyResult<Value>,
+    {
         match &target.kind {
             ExprKind::Name(
                 n @ Name {
@@ -608,7 +648,7 @@ impl Interp {
                 ) =>
             {
                 // `s += t` on a local string appends in place: linear, as in CPython.
-                let rhs = self.eval(value, f)?;
+                let rhs = rhs(self, f)?;
                 let len = match &f.slots[*slot as usize] {
                     Some(Value::Str(c)) => c.len(),
                     Some(Value::StrBuf(b)) => b.len(),
@@ -639,7 +679,7 @@ impl Interp {
                 let cur = self
                     .load_name(n, f)
                     .map_err(|e| self.at(e, f, target.span, Anchor::None))?;
-                let rhs = self.eval(value, f)?;
+                let rhs = rhs(self, f)?;
                 let r = self
                     .inplace(op, &cur, &rhs)
                     .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
@@ -656,7 +696,7 @@ impl Interp {
                     }
                 };
                 let cur = cur.map_err(|e| self.at(e, f, target.span, Anchor::None))?;
-                let rhs = self.eval_leaf(value, f)?;
+                let rhs = rhs(self, f)?;
                 let r = self
                     .inplace(op, &cur, &rhs)
                     .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
@@ -684,7 +724,7 @@ impl Interp {
                 };
                 let cur =
                     cur.map_err(|e| self.at(e, f, target.span, subscript_anchor(obj, idx)))?;
-                let rhs = self.eval_leaf(value, f)?;
+                let rhs = rhs(self, f)?;
                 let r = self
                     .inplace(op, &cur, &rhs)
                     .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
@@ -703,7 +743,7 @@ impl Interp {
                 let cur = self
                     .get_item(&o, &i)
                     .map_err(|e| self.at(e, f, target.span, subscript_anchor(obj, idx)))?;
-                let rhs = self.eval(value, f)?;
+                let rhs = rhs(self, f)?;
                 let r = self
                     .inplace(op, &cur, &rhs)
                     .map_err(|e| self.at(e, f, s.span, Anchor::None))?;

@@ -231,6 +231,7 @@ impl Parser<'_> {
                 is_lambda: true,
                 info: ScopeInfo::default(),
                 span,
+                compiled: Default::default(),
             })),
             span,
         })
@@ -868,6 +869,7 @@ impl Parser<'_> {
                 generators,
                 info: ScopeInfo::default(),
                 span,
+                compiled: Default::default(),
             })),
             span,
         })

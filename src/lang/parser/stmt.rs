@@ -218,6 +218,7 @@ impl Parser<'_> {
                     is_lambda: false,
                     info: ScopeInfo::default(),
                     span: def_span,
+                    compiled: Default::default(),
                 }),
                 Name {
                     sym: name,

@@ -1,0 +1,891 @@
+//! Function bodies compiled to closures.
+//!
+//! A function's body is turned, on its first call, into a tree of closures: each node knows
+//! its own shape (a local's slot, an int literal, a global function's name) and calls its
+//! children directly, with no dispatch on the syntax tree while it runs. Each node keeps a
+//! copy of its syntax and, where its shape does not fit what it meets (a cell variable, an
+//! unusual operand), hands that copy to the tree-walker (`eval`, `exec`) before it has done
+//! anything observable; the tree-walker is the reference for every behaviour and message.
+use super::call::{cached_method, cached_native, Looked};
+use super::expr::{reads_frame, PlainBuiltin};
+use super::index::list_item;
+use super::stmt::{store_local, Flow};
+use super::{Frame, Interp};
+use crate::lang::ast::*;
+use crate::lang::error::{Anchor, PyResult};
+use crate::lang::lexer::Span;
+use crate::lang::methods::fast_method;
+use crate::lang::symbol::Sym;
+use crate::lang::value::*;
+use std::cell::OnceCell;
+use std::rc::Rc;
+
+/// A compiled node giving an `R`.
+pub type Node<R> = Box<dyn Fn(&mut Interp, &mut Frame) -> PyResult<R>>;
+pub type CExpr = Node<Value>;
+type CCond = Node<bool>;
+pub type CStmt = Node<Flow>;
+pub type CBlock = Box<[CStmt]>;
+
+/// Code compiled on first use and kept with its syntax (a copied definition starts empty).
+pub struct Compiled<T>(OnceCell<T>);
+
+impl<T> Default for Compiled<T> {
+    fn default() -> Self {
+        Compiled(OnceCell::new())
+    }
+}
+
+impl<T> Clone for Compiled<T> {
+    fn clone(&self) -> Self {
+        Compiled::default()
+    }
+}
+
+impl<T> std::fmt::Debug for Compiled<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("Compiled")
+    }
+}
+
+impl Compiled<CBlock> {
+    /// A function's body.
+    pub(crate) fn body(&self, def: &FuncDef) -> &CBlock {
+        self.0.get_or_init(|| block(&Cx::new(&def.info), &def.body))
+    }
+}
+
+impl Compiled<CExpr> {
+    /// A comprehension's element.
+    pub(crate) fn elt(&self, c: &CompScope) -> &CExpr {
+        self.0.get_or_init(|| expr(&Cx::new(&c.info), &c.elt))
+    }
+}
+
+/// What compiling needs to know of the function: which slots hold cells (captured
+/// variables), read through their cell rather than in place.
+struct Cx {
+    cells: Vec<bool>,
+}
+
+impl Cx {
+    fn new(info: &ScopeInfo) -> Cx {
+        // (Cell variables are named by slot; free variables take the last slots.)
+        let mut cells = vec![false; info.local_names.len()];
+        let nlocals = info.local_names.len() - info.freevars.len();
+        for &c in &info.cellvars {
+            cells[c as usize] = true;
+        }
+        for c in cells.iter_mut().skip(nlocals) {
+            *c = true;
+        }
+        Cx { cells }
+    }
+
+    /// `e`'s slot when it is a local that is not a cell.
+    fn local(&self, e: &Expr) -> Option<usize> {
+        local_slot(e).filter(|&s| !self.cells.get(s).copied().unwrap_or(true))
+    }
+}
+
+/// Runs a compiled block: each statement in turn until one ends it.
+#[inline(always)]
+pub(crate) fn run_block(b: &[CStmt], it: &mut Interp, f: &mut Frame) -> PyResult<Flow> {
+    for s in b {
+        match s(it, f)? {
+            Flow::Normal => {}
+            other => return Ok(other),
+        }
+    }
+    Ok(Flow::Normal)
+}
+
+fn block(cx: &Cx, body: &[Stmt]) -> CBlock {
+    body.iter().map(|s| stmt(cx, s)).collect()
+}
+
+/// The tree-walker's evaluation of `e` (a copy kept by the node).
+fn walk(e: &Expr) -> CExpr {
+    let e = e.clone();
+    Box::new(move |it, f| it.eval(&e, f))
+}
+
+fn local_slot(e: &Expr) -> Option<usize> {
+    match &e.kind {
+        ExprKind::Name(Name {
+            scope: Scope::Local(slot),
+            ..
+        }) => Some(*slot as usize),
+        _ => None,
+    }
+}
+
+/// A plain local's value in its slot (not a cell, not a string being built).
+#[inline(always)]
+fn slot_ref<'a>(f: &'a Frame, slot: usize) -> Option<&'a Value> {
+    match f.slots.get(slot) {
+        Some(Some(Value::Cell(_) | Value::StrBuf(_))) | Some(None) | None => None,
+        Some(Some(v)) => Some(v),
+    }
+}
+
+/// A leaf operand read in place: a plain local in its slot, or a literal.
+trait Leaf: 'static {
+    fn get<'a>(&'a self, f: &'a Frame) -> Option<&'a Value>;
+}
+
+struct SlotLeaf(usize);
+impl Leaf for SlotLeaf {
+    #[inline(always)]
+    fn get<'a>(&'a self, f: &'a Frame) -> Option<&'a Value> {
+        slot_ref(f, self.0)
+    }
+}
+
+struct ImmLeaf(Value);
+impl Leaf for ImmLeaf {
+    #[inline(always)]
+    fn get<'a>(&'a self, _: &'a Frame) -> Option<&'a Value> {
+        Some(&self.0)
+    }
+}
+
+enum AnyLeaf {
+    Slot(SlotLeaf),
+    Imm(ImmLeaf),
+}
+
+fn leaf(cx: &Cx, e: &Expr) -> Option<AnyLeaf> {
+    Some(match &e.kind {
+        ExprKind::Name(_) => AnyLeaf::Slot(SlotLeaf(cx.local(e)?)),
+        ExprKind::Int(i) => AnyLeaf::Imm(ImmLeaf(Value::Int(*i))),
+        ExprKind::Float(x) => AnyLeaf::Imm(ImmLeaf(Value::float(*x))),
+        ExprKind::None => AnyLeaf::Imm(ImmLeaf(Value::None)),
+        ExprKind::Bool(b) => AnyLeaf::Imm(ImmLeaf(Value::bool(*b))),
+        _ => return None,
+    })
+}
+
+/// A node over two leaves, monomorphised for each pair of kinds: `g` gets both values in
+/// place; a leaf that is not a plain bound local sends the node to the tree-walker.
+fn two_leaves<R: 'static, G, W>(e: &Expr, a: AnyLeaf, b: AnyLeaf, g: G, walk: W) -> Node<R>
+where
+    G: Fn(&mut Interp, &Frame, &Value, &Value) -> PyResult<R> + 'static,
+    W: Fn(&mut Interp, &Expr, &mut Frame) -> PyResult<R> + 'static,
+{
+    fn mk<A: Leaf, B: Leaf, R: 'static, G, W>(e: Expr, a: A, b: B, g: G, walk: W) -> Node<R>
+    where
+        G: Fn(&mut Interp, &Frame, &Value, &Value) -> PyResult<R> + 'static,
+        W: Fn(&mut Interp, &Expr, &mut Frame) -> PyResult<R> + 'static,
+    {
+        Box::new(move |it, f| match (a.get(f), b.get(f)) {
+            (Some(x), Some(y)) => g(it, f, x, y),
+            _ => walk(it, &e, f),
+        })
+    }
+    let e = e.clone();
+    match (a, b) {
+        (AnyLeaf::Slot(a), AnyLeaf::Slot(b)) => mk(e, a, b, g, walk),
+        (AnyLeaf::Slot(a), AnyLeaf::Imm(b)) => mk(e, a, b, g, walk),
+        (AnyLeaf::Imm(a), AnyLeaf::Slot(b)) => mk(e, a, b, g, walk),
+        (AnyLeaf::Imm(a), AnyLeaf::Imm(b)) => mk(e, a, b, g, walk),
+    }
+}
+
+/// A node over a leaf and a compiled expression (in either order), monomorphised for the
+/// leaf's kind: the leaf is read in place after the other side runs (which cannot rebind a
+/// plain local). A leaf that is not a plain bound local at the start runs as compiled, in
+/// order.
+fn leaf_and_expr<G>(cx: &Cx, a: &Expr, b: &Expr, g: G) -> Option<CExpr>
+where
+    G: Fn(&mut Interp, &Frame, &Value, &Value) -> PyResult<Value> + 'static,
+{
+    fn left<L: Leaf, G>(l: L, (ca, cb): (CExpr, CExpr), g: G) -> CExpr
+    where
+        G: Fn(&mut Interp, &Frame, &Value, &Value) -> PyResult<Value> + 'static,
+    {
+        Box::new(move |it, f| {
+            if l.get(f).is_some() {
+                let y = cb(it, f)?;
+                if let Some(x) = l.get(f) {
+                    return g(it, f, x, &y);
+                }
+                let x = ca(it, f)?;
+                return g(it, f, &x, &y);
+            }
+            let x = ca(it, f)?;
+            let y = cb(it, f)?;
+            g(it, f, &x, &y)
+        })
+    }
+    fn right<L: Leaf, G>(l: L, (ca, cb): (CExpr, CExpr), g: G) -> CExpr
+    where
+        G: Fn(&mut Interp, &Frame, &Value, &Value) -> PyResult<Value> + 'static,
+    {
+        Box::new(move |it, f| {
+            let x = ca(it, f)?;
+            match l.get(f) {
+                Some(y) => g(it, f, &x, y),
+                None => {
+                    let y = cb(it, f)?;
+                    g(it, f, &x, &y)
+                }
+            }
+        })
+    }
+    let both = (expr(cx, a), expr(cx, b));
+    Some(match (leaf(cx, a), leaf(cx, b)) {
+        (Some(AnyLeaf::Slot(l)), None) => left(l, both, g),
+        (Some(AnyLeaf::Imm(l)), None) => left(l, both, g),
+        (None, Some(AnyLeaf::Slot(l))) => right(l, both, g),
+        (None, Some(AnyLeaf::Imm(l))) => right(l, both, g),
+        _ => return None,
+    })
+}
+
+fn expr(cx: &Cx, e: &Expr) -> CExpr {
+    match &e.kind {
+        ExprKind::Int(i) => {
+            let i = *i;
+            Box::new(move |_, _| Ok(Value::Int(i)))
+        }
+        ExprKind::Float(x) => {
+            let x = *x;
+            Box::new(move |_, _| Ok(Value::float(x)))
+        }
+        ExprKind::None => Box::new(|_, _| Ok(Value::None)),
+        ExprKind::Str(s) => {
+            let s = s.clone();
+            Box::new(move |_, _| Ok(Value::Str(s.clone())))
+        }
+        ExprKind::Name(Name {
+            scope: Scope::Local(slot),
+            ..
+        }) => {
+            let slot = *slot as usize;
+            let e = e.clone();
+            if cx.cells.get(slot).copied().unwrap_or(true) {
+                // A captured variable: its cell's value.
+                return Box::new(move |it, f| {
+                    if let Some(Some(Value::Cell(c))) = f.slots.get(slot) {
+                        if let Some(v) = &*c.borrow() {
+                            return Ok(v.dup());
+                        }
+                    }
+                    it.eval(&e, f)
+                });
+            }
+            Box::new(move |it, f| match slot_ref(f, slot) {
+                Some(v) => Ok(v.dup()),
+                None => it.eval(&e, f),
+            })
+        }
+        ExprKind::Name(Name {
+            scope: Scope::Global,
+            sym,
+        }) => {
+            let i = sym.index();
+            let e = e.clone();
+            Box::new(move |it, f| {
+                if let Some(Some(v)) = it.globals.get(i) {
+                    return Ok(v.dup());
+                }
+                if let Some(Some(v)) = it.builtins.get(i) {
+                    return Ok(v.dup());
+                }
+                it.eval(&e, f)
+            })
+        }
+        ExprKind::Binary(op, a, b) => binary(cx, e, *op, a, b),
+        ExprKind::Compare(first, rest) if rest.len() == 1 => {
+            let (op, re) = (rest[0].0, &rest[0].1);
+            let span = e.span;
+            let g = move |it: &mut Interp, f: &Frame, x: &Value, y: &Value| {
+                it.compare_two(op, x, y)
+                    .map_err(|err| it.at(err, f, span, Anchor::None))
+            };
+            if let (Some(la), Some(lb)) = (leaf(cx, first), leaf(cx, re)) {
+                return two_leaves(e, la, lb, g, |it, e, f| it.eval(e, f));
+            }
+            if let Some(c) = leaf_and_expr(cx, first, re, g) {
+                return c;
+            }
+            let (ca, cb) = (expr(cx, first), expr(cx, re));
+            Box::new(move |it, f| {
+                let x = ca(it, f)?;
+                let y = cb(it, f)?;
+                g(it, f, &x, &y)
+            })
+        }
+        ExprKind::Subscript(obj, idx) if !matches!(idx.kind, ExprKind::Slice(..)) => {
+            subscript(cx, e, obj, idx)
+        }
+        ExprKind::Attr(obj, name, _) if cx.local(obj).is_some() => {
+            let (slot, name, span) = (cx.local(obj).unwrap_or(0), *name, e.span);
+            let hint = AttrHint::default();
+            let e = e.clone();
+            Box::new(move |it, f| match slot_ref(f, slot) {
+                Some(o) => it
+                    .get_attr_hinted(o, name, &hint)
+                    .map_err(|err| it.at(err, f, span, Anchor::None)),
+                None => it.eval(&e, f),
+            })
+        }
+        ExprKind::Call(func, args) => call(cx, e, func, args),
+        ExprKind::List(items) | ExprKind::Tuple(items)
+            if !items.iter().any(|x| matches!(x.kind, ExprKind::Starred(_))) =>
+        {
+            let (citems, list) = (arg_nodes_of(cx, items), matches!(e.kind, ExprKind::List(_)));
+            Box::new(move |it, f| {
+                let mut out = Vec::with_capacity(citems.len());
+                for c in citems.iter() {
+                    out.push(c.eval(it, f)?);
+                }
+                Ok(if list {
+                    Value::list(out)
+                } else {
+                    Value::tuple(out)
+                })
+            })
+        }
+        ExprKind::Attr(obj, name, _) => {
+            let (cobj, name, span, hint) = (expr(cx, obj), *name, e.span, AttrHint::default());
+            Box::new(move |it, f| {
+                let o = cobj(it, f)?;
+                it.get_attr_hinted(&o, name, &hint)
+                    .map_err(|err| it.at(err, f, span, Anchor::None))
+            })
+        }
+        // `a and b`, `a or b`: the deciding operand's value, each tested once at its own span.
+        ExprKind::And(a, b) | ExprKind::Or(a, b) => {
+            let (ca, cb, aspan) = (expr(cx, a), expr(cx, b), a.span);
+            let and = matches!(e.kind, ExprKind::And(..));
+            Box::new(move |it, f| {
+                let x = ca(it, f)?;
+                if it.test_at(&x, f, aspan)? != and {
+                    return Ok(x);
+                }
+                cb(it, f)
+            })
+        }
+        ExprKind::Unary(op, a) => {
+            let (ca, op, span) = (expr(cx, a), *op, e.span);
+            Box::new(move |it, f| {
+                let x = ca(it, f)?;
+                match (op, &x) {
+                    (UnaryOp::Not, Value::Bool(t)) => Ok(Value::bool(!t.get())),
+                    (UnaryOp::Not, Value::None) => Ok(Value::bool(true)),
+                    _ => it
+                        .unary(op, &x)
+                        .map_err(|err| it.at(err, f, span, Anchor::None)),
+                }
+            })
+        }
+        ExprKind::IfExp(c, a, b) => {
+            let (cc, ca, cb) = (cond(cx, c, c.span), expr(cx, a), expr(cx, b));
+            Box::new(move |it, f| if cc(it, f)? { ca(it, f) } else { cb(it, f) })
+        }
+        _ => walk(e),
+    }
+}
+
+/// `obj[idx]` (not a slice): a plain local container read in its slot, a leaf index in
+/// place; a list's item without a call.
+fn subscript(cx: &Cx, e: &Expr, obj: &Expr, idx: &Expr) -> CExpr {
+    let (span, anchor) = (
+        e.span,
+        Anchor::Subscript {
+            value_end: obj.span.end,
+            slice_end: idx.span.end,
+        },
+    );
+    let at = move |it: &Interp, err, f: &Frame| it.at(err, f, span, anchor);
+    let get = move |it: &mut Interp, f: &Frame, o: &Value, i: &Value| {
+        if let Some(v) = list_item(o, i) {
+            return Ok(v);
+        }
+        it.get_item(o, i).map_err(|err| at(it, err, f))
+    };
+    if let (Some(slot), Some(li)) = (cx.local(obj), leaf(cx, idx)) {
+        return two_leaves(e, AnyLeaf::Slot(SlotLeaf(slot)), li, get, |it, e, f| {
+            it.eval(e, f)
+        });
+    }
+    let (oslot, cobj, cidx) = (cx.local(obj), expr(cx, obj), expr(cx, idx));
+    Box::new(move |it, f| {
+        // (A plain local container is read after the index, which cannot rebind it.)
+        if let Some(slot) = oslot {
+            let i = cidx(it, f)?;
+            if let Some(o) = slot_ref(f, slot) {
+                return get(it, f, o, &i);
+            }
+            let o = cobj(it, f)?;
+            return get(it, f, &o, &i);
+        }
+        let o = cobj(it, f)?;
+        let i = cidx(it, f)?;
+        get(it, f, &o, &i)
+    })
+}
+
+fn binary(cx: &Cx, e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> CExpr {
+    let (span, anchor) = (
+        e.span,
+        Anchor::BinOp {
+            left_end: a.span.end,
+            right_start: b.span.start,
+        },
+    );
+    if let (Some(la), Some(lb)) = (leaf(cx, a), leaf(cx, b)) {
+        let g = move |it: &mut Interp, f: &Frame, x: &Value, y: &Value| {
+            it.binary(op, x, y)
+                .map_err(|err| it.at(err, f, span, anchor))
+        };
+        return two_leaves(e, la, lb, g, |it, e, f| it.eval(e, f));
+    }
+    binary_general(cx, e, op, a, b)
+}
+
+fn binary_general(cx: &Cx, e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> CExpr {
+    let (span, anchor) = (
+        e.span,
+        Anchor::BinOp {
+            left_end: a.span.end,
+            right_start: b.span.start,
+        },
+    );
+    let g = move |it: &mut Interp, f: &Frame, x: &Value, y: &Value| {
+        it.binary(op, x, y)
+            .map_err(|err| it.at(err, f, span, anchor))
+    };
+    if let Some(c) = leaf_and_expr(cx, a, b, g) {
+        return c;
+    }
+    let (ca, cb) = (expr(cx, a), expr(cx, b));
+    Box::new(move |it, f| {
+        let x = ca(it, f)?;
+        let y = cb(it, f)?;
+        g(it, f, &x, &y)
+    })
+}
+
+/// A call's argument: a leaf read in place (a local that is not plain goes through its
+/// compiled read), or a compiled expression.
+enum ArgNode {
+    Slot(usize, CExpr),
+    Imm(Value),
+    Expr(CExpr),
+}
+
+impl ArgNode {
+    #[inline(always)]
+    fn eval(&self, it: &mut Interp, f: &mut Frame) -> PyResult<Value> {
+        match self {
+            ArgNode::Slot(slot, c) => match slot_ref(f, *slot) {
+                Some(v) => Ok(v.dup()),
+                None => c(it, f),
+            },
+            ArgNode::Imm(v) => Ok(v.dup()),
+            ArgNode::Expr(c) => c(it, f),
+        }
+    }
+}
+
+fn call(cx: &Cx, e: &Expr, func: &Expr, args: &[Arg]) -> CExpr {
+    if !args.iter().all(|a| matches!(a, Arg::Pos(_))) {
+        return walk(e);
+    }
+    let (cargs, span) = (arg_nodes(cx, args), e.span);
+    let at = move |it: &Interp, err, f: &Frame| it.at(err, f, span, Anchor::None);
+    match &func.kind {
+        // `f(a, b)` of a global simple Python function: the arguments straight into its
+        // slots; a builtin function or type (`len(x)`, `str(i)`) called directly.
+        ExprKind::Name(Name {
+            scope: Scope::Global,
+            sym,
+        }) => {
+            let (i, e, callee) = (sym.index(), e.clone(), func.clone());
+            Box::new(move |it, f| {
+                if let Some(Some(Value::Func(fun))) = it.globals.get(i) {
+                    if fun.simple {
+                        let fun = fun.clone();
+                        return call_simple(it, f, &fun, &cargs, span);
+                    }
+                }
+                let Some(b) = it.plain_builtin(&callee) else {
+                    return it.eval(&e, f);
+                };
+                if let (PlainBuiltin::Len(_), [x]) = (&b, &cargs[..]) {
+                    let n = match x {
+                        ArgNode::Slot(slot, _) if slot_ref(f, *slot).is_some() => {
+                            slot_ref(f, *slot).map_or(Ok(0), |v| it.len(v))
+                        }
+                        _ => {
+                            let v = x.eval(it, f)?;
+                            it.len(&v)
+                        }
+                    };
+                    return n
+                        .map(|n| Value::Int(n as i64))
+                        .map_err(|err| at(it, err, f));
+                }
+                let a = Args::new(eval_args(&cargs, it, f)?);
+                let r = match b {
+                    PlainBuiltin::Func(nf) | PlainBuiltin::Len(nf) => {
+                        it.check_interrupt().and_then(|()| nf(it, &Value::None, a))
+                    }
+                    PlainBuiltin::Type(tag) => crate::lang::builtins::construct(it, tag, a),
+                };
+                r.map_err(|err| at(it, err, f))
+            })
+        }
+        // A local function, or a builtin held in a local (`pop = xs.pop`).
+        ExprKind::Name(_) if cx.local(func).is_some() => {
+            let (slot, e) = (cx.local(func).unwrap_or(0), e.clone());
+            Box::new(move |it, f| match slot_ref(f, slot) {
+                Some(Value::Func(fun)) if fun.simple => {
+                    let fun = fun.clone();
+                    call_simple(it, f, &fun, &cargs, span)
+                }
+                Some(Value::Builtin(b)) if b.this.is_some() || !reads_frame(b.name) => {
+                    let b = b.clone();
+                    let pos = eval_args(&cargs, it, f)?;
+                    let this = b.this.as_ref().unwrap_or(&Value::None);
+                    let fast = fast_method(this, b.name);
+                    it.call_native_fast(b.f, fast, this, pos)
+                        .map_err(|err| at(it, err, f))
+                }
+                _ => it.eval(&e, f),
+            })
+        }
+        ExprKind::Attr(obj, name, _) => method_call(cx, e, func.span, obj, *name, cargs),
+        _ => walk(e),
+    }
+}
+
+/// A call of a `simple` Python function: the arguments straight into its new frame's slots.
+#[inline(always)]
+fn call_simple(
+    it: &mut Interp,
+    f: &mut Frame,
+    fun: &Rc<Function>,
+    cargs: &[ArgNode],
+    span: Span,
+) -> PyResult<Value> {
+    let mut slots = it.new_slots(fun.def.info.local_names.len());
+    for a in cargs {
+        slots.push(Some(a.eval(it, f)?));
+    }
+    it.call_slots(fun, slots)
+        .map_err(|err| it.at(err, f, span, Anchor::None))
+}
+
+/// `obj.name(a, b)`: the method is found before the arguments run (as CPython's
+/// LOAD_METHOD), through this site's cache when it is a plain local's; a Python method gets
+/// `obj` and the arguments straight in its slots, a builtin type's its fast form.
+fn method_call(
+    cx: &Cx,
+    e: &Expr,
+    fspan: Span,
+    obj: &Expr,
+    name: Sym,
+    cargs: Box<[ArgNode]>,
+) -> CExpr {
+    let (oslot, cobj, hint, span) = (cx.local(obj), expr(cx, obj), AttrHint::default(), e.span);
+    let at = move |it: &Interp, err, f: &Frame| it.at(err, f, span, Anchor::None);
+    Box::new(move |it, f| {
+        if let Some(slot) = oslot {
+            if let Some(m) = slot_ref(f, slot).and_then(|o| cached_native(o, &hint)) {
+                let pos = eval_args(&cargs, it, f)?;
+                if let Some(this) = slot_ref(f, slot) {
+                    return it
+                        .call_native_fast(m.f, m.fast, this, pos)
+                        .map_err(|err| at(it, err, f));
+                }
+            }
+        }
+        let cached = match oslot.and_then(|s| slot_ref(f, s)) {
+            Some(Value::Instance(i)) => {
+                cached_method(i, name, &hint).map(|m| Looked::Func(m, Value::Instance(i.clone())))
+            }
+            _ => None,
+        };
+        let method = match cached {
+            Some(m) => m,
+            None => {
+                let o = match oslot.and_then(|s| slot_ref(f, s)) {
+                    Some(v) => v.dup(),
+                    None => cobj(it, f)?,
+                };
+                it.lookup_method_hinted(o, name, &hint)
+                    .map_err(|err| it.at(err, f, fspan, Anchor::None))?
+            }
+        };
+        match method {
+            Looked::Func(func, this) if func.simple => {
+                let mut slots = it.new_slots(func.def.info.local_names.len().max(8));
+                slots.push(Some(this));
+                for a in cargs.iter() {
+                    match a.eval(it, f) {
+                        Ok(v) => slots.push(Some(v)),
+                        Err(err) => {
+                            it.free_slots(slots);
+                            return Err(err);
+                        }
+                    }
+                }
+                it.call_slots(&func, slots).map_err(|err| at(it, err, f))
+            }
+            Looked::Native(nf, this, _) => {
+                let pos = eval_args(&cargs, it, f)?;
+                let fast = cached_native(&this, &hint).and_then(|m| m.fast);
+                it.call_native_fast(nf, fast, &this, pos)
+                    .map_err(|err| at(it, err, f))
+            }
+            m => {
+                let pos = eval_args(&cargs, it, f)?;
+                it.call_looked_up(m, Args::new(pos))
+                    .map_err(|err| at(it, err, f))
+            }
+        }
+    })
+}
+
+fn arg_nodes(cx: &Cx, args: &[Arg]) -> Box<[ArgNode]> {
+    args.iter()
+        .filter_map(|a| match a {
+            Arg::Pos(x) => Some(arg_node(cx, x)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn arg_nodes_of(cx: &Cx, items: &[Expr]) -> Box<[ArgNode]> {
+    items.iter().map(|x| arg_node(cx, x)).collect()
+}
+
+fn arg_node(cx: &Cx, x: &Expr) -> ArgNode {
+    match leaf(cx, x) {
+        Some(AnyLeaf::Slot(SlotLeaf(s))) => ArgNode::Slot(s, expr(cx, x)),
+        Some(AnyLeaf::Imm(ImmLeaf(v))) => ArgNode::Imm(v),
+        None => ArgNode::Expr(expr(cx, x)),
+    }
+}
+
+#[inline(always)]
+fn eval_args(cargs: &[ArgNode], it: &mut Interp, f: &mut Frame) -> PyResult<ArgVec> {
+    let mut pos = ArgVec::new();
+    for a in cargs {
+        pos.push(a.eval(it, f)?);
+    }
+    Ok(pos)
+}
+
+/// The truth of a condition tested at `span`, as `Interp::cond` gives it: `and`, `or` and
+/// `not` jump on their operands' truth; a comparison of two int leaves gives its truth.
+fn cond(cx: &Cx, e: &Expr, span: Span) -> CCond {
+    match &e.kind {
+        ExprKind::Compare(first, rest) if rest.len() == 1 => {
+            let (op, espan) = (rest[0].0, e.span);
+            let test = move |it: &mut Interp, f: &Frame, v: Value| it.test_at(&v, f, span);
+            if let (Some(la), Some(lb)) = (leaf(cx, first), leaf(cx, &rest[0].1)) {
+                let g = move |it: &mut Interp, f: &Frame, x: &Value, y: &Value| {
+                    if let (Value::Int(x), Value::Int(y)) = (x, y) {
+                        match op {
+                            CmpOp::Lt => return Ok(x < y),
+                            CmpOp::Le => return Ok(x <= y),
+                            CmpOp::Gt => return Ok(x > y),
+                            CmpOp::Ge => return Ok(x >= y),
+                            CmpOp::Eq => return Ok(x == y),
+                            CmpOp::Ne => return Ok(x != y),
+                            _ => {}
+                        }
+                    }
+                    let v = it
+                        .compare_two(op, x, y)
+                        .map_err(|err| it.at(err, f, espan, Anchor::None))?;
+                    test(it, f, v)
+                };
+                return two_leaves(e, la, lb, g, move |it, e, f| it.cond(e, f, span));
+            }
+            let ce = expr(cx, e);
+            Box::new(move |it, f| {
+                let v = ce(it, f)?;
+                test(it, f, v)
+            })
+        }
+        ExprKind::And(a, b) => {
+            let (ca, cb) = (cond(cx, a, a.span), cond(cx, b, span));
+            Box::new(move |it, f| Ok(ca(it, f)? && cb(it, f)?))
+        }
+        ExprKind::Or(a, b) => {
+            let (ca, cb) = (cond(cx, a, a.span), cond(cx, b, span));
+            Box::new(move |it, f| Ok(ca(it, f)? || cb(it, f)?))
+        }
+        ExprKind::Unary(UnaryOp::Not, a) => {
+            let ca = cond(cx, a, e.span);
+            Box::new(move |it, f| Ok(!ca(it, f)?))
+        }
+        _ => {
+            let ce = expr(cx, e);
+            Box::new(move |it, f| {
+                let v = ce(it, f)?;
+                it.test_at(&v, f, span)
+            })
+        }
+    }
+}
+
+/// `obj.name = value`, through this site's cache.
+fn attr_store(cx: &Cx, s: &Stmt, tspan: Span, obj: &Expr, name: Sym, value: &Expr) -> CStmt {
+    let (cv, oslot, cobj, hint) = (
+        expr(cx, value),
+        cx.local(obj),
+        expr(cx, obj),
+        AttrHint::default(),
+    );
+    node(s, move |it, f| {
+        let v = cv(it, f)?;
+        let r = match oslot.and_then(|slot| slot_ref(f, slot)) {
+            Some(o) => it.set_attr_hinted(o, name, v, &hint),
+            None => {
+                let o = cobj(it, f)?;
+                it.set_attr_hinted(&o, name, v, &hint)
+            }
+        };
+        r.map_err(|err| it.at(err, f, tspan, Anchor::None))?;
+        Ok(Flow::Normal)
+    })
+}
+
+/// A statement's node: `inner` inlined under the traceback bookkeeping every statement has.
+fn node<F>(s: &Stmt, inner: F) -> CStmt
+where
+    F: Fn(&mut Interp, &mut Frame) -> PyResult<Flow> + 'static,
+{
+    let (start, span) = (s.span.start, s.span);
+    Box::new(move |it, f| {
+        it.note_stmt(start, f.src);
+        inner(it, f).map_err(|err| it.at(err, f, span, Anchor::None))
+    })
+}
+
+fn stmt(cx: &Cx, s: &Stmt) -> CStmt {
+    if let StmtKind::Assign(targets, value) = &s.kind {
+        if let [t @ Expr {
+            kind: ExprKind::Attr(obj, name, _),
+            ..
+        }] = &targets[..]
+        {
+            return attr_store(cx, s, t.span, obj, *name, value);
+        }
+    }
+    match &s.kind {
+        StmtKind::Expr(e) => {
+            let ce = expr(cx, e);
+            node(s, move |it, f| {
+                ce(it, f)?;
+                Ok(Flow::Normal)
+            })
+        }
+        StmtKind::Assign(targets, value) if targets.len() == 1 => {
+            let cv = expr(cx, value);
+            let t = targets[0].clone();
+            node(s, move |it, f| {
+                let v = cv(it, f)?;
+                if let Some(v) = store_local(&t, v, f) {
+                    it.assign(&t, v, f)?;
+                }
+                Ok(Flow::Normal)
+            })
+        }
+        StmtKind::If(test, body, orelse) => {
+            let c = cond(cx, test, test.span);
+            let (body, orelse) = (block(cx, body), block(cx, orelse));
+            node(s, move |it, f| {
+                if c(it, f)? {
+                    run_block(&body, it, f)
+                } else {
+                    run_block(&orelse, it, f)
+                }
+            })
+        }
+        StmtKind::AugAssign(_, op, value) => {
+            let (op, span, cv, whole) = (*op, s.span, expr(cx, value), s.clone());
+            let StmtKind::AugAssign(target, ..) = &whole.kind else {
+                return node(s, move |it, f| it.exec_inner(&whole, f));
+            };
+            let target = target.clone();
+            let Some(slot) = cx.local(&target) else {
+                return node(s, move |it, f| {
+                    it.aug_assign_with(&target, op, |it, f| cv(it, f), f, &whole)?;
+                    Ok(Flow::Normal)
+                });
+            };
+            // `n += k` on a local number: in place, no call into the general path.
+            node(s, move |it, f| {
+                if matches!(
+                    f.slots.get(slot),
+                    Some(Some(Value::Int(_) | Value::Float(_)))
+                ) {
+                    let rhs = cv(it, f)?;
+                    // (The right side cannot rebind a plain local.)
+                    if let Some(cur) = &f.slots[slot] {
+                        let r = it.inplace(op, cur, &rhs);
+                        f.slots[slot] = Some(r.map_err(|err| it.at(err, f, span, Anchor::None))?);
+                        return Ok(Flow::Normal);
+                    }
+                    it.aug_assign_with(&target, op, |_, _| Ok(rhs.clone()), f, &whole)?;
+                    return Ok(Flow::Normal);
+                }
+                it.aug_assign_with(&target, op, |it, f| cv(it, f), f, &whole)?;
+                Ok(Flow::Normal)
+            })
+        }
+        StmtKind::While(test, body, orelse) => {
+            let (c, tspan) = (cond(cx, test, test.span), test.span);
+            let (body, orelse) = (block(cx, body), block(cx, orelse));
+            node(s, move |it, f| loop {
+                it.tick()
+                    .map_err(|err| it.at(err, f, tspan, Anchor::None))?;
+                if !c(it, f)? {
+                    return run_block(&orelse, it, f);
+                }
+                match run_block(&body, it, f)? {
+                    Flow::Break => return Ok(Flow::Normal),
+                    Flow::Return(v) => return Ok(Flow::Return(v)),
+                    Flow::Normal | Flow::Continue => {}
+                }
+            })
+        }
+        StmtKind::For(target, iter, body, orelse) => {
+            let (citer, ispan, start) = (expr(cx, iter), iter.span, s.span.start);
+            let target = target.clone();
+            let (body, orelse) = (block(cx, body), block(cx, orelse));
+            node(s, move |it, f| {
+                let v = citer(it, f)?;
+                it.for_loop(
+                    v,
+                    &target,
+                    ispan,
+                    start,
+                    f,
+                    |it, f| run_block(&body, it, f),
+                    |it, f| run_block(&orelse, it, f),
+                )
+            })
+        }
+        StmtKind::Return(Some(e)) => {
+            let ce = expr(cx, e);
+            node(s, move |it, f| Ok(Flow::Return(ce(it, f)?)))
+        }
+        StmtKind::Return(None) => node(s, |_, _| Ok(Flow::Return(Value::None))),
+        StmtKind::Pass => node(s, |_, _| Ok(Flow::Normal)),
+        StmtKind::Break => node(s, |_, _| Ok(Flow::Break)),
+        StmtKind::Continue => node(s, |_, _| Ok(Flow::Continue)),
+        _ => {
+            let whole = s.clone();
+            node(s, move |it, f| it.exec_inner(&whole, f))
+        }
+    }
+}
