@@ -1,0 +1,386 @@
+# %% locals_cells_and_globals
+# Inside functions, every read and store must mean what the tree-walker's means.
+G = 10
+
+
+def outer(a):
+    b = a + 1
+    c = [a, b]
+
+    def inner(k):
+        nonlocal b
+        b += k
+        return a + b + G + len(c)
+
+    r1 = inner(1)
+    r2 = inner(2.5)
+    return r1, r2, b
+
+
+print(outer(1), outer(2.0))
+
+
+def shadow():
+    len = lambda x: 42
+    return len([1, 2])
+
+
+print(shadow())
+
+
+def use_global():
+    global G
+    G += 5
+    return G * 2
+
+
+print(use_global(), G)
+
+
+def unbound(flag):
+    if flag:
+        v = 3
+    try:
+        return v
+    except UnboundLocalError as e:
+        return str(e)
+
+
+print(unbound(True), unbound(False))
+
+# %% operators_on_leaves_and_expressions
+def ops(a, b):
+    out = []
+    out.append(a + b)
+    out.append(a - 1)
+    out.append(1 - a)
+    out.append(a * (b + 1))
+    out.append((a + 1) * b)
+    out.append(a / b if b else None)
+    out.append(a // 3 + a % 3)
+    out.append(-a)
+    out.append(not a)
+    out.append(a ** 2)
+    out.append(a == b or a < b)
+    out.append(a is None)
+    out.append(None is not a)
+    return out
+
+
+print(ops(7, 2))
+print(ops(7.5, 0))
+print(ops(True, False))
+print(ops("x" if False else 3, 3))
+
+
+def bad(a, b):
+    try:
+        return a + b
+    except TypeError as e:
+        return "TypeError: " + str(e)
+
+
+print(bad(1, "a"), bad([1], (2,)), bad("a", "b"))
+
+
+def catch(f, *args):
+    try:
+        return f(*args)
+    except Exception as e:
+        return type(e).__name__ + ": " + str(e)
+
+
+def div(a, b):
+    return a / b
+
+
+def neg(a):
+    return -a
+
+
+def inv(a):
+    return ~a
+
+
+def cmp(a, b):
+    return a < b
+
+
+print(catch(div, 1, 0), catch(neg, "s"), catch(inv, 1.5), catch(cmp, 1, "a"))
+
+# %% and_or_not_values_and_conditions
+class Loud:
+    def __init__(self, v):
+        self.v = v
+
+    def __bool__(self):
+        print("bool", self.v)
+        return self.v
+
+
+def values(a, b):
+    return (a and b), (a or b), (not a), (a and not b or b)
+
+
+print(values(0, 5), values(3, []), values("", None))
+print(values(Loud(True), Loud(False))[0].v)
+
+
+def conds(x, y):
+    out = []
+    if x and y:
+        out.append("both")
+    if x or y:
+        out.append("either")
+    if not x:
+        out.append("not x")
+    if x < 3 and y is not None or x == 7:
+        out.append("mixed")
+    while x > 0 and y:
+        x -= 1
+        out.append(x)
+    return out
+
+
+print(conds(2, 1), conds(0, 0), conds(7, None))
+
+
+def loud_conds(x, y):
+    out = []
+    if x and y:
+        out.append("both")
+    if x or y:
+        out.append("either")
+    if not x:
+        out.append("not x")
+    return out
+
+
+print(loud_conds(Loud(False), Loud(True)))
+print(conds(Loud(True), 1))
+
+
+class Bad:
+    def __bool__(self):
+        raise ValueError("no truth")
+
+
+def test_bad(o):
+    try:
+        if o:
+            return 1
+    except ValueError as e:
+        return str(e)
+
+
+print(test_bad(Bad()))
+
+# %% calls_of_every_kind
+def simple(a, b):
+    return a * 10 + b
+
+
+def defaults(a, b=5):
+    return a + b
+
+
+def star(*args):
+    return args
+
+
+class K:
+    def __init__(self, n):
+        self.n = n
+
+    def m(self, k):
+        return self.n + k
+
+    def d(self, k=100):
+        return self.n + k
+
+    @staticmethod
+    def s(x):
+        return x * 2
+
+    @classmethod
+    def c(cls, x):
+        return cls.__name__ + str(x)
+
+    @property
+    def p(self):
+        return self.n * 3
+
+
+def calls():
+    k = K(1)
+    xs = [3, 1, 2]
+    pop = xs.pop
+    app = xs.append
+    f = simple
+    g = lambda z: z + 1
+    k.extra = lambda q: q * 7
+    out = [simple(1, 2), defaults(1), defaults(1, 2), star(1, 2), f(2, 3), g(4)]
+    out += [k.m(1), k.d(), k.d(2), k.s(4), k.c(5), k.p, k.extra(2)]
+    out += [pop(), pop(0), len(xs), str(5), int("7"), abs(-3), max(1, 9, 4)]
+    app(11)
+    out += [xs, len("abc"), sorted(xs), K(4).m(1)]
+    return out
+
+
+print(calls())
+
+
+def bad_calls():
+    out = []
+    for f, args in [(simple, (1,)), (simple, (1, 2, 3)), (len, (5,)), (K(1).m, ())]:
+        try:
+            out.append(f(*args))
+        except TypeError as e:
+            out.append(str(e))
+    return out
+
+
+print(bad_calls())
+
+
+def recurse(n):
+    return n if n < 2 else recurse(n - 1) + recurse(n - 2)
+
+
+print(recurse(15))
+
+# %% attributes_and_items
+class Slot:
+    __slots__ = ("a",)
+
+
+class Watch:
+    def __setattr__(self, name, value):
+        print("set", name, value)
+        object.__setattr__(self, name, value)
+
+
+class Prop:
+    def __init__(self):
+        self._x = 0
+
+    @property
+    def x(self):
+        return self._x
+
+    @x.setter
+    def x(self, v):
+        self._x = v * 2
+
+
+def attrs():
+    out = []
+    s = Slot()
+    s.a = 1
+    out.append(s.a)
+    try:
+        s.b = 2
+    except AttributeError as e:
+        out.append(str(e))
+    w = Watch()
+    w.q = 5
+    out.append(w.q)
+    p = Prop()
+    p.x = 4
+    p.x += 1
+    out.append(p.x)
+    d = {"k": 1}
+    d["k"] += 2
+    d["n"] = [0, 0]
+    d["n"][1] += 5
+    out.append(d)
+    xs = [1, 2, 3]
+    xs[0] += 10
+    xs[-1] *= 3
+    out.append(xs)
+    out.append(xs[-2] + xs[0])
+    t = (4, 5)
+    out.append(t[1] + "abc"[1:].__len__())
+    for bad in ["xs[7]", "d['zz']", "t[0] = 1"]:
+        try:
+            if bad == "xs[7]":
+                out.append(xs[7])
+            elif bad == "d['zz']":
+                out.append(d["zz"])
+            else:
+                t[0] = 1
+        except (IndexError, KeyError, TypeError) as e:
+            out.append(type(e).__name__ + str(e))
+    return out
+
+
+print(attrs())
+
+
+def strings(n):
+    s = ""
+    for i in range(n):
+        s += str(i)
+    t = "x"
+    t += 5 * "y"
+    return s, t, len(s)
+
+
+print(strings(12))
+
+# %% loops_and_comprehensions
+def loops():
+    out = []
+    for i in range(3):
+        if i == 1:
+            continue
+        out.append(i)
+    else:
+        out.append("done")
+    for ch in "ab":
+        out.append(ch)
+    for k, v in {"a": 1, "b": 2}.items():
+        out.append(k * v)
+    for i, (a, b) in enumerate([(1, 2), (3, 4)]):
+        out.append(i + a + b)
+    n = 0
+    while True:
+        n += 1
+        if n > 4:
+            break
+    else:
+        out.append("never")
+    out.append(n)
+    for x in (y * 2 for y in range(3)):
+        out.append(x)
+    return out
+
+
+print(loops())
+
+
+def comps(k):
+    fs = [lambda: i * k for i in range(3)]
+    return (
+        [x * k for x in range(4) if x % 2],
+        {x: x * k for x in "ab"},
+        {x % k for x in range(10)},
+        [f() for f in fs],
+        [(a, b) for a in range(2) for b in range(a, 2)],
+        sum(x * x for x in range(k)),
+    )
+
+
+print(comps(3))
+
+
+def early(xs):
+    for x in xs:
+        while x:
+            if x > 2:
+                return x
+            x -= 1
+    return None
+
+
+print(early([1, 2, 5]), early([0]))
