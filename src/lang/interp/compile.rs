@@ -8,7 +8,7 @@
 //! anything observable; the tree-walker is the reference for every behaviour and message.
 use super::call::{cached_method, cached_native, Looked};
 use super::expr::{reads_frame, PlainBuiltin};
-use super::index::list_item;
+use super::index::{list_item, list_store};
 use super::stmt::{store_local, Flow};
 use super::{Frame, Interp};
 use crate::lang::ast::*;
@@ -758,6 +758,70 @@ fn attr_store(cx: &Cx, s: &Stmt, tspan: Span, obj: &Expr, name: Sym, value: &Exp
     })
 }
 
+/// `obj.name op= value`: the attribute read and written through one site cache, a plain
+/// local `obj` read in its slot before and after the right side (which cannot rebind it).
+fn attr_aug_assign(
+    cx: &Cx,
+    s: &Stmt,
+    target: &Expr,
+    obj: &Expr,
+    name: Sym,
+    op: BinOp,
+    cv: CExpr,
+) -> CStmt {
+    let (oslot, cobj, hint) = (cx.local(obj), expr(cx, obj), AttrHint::default());
+    let (tspan, span) = (target.span, s.span);
+    node(s, move |it, f| {
+        let (cur, owned) = match oslot.and_then(|slot| slot_ref(f, slot)) {
+            Some(o) => (it.get_attr_hinted(o, name, &hint), None),
+            None => {
+                let o = cobj(it, f)?;
+                (it.get_attr_hinted(&o, name, &hint), Some(o))
+            }
+        };
+        let cur = cur.map_err(|err| it.at(err, f, tspan, Anchor::None))?;
+        let rhs = cv(it, f)?;
+        let r = it
+            .inplace(op, &cur, &rhs)
+            .map_err(|err| it.at(err, f, span, Anchor::None))?;
+        let done = match (&owned, oslot.and_then(|slot| slot_ref(f, slot))) {
+            (Some(o), _) | (None, Some(o)) => it.set_attr_hinted(o, name, r, &hint),
+            (None, None) => {
+                let o = cobj(it, f)?;
+                it.set_attr_hinted(&o, name, r, &hint)
+            }
+        };
+        done.map_err(|err| it.at(err, f, tspan, Anchor::None))?;
+        Ok(Flow::Normal)
+    })
+}
+
+/// `xs[i] = v` with a plain local container and a leaf index, both read in place after the
+/// value; a list's item stored without a call. Any other shape takes `assign`'s way.
+fn item_store<L: Leaf>(
+    s: &Stmt,
+    t: &Expr,
+    slot: usize,
+    idx: L,
+    cv: CExpr,
+    anchor: Anchor,
+) -> CStmt {
+    let (t, tspan) = (t.clone(), t.span);
+    node(s, move |it, f| {
+        let v = cv(it, f)?;
+        let (Some(o), Some(i)) = (slot_ref(f, slot), idx.get(f)) else {
+            it.assign(&t, v, f)?;
+            return Ok(Flow::Normal);
+        };
+        let r = match list_store(o, i, v) {
+            None => Ok(()),
+            Some(v) => it.set_item(o, i, v),
+        };
+        r.map_err(|err| it.at(err, f, tspan, anchor))?;
+        Ok(Flow::Normal)
+    })
+}
+
 /// A statement's node: `inner` inlined under the traceback bookkeeping every statement has.
 fn node<F>(s: &Stmt, inner: F) -> CStmt
 where
@@ -778,6 +842,25 @@ fn stmt(cx: &Cx, s: &Stmt) -> CStmt {
         }] = &targets[..]
         {
             return attr_store(cx, s, t.span, obj, *name, value);
+        }
+        if let [t @ Expr {
+            kind: ExprKind::Subscript(obj, idx),
+            ..
+        }] = &targets[..]
+        {
+            if let (Some(slot), Some(li)) = (cx.local(obj), leaf(cx, idx)) {
+                let (cv, anchor) = (
+                    expr(cx, value),
+                    Anchor::Subscript {
+                        value_end: obj.span.end,
+                        slice_end: idx.span.end,
+                    },
+                );
+                return match li {
+                    AnyLeaf::Slot(l) => item_store(s, t, slot, l, cv, anchor),
+                    AnyLeaf::Imm(l) => item_store(s, t, slot, l, cv, anchor),
+                };
+            }
         }
     }
     match &s.kind {
@@ -816,6 +899,31 @@ fn stmt(cx: &Cx, s: &Stmt) -> CStmt {
                 return node(s, move |it, f| it.exec_inner(&whole, f));
             };
             let target = target.clone();
+            if let ExprKind::Attr(obj, name, _) = &target.kind {
+                return attr_aug_assign(cx, s, &target, obj, *name, op, cv);
+            }
+            if let Some(slot) = local_slot(&target).filter(|&s| cx.local(&target) != Some(s)) {
+                // `nonlocal n; n += k`: the cell's value is read before the right side, as
+                // Python loads it first; the cell is written after.
+                return node(s, move |it, f| {
+                    let cur = match f.slots.get(slot) {
+                        Some(Some(Value::Cell(c))) => c.borrow().as_ref().map(Value::dup),
+                        _ => None,
+                    };
+                    let Some(cur) = cur else {
+                        it.aug_assign_with(&target, op, |it, f| cv(it, f), f, &whole)?;
+                        return Ok(Flow::Normal);
+                    };
+                    let rhs = cv(it, f)?;
+                    let r = it
+                        .inplace(op, &cur, &rhs)
+                        .map_err(|err| it.at(err, f, span, Anchor::None))?;
+                    if let Some(Some(Value::Cell(c))) = f.slots.get(slot) {
+                        *c.borrow_mut() = Some(r);
+                    }
+                    Ok(Flow::Normal)
+                });
+            }
             let Some(slot) = cx.local(&target) else {
                 return node(s, move |it, f| {
                     it.aug_assign_with(&target, op, |it, f| cv(it, f), f, &whole)?;
