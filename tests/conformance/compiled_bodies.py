@@ -384,3 +384,49 @@ def early(xs):
 
 
 print(early([1, 2, 5]), early([0]))
+
+# %% evaluation_order_and_slices
+def noisy(tag, v):
+    print("eval", tag)
+    return v
+
+
+def order(flag):
+    if flag:
+        xs = [1, 2, 3]
+    try:
+        return xs[noisy("index", 0)]
+    except UnboundLocalError as e:
+        return "load: " + str(e)
+
+
+print(order(True), order(False))
+
+
+def store_order(flag):
+    if flag:
+        xs = [1, 2, 3]
+    try:
+        xs[noisy("index", 1) + 1] = noisy("value", 9)
+        return xs
+    except UnboundLocalError as e:
+        return "store: " + str(e)
+
+
+print(store_order(True), store_order(False))
+
+
+def slices(xs, k):
+    a = xs[:]
+    b = xs[k::-1]
+    c = xs[noisy("lo", 1):noisy("hi", -1)]
+    a[:k + 1] = b
+    xs[k + 1] = "new"
+    return a, b, c, xs, "text"[1:3], (1, 2, 3)[::2]
+
+
+print(slices([0, 1, 2, 3, 4], 2))
+try:
+    slices(5, 1)
+except TypeError as e:
+    print(e)

@@ -317,9 +317,32 @@ fn expr(cx: &Cx, e: &Expr) -> CExpr {
                 g(it, f, &x, &y)
             })
         }
-        ExprKind::Subscript(obj, idx) if !matches!(idx.kind, ExprKind::Slice(..)) => {
-            subscript(cx, e, obj, idx)
-        }
+        ExprKind::Subscript(obj, idx) => match &idx.kind {
+            // `xs[a:b:c]`: the parts evaluated in order, no slice object.
+            ExprKind::Slice(a, b, c) => {
+                let cobj = expr(cx, obj);
+                let parts = [a, b, c].map(|p| p.as_ref().map(|x| expr(cx, x)));
+                let (span, anchor) = (
+                    e.span,
+                    Anchor::Subscript {
+                        value_end: obj.span.end,
+                        slice_end: idx.span.end,
+                    },
+                );
+                Box::new(move |it, f| {
+                    let o = cobj(it, f)?;
+                    let mut vals = [Value::None, Value::None, Value::None];
+                    for (v, p) in vals.iter_mut().zip(&parts) {
+                        if let Some(p) = p {
+                            *v = p(it, f)?;
+                        }
+                    }
+                    it.get_slice(&o, &vals)
+                        .map_err(|err| it.at(err, f, span, anchor))
+                })
+            }
+            _ => subscript(cx, e, obj, idx),
+        },
         ExprKind::Attr(obj, name, _) if cx.local(obj).is_some() => {
             let (slot, name, span) = (cx.local(obj).unwrap_or(0), *name, e.span);
             let hint = AttrHint::default();
@@ -414,7 +437,7 @@ fn subscript(cx: &Cx, e: &Expr, obj: &Expr, idx: &Expr) -> CExpr {
     let (oslot, cobj, cidx) = (cx.local(obj), expr(cx, obj), expr(cx, idx));
     Box::new(move |it, f| {
         // (A plain local container is read after the index, which cannot rebind it.)
-        if let Some(slot) = oslot {
+        if let Some(slot) = oslot.filter(|&slot| slot_ref(f, slot).is_some()) {
             let i = cidx(it, f)?;
             if let Some(o) = slot_ref(f, slot) {
                 return get(it, f, o, &i);
@@ -822,6 +845,36 @@ fn item_store<L: Leaf>(
     })
 }
 
+/// `xs[i + 1] = v` with a plain local container: the value, then the index, then the
+/// container read in its slot (which neither can rebind).
+fn item_store_expr(cx: &Cx, s: &Stmt, t: &Expr, slot: usize, idx: &Expr, value: &Expr) -> CStmt {
+    let (cv, ci) = (expr(cx, value), expr(cx, idx));
+    let anchor = match &t.kind {
+        ExprKind::Subscript(obj, _) => Anchor::Subscript {
+            value_end: obj.span.end,
+            slice_end: idx.span.end,
+        },
+        _ => Anchor::None,
+    };
+    let (t, tspan) = (t.clone(), t.span);
+    node(s, move |it, f| {
+        let v = cv(it, f)?;
+        // (An unbound container fails before the index runs, as in `assign`.)
+        if slot_ref(f, slot).is_none() {
+            it.assign(&t, v, f)?;
+            return Ok(Flow::Normal);
+        }
+        let i = ci(it, f)?;
+        let Some(o) = slot_ref(f, slot) else {
+            it.assign(&t, v, f)?;
+            return Ok(Flow::Normal);
+        };
+        it.set_item(o, &i, v)
+            .map_err(|err| it.at(err, f, tspan, anchor))?;
+        Ok(Flow::Normal)
+    })
+}
+
 /// A statement's node: `inner` inlined under the traceback bookkeeping every statement has.
 fn node<F>(s: &Stmt, inner: F) -> CStmt
 where
@@ -848,6 +901,11 @@ fn stmt(cx: &Cx, s: &Stmt) -> CStmt {
             ..
         }] = &targets[..]
         {
+            if let (Some(slot), false) = (cx.local(obj), matches!(idx.kind, ExprKind::Slice(..))) {
+                if leaf(cx, idx).is_none() {
+                    return item_store_expr(cx, s, t, slot, idx, value);
+                }
+            }
             if let (Some(slot), Some(li)) = (cx.local(obj), leaf(cx, idx)) {
                 let (cv, anchor) = (
                     expr(cx, value),
