@@ -9,7 +9,7 @@
 use super::call::{cached_method, cached_native, Looked};
 use super::expr::{reads_frame, PlainBuiltin};
 use super::index::{list_item, list_store};
-use super::stmt::{store_local, Flow};
+use super::stmt::{store_local, subscript_anchor, Flow};
 use super::{Frame, Interp};
 use crate::lang::ast::*;
 use crate::lang::error::{Anchor, PyResult};
@@ -322,13 +322,7 @@ fn expr(cx: &Cx, e: &Expr) -> CExpr {
             ExprKind::Slice(a, b, c) => {
                 let cobj = expr(cx, obj);
                 let parts = [a, b, c].map(|p| p.as_ref().map(|x| expr(cx, x)));
-                let (span, anchor) = (
-                    e.span,
-                    Anchor::Subscript {
-                        value_end: obj.span.end,
-                        slice_end: idx.span.end,
-                    },
-                );
+                let (span, anchor) = (e.span, subscript_anchor(obj, idx));
                 Box::new(move |it, f| {
                     let o = cobj(it, f)?;
                     let mut vals = [Value::None, Value::None, Value::None];
@@ -343,17 +337,6 @@ fn expr(cx: &Cx, e: &Expr) -> CExpr {
             }
             _ => subscript(cx, e, obj, idx),
         },
-        ExprKind::Attr(obj, name, _) if cx.local(obj).is_some() => {
-            let (slot, name, span) = (cx.local(obj).unwrap_or(0), *name, e.span);
-            let hint = AttrHint::default();
-            let e = e.clone();
-            Box::new(move |it, f| match slot_ref(f, slot) {
-                Some(o) => it
-                    .get_attr_hinted(o, name, &hint)
-                    .map_err(|err| it.at(err, f, span, Anchor::None)),
-                None => it.eval(&e, f),
-            })
-        }
         ExprKind::Call(func, args) => call(cx, e, func, args),
         ExprKind::List(items) | ExprKind::Tuple(items)
             if !items.iter().any(|x| matches!(x.kind, ExprKind::Starred(_))) =>
@@ -371,12 +354,19 @@ fn expr(cx: &Cx, e: &Expr) -> CExpr {
                 })
             })
         }
+        // `o.x`: a plain local `o` read in its slot (no reference-count round trip).
         ExprKind::Attr(obj, name, _) => {
-            let (cobj, name, span, hint) = (expr(cx, obj), *name, e.span, AttrHint::default());
+            let (oslot, cobj) = (cx.local(obj), expr(cx, obj));
+            let (name, span, hint) = (*name, e.span, AttrHint::default());
             Box::new(move |it, f| {
-                let o = cobj(it, f)?;
-                it.get_attr_hinted(&o, name, &hint)
-                    .map_err(|err| it.at(err, f, span, Anchor::None))
+                let r = match oslot.and_then(|slot| slot_ref(f, slot)) {
+                    Some(o) => it.get_attr_hinted(o, name, &hint),
+                    None => {
+                        let o = cobj(it, f)?;
+                        it.get_attr_hinted(&o, name, &hint)
+                    }
+                };
+                r.map_err(|err| it.at(err, f, span, Anchor::None))
             })
         }
         // `a and b`, `a or b`: the deciding operand's value, each tested once at its own span.
@@ -415,13 +405,7 @@ fn expr(cx: &Cx, e: &Expr) -> CExpr {
 /// `obj[idx]` (not a slice): a plain local container read in its slot, a leaf index in
 /// place; a list's item without a call.
 fn subscript(cx: &Cx, e: &Expr, obj: &Expr, idx: &Expr) -> CExpr {
-    let (span, anchor) = (
-        e.span,
-        Anchor::Subscript {
-            value_end: obj.span.end,
-            slice_end: idx.span.end,
-        },
-    );
+    let (span, anchor) = (e.span, subscript_anchor(obj, idx));
     let at = move |it: &Interp, err, f: &Frame| it.at(err, f, span, anchor);
     let get = move |it: &mut Interp, f: &Frame, o: &Value, i: &Value| {
         if let Some(v) = list_item(o, i) {
@@ -563,8 +547,10 @@ fn call(cx: &Cx, e: &Expr, func: &Expr, args: &[Arg]) -> CExpr {
             })
         }
         // A local function, or a builtin held in a local (`pop = xs.pop`).
-        ExprKind::Name(_) if cx.local(func).is_some() => {
-            let (slot, e) = (cx.local(func).unwrap_or(0), e.clone());
+        ExprKind::Name(_) => {
+            let (Some(slot), e) = (cx.local(func), e.clone()) else {
+                return walk(e);
+            };
             Box::new(move |it, f| match slot_ref(f, slot) {
                 Some(Value::Func(fun)) if fun.simple => {
                     let fun = fun.clone();
@@ -850,10 +836,7 @@ fn item_store<L: Leaf>(
 fn item_store_expr(cx: &Cx, s: &Stmt, t: &Expr, slot: usize, idx: &Expr, value: &Expr) -> CStmt {
     let (cv, ci) = (expr(cx, value), expr(cx, idx));
     let anchor = match &t.kind {
-        ExprKind::Subscript(obj, _) => Anchor::Subscript {
-            value_end: obj.span.end,
-            slice_end: idx.span.end,
-        },
+        ExprKind::Subscript(obj, _) => subscript_anchor(obj, idx),
         _ => Anchor::None,
     };
     let (t, tspan) = (t.clone(), t.span);
@@ -907,13 +890,7 @@ fn stmt(cx: &Cx, s: &Stmt) -> CStmt {
                 }
             }
             if let (Some(slot), Some(li)) = (cx.local(obj), leaf(cx, idx)) {
-                let (cv, anchor) = (
-                    expr(cx, value),
-                    Anchor::Subscript {
-                        value_end: obj.span.end,
-                        slice_end: idx.span.end,
-                    },
-                );
+                let (cv, anchor) = (expr(cx, value), subscript_anchor(obj, idx));
                 return match li {
                     AnyLeaf::Slot(l) => item_store(s, t, slot, l, cv, anchor),
                     AnyLeaf::Imm(l) => item_store(s, t, slot, l, cv, anchor),

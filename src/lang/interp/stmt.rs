@@ -1121,7 +1121,7 @@ fn names_only(t: &Expr) -> bool {
 /// CPython 3.11's caret anchor for an error at `obj[idx]`: `~` under the container, `^` under
 /// the brackets (a store, `op=` or `del` on a subscript target as well as a load). Computed
 /// only once an error has happened.
-fn subscript_anchor(obj: &Expr, idx: &Expr) -> Anchor {
+pub(crate) fn subscript_anchor(obj: &Expr, idx: &Expr) -> Anchor {
     Anchor::Subscript {
         value_end: obj.span.end,
         slice_end: idx.span.end,
