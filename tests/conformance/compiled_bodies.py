@@ -430,3 +430,75 @@ try:
     slices(5, 1)
 except TypeError as e:
     print(e)
+
+# %% try_in_compiled_bodies
+def risky(x):
+    if x == 0:
+        raise ValueError("zero")
+    return 10 // x
+
+
+def tries(xs):
+    out = []
+    for x in xs:
+        try:
+            v = risky(x)
+        except ValueError as e:
+            out.append("value " + str(e))
+            continue
+        except ZeroDivisionError:
+            out.append("never")
+        else:
+            out.append(v)
+        finally:
+            out.append("fin")
+        if x == 5:
+            break
+    try:
+        e
+    except NameError as err:
+        out.append(type(err).__name__)
+    return out
+
+
+print(tries([1, 0, 5, 7]))
+
+
+def finally_wins():
+    for i in range(3):
+        try:
+            return i
+        finally:
+            if i == 0:
+                continue
+    return "end"
+
+
+print(finally_wins())
+
+
+def chained():
+    try:
+        try:
+            {}["k"]
+        except KeyError:
+            raise RuntimeError("while handling")
+    except RuntimeError as e:
+        return repr(e), repr(e.__context__), e.__suppress_context__
+
+
+print(chained())
+
+
+def reraise(n):
+    count = 0
+    while True:
+        try:
+            count += 1
+            if count > n:
+                raise StopIteration
+        except StopIteration:
+            return count
+
+
+print(reraise(3))

@@ -9,7 +9,7 @@
 use super::call::{cached_method, cached_native, Looked};
 use super::expr::{reads_frame, PlainBuiltin};
 use super::index::{list_item, list_store};
-use super::stmt::{store_local, subscript_anchor, Flow};
+use super::stmt::{store_local, subscript_anchor, Flow, TryPart};
 use super::{Frame, Interp};
 use crate::lang::ast::*;
 use crate::lang::error::{Anchor, PyResult};
@@ -1016,6 +1016,23 @@ fn stmt(cx: &Cx, s: &Stmt) -> CStmt {
                     |it, f| run_block(&body, it, f),
                     |it, f| run_block(&orelse, it, f),
                 )
+            })
+        }
+        StmtKind::Try(body, handlers, orelse, finalbody) => {
+            let (cbody, celse, cfin) = (block(cx, body), block(cx, orelse), block(cx, finalbody));
+            let chandlers: Box<[CBlock]> = handlers.iter().map(|h| block(cx, &h.body)).collect();
+            let (handlers, has_finally) = (handlers.clone(), !finalbody.is_empty());
+            node(s, move |it, f| {
+                let run = |it: &mut Interp, f: &mut Frame, part: TryPart| {
+                    let b = match part {
+                        TryPart::Body => &cbody,
+                        TryPart::Else => &celse,
+                        TryPart::Finally => &cfin,
+                        TryPart::Handler(i) => &chandlers[i],
+                    };
+                    run_block(b, it, f)
+                };
+                it.try_with(&handlers, has_finally, f, run)
             })
         }
         StmtKind::Return(Some(e)) => {

@@ -14,6 +14,15 @@ pub(super) const CHAINING: [Sym; 3] = [
     crate::lang::symbol::dunder::SUPPRESS_CONTEXT,
 ];
 
+/// A part of a `try` statement, for the runner of its blocks.
+#[derive(Clone, Copy)]
+pub enum TryPart {
+    Body,
+    Else,
+    Finally,
+    Handler(usize),
+}
+
 pub enum Flow {
     Normal,
     Break,
@@ -852,21 +861,41 @@ impl Interp {
         finalbody: &[Stmt],
         f: &mut Frame,
     ) -> PyResult<Flow> {
-        let result = match self.exec_block(body, f) {
+        let run = |me: &mut Self, f: &mut Frame, part: TryPart| match part {
+            TryPart::Body => me.exec_block(body, f),
+            TryPart::Else => me.exec_block(orelse, f),
+            TryPart::Finally => me.exec_block(finalbody, f),
+            TryPart::Handler(i) => me.exec_block(&handlers[i].body, f),
+        };
+        self.try_with(handlers, !finalbody.is_empty(), f, run)
+    }
+
+    /// A `try` statement whose blocks `run` runs (the tree-walker's or compiled ones).
+    pub(crate) fn try_with<R>(
+        &mut self,
+        handlers: &[Handler],
+        has_finally: bool,
+        f: &mut Frame,
+        run: R,
+    ) -> PyResult<Flow>
+    where
+        R: Fn(&mut Self, &mut Frame, TryPart) -> PyResult<Flow>,
+    {
+        let result = match run(self, f, TryPart::Body) {
             Ok(flow) => match flow {
-                Flow::Normal => self.exec_block(orelse, f),
+                Flow::Normal => run(self, f, TryPart::Else),
                 other => Ok(other),
             },
-            Err(err) => self.handle(err, handlers, f),
+            Err(err) => self.handle(err, handlers, f, &run),
         };
-        if finalbody.is_empty() {
+        if !has_finally {
             return result;
         }
         // `finally` runs whatever happened; its own break/return/raise wins.
         if let Err(e) = &result {
             self.handling.push(e.clone());
         }
-        let fin = self.exec_block(finalbody, f);
+        let fin = run(self, f, TryPart::Finally);
         if result.is_err() {
             self.handling.pop();
         }
@@ -892,8 +921,17 @@ impl Interp {
         d.insert(CHAINING[2], Value::bool(err.0.suppress_context));
     }
 
-    fn handle(&mut self, err: PyErr, handlers: &[Handler], f: &mut Frame) -> PyResult<Flow> {
-        for h in handlers {
+    fn handle<R>(
+        &mut self,
+        err: PyErr,
+        handlers: &[Handler],
+        f: &mut Frame,
+        run: &R,
+    ) -> PyResult<Flow>
+    where
+        R: Fn(&mut Self, &mut Frame, TryPart) -> PyResult<Flow>,
+    {
+        for (i, h) in handlers.iter().enumerate() {
             let matches = match &h.kind {
                 None => true,
                 Some(k) => {
@@ -914,7 +952,7 @@ impl Interp {
             }
             let handled_id = err.0.id;
             self.handling.push(err);
-            let mut r = self.exec_block(&h.body, f);
+            let mut r = run(self, f, TryPart::Handler(i));
             let handled = self.handling.pop();
             // An error raised while handling another one remembers it ("During handling ...").
             if let (Err(e2), Some(h)) = (&mut r, handled) {
