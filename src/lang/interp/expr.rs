@@ -1262,7 +1262,7 @@ fn int_leaf(e: &Expr, f: &Frame) -> Option<i64> {
 /// `float <op> float` comparisons (IEEE, as CPython's `float_richcompare` for two floats),
 /// and `int <op> int`.
 #[inline(always)]
-fn cmp_fast<T: PartialOrd>(op: CmpOp, x: &T, y: &T) -> Option<bool> {
+pub(crate) fn cmp_fast<T: PartialOrd>(op: CmpOp, x: &T, y: &T) -> Option<bool> {
     Some(match op {
         CmpOp::Eq => x == y,
         CmpOp::Ne => x != y,

@@ -77,53 +77,7 @@ impl Interp {
                     self.assign(&targets[0], v, f)?;
                 }
             }
-            StmtKind::AugAssign(target, op, value) => {
-                // `n += k` on a local number: no call into the general path.
-                if let ExprKind::Name(
-                    n @ Name {
-                        scope: Scope::Local(slot),
-                        ..
-                    },
-                ) = &target.kind
-                {
-                    let slot = *slot as usize;
-                    if matches!(
-                        f.slots.get(slot),
-                        Some(Some(Value::Int(_) | Value::Float(_)))
-                    ) {
-                        let rhs = self.eval_leaf(value, f)?;
-                        // (The right side cannot rebind a plain local; read it again anyway.)
-                        let cur = match &f.slots[slot] {
-                            Some(v @ (Value::Int(_) | Value::Float(_))) => v.clone(),
-                            _ => self
-                                .load_name(n, f)
-                                .map_err(|e| self.at(e, f, target.span, Anchor::None))?,
-                        };
-                        let r = self
-                            .inplace(*op, &cur, &rhs)
-                            .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
-                        f.slots[slot] = Some(r);
-                        return Ok(Flow::Normal);
-                    }
-                    // A captured number (`nonlocal n; n += k`): read before the right side,
-                    // as Python loads it first; the cell is written after.
-                    if let Some(Some(Value::Cell(c))) = f.slots.get(slot) {
-                        let cur = match &*c.borrow() {
-                            Some(v @ (Value::Int(_) | Value::Float(_))) => Some(v.dup()),
-                            _ => None,
-                        };
-                        if let Some(cur) = cur {
-                            let rhs = self.eval_leaf(value, f)?;
-                            let r = self
-                                .inplace(*op, &cur, &rhs)
-                                .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
-                            self.store_name(n, r, f);
-                            return Ok(Flow::Normal);
-                        }
-                    }
-                }
-                self.aug_assign(target, *op, value, f, s)?
-            }
+            StmtKind::AugAssign(target, op, value) => self.aug_assign(target, *op, value, f, s)?,
             StmtKind::If(test, body, orelse) => {
                 let t = self.cond(test, f, test.span)?;
                 return self.exec_block(if t { body } else { orelse }, f);
@@ -644,6 +598,50 @@ impl Interp {
     where
         R: Fn(&mut Self, &mut Frame) -> PyResult<Value>,
     {
+        if let ExprKind::Name(
+            n @ Name {
+                scope: Scope::Local(slot),
+                ..
+            },
+        ) = &target.kind
+        {
+            let slot = *slot as usize;
+            // `n += k` on a local number: no call into the general path.
+            if matches!(
+                f.slots.get(slot),
+                Some(Some(Value::Int(_) | Value::Float(_)))
+            ) {
+                let rhs = rhs(self, f)?;
+                // (The right side cannot rebind a plain local; read it again anyway.)
+                let cur = match &f.slots[slot] {
+                    Some(v @ (Value::Int(_) | Value::Float(_))) => v.clone(),
+                    _ => self
+                        .load_name(n, f)
+                        .map_err(|e| self.at(e, f, target.span, Anchor::None))?,
+                };
+                let r = self
+                    .inplace(op, &cur, &rhs)
+                    .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
+                f.slots[slot] = Some(r);
+                return Ok(());
+            }
+            // A captured number (`nonlocal n; n += k`): read before the right side, as
+            // Python loads it first; the cell is written after.
+            if let Some(Some(Value::Cell(c))) = f.slots.get(slot) {
+                let cur = match &*c.borrow() {
+                    Some(v @ (Value::Int(_) | Value::Float(_))) => Some(v.dup()),
+                    _ => None,
+                };
+                if let Some(cur) = cur {
+                    let rhs = rhs(self, f)?;
+                    let r = self
+                        .inplace(op, &cur, &rhs)
+                        .map_err(|e| self.at(e, f, s.span, Anchor::None))?;
+                    self.store_name(n, r, f);
+                    return Ok(());
+                }
+            }
+        }
         match &target.kind {
             ExprKind::Name(
                 n @ Name {
