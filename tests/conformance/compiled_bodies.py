@@ -502,3 +502,125 @@ def reraise(n):
 
 
 print(reraise(3))
+
+
+# %% slice_stores_bools_and_declarations
+# Slice stores run compiled: value, container, then the bounds in order; every error as
+# the tree-walker's. True/False are constants; global/nonlocal run nothing.
+def show(tag, v):
+    print("eval", tag)
+    return v
+
+
+class Rec:
+    def __setitem__(self, k, v):
+        print("setitem", k, v)
+
+
+def stores(xs):
+    xs[show("lo", 1):show("hi", 3)] = show("value", [7, 8, 9])
+    xs[::2] = [0] * len(xs[::2])
+    xs[len(xs):] = (10, 11)
+    xs[:0] = "ab"
+    ys = list(range(8))
+    k = 3
+    ys[:k + 1] = ys[k::-1]
+    ys[-2:] = []
+    r = Rec()
+    r[1:k:2] = True
+    r[:] = False
+    return xs, ys
+
+
+print(stores([1, 2, 3, 4, 5]))
+
+
+def bad_step(xs):
+    try:
+        xs[::2] = [1]
+    except ValueError as e:
+        print("ValueError:", e)
+    try:
+        xs[::0] = []
+    except ValueError as e:
+        print("ValueError:", e)
+    try:
+        xs["a":] = []
+    except TypeError as e:
+        print("TypeError:", e)
+    try:
+        t = (1, 2)
+        t[0:1] = [5]
+    except TypeError as e:
+        print("TypeError:", e)
+    try:
+        xs[0:1] = 5
+    except TypeError as e:
+        print("TypeError:", e)
+    try:
+        nope[0:1] = [show("before the unbound container", 1)]
+    except NameError as e:
+        print("NameError:", e)
+    return xs
+
+
+print(bad_step([1, 2, 3, 4]))
+
+X = 1
+
+
+def declare():
+    global X
+    X = X + 1
+
+
+def only_declare():
+    global X
+
+
+def counter():
+    n = 0
+
+    def bump():
+        nonlocal n
+        n += 1
+        return n == 2, not n, True and n
+
+    return bump
+
+
+print(declare(), X, only_declare())
+b = counter()
+print(b(), b(), b())
+
+
+def flags(v):
+    seen = False
+    while not seen:
+        seen = True if v else False
+        v = not v
+    return seen is True, [True, False, None]
+
+
+print(flags(0), flags(1))
+
+
+def not_iterable(xs):
+    for target in ("plain", "extended", "bad bound"):
+        try:
+            if target == "plain":
+                xs[0:1] = 5
+            elif target == "extended":
+                xs[::2] = 5
+            else:
+                xs["a":] = 5
+        except TypeError as e:
+            print(target, "TypeError:", e)
+
+
+not_iterable([1, 2, 3])
+xs = [1, 2]
+try:
+    xs[:1] = None
+except TypeError as e:
+    print("module level TypeError:", e)

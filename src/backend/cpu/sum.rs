@@ -387,6 +387,14 @@ fn streamed_multi_row<E: Element, const NR: usize>(
 
 /// Columns handled per pass of `column_sums` (their accumulators stay in L1).
 const COL_BLOCK: usize = 128;
+/// Columns per pass of the cascade path, whose carries (3 levels × 512 floats, 6 KB) still fit
+/// in L1: wider passes read longer runs of each row (2 KB rather than 512 bytes), which the
+/// hardware prefetcher streams better.
+const CASCADE_BLOCK: usize = 512;
+const _: () = assert!(
+    3 * CASCADE_BLOCK <= 4 * 4 * COL_BLOCK,
+    "carries fit column_sums' buffer"
+);
 /// Columns whose chunk sums `cascade_chunked` keeps in registers at once: 64 floats are eight
 /// AVX2 (four AVX-512) accumulators, enough independent additions to hide the adder's latency
 /// (16 columns, two chains, waited on it: ~3x slower); 16 for the columns left after those.
@@ -491,7 +499,7 @@ simd_build! {
             // whole register groups, a block at a time; the few columns left go below
             let end = cols.start + (cols.end - cols.start) / REG_COLS * REG_COLS;
             while c0 < end {
-                let w = COL_BLOCK.min(end - c0);
+                let w = CASCADE_BLOCK.min(end - c0);
                 let o = &mut out[c0 - cols.start..][..w];
                 cascade_chunked::<E, REG_COLS>(v, base, row_stride, n, c0, w, o, &mut acc);
                 c0 += w;

@@ -101,7 +101,11 @@ pub(crate) fn run_block(b: &[CStmt], it: &mut Interp, f: &mut Frame) -> PyResult
 }
 
 fn block(cx: &Cx, body: &[Stmt]) -> CBlock {
-    body.iter().map(|s| stmt(cx, s)).collect()
+    body.iter()
+        // (`global`/`nonlocal` only steer name resolution, done before: nothing runs.)
+        .filter(|s| !matches!(s.kind, StmtKind::Global(_) | StmtKind::Nonlocal(_)))
+        .map(|s| stmt(cx, s))
+        .collect()
 }
 
 /// The tree-walker's evaluation of `e` (a copy kept by the node).
@@ -254,6 +258,10 @@ fn expr(cx: &Cx, e: &Expr) -> CExpr {
             Box::new(move |_, _| Ok(Value::float(x)))
         }
         ExprKind::None => Box::new(|_, _| Ok(Value::None)),
+        ExprKind::Bool(b) => {
+            let b = *b;
+            Box::new(move |_, _| Ok(Value::bool(b)))
+        }
         ExprKind::Str(s) => {
             let s = s.clone();
             Box::new(move |_, _| Ok(Value::Str(s.clone())))
@@ -320,17 +328,11 @@ fn expr(cx: &Cx, e: &Expr) -> CExpr {
         ExprKind::Subscript(obj, idx) => match &idx.kind {
             // `xs[a:b:c]`: the parts evaluated in order, no slice object.
             ExprKind::Slice(a, b, c) => {
-                let cobj = expr(cx, obj);
-                let parts = [a, b, c].map(|p| p.as_ref().map(|x| expr(cx, x)));
+                let (cobj, parts) = (expr(cx, obj), slice_parts(cx, [a, b, c]));
                 let (span, anchor) = (e.span, subscript_anchor(obj, idx));
                 Box::new(move |it, f| {
                     let o = cobj(it, f)?;
-                    let mut vals = [Value::None, Value::None, Value::None];
-                    for (v, p) in vals.iter_mut().zip(&parts) {
-                        if let Some(p) = p {
-                            *v = p(it, f)?;
-                        }
-                    }
+                    let vals = eval_slice_parts(&parts, it, f)?;
                     it.get_slice(&o, &vals)
                         .map_err(|err| it.at(err, f, span, anchor))
                 })
@@ -854,6 +856,40 @@ fn item_store_expr(cx: &Cx, s: &Stmt, t: &Expr, slot: usize, idx: &Expr, value: 
     })
 }
 
+type CSliceParts = [Option<CExpr>; 3];
+
+fn slice_parts(cx: &Cx, parts: [&Option<Box<Expr>>; 3]) -> CSliceParts {
+    parts.map(|p| p.as_ref().map(|x| expr(cx, x)))
+}
+
+/// A slice's bounds and step in order, `None` for those left out (no slice object).
+fn eval_slice_parts(parts: &CSliceParts, it: &mut Interp, f: &mut Frame) -> PyResult<[Value; 3]> {
+    let mut vals = [Value::None, Value::None, Value::None];
+    for (v, p) in vals.iter_mut().zip(parts) {
+        if let Some(p) = p {
+            *v = p(it, f)?;
+        }
+    }
+    Ok(vals)
+}
+
+/// `xs[a:b] = v`: the value, the container, then the slice's parts, as `assign` runs them.
+fn slice_store(cx: &Cx, s: &Stmt, t: &Expr, obj: &Expr, idx: &Expr) -> Option<CStmt> {
+    let (StmtKind::Assign(_, value), ExprKind::Slice(a, b, c)) = (&s.kind, &idx.kind) else {
+        return None;
+    };
+    let (cv, cobj, parts) = (expr(cx, value), expr(cx, obj), slice_parts(cx, [a, b, c]));
+    let (span, anchor) = (t.span, subscript_anchor(obj, idx));
+    Some(node(s, move |it, f| {
+        let v = cv(it, f)?;
+        let o = cobj(it, f)?;
+        let vals = eval_slice_parts(&parts, it, f)?;
+        it.set_slice(&o, &vals, v)
+            .map_err(|err| it.at(err, f, span, anchor))?;
+        Ok(Flow::Normal)
+    }))
+}
+
 /// A statement's node: `inner` inlined under the traceback bookkeeping every statement has.
 fn node<F>(s: &Stmt, inner: F) -> CStmt
 where
@@ -880,7 +916,10 @@ fn stmt(cx: &Cx, s: &Stmt) -> CStmt {
             ..
         }] = &targets[..]
         {
-            if let (Some(slot), false) = (cx.local(obj), matches!(idx.kind, ExprKind::Slice(..))) {
+            if let Some(c) = slice_store(cx, s, t, obj, idx) {
+                return c;
+            }
+            if let Some(slot) = cx.local(obj) {
                 if leaf(cx, idx).is_none() {
                     return item_store_expr(cx, s, t, slot, idx, value);
                 }

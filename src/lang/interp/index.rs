@@ -250,9 +250,14 @@ impl Interp {
                     Err(rc) => rc.borrow().clone(),
                 }
             }
-            v => self
-                .collect(&v)
-                .map_err(|_| type_error("must assign iterable to extended slice"))?,
+            v => self.collect(&v).map_err(|_| {
+                // (CPython checks the bounds first, and words this by the slice's kind.)
+                match slice_indices(s, l.borrow().len()) {
+                    Err(e) => e,
+                    Ok((_, _, 1, _)) => type_error("can only assign an iterable"),
+                    Ok(_) => type_error("must assign iterable to extended slice"),
+                }
+            })?,
         };
         let len = l.borrow().len();
         let (start, stop, step, count) = slice_indices(s, len)?;
