@@ -233,6 +233,27 @@ impl From<bool> for Value {
 }
 
 impl Value {
+    /// Drops the value with the test for the kinds that own nothing (None, bools, ints,
+    /// floats) inlined, so that dropping one is a compare rather than a call of the drop glue
+    /// (~11 instructions; every operator's operands and every frame's slots are dropped).
+    #[inline(always)]
+    pub fn release(self) {
+        if self.owns_nothing() {
+            std::mem::forget(self);
+        } else {
+            drop(self);
+        }
+    }
+
+    /// None, a bool, an int or a float: nothing to drop (read from the tag alone).
+    #[inline(always)]
+    pub fn owns_nothing(&self) -> bool {
+        matches!(
+            self,
+            Value::None | Value::Bool(_) | Value::Int(_) | Value::Float(_)
+        )
+    }
+
     pub fn list(items: Vec<Value>) -> Value {
         Value::List(Rc::new(RefCell::new(items)))
     }
