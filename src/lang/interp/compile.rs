@@ -578,11 +578,12 @@ fn call(cx: &Cx, e: &Expr, func: &Expr, args: &[Arg]) -> CExpr {
                 }
                 Some(Value::Builtin(b)) if b.this.is_some() || !reads_frame(b.name) => {
                     let b = b.clone();
-                    let pos = eval_args(&cargs, it, f)?;
-                    let this = b.this.as_ref().unwrap_or(&Value::None);
-                    let fast = fast_method(this, b.name);
-                    it.call_native_fast(b.f, fast, this, pos)
-                        .map_err(|err| at(it, err, f))
+                    with_small_args(&cargs, it, f, |it, f, args| {
+                        let this = b.this.as_ref().unwrap_or(&Value::None);
+                        let fast = fast_method(this, b.name);
+                        it.call_native_slice(b.f, fast, this, args)
+                            .map_err(|err| at(it, err, f))
+                    })
                 }
                 _ => it.eval(&e, f),
             })
@@ -625,12 +626,15 @@ fn method_call(
     Box::new(move |it, f| {
         if let Some(slot) = oslot {
             if let Some(m) = slot_ref(f, slot).and_then(|o| cached_native(o, &hint)) {
-                let pos = eval_args(&cargs, it, f)?;
-                if let Some(this) = slot_ref(f, slot) {
-                    return it
-                        .call_native_fast(m.f, m.fast, this, pos)
-                        .map_err(|err| at(it, err, f));
-                }
+                return with_small_args(&cargs, it, f, |it, f, args| {
+                    // (The arguments cannot unbind a plain local; if they did, its read fails.)
+                    let o = match slot_ref(f, slot) {
+                        Some(o) => o,
+                        None => &cobj(it, f)?,
+                    };
+                    it.call_native_slice(m.f, m.fast, o, args)
+                        .map_err(|err| at(it, err, f))
+                });
             }
         }
         let cached = match oslot.and_then(|s| slot_ref(f, s)) {
@@ -665,12 +669,11 @@ fn method_call(
                 }
                 it.call_slots(&func, slots).map_err(|err| at(it, err, f))
             }
-            Looked::Native(nf, this, _) => {
-                let pos = eval_args(&cargs, it, f)?;
+            Looked::Native(nf, this, _) => with_small_args(&cargs, it, f, |it, f, args| {
                 let fast = cached_native(&this, &hint).and_then(|m| m.fast);
-                it.call_native_fast(nf, fast, &this, pos)
+                it.call_native_slice(nf, fast, &this, args)
                     .map_err(|err| at(it, err, f))
-            }
+            }),
             m => {
                 let pos = eval_args(&cargs, it, f)?;
                 it.call_looked_up(m, Args::new(pos))
@@ -698,6 +701,38 @@ fn arg_node(cx: &Cx, x: &Expr) -> ArgNode {
         Some(AnyLeaf::Slot(SlotLeaf(s))) => ArgNode::Slot(s, expr(cx, x)),
         Some(AnyLeaf::Imm(ImmLeaf(v))) => ArgNode::Imm(v),
         None => ArgNode::Expr(expr(cx, x)),
+    }
+}
+
+/// A builtin's call with its arguments in a stack array when there are at most two (no
+/// `ArgVec` to build and drop: `list.append`, `dict.get`, ...), released after `k` ran.
+#[inline(always)]
+fn with_small_args<K>(cargs: &[ArgNode], it: &mut Interp, f: &mut Frame, k: K) -> PyResult<Value>
+where
+    K: FnOnce(&mut Interp, &mut Frame, &mut [Value]) -> PyResult<Value>,
+{
+    match cargs {
+        [] => k(it, f, &mut []),
+        [a] => {
+            let mut v = [a.eval(it, f)?];
+            let r = k(it, f, &mut v);
+            let [x] = v;
+            x.release();
+            r
+        }
+        [a, b] => {
+            let x = a.eval(it, f)?;
+            let mut v = [x, b.eval(it, f)?];
+            let r = k(it, f, &mut v);
+            let [x, y] = v;
+            x.release();
+            y.release();
+            r
+        }
+        _ => {
+            let mut v = eval_args(cargs, it, f)?;
+            k(it, f, &mut v)
+        }
     }
 }
 

@@ -773,6 +773,23 @@ impl Interp {
         self.call_native(nf, this, Args::new(pos))
     }
 
+    /// `call_native_fast` with the arguments in a slice (a stack array of the compiled call):
+    /// they are gathered into an `ArgVec` only when the fast form declines.
+    #[inline(always)]
+    pub(crate) fn call_native_slice(
+        &mut self,
+        nf: NativeFn,
+        fast: Option<FastFn>,
+        this: &Value,
+        args: &mut [Value],
+    ) -> PyResult<Value> {
+        if let Some(r) = fast.and_then(|fast| fast(self, this, args)) {
+            return r;
+        }
+        let pos = args.iter_mut().map(|a| std::mem::replace(a, Value::None));
+        self.call_native(nf, this, Args::new(pos.collect()))
+    }
+
     /// `obj.m(a, b)` of a `simple` Python function with plain arguments: `this` and the
     /// arguments go straight into the new frame's slots (no `Args`, no shifting).
     #[inline(always)]
