@@ -212,16 +212,14 @@ where
             if l.get(f).is_some() {
                 let y = cb(it, f)?;
                 if let Some(x) = l.get(f) {
-                    let r = g(it, f, x, &y);
-                    y.release();
-                    return r;
+                    return g(it, f, x, &y);
                 }
                 let x = ca(it, f)?;
-                return op_on(it, f, &g, x, y);
+                return g(it, f, &x, &y);
             }
             let x = ca(it, f)?;
             let y = cb(it, f)?;
-            op_on(it, f, &g, x, y)
+            g(it, f, &x, &y)
         })
     }
     fn right<L: Leaf, G>(l: L, (ca, cb): (CExpr, CExpr), g: G) -> CExpr
@@ -231,14 +229,10 @@ where
         Box::new(move |it, f| {
             let x = ca(it, f)?;
             match l.get(f) {
-                Some(y) => {
-                    let r = g(it, f, &x, y);
-                    x.release();
-                    r
-                }
+                Some(y) => g(it, f, &x, y),
                 None => {
                     let y = cb(it, f)?;
-                    op_on(it, f, &g, x, y)
+                    g(it, f, &x, &y)
                 }
             }
         })
@@ -480,20 +474,8 @@ fn binary_general(cx: &Cx, e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> CExpr {
     Box::new(move |it, f| {
         let x = ca(it, f)?;
         let y = cb(it, f)?;
-        op_on(it, f, &g, x, y)
+        g(it, f, &x, &y)
     })
-}
-
-/// `g` on two operands, which are then released.
-#[inline(always)]
-fn op_on<G>(it: &mut Interp, f: &Frame, g: &G, x: Value, y: Value) -> PyResult<Value>
-where
-    G: Fn(&mut Interp, &Frame, &Value, &Value) -> PyResult<Value>,
-{
-    let r = g(it, f, &x, &y);
-    x.release();
-    y.release();
-    r
 }
 
 /// A call's argument: a leaf read in place (a local that is not plain goes through its
@@ -751,11 +733,7 @@ fn cond(cx: &Cx, e: &Expr, span: Span) -> CCond {
     match &e.kind {
         ExprKind::Compare(first, rest) if rest.len() == 1 => {
             let (op, espan) = (rest[0].0, e.span);
-            let test = move |it: &mut Interp, f: &Frame, v: Value| {
-                let r = it.test_at(&v, f, span);
-                v.release();
-                r
-            };
+            let test = move |it: &mut Interp, f: &Frame, v: Value| it.test_at(&v, f, span);
             if let (Some(la), Some(lb)) = (leaf(cx, first), leaf(cx, &rest[0].1)) {
                 let g = move |it: &mut Interp, f: &Frame, x: &Value, y: &Value| {
                     if let (Value::Int(x), Value::Int(y)) = (x, y) {

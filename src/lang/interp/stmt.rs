@@ -1137,13 +1137,7 @@ pub(crate) fn store_local(t: &Expr, v: Value, f: &mut Frame) -> Option<Value> {
     {
         if let Some(s) = f.slots.get_mut(*slot as usize) {
             if !matches!(s, Some(Value::Cell(_))) {
-                // (The old value dropped only when it owns something: no call of the drop glue
-                // for a number.)
-                if s.as_ref().is_some_and(|x| !x.owns_nothing()) {
-                    *s = Some(v);
-                } else {
-                    std::mem::forget(s.replace(v));
-                }
+                *s = Some(v);
                 return None;
             }
         }
