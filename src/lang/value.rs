@@ -538,8 +538,18 @@ impl Hash for Key {
 
 /// A key's table hash: equal keys (`1`, `1.0`, `True`, an instance whose `__hash__` is 1)
 /// get the same one.
-#[inline]
+/// (Ints and strings, the common keys, hash inline in the table's probe; the rest out of line.)
+#[inline(always)]
 pub fn key_hash(v: &Value) -> u64 {
+    match v {
+        Value::Int(i) => int_key_hash(*i),
+        Value::Str(s) => s.cached_hash(text_hash),
+        v => other_key_hash(v),
+    }
+}
+
+#[inline(never)]
+fn other_key_hash(v: &Value) -> u64 {
     match v {
         Value::Int(i) => int_key_hash(*i),
         Value::Bool(b) => int_key_hash(*b as i64),
