@@ -196,11 +196,11 @@ where
     }
 }
 
-/// A node over a leaf and a compiled expression (in either order), monomorphised for the
-/// leaf's kind: the leaf is read in place after the other side runs (which cannot rebind a
-/// plain local). A leaf that is not a plain bound local at the start runs as compiled, in
-/// order.
-fn leaf_and_expr<G>(cx: &Cx, a: &Expr, b: &Expr, g: G) -> Option<CExpr>
+/// `g` on `a` and `b`, in order: two leaves read in place (`two_leaves`), a leaf and an
+/// expression with the leaf read in place after the other side runs (which cannot rebind a
+/// plain local; a leaf that is not a plain bound local at the start runs as compiled, in
+/// order), or two compiled expressions.
+fn operands<G>(cx: &Cx, e: &Expr, a: &Expr, b: &Expr, g: G) -> CExpr
 where
     G: Fn(&mut Interp, &Frame, &Value, &Value) -> PyResult<Value> + 'static,
 {
@@ -238,13 +238,21 @@ where
         })
     }
     let both = (expr(cx, a), expr(cx, b));
-    Some(match (leaf(cx, a), leaf(cx, b)) {
+    match (leaf(cx, a), leaf(cx, b)) {
+        (Some(la), Some(lb)) => two_leaves(e, la, lb, g, |it, e, f| it.eval(e, f)),
         (Some(AnyLeaf::Slot(l)), None) => left(l, both, g),
         (Some(AnyLeaf::Imm(l)), None) => left(l, both, g),
         (None, Some(AnyLeaf::Slot(l))) => right(l, both, g),
         (None, Some(AnyLeaf::Imm(l))) => right(l, both, g),
-        _ => return None,
-    })
+        (None, None) => {
+            let (ca, cb) = both;
+            Box::new(move |it, f| {
+                let x = ca(it, f)?;
+                let y = cb(it, f)?;
+                g(it, f, &x, &y)
+            })
+        }
+    }
 }
 
 fn expr(cx: &Cx, e: &Expr) -> CExpr {
@@ -312,18 +320,7 @@ fn expr(cx: &Cx, e: &Expr) -> CExpr {
                 it.compare_two(op, x, y)
                     .map_err(|err| it.at(err, f, span, Anchor::None))
             };
-            if let (Some(la), Some(lb)) = (leaf(cx, first), leaf(cx, re)) {
-                return two_leaves(e, la, lb, g, |it, e, f| it.eval(e, f));
-            }
-            if let Some(c) = leaf_and_expr(cx, first, re, g) {
-                return c;
-            }
-            let (ca, cb) = (expr(cx, first), expr(cx, re));
-            Box::new(move |it, f| {
-                let x = ca(it, f)?;
-                let y = cb(it, f)?;
-                g(it, f, &x, &y)
-            })
+            operands(cx, e, first, re, g)
         }
         ExprKind::Subscript(obj, idx) => match &idx.kind {
             // `xs[a:b:c]`: the parts evaluated in order, no slice object.
@@ -445,37 +442,11 @@ fn binary(cx: &Cx, e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> CExpr {
             right_start: b.span.start,
         },
     );
-    if let (Some(la), Some(lb)) = (leaf(cx, a), leaf(cx, b)) {
-        let g = move |it: &mut Interp, f: &Frame, x: &Value, y: &Value| {
-            it.binary(op, x, y)
-                .map_err(|err| it.at(err, f, span, anchor))
-        };
-        return two_leaves(e, la, lb, g, |it, e, f| it.eval(e, f));
-    }
-    binary_general(cx, e, op, a, b)
-}
-
-fn binary_general(cx: &Cx, e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> CExpr {
-    let (span, anchor) = (
-        e.span,
-        Anchor::BinOp {
-            left_end: a.span.end,
-            right_start: b.span.start,
-        },
-    );
     let g = move |it: &mut Interp, f: &Frame, x: &Value, y: &Value| {
         it.binary(op, x, y)
             .map_err(|err| it.at(err, f, span, anchor))
     };
-    if let Some(c) = leaf_and_expr(cx, a, b, g) {
-        return c;
-    }
-    let (ca, cb) = (expr(cx, a), expr(cx, b));
-    Box::new(move |it, f| {
-        let x = ca(it, f)?;
-        let y = cb(it, f)?;
-        g(it, f, &x, &y)
-    })
+    operands(cx, e, a, b, g)
 }
 
 /// A call's argument: a leaf read in place (a local that is not plain goes through its
@@ -518,7 +489,7 @@ fn call(cx: &Cx, e: &Expr, func: &Expr, args: &[Arg]) -> CExpr {
                 if let Some(Some(Value::Func(fun))) = it.globals.get(i) {
                     if fun.simple {
                         let fun = fun.clone();
-                        return call_simple(it, f, &fun, &cargs, span);
+                        return call_simple(it, f, &fun, None, &cargs, span);
                     }
                 }
                 let Some(b) = it.plain_builtin(&callee) else {
@@ -556,7 +527,7 @@ fn call(cx: &Cx, e: &Expr, func: &Expr, args: &[Arg]) -> CExpr {
             Box::new(move |it, f| match slot_ref(f, slot) {
                 Some(Value::Func(fun)) if fun.simple => {
                     let fun = fun.clone();
-                    call_simple(it, f, &fun, &cargs, span)
+                    call_simple(it, f, &fun, None, &cargs, span)
                 }
                 Some(Value::Builtin(b)) if b.this.is_some() || !reads_frame(b.name) => {
                     let b = b.clone();
@@ -575,18 +546,29 @@ fn call(cx: &Cx, e: &Expr, func: &Expr, args: &[Arg]) -> CExpr {
     }
 }
 
-/// A call of a `simple` Python function: the arguments straight into its new frame's slots.
+/// A call of a `simple` Python function: `this` (a method's object) and the arguments
+/// straight into its new frame's slots.
 #[inline(always)]
 fn call_simple(
     it: &mut Interp,
     f: &mut Frame,
     fun: &Rc<Function>,
+    this: Option<Value>,
     cargs: &[ArgNode],
     span: Span,
 ) -> PyResult<Value> {
     let mut slots = it.new_slots(fun.def.info.local_names.len());
+    if let Some(this) = this {
+        slots.push(Some(this));
+    }
     for a in cargs {
-        slots.push(Some(a.eval(it, f)?));
+        match a.eval(it, f) {
+            Ok(v) => slots.push(Some(v)),
+            Err(err) => {
+                it.free_slots(slots);
+                return Err(err);
+            }
+        }
     }
     it.call_slots(fun, slots)
         .map_err(|err| it.at(err, f, span, Anchor::None))
@@ -638,18 +620,7 @@ fn method_call(
         };
         match method {
             Looked::Func(func, this) if func.simple => {
-                let mut slots = it.new_slots(func.def.info.local_names.len().max(8));
-                slots.push(Some(this));
-                for a in cargs.iter() {
-                    match a.eval(it, f) {
-                        Ok(v) => slots.push(Some(v)),
-                        Err(err) => {
-                            it.free_slots(slots);
-                            return Err(err);
-                        }
-                    }
-                }
-                it.call_slots(&func, slots).map_err(|err| at(it, err, f))
+                call_simple(it, f, &func, Some(this), &cargs, span)
             }
             Looked::Native(nf, this, _) => with_small_args(&cargs, it, f, |it, f, args| {
                 let fast = cached_native(&this, &hint).and_then(|m| m.fast);
@@ -866,12 +837,16 @@ fn item_store<L: Leaf>(
 
 /// `xs[i + 1] = v` with a plain local container: the value, then the index, then the
 /// container read in its slot (which neither can rebind).
-fn item_store_expr(cx: &Cx, s: &Stmt, t: &Expr, slot: usize, idx: &Expr, value: &Expr) -> CStmt {
-    let (cv, ci) = (expr(cx, value), expr(cx, idx));
-    let anchor = match &t.kind {
-        ExprKind::Subscript(obj, _) => subscript_anchor(obj, idx),
-        _ => Anchor::None,
-    };
+fn item_store_expr(
+    cx: &Cx,
+    s: &Stmt,
+    t: &Expr,
+    slot: usize,
+    idx: &Expr,
+    cv: CExpr,
+    anchor: Anchor,
+) -> CStmt {
+    let ci = expr(cx, idx);
     let (t, tspan) = (t.clone(), t.span);
     node(s, move |it, f| {
         let v = cv(it, f)?;
@@ -955,15 +930,11 @@ fn stmt(cx: &Cx, s: &Stmt) -> CStmt {
                 return c;
             }
             if let Some(slot) = cx.local(obj) {
-                if leaf(cx, idx).is_none() {
-                    return item_store_expr(cx, s, t, slot, idx, value);
-                }
-            }
-            if let (Some(slot), Some(li)) = (cx.local(obj), leaf(cx, idx)) {
                 let (cv, anchor) = (expr(cx, value), subscript_anchor(obj, idx));
-                return match li {
-                    AnyLeaf::Slot(l) => item_store(s, t, slot, l, cv, anchor),
-                    AnyLeaf::Imm(l) => item_store(s, t, slot, l, cv, anchor),
+                return match leaf(cx, idx) {
+                    None => item_store_expr(cx, s, t, slot, idx, cv, anchor),
+                    Some(AnyLeaf::Slot(l)) => item_store(s, t, slot, l, cv, anchor),
+                    Some(AnyLeaf::Imm(l)) => item_store(s, t, slot, l, cv, anchor),
                 };
             }
         }

@@ -767,10 +767,7 @@ impl Interp {
         this: &Value,
         mut pos: ArgVec,
     ) -> PyResult<Value> {
-        if let Some(r) = fast.and_then(|fast| fast(self, this, &mut pos)) {
-            return r;
-        }
-        self.call_native(nf, this, Args::new(pos))
+        self.call_native_slice(nf, fast, this, &mut pos)
     }
 
     /// `call_native_fast` with the arguments in a slice (a stack array of the compiled call):
