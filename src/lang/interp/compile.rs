@@ -412,26 +412,8 @@ fn subscript(cx: &Cx, e: &Expr, obj: &Expr, idx: &Expr) -> CExpr {
         }
         it.get_item(o, i).map_err(|err| at(it, err, f))
     };
-    if let (Some(slot), Some(li)) = (cx.local(obj), leaf(cx, idx)) {
-        return two_leaves(e, AnyLeaf::Slot(SlotLeaf(slot)), li, get, |it, e, f| {
-            it.eval(e, f)
-        });
-    }
-    let (oslot, cobj, cidx) = (cx.local(obj), expr(cx, obj), expr(cx, idx));
-    Box::new(move |it, f| {
-        // (A plain local container is read after the index, which cannot rebind it.)
-        if let Some(slot) = oslot.filter(|&slot| slot_ref(f, slot).is_some()) {
-            let i = cidx(it, f)?;
-            if let Some(o) = slot_ref(f, slot) {
-                return get(it, f, o, &i);
-            }
-            let o = cobj(it, f)?;
-            return get(it, f, &o, &i);
-        }
-        let o = cobj(it, f)?;
-        let i = cidx(it, f)?;
-        get(it, f, &o, &i)
-    })
+    // (A plain local container is read after the index, which cannot rebind it.)
+    operands(cx, e, obj, idx, get)
 }
 
 fn binary(cx: &Cx, e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> CExpr {
