@@ -772,9 +772,10 @@ fn dict_method(name: &str) -> Option<NativeFn> {
             let d = this_dict(t);
             let k = i.key_in(a.pos[0].clone(), d)?;
             let mut d = d.borrow_mut();
-            Ok(d.entry(k)
-                .or_insert_with(|| a.pos.get(1).cloned().unwrap_or(Value::None))
-                .clone())
+            Ok(
+                d.get_or_insert_with(k, || a.pos.get(1).cloned().unwrap_or(Value::None))
+                    .clone(),
+            )
         },
         "update" => |i, t, a| {
             let d = this_dict(t);

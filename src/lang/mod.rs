@@ -1,6 +1,7 @@
 //! The Python subset: lexer → parser → resolver → tree-walking interpreter.
 pub mod ast;
 pub mod builtins;
+pub mod dict_map;
 pub mod error;
 pub mod format;
 pub mod help;

@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 pub type Cell = Rc<RefCell<Option<Value>>>;
 pub type AttrMap = IndexMap<Sym, Value, FxBuildHasher>;
-pub type DictMap = IndexMap<Key, Value, KeyBuildHasher>;
+pub use super::dict_map::DictMap;
 pub type SetMap = IndexSet<Key, KeyBuildHasher>;
 
 /// The hasher of dict and set tables. `Key::hash` writes one finished hash (`key_hash`),

@@ -73,3 +73,48 @@ print(sorted(d), sorted(d.items()), sorted(d, key=d.get))
 print(sum({'a': 1, 'b': 2}.values()))
 # %% str_keys_repr
 print({"it's": 1, 'q"': 2})
+
+# %% table_growth_removal_and_order
+# Growth, removal from the middle and the end, reinsertion and popitem: order and lookups hold.
+d = {}
+for i in range(3000):
+    d[(i * 7919) % 3001] = i
+for k in list(d)[::3]:
+    del d[k]
+for i in range(0, 3000, 5):
+    d[-i] = i
+print(len(d), list(d)[:6], list(d)[-4:])
+print(sum(d[k] for k in d if k % 2), d.get(7919 % 3001), d.get(3000))
+for _ in range(10):
+    d.popitem()
+print(len(d), list(d.items())[-2:])
+d2 = d.copy()
+del d2[list(d2)[5]]
+print(d == d2, len(d2), d2.setdefault(-5, 99), d2.setdefault(123456, "new"), list(d2)[-1])
+m = {1: "int", 1.0: "float", True: "bool", 2: "two"}
+m.pop(2)
+m[2.0] = "two again"
+print(m, {1.5: 1, 3: 2}.get(1.5))
+
+
+class K:
+    def __init__(self, v):
+        self.v = v
+
+    def __hash__(self):
+        return self.v % 4
+
+    def __eq__(self, other):
+        return isinstance(other, K) and self.v == other.v
+
+
+u = {K(i): i for i in range(40)}
+for i in range(0, 40, 3):
+    del u[K(i)]
+print(len(u), [u[K(i)] for i in (1, 2, 4, 38)], K(3) in u, K(39) in u)
+s = {}
+for i in range(2000):
+    s[str(i)] = i
+    if i % 3 == 0 and str(i // 2) in s:
+        del s[str(i // 2)]
+print(len(s), list(s)[:5], s["1999"], "10" in s)

@@ -1290,14 +1290,7 @@ pub(crate) fn cmp_fast<T: PartialOrd>(op: CmpOp, x: &T, y: &T) -> Option<bool> {
 
 /// Inserts keeping the first key object, as Python does (`{1: 'a', 1.0: 'b'}` is `{1: 'b'}`).
 pub fn dict_insert(map: &mut DictMap, key: Key, value: Value) {
-    match map.entry(key) {
-        indexmap::map::Entry::Occupied(mut o) => {
-            o.insert(value);
-        }
-        indexmap::map::Entry::Vacant(v) => {
-            v.insert(value);
-        }
-    }
+    map.insert(key, value);
 }
 
 enum CompAcc {

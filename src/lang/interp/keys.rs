@@ -24,10 +24,10 @@ impl KeyedMap for DictMap {
         self.contains_key(k)
     }
     fn hash_of(&self, k: &Key) -> u64 {
-        self.hasher().hash_one(k)
+        key_hash(&k.0)
     }
     fn flags(&self) -> &KeyBuildHasher {
-        self.hasher()
+        DictMap::flags(self)
     }
     fn user_keys_hashing(&self, h: i64) -> Vec<Key> {
         self.keys().filter(|k| hashes_as(k, h)).cloned().collect()
