@@ -59,7 +59,10 @@ pub fn run_program(interp: &mut Interp, src: Rc<Source>, echo: bool) -> Outcome 
             }
         }
         Ok(Err(err)) => Outcome::Error(err),
-        Err(_) => Outcome::Crashed,
+        Err(_) => {
+            interp.recover_from_panic();
+            Outcome::Crashed
+        }
     }
 }
 

@@ -624,3 +624,72 @@ try:
     xs[:1] = None
 except TypeError as e:
     print("module level TypeError:", e)
+
+# %% slot_windows_deep_recursion_generators_errors
+# Calls take windows of one block of locals: beyond it (900 frames of 91 locals), after a
+# RecursionError, through generators and raised errors, every local stays its own.
+def many(n):
+    a0=a1=a2=a3=a4=a5=a6=a7=a8=a9=b0=b1=b2=b3=b4=b5=b6=b7=b8=b9=c0=c1=c2=c3=c4=c5=c6=c7=c8=c9=n
+    d0=d1=d2=d3=d4=d5=d6=d7=d8=d9=e0=e1=e2=e3=e4=e5=e6=e7=e8=e9=f0=f1=f2=f3=f4=f5=f6=f7=f8=f9=n
+    g0=g1=g2=g3=g4=g5=g6=g7=g8=g9=h0=h1=h2=h3=h4=h5=h6=h7=h8=h9=i0=i1=i2=i3=i4=i5=i6=i7=i8=i9=n
+    if n == 0:
+        return 0
+    return many(n - 1) + a0 + i9 - n + 1
+print(many(900))
+def rec(n):
+    x = [n]
+    return rec(n + 1)
+try:
+    rec(0)
+except RecursionError as e:
+    print("RecursionError", e)
+print(many(900))
+def gen(n):
+    for i in range(n):
+        yield helper(i)
+def helper(i):
+    t = i * 2
+    return t
+print(sum(gen(1000)), list(gen(3)))
+def boom(k):
+    y = k
+    if k == 0:
+        raise ValueError("deep")
+    return boom(k - 1)
+for _ in range(3):
+    try:
+        boom(50)
+    except ValueError as e:
+        print("caught", e)
+def unbound(flag):
+    if flag:
+        z = 1
+    return z
+print(unbound(True))
+try:
+    unbound(False)
+except UnboundLocalError as e:
+    print("UnboundLocalError:", e)
+class C:
+    def __init__(self, v):
+        self.v = v
+    def get(self):
+        return self.v
+print(sum(C(i).get() for i in range(100)))
+def f(a, b=2):
+    return a + b
+print(f(1), f(1, 5))
+try:
+    f()
+except TypeError as e:
+    print(e)
+try:
+    f(1, 2, 3)
+except TypeError as e:
+    print(e)
+def outer():
+    v = 10
+    def inner(k):
+        return k + v
+    return [inner(i) for i in range(3)]
+print(outer())

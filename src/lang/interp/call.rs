@@ -342,11 +342,25 @@ impl Interp {
         Ok(slots)
     }
 
-    /// Runs a function's body in a new frame whose parameters are already bound.
+    /// Runs a function's body in a new frame whose parameters are already bound, in slots
+    /// of its own (given back to the pool after).
     pub(crate) fn run_function(
         &mut self,
         func: &Rc<Function>,
         mut slots: Vec<Option<Value>>,
+    ) -> PyResult<Value> {
+        let r = self.run_frame(func, &mut slots);
+        self.free_slots(slots);
+        r
+    }
+
+    /// Runs a function's body in a new frame over `slots`, its parameters already bound.
+    /// The caller empties the slots after.
+    #[inline(always)]
+    pub(crate) fn run_frame(
+        &mut self,
+        func: &Rc<Function>,
+        slots: &mut [Option<Value>],
     ) -> PyResult<Value> {
         let def = &func.def;
         let info = &def.info;
@@ -361,7 +375,8 @@ impl Interp {
             }
         }
         if info.is_generator {
-            return self.make_generator(func, slots);
+            // (The generator keeps its locals between steps: they move into a `Vec` of its own.)
+            return self.make_generator(func, slots.iter_mut().map(Option::take).collect());
         }
         let mut frame = Frame::call(func, slots);
         self.depth += 1;
@@ -386,8 +401,6 @@ impl Interp {
             r
         };
         self.depth -= 1;
-        let Frame { slots, .. } = frame;
-        self.free_slots(slots);
         match r {
             Ok(Flow::Return(v)) => Ok(v),
             Ok(_) => Ok(Value::None),
@@ -550,7 +563,7 @@ impl Interp {
             .info
             .local_names
             .iter()
-            .zip(&f.slots)
+            .zip(f.slots.iter())
             .filter_map(|(name, slot)| {
                 let v = match slot {
                     Some(Value::Cell(c)) => c.borrow().clone(),

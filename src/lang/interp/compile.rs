@@ -529,7 +529,8 @@ fn call(cx: &Cx, e: &Expr, func: &Expr, args: &[Arg]) -> CExpr {
 }
 
 /// A call of a `simple` Python function: `this` (a method's object) and the arguments
-/// straight into its new frame's slots.
+/// straight into its new frame's slots, a window of the slot stack when they are all its
+/// parameters (else a `Vec`, completed with defaults or refused by `call_slots`).
 #[inline(always)]
 fn call_simple(
     it: &mut Interp,
@@ -539,7 +540,35 @@ fn call_simple(
     cargs: &[ArgNode],
     span: Span,
 ) -> PyResult<Value> {
-    let mut slots = it.new_slots(fun.def.info.local_names.len());
+    let nlocals = fun.def.info.local_names.len();
+    if cargs.len() + this.is_some() as usize == fun.def.params.len() {
+        // SAFETY: the window is given back below on every path, after the calls made while
+        // it is held have given theirs back, and is not used after.
+        if let Some((mark, slots)) = unsafe { it.slot_stack.take(nlocals) } {
+            let mut i = 0;
+            if let Some(this) = this {
+                slots[0] = Some(this);
+                i = 1;
+            }
+            for a in cargs {
+                match a.eval(it, f) {
+                    Ok(v) => slots[i] = Some(v),
+                    Err(err) => {
+                        it.slot_stack.give_back(mark, slots);
+                        return Err(err);
+                    }
+                }
+                i += 1;
+            }
+            let r = match it.tick() {
+                Ok(()) => it.run_frame(fun, slots),
+                Err(err) => Err(err),
+            };
+            it.slot_stack.give_back(mark, slots);
+            return r.map_err(|err| it.at(err, f, span, Anchor::None));
+        }
+    }
+    let mut slots = it.new_slots(nlocals);
     if let Some(this) = this {
         slots.push(Some(this));
     }

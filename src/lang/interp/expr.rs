@@ -1053,8 +1053,9 @@ impl Interp {
             let c = c.clone();
             let src = f.src.clone();
             return self.make_genexpr(Box::new(move |interp: &mut Interp| {
+                let mut slots = slots;
                 let mut cf = Frame {
-                    slots,
+                    slots: &mut slots,
                     class_ns: None,
                     func: None,
                     name: super::FrameName::Fixed(c.kind.frame_name()),
@@ -1064,8 +1065,9 @@ impl Interp {
                 Ok(Value::None)
             }));
         }
+        let mut slots = slots;
         let mut cf = Frame {
-            slots,
+            slots: &mut slots,
             class_ns: None,
             func: None,
             name: super::FrameName::Fixed(c.kind.frame_name()),

@@ -138,7 +138,8 @@ impl Interp {
     ) -> PyResult<Value> {
         let f = func.clone();
         let body: Body = Box::new(move |interp: &mut Interp| {
-            let mut frame = Frame::call(&f, slots);
+            let mut slots = slots;
+            let mut frame = Frame::call(&f, &mut slots);
             match interp.exec_block(&f.def.body, &mut frame)? {
                 super::stmt::Flow::Return(v) => Ok(v),
                 _ => Ok(Value::None),

@@ -14,6 +14,7 @@ mod iter;
 mod keys;
 mod ops;
 mod repr;
+mod slot_stack;
 mod slots;
 mod stmt;
 
@@ -64,7 +65,8 @@ impl Output {
 /// One activation: a function call, a comprehension, or the module itself. It borrows its
 /// function, name and source from the caller (no reference counting per call).
 pub struct Frame<'a> {
-    pub slots: Vec<Option<Value>>,
+    /// The locals (a window of `Interp::slot_stack`, or a `Vec` the caller keeps).
+    pub slots: &'a mut [Option<Value>],
     /// While a class body runs: its namespace.
     pub class_ns: Option<Rc<RefCell<AttrMap>>>,
     pub func: Option<&'a Rc<Function>>,
@@ -95,7 +97,7 @@ impl FrameName<'_> {
 impl<'a> Frame<'a> {
     pub fn module(src: &'a Rc<Source>) -> Frame<'a> {
         Frame {
-            slots: Vec::new(),
+            slots: &mut [],
             class_ns: None,
             func: None,
             name: FrameName::Fixed("<module>"),
@@ -105,7 +107,7 @@ impl<'a> Frame<'a> {
 
     /// A call of `func` with its bound slots.
     #[inline]
-    pub fn call(func: &'a Rc<Function>, slots: Vec<Option<Value>>) -> Frame<'a> {
+    pub fn call(func: &'a Rc<Function>, slots: &'a mut [Option<Value>]) -> Frame<'a> {
         Frame {
             slots,
             class_ns: None,
@@ -157,6 +159,8 @@ pub struct Interp {
     pub(crate) method_cache: rustc_hash::FxHashMap<(crate::lang::ast::HintKey, Sym), FoundMethod>,
     /// Slot vectors of finished calls, for the next calls' frames.
     pub(crate) slot_pool: Vec<Vec<Option<Value>>>,
+    /// The windows of locals that calls of simple functions take (`slot_stack.rs`).
+    pub(crate) slot_stack: slot_stack::SlotStack,
     /// The generator running now: how its `yield` hands control back.
     pub(crate) gen_ctx: Option<generator::GenCtx>,
     /// Inside a generator: the lowest stack address a call may start at (its stack is
@@ -191,6 +195,7 @@ impl Interp {
             warned: Default::default(),
             method_cache: Default::default(),
             slot_pool: Vec::new(),
+            slot_stack: Default::default(),
             gen_ctx: None,
             stack_floor: 0,
         };
@@ -303,6 +308,13 @@ impl Interp {
         self.exec_module(&body, src, echo)
     }
 
+    /// After a panic (a bug) unwound out of `run`: the calls it ended leave no locals behind
+    /// and no depth, so the next statement starts as at the prompt.
+    pub fn recover_from_panic(&mut self) {
+        self.slot_stack.reset();
+        self.depth = 0;
+    }
+
     pub fn exec_module(&mut self, body: &[Stmt], src: Rc<Source>, echo: bool) -> PyResult<()> {
         let mut frame = Frame::module(&src);
         for s in body {
@@ -324,6 +336,8 @@ impl Interp {
             }
             self.exec(s, &mut frame)?;
             if self.depth == 0 {
+                // (Every call gave its window of locals back, on every path out of it.)
+                debug_assert!(self.slot_stack.is_empty());
                 // SAFETY: between top-level statements, outside every Python call, no native
                 // code is running, so none holds a reference into a tensor's replaced data.
                 unsafe { crate::tensor::release_retired() };
