@@ -49,7 +49,7 @@ pub(crate) fn cached_native(obj: &Value, hint: &AttrHint) -> Option<NativeHint> 
 /// last time, while no class namespace has changed and `i`'s own dict lacks the name.
 #[inline(always)]
 pub(crate) fn cached_method(i: &Instance, name: Sym, hint: &AttrHint) -> Option<Rc<Function>> {
-    if i.dict.borrow().contains_key(&name) {
+    if has_key(&i.dict.borrow(), name) {
         return None;
     }
     let epoch = class_epoch();
@@ -58,6 +58,17 @@ pub(crate) fn cached_method(i: &Instance, name: Sym, hint: &AttrHint) -> Option<
             .then(|| m.func.upgrade())
             .flatten()
     })
+}
+
+/// Whether an instance's dict holds `name`: a few keys (the usual instance) are compared in
+/// turn, which costs less than hashing the name to probe the table.
+#[inline(always)]
+fn has_key(d: &AttrMap, name: Sym) -> bool {
+    if d.len() <= 8 {
+        d.keys().any(|&k| k == name)
+    } else {
+        d.contains_key(&name)
+    }
 }
 
 pub fn bind_error(msg: String) -> PyErr {

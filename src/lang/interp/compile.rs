@@ -545,14 +545,16 @@ fn call_simple(
         // SAFETY: the window is given back below on every path, after the calls made while
         // it is held have given theirs back, and is not used after.
         if let Some((mark, slots)) = unsafe { it.slot_stack.take(nlocals) } {
+            // (A new window's slots are empty: written without a look at what they held.)
+            let put = |slot: &mut Option<Value>, v| std::mem::forget(slot.replace(v));
             let mut i = 0;
             if let Some(this) = this {
-                slots[0] = Some(this);
+                put(&mut slots[0], this);
                 i = 1;
             }
             for a in cargs {
                 match a.eval(it, f) {
-                    Ok(v) => slots[i] = Some(v),
+                    Ok(v) => put(&mut slots[i], v),
                     Err(err) => {
                         it.slot_stack.give_back(mark, slots);
                         return Err(err);
@@ -713,6 +715,20 @@ fn eval_args(cargs: &[ArgNode], it: &mut Interp, f: &mut Frame) -> PyResult<ArgV
 /// `not` jump on their operands' truth; a comparison of two int leaves gives its truth.
 fn cond(cx: &Cx, e: &Expr, span: Span) -> CCond {
     match &e.kind {
+        // `x is None`, `x is not None`: the tag looked at, a plain local's in its slot.
+        ExprKind::Compare(first, rest)
+            if rest.len() == 1
+                && matches!(rest[0].0, CmpOp::Is | CmpOp::IsNot)
+                && matches!(rest[0].1.kind, ExprKind::None) =>
+        {
+            let (slot, cx_first, is) = (cx.local(first), expr(cx, first), rest[0].0 == CmpOp::Is);
+            Box::new(move |it, f| {
+                if let Some(v) = slot.and_then(|s| slot_ref(f, s)) {
+                    return Ok(matches!(v, Value::None) == is);
+                }
+                Ok(matches!(cx_first(it, f)?, Value::None) == is)
+            })
+        }
         ExprKind::Compare(first, rest) if rest.len() == 1 => {
             let (op, espan) = (rest[0].0, e.span);
             let test = move |it: &mut Interp, f: &Frame, v: Value| it.test_at(&v, f, span);
