@@ -1,0 +1,5 @@
+def f():
+    if x is None:
+        return 1
+    x = 2
+f()
