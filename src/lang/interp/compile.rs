@@ -976,6 +976,25 @@ fn stmt(cx: &Cx, s: &Stmt) -> CStmt {
         }
         StmtKind::Assign(targets, value) if targets.len() == 1 => {
             let cv = expr(cx, value);
+            // A plain local target: its slot, known here (no look at the target's syntax);
+            // `x = y` of two plain locals is one node.
+            if let Some(dst) = cx.local(&targets[0]) {
+                if let Some(src) = cx.local(value) {
+                    return node(s, move |it, f| {
+                        let v = match slot_ref(f, src) {
+                            Some(v) => v.dup(),
+                            None => cv(it, f)?,
+                        };
+                        f.slots[dst] = Some(v);
+                        Ok(Flow::Normal)
+                    });
+                }
+                return node(s, move |it, f| {
+                    let v = cv(it, f)?;
+                    f.slots[dst] = Some(v);
+                    Ok(Flow::Normal)
+                });
+            }
             let t = targets[0].clone();
             node(s, move |it, f| {
                 let v = cv(it, f)?;
