@@ -324,14 +324,30 @@ fn expr(cx: &Cx, e: &Expr) -> CExpr {
         }
         ExprKind::Subscript(obj, idx) => match &idx.kind {
             // `xs[a:b:c]`: the parts evaluated in order, no slice object.
+            // A plain local container is read in its slot after the parts (which cannot
+            // unbind it; if they did, its read fails).
             ExprKind::Slice(a, b, c) => {
                 let (cobj, parts) = (expr(cx, obj), slice_parts(cx, [a, b, c]));
-                let (span, anchor) = (e.span, subscript_anchor(obj, idx));
+                let (oslot, span, anchor) = (cx.local(obj), e.span, subscript_anchor(obj, idx));
                 Box::new(move |it, f| {
-                    let o = cobj(it, f)?;
-                    let vals = eval_slice_parts(&parts, it, f)?;
-                    it.get_slice(&o, &vals)
-                        .map_err(|err| it.at(err, f, span, anchor))
+                    let r = match oslot.filter(|&s| slot_ref(f, s).is_some()) {
+                        Some(slot) => {
+                            let vals = eval_slice_parts(&parts, it, f)?;
+                            match slot_ref(f, slot) {
+                                Some(o) => it.get_slice(o, &vals),
+                                None => {
+                                    let o = cobj(it, f)?;
+                                    it.get_slice(&o, &vals)
+                                }
+                            }
+                        }
+                        None => {
+                            let o = cobj(it, f)?;
+                            let vals = eval_slice_parts(&parts, it, f)?;
+                            it.get_slice(&o, &vals)
+                        }
+                    };
+                    r.map_err(|err| it.at(err, f, span, anchor))
                 })
             }
             _ => subscript(cx, e, obj, idx),
@@ -900,14 +916,13 @@ fn slice_parts(cx: &Cx, parts: [&Option<Box<Expr>>; 3]) -> CSliceParts {
 }
 
 /// A slice's bounds and step in order, `None` for those left out (no slice object).
+/// (Each is made in place: writing over a `None` made first cost a drop call per part.)
 fn eval_slice_parts(parts: &CSliceParts, it: &mut Interp, f: &mut Frame) -> PyResult<[Value; 3]> {
-    let mut vals = [Value::None, Value::None, Value::None];
-    for (v, p) in vals.iter_mut().zip(parts) {
-        if let Some(p) = p {
-            *v = p(it, f)?;
-        }
-    }
-    Ok(vals)
+    let mut part = |p: &Option<CExpr>| match p {
+        Some(p) => p(it, f),
+        None => Ok(Value::None),
+    };
+    Ok([part(&parts[0])?, part(&parts[1])?, part(&parts[2])?])
 }
 
 /// `xs[a:b] = v`: the value, the container, then the slice's parts, as `assign` runs them.
