@@ -81,19 +81,16 @@ impl DictMap {
         self.filled = 0;
     }
 
-    /// Probes for `key` (whose hash is `hash`). The probe order is CPython's: the next slot
-    /// is `5 i + 1 + perturb`, with the hash's higher bits shifted into `perturb`, so weak
-    /// low bits do not cluster. The probe key is compared first (`key == stored`), as the
-    /// user-`__eq__` candidate search (`key_candidates`) expects.
+    /// Probes for `key` (whose hash is `hash`) in CPython's order (`Probes`). The probe key
+    /// is compared first (`key == stored`), as the user-`__eq__` candidate search
+    /// (`key_candidates`) expects.
     #[inline(always)]
     fn probe(&self, hash: u64, key: &Key) -> Probe {
-        let mask = self.slots.len().wrapping_sub(1);
-        let mut perturb = hash;
-        let mut i = hash as usize & mask;
+        let mut p = Probes::new(hash, self.slots.len().wrapping_sub(1));
         loop {
-            let s = self.slots[i];
+            let s = self.slots[p.i];
             if s == EMPTY {
-                return Probe::Vacant { slot: i };
+                return Probe::Vacant { slot: p.i };
             }
             if s != DUMMY {
                 let pos = (s - 1) as usize;
@@ -102,12 +99,7 @@ impl DictMap {
                     return Probe::Found { pos };
                 }
             }
-            perturb >>= 5;
-            i = (i
-                .wrapping_mul(5)
-                .wrapping_add(1)
-                .wrapping_add(perturb as usize))
-                & mask;
+            p.advance();
         }
     }
 
@@ -194,36 +186,22 @@ impl DictMap {
         }
         let mask = size - 1;
         for (pos, e) in self.entries.iter().enumerate() {
-            let mut perturb = e.hash;
-            let mut i = e.hash as usize & mask;
-            while self.slots[i] != EMPTY {
-                perturb >>= 5;
-                i = (i
-                    .wrapping_mul(5)
-                    .wrapping_add(1)
-                    .wrapping_add(perturb as usize))
-                    & mask;
+            let mut p = Probes::new(e.hash, mask);
+            while self.slots[p.i] != EMPTY {
+                p.advance();
             }
-            self.slots[i] = slot_of(pos);
+            self.slots[p.i] = slot_of(pos);
         }
         self.filled = self.entries.len();
     }
 
     /// The slot that holds entry `pos`.
     fn slot_holding(&self, pos: usize) -> usize {
-        let mask = self.slots.len() - 1;
-        let hash = self.entries[pos].hash;
-        let mut perturb = hash;
-        let mut i = hash as usize & mask;
-        while self.slots[i] != slot_of(pos) {
-            perturb >>= 5;
-            i = (i
-                .wrapping_mul(5)
-                .wrapping_add(1)
-                .wrapping_add(perturb as usize))
-                & mask;
+        let mut p = Probes::new(self.entries[pos].hash, self.slots.len() - 1);
+        while self.slots[p.i] != slot_of(pos) {
+            p.advance();
         }
-        i
+        p.i
     }
 
     /// Removes the entry at `pos`, shifting the later ones down.
@@ -330,6 +308,32 @@ impl DictMap {
     pub fn reverse(&mut self) {
         self.entries.reverse();
         self.rebuild(self.entries.len());
+    }
+}
+
+/// The slots a hash visits, in CPython's order: the next is `5 i + 1 + perturb`, with the
+/// hash's higher bits shifted into `perturb`, so weak low bits do not cluster.
+struct Probes {
+    i: usize,
+    perturb: u64,
+    mask: usize,
+}
+
+impl Probes {
+    #[inline(always)]
+    fn new(hash: u64, mask: usize) -> Probes {
+        Probes {
+            i: hash as usize & mask,
+            perturb: hash,
+            mask,
+        }
+    }
+
+    #[inline(always)]
+    fn advance(&mut self) {
+        self.perturb >>= 5;
+        let next = self.i.wrapping_mul(5).wrapping_add(1);
+        self.i = next.wrapping_add(self.perturb as usize) & self.mask;
     }
 }
 
