@@ -994,6 +994,22 @@ fn stmt(cx: &Cx, s: &Stmt) -> CStmt {
             // A plain local target: its slot, known here (no look at the target's syntax);
             // `x = y` of two plain locals is one node.
             if let Some(dst) = cx.local(&targets[0]) {
+                // `x = o.attr` of a plain local `o`: the attribute read in the same node.
+                if let ExprKind::Attr(obj, name, _) = &value.kind {
+                    if let Some(oslot) = cx.local(obj) {
+                        let (name, span, hint) = (*name, value.span, AttrHint::default());
+                        return node(s, move |it, f| {
+                            let v = match slot_ref(f, oslot) {
+                                Some(o) => it
+                                    .get_attr_hinted(o, name, &hint)
+                                    .map_err(|err| it.at(err, f, span, Anchor::None))?,
+                                None => cv(it, f)?,
+                            };
+                            f.slots[dst] = Some(v);
+                            Ok(Flow::Normal)
+                        });
+                    }
+                }
                 if let Some(src) = cx.local(value) {
                     return node(s, move |it, f| {
                         let v = match slot_ref(f, src) {
