@@ -942,6 +942,17 @@ fn slice_store(cx: &Cx, s: &Stmt, t: &Expr, obj: &Expr, idx: &Expr) -> Option<CS
     }))
 }
 
+/// `x = value` into the plain local slot `dst`, `read` giving the value.
+fn local_store<R>(s: &Stmt, dst: usize, read: R) -> CStmt
+where
+    R: Fn(&mut Interp, &mut Frame) -> PyResult<Value> + 'static,
+{
+    node(s, move |it, f| {
+        f.slots[dst] = Some(read(it, f)?);
+        Ok(Flow::Normal)
+    })
+}
+
 /// A statement's node: `inner` inlined under the traceback bookkeeping every statement has.
 fn node<F>(s: &Stmt, inner: F) -> CStmt
 where
@@ -992,39 +1003,26 @@ fn stmt(cx: &Cx, s: &Stmt) -> CStmt {
         StmtKind::Assign(targets, value) if targets.len() == 1 => {
             let cv = expr(cx, value);
             // A plain local target: its slot, known here (no look at the target's syntax);
-            // `x = y` of two plain locals is one node.
+            // `x = y` and `x = o.attr` of plain locals read their value in the same node.
             if let Some(dst) = cx.local(&targets[0]) {
-                // `x = o.attr` of a plain local `o`: the attribute read in the same node.
                 if let ExprKind::Attr(obj, name, _) = &value.kind {
                     if let Some(oslot) = cx.local(obj) {
                         let (name, span, hint) = (*name, value.span, AttrHint::default());
-                        return node(s, move |it, f| {
-                            let v = match slot_ref(f, oslot) {
-                                Some(o) => it
-                                    .get_attr_hinted(o, name, &hint)
-                                    .map_err(|err| it.at(err, f, span, Anchor::None))?,
-                                None => cv(it, f)?,
-                            };
-                            f.slots[dst] = Some(v);
-                            Ok(Flow::Normal)
+                        return local_store(s, dst, move |it, f| match slot_ref(f, oslot) {
+                            Some(o) => it
+                                .get_attr_hinted(o, name, &hint)
+                                .map_err(|err| it.at(err, f, span, Anchor::None)),
+                            None => cv(it, f),
                         });
                     }
                 }
                 if let Some(src) = cx.local(value) {
-                    return node(s, move |it, f| {
-                        let v = match slot_ref(f, src) {
-                            Some(v) => v.dup(),
-                            None => cv(it, f)?,
-                        };
-                        f.slots[dst] = Some(v);
-                        Ok(Flow::Normal)
+                    return local_store(s, dst, move |it, f| match slot_ref(f, src) {
+                        Some(v) => Ok(v.dup()),
+                        None => cv(it, f),
                     });
                 }
-                return node(s, move |it, f| {
-                    let v = cv(it, f)?;
-                    f.slots[dst] = Some(v);
-                    Ok(Flow::Normal)
-                });
+                return local_store(s, dst, cv);
             }
             let t = targets[0].clone();
             node(s, move |it, f| {

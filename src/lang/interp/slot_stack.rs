@@ -74,15 +74,7 @@ impl SlotStack {
     /// Empties the window taken at `mark` (whose slots are `window`) and gives it back.
     #[inline(always)]
     pub fn give_back(&mut self, mark: Mark, window: &mut [Option<Value>]) {
-        for v in window.iter_mut() {
-            // (Values that own nothing are read by their tag alone and left, undropped,
-            // for the empty marker to overwrite.)
-            match v {
-                Some(x) if !x.owns_nothing() => *v = None,
-                // SAFETY: the slot holds nothing to drop, so overwriting it leaks nothing.
-                _ => unsafe { std::ptr::write(v, None) },
-            }
-        }
+        empty(window);
         self.top = mark.0;
     }
 
@@ -99,6 +91,21 @@ impl SlotStack {
             all.fill(None);
         }
         self.top = 0;
+    }
+}
+
+/// Empties every slot, dropping only the values that own something: the others are read by
+/// their tag alone and overwritten undropped. (Moving each slot out instead read 16 bytes
+/// just written as two 8-byte halves, a store-forwarding stall per slot that made `closures`
+/// 7% slower.)
+#[inline(always)]
+pub fn empty(slots: &mut [Option<Value>]) {
+    for v in slots.iter_mut() {
+        match v {
+            Some(x) if !x.owns_nothing() => *v = None,
+            // SAFETY: the slot holds nothing to drop, so overwriting it leaks nothing.
+            _ => unsafe { std::ptr::write(v, None) },
+        }
     }
 }
 
