@@ -693,3 +693,88 @@ def outer():
         return k + v
     return [inner(i) for i in range(3)]
 print(outer())
+# %% slice_to_slice_copies
+def flips(n):
+    p = list(range(n))
+    out = []
+    for k in range(n - 1, 0, -1):
+        p[:k + 1] = p[k::-1]
+        out.append(p[:])
+    return out
+print(flips(5))
+def shapes():
+    a = list(range(10))
+    a[2:5] = a[7:]          # shorter into longer: spliced
+    print(a)
+    a[:1] = a[-3:]          # longer into shorter
+    print(a)
+    a[::2] = a[1::2]        # extended slices of equal size
+    print(a)
+    a[1:3] = (9, 8, 7)[::2] # from a tuple
+    print(a)
+    a[:2] = "xyz"[1:]       # from a string
+    print(a)
+    a[5:] = a[:0]           # empty: deletes
+    print(a)
+    try:
+        a[::3] = a[:1]
+    except ValueError as e:
+        print("ValueError:", e)
+    print(a)
+    try:
+        a[:1] = a[1:"x"]
+    except TypeError as e:
+        print("TypeError:", e)
+    try:
+        a[:"y"] = a[1:]
+    except TypeError as e:
+        print("TypeError:", e)
+    print(a)
+shapes()
+class Seq:
+    def __init__(self):
+        self.log = []
+    def __getitem__(self, k):
+        self.log.append(("get", k.start, k.stop, k.step))
+        return [k.start, k.stop]
+    def __setitem__(self, k, v):
+        self.log.append(("set", k.start, k.stop, v))
+def custom():
+    s, a = Seq(), [1, 2, 3, 4]
+    a[:2] = s[7:8]
+    s[1:2] = a[:3]
+    s[::2] = s[:1]
+    print(a, s.log)
+custom()
+order = []
+def at(v):
+    order.append(v)
+    return v
+def evaluation_order():
+    a, b = list(range(6)), list(range(10, 16))
+    a[at(1):at(3)] = b[at(2):at(4):at(1)]
+    print(a, order)
+    try:
+        a[:1] = 5[at(0):]
+    except TypeError as e:
+        print("TypeError:", e, order)
+    try:
+        missing[at(7):] = a[at(8):]
+    except NameError as e:
+        print("NameError:", e, order)
+evaluation_order()
+def unbound_target():
+    src = [1, 2]
+    try:
+        dst[:1] = src[:1]
+    except UnboundLocalError as e:
+        print("UnboundLocalError:", e)
+    dst = [0]
+    dst[:1] = src[:]
+    return dst
+print(unbound_target())
+big = list(range(5000))
+big[:4000] = big[999:4999]
+print(big[:3], big[3998:4002], len(big))
+big[::-1] = big[:]
+print(big[:3], len(big))

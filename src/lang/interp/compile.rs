@@ -327,28 +327,8 @@ fn expr(cx: &Cx, e: &Expr) -> CExpr {
             // A plain local container is read in its slot after the parts (which cannot
             // unbind it; if they did, its read fails).
             ExprKind::Slice(a, b, c) => {
-                let (cobj, parts) = (expr(cx, obj), slice_parts(cx, [a, b, c]));
-                let (oslot, span, anchor) = (cx.local(obj), e.span, subscript_anchor(obj, idx));
-                Box::new(move |it, f| {
-                    let r = match oslot.filter(|&s| slot_ref(f, s).is_some()) {
-                        Some(slot) => {
-                            let vals = eval_slice_parts(&parts, it, f)?;
-                            match slot_ref(f, slot) {
-                                Some(o) => it.get_slice(o, &vals),
-                                None => {
-                                    let o = cobj(it, f)?;
-                                    it.get_slice(&o, &vals)
-                                }
-                            }
-                        }
-                        None => {
-                            let o = cobj(it, f)?;
-                            let vals = eval_slice_parts(&parts, it, f)?;
-                            it.get_slice(&o, &vals)
-                        }
-                    };
-                    r.map_err(|err| it.at(err, f, span, anchor))
-                })
+                let read = SliceSite::new(cx, e, obj, idx, [a, b, c]);
+                Box::new(move |it, f| read.run(it, f, |it, o, vals| it.get_slice(o, vals)))
             }
             _ => subscript(cx, e, obj, idx),
         },
@@ -925,19 +905,93 @@ fn eval_slice_parts(parts: &CSliceParts, it: &mut Interp, f: &mut Frame) -> PyRe
     Ok([part(&parts[0])?, part(&parts[1])?, part(&parts[2])?])
 }
 
+/// `obj[a:b:c]` read or assigned: the container and its parts evaluated in order, no slice
+/// object. A plain local container is read in its slot after the parts (which cannot unbind
+/// it; if they did, its read fails).
+struct SliceSite {
+    oslot: Option<usize>,
+    cobj: CExpr,
+    parts: CSliceParts,
+    span: Span,
+    anchor: Anchor,
+}
+
+impl SliceSite {
+    fn new(cx: &Cx, e: &Expr, obj: &Expr, idx: &Expr, parts: [&Option<Box<Expr>>; 3]) -> Self {
+        SliceSite {
+            oslot: cx.local(obj),
+            cobj: expr(cx, obj),
+            parts: slice_parts(cx, parts),
+            span: e.span,
+            anchor: subscript_anchor(obj, idx),
+        }
+    }
+
+    /// `read` on the container and the parts; its error is placed at the subscript.
+    #[inline(always)]
+    fn run<R>(
+        &self,
+        it: &mut Interp,
+        f: &mut Frame,
+        read: impl FnOnce(&mut Interp, &Value, &[Value; 3]) -> PyResult<R>,
+    ) -> PyResult<R> {
+        let (r, vals) = match self.oslot.filter(|&s| slot_ref(f, s).is_some()) {
+            Some(slot) => {
+                let vals = eval_slice_parts(&self.parts, it, f)?;
+                match slot_ref(f, slot) {
+                    Some(o) => (read(it, o, &vals), vals),
+                    None => {
+                        let o = (self.cobj)(it, f)?;
+                        (read(it, &o, &vals), vals)
+                    }
+                }
+            }
+            None => {
+                let o = (self.cobj)(it, f)?;
+                let vals = eval_slice_parts(&self.parts, it, f)?;
+                (read(it, &o, &vals), vals)
+            }
+        };
+        // (Most parts are ints or `None`: no drop call for each.)
+        vals.into_iter().for_each(Value::release);
+        r.map_err(|err| it.at(err, f, self.span, self.anchor))
+    }
+}
+
 /// `xs[a:b] = v`: the value, the container, then the slice's parts, as `assign` runs them.
 fn slice_store(cx: &Cx, s: &Stmt, t: &Expr, obj: &Expr, idx: &Expr) -> Option<CStmt> {
     let (StmtKind::Assign(_, value), ExprKind::Slice(a, b, c)) = (&s.kind, &idx.kind) else {
         return None;
     };
-    let (cv, cobj, parts) = (expr(cx, value), expr(cx, obj), slice_parts(cx, [a, b, c]));
-    let (span, anchor) = (t.span, subscript_anchor(obj, idx));
+    let write = SliceSite::new(cx, t, obj, idx, [a, b, c]);
+    // `xs[a:b] = ys[c:d]` (fannkuch's `perm[:k+1] = perm[k::-1]`): a list's or tuple's
+    // picked items wait in the interpreter's buffer, not in a new list.
+    if let ExprKind::Subscript(vobj, vidx) = &value.kind {
+        if let ExprKind::Slice(c, d, e) = &vidx.kind {
+            let read = SliceSite::new(cx, value, vobj, vidx, [c, d, e]);
+            return Some(node(s, move |it, f| {
+                let mut buf = std::mem::take(&mut it.slice_buf);
+                let mut copy = |it: &mut Interp, f: &mut Frame| {
+                    let v = read.run(it, f, |it, o, vals| it.get_slice_into(o, vals, &mut buf))?;
+                    write.run(it, f, |it, o, vals| match v {
+                        Some(v) => it.set_slice(o, vals, v),
+                        None => it.set_slice_items(o, vals, &mut buf),
+                    })
+                };
+                let r = copy(it, f);
+                buf.clear();
+                // (A long slice's buffer is not kept.)
+                if buf.capacity() <= 1024 {
+                    it.slice_buf = buf;
+                }
+                r.map(|_| Flow::Normal)
+            }));
+        }
+    }
+    let cv = expr(cx, value);
     Some(node(s, move |it, f| {
         let v = cv(it, f)?;
-        let o = cobj(it, f)?;
-        let vals = eval_slice_parts(&parts, it, f)?;
-        it.set_slice(&o, &vals, v)
-            .map_err(|err| it.at(err, f, span, anchor))?;
+        write.run(it, f, |it, o, vals| it.set_slice(o, vals, v))?;
         Ok(Flow::Normal)
     }))
 }

@@ -62,16 +62,50 @@ fn slice_pick<T: Clone>(items: &[T], s: &[Value; 3]) -> PyResult<Vec<T>> {
         .collect())
 }
 
-/// `slice_pick` for values: scalars copied inline, a forward run as one pass.
-fn slice_values(items: &[Value], s: &[Value; 3]) -> PyResult<Vec<Value>> {
+/// `slice_pick` for values, pushed onto `out`: scalars copied inline, a forward run as one pass.
+fn slice_values(items: &[Value], s: &[Value; 3], out: &mut Vec<Value>) -> PyResult<()> {
     let (start, _, step, count) = slice_indices(s, items.len())?;
     if step == 1 {
         let start = start as usize;
-        return Ok(items[start..start + count].iter().map(Value::dup).collect());
+        out.extend(items[start..start + count].iter().map(Value::dup));
+    } else {
+        out.extend((0..count).map(|k| items[(start + k as i64 * step) as usize].dup()));
     }
-    Ok((0..count)
-        .map(|k| items[(start + k as i64 * step) as usize].dup())
-        .collect())
+    Ok(())
+}
+
+/// Assigns `new`'s items (drained) to the slice `s` of the list `l`: equal lengths in place,
+/// others spliced; an extended slice must match in length.
+fn assign_list_slice(
+    l: &std::cell::RefCell<Vec<Value>>,
+    s: &[Value; 3],
+    new: &mut Vec<Value>,
+) -> PyResult<()> {
+    let len = l.borrow().len();
+    let (start, stop, step, count) = slice_indices(s, len)?;
+    let mut l = l.borrow_mut();
+    // (`release`: an int or float written over costs no drop call.)
+    if step == 1 {
+        let stop = stop.max(start) as usize;
+        if stop - start as usize == new.len() {
+            for (dst, x) in l[start as usize..stop].iter_mut().zip(new.drain(..)) {
+                std::mem::replace(dst, x).release();
+            }
+        } else {
+            l.splice(start as usize..stop, new.drain(..));
+        }
+    } else {
+        if new.len() != count {
+            return Err(value_error(format!(
+                "attempt to assign sequence of size {} to extended slice of size {count}",
+                new.len()
+            )));
+        }
+        for (k, x) in new.drain(..).enumerate() {
+            std::mem::replace(&mut l[(start + k as i64 * step) as usize], x).release();
+        }
+    }
+    Ok(())
 }
 
 /// `xs[i]` on a list with an int in range, inline at the hot call sites (no index
@@ -235,15 +269,15 @@ impl Interp {
         }
     }
 
-    /// `xs[a:b:c] = v` on a list. A list value nothing else holds (`perm[k::-1]`'s result)
-    /// gives up its items rather than having them copied; equal lengths are assigned in place.
+    /// `xs[a:b:c] = v` on a list. A list value nothing else holds gives up its items rather
+    /// than having them copied.
     fn set_list_slice(
         &mut self,
         l: &Rc<std::cell::RefCell<Vec<Value>>>,
         s: &[Value; 3],
         v: Value,
     ) -> PyResult<()> {
-        let new = match v {
+        let mut new = match v {
             Value::List(rc) if Rc::strong_count(&rc) == 1 && Rc::weak_count(&rc) == 0 => {
                 match Rc::try_unwrap(rc) {
                     Ok(cell) => cell.into_inner(),
@@ -259,30 +293,7 @@ impl Interp {
                 }
             })?,
         };
-        let len = l.borrow().len();
-        let (start, stop, step, count) = slice_indices(s, len)?;
-        let mut l = l.borrow_mut();
-        if step == 1 {
-            let stop = stop.max(start) as usize;
-            if stop - start as usize == new.len() {
-                for (dst, x) in l[start as usize..stop].iter_mut().zip(new) {
-                    *dst = x;
-                }
-            } else {
-                l.splice(start as usize..stop, new);
-            }
-        } else {
-            if new.len() != count {
-                return Err(value_error(format!(
-                    "attempt to assign sequence of size {} to extended slice of size {count}",
-                    new.len()
-                )));
-            }
-            for (k, x) in new.into_iter().enumerate() {
-                l[(start + k as i64 * step) as usize] = x;
-            }
-        }
-        Ok(())
+        assign_list_slice(l, s, &mut new)
     }
 
     /// `obj[a:b:c] = v` with the slice's parts already evaluated (no slice object for a list).
@@ -293,13 +304,44 @@ impl Interp {
         }
     }
 
+    /// `obj[a:b:c] = items` (drained) for a value that `get_slice_into` left in a buffer.
+    pub(crate) fn set_slice_items(
+        &mut self,
+        obj: &Value,
+        parts: &[Value; 3],
+        items: &mut Vec<Value>,
+    ) -> PyResult<()> {
+        match obj {
+            Value::List(l) => assign_list_slice(l, parts, items),
+            _ => self.set_slice(obj, parts, Value::list(std::mem::take(items))),
+        }
+    }
+
     /// `obj[a:b:c]` with the slice's parts already evaluated: a list's or tuple's items are
     /// picked with no slice object built.
     pub(crate) fn get_slice(&mut self, obj: &Value, parts: &[Value; 3]) -> PyResult<Value> {
+        let mut items = Vec::new();
+        Ok(match self.get_slice_into(obj, parts, &mut items)? {
+            Some(v) => v,
+            None if matches!(obj, Value::Tuple(_)) => Value::tuple(items),
+            None => Value::list(items),
+        })
+    }
+
+    /// `get_slice`, a list's or tuple's items pushed onto `out` rather than made a new
+    /// sequence (`None` then); any other container's result as a value.
+    pub(crate) fn get_slice_into(
+        &mut self,
+        obj: &Value,
+        parts: &[Value; 3],
+        out: &mut Vec<Value>,
+    ) -> PyResult<Option<Value>> {
         match obj {
-            Value::List(l) => Ok(Value::list(slice_values(&l.borrow(), parts)?)),
-            Value::Tuple(t) => Ok(Value::tuple(slice_values(t, parts)?)),
-            _ => self.get_item(obj, &Value::Slice(Rc::new(parts.clone()))),
+            Value::List(l) => slice_values(&l.borrow(), parts, out).map(|_| None),
+            Value::Tuple(t) => slice_values(t, parts, out).map(|_| None),
+            _ => self
+                .get_item(obj, &Value::Slice(Rc::new(parts.clone())))
+                .map(Some),
         }
     }
 

@@ -161,6 +161,8 @@ pub struct Interp {
     pub(crate) slot_pool: Vec<Vec<Option<Value>>>,
     /// The windows of locals that calls of simple functions take (`slot_stack.rs`).
     pub(crate) slot_stack: slot_stack::SlotStack,
+    /// The items of `xs[a:b] = ys[c:d]` between its read and its store (kept for the next).
+    pub(crate) slice_buf: Vec<Value>,
     /// The generator running now: how its `yield` hands control back.
     pub(crate) gen_ctx: Option<generator::GenCtx>,
     /// Inside a generator: the lowest stack address a call may start at (its stack is
@@ -196,6 +198,7 @@ impl Interp {
             method_cache: Default::default(),
             slot_pool: Vec::new(),
             slot_stack: Default::default(),
+            slice_buf: Vec::new(),
             gen_ctx: None,
             stack_floor: 0,
         };
