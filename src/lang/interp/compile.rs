@@ -772,14 +772,15 @@ fn cond(cx: &Cx, e: &Expr, span: Span) -> CCond {
 
 /// `obj.name = value`, through this site's cache.
 fn attr_store(cx: &Cx, s: &Stmt, tspan: Span, obj: &Expr, name: Sym, value: &Expr) -> CStmt {
+    // (The value as an argument node: `self.x = True` and `self.x = y` read it in place.)
     let (cv, oslot, cobj, hint) = (
-        expr(cx, value),
+        arg_node(cx, value),
         cx.local(obj),
         expr(cx, obj),
         AttrHint::default(),
     );
     node(s, move |it, f| {
-        let v = cv(it, f)?;
+        let v = cv.eval(it, f)?;
         let r = match oslot.and_then(|slot| slot_ref(f, slot)) {
             Some(o) => it.set_attr_hinted(o, name, v, &hint),
             None => {
@@ -1177,8 +1178,8 @@ fn stmt(cx: &Cx, s: &Stmt) -> CStmt {
             })
         }
         StmtKind::Return(Some(e)) => {
-            let ce = expr(cx, e);
-            node(s, move |it, f| Ok(Flow::Return(ce(it, f)?)))
+            let ce = arg_node(cx, e);
+            node(s, move |it, f| Ok(Flow::Return(ce.eval(it, f)?)))
         }
         StmtKind::Return(None) => node(s, |_, _| Ok(Flow::Return(Value::None))),
         StmtKind::Pass => node(s, |_, _| Ok(Flow::Normal)),

@@ -65,16 +65,31 @@ fn slice_pick<T: Clone>(items: &[T], s: &[Value; 3]) -> PyResult<Vec<T>> {
 /// `slice_pick` for values, pushed onto `out`: scalars copied inline, a forward run as one pass.
 fn slice_values(items: &[Value], s: &[Value; 3], out: &mut Vec<Value>) -> PyResult<()> {
     let (start, _, step, count) = slice_indices(s, items.len())?;
+    out.reserve(count);
+    // (A plain loop: `extend` over a mapped iterator cost ~30 instructions an item.)
     if step == 1 {
-        let start = start as usize;
-        out.extend(items[start..start + count].iter().map(Value::dup));
+        for v in &items[start as usize..start as usize + count] {
+            out.push(v.dup());
+        }
     } else {
-        out.extend((0..count).map(|k| items[(start + k as i64 * step) as usize].dup()));
+        for k in 0..count {
+            out.push(items[(start + k as i64 * step) as usize].dup());
+        }
     }
     Ok(())
 }
 
-/// Assigns `new`'s items (drained) to the slice `s` of the list `l`: equal lengths in place,
+/// Empties `v`, with no drop call per item when none owns anything (ints, floats).
+fn release_all(v: &mut Vec<Value>) {
+    if v.iter().all(Value::owns_nothing) {
+        // SAFETY: the items hold nothing to drop, so forgetting them leaks nothing.
+        unsafe { v.set_len(0) }
+    } else {
+        v.clear();
+    }
+}
+
+/// Assigns `new`'s items (emptying it) to the slice `s` of the list `l`: equal lengths in place,
 /// others spliced; an extended slice must match in length.
 fn assign_list_slice(
     l: &std::cell::RefCell<Vec<Value>>,
@@ -84,15 +99,15 @@ fn assign_list_slice(
     let len = l.borrow().len();
     let (start, stop, step, count) = slice_indices(s, len)?;
     let mut l = l.borrow_mut();
-    // (`release`: an int or float written over costs no drop call.)
+    // Items are swapped in, so `new` ends holding the old ones, released in one pass.
     if step == 1 {
         let stop = stop.max(start) as usize;
-        if stop - start as usize == new.len() {
-            for (dst, x) in l[start as usize..stop].iter_mut().zip(new.drain(..)) {
-                std::mem::replace(dst, x).release();
-            }
-        } else {
+        if stop - start as usize != new.len() {
             l.splice(start as usize..stop, new.drain(..));
+            return Ok(());
+        }
+        for (dst, x) in l[start as usize..stop].iter_mut().zip(new.iter_mut()) {
+            std::mem::swap(dst, x);
         }
     } else {
         if new.len() != count {
@@ -101,10 +116,12 @@ fn assign_list_slice(
                 new.len()
             )));
         }
-        for (k, x) in new.drain(..).enumerate() {
-            std::mem::replace(&mut l[(start + k as i64 * step) as usize], x).release();
+        for (k, x) in new.iter_mut().enumerate() {
+            std::mem::swap(&mut l[(start + k as i64 * step) as usize], x);
         }
     }
+    drop(l);
+    release_all(new);
     Ok(())
 }
 
