@@ -778,3 +778,72 @@ big[:4000] = big[999:4999]
 print(big[:3], big[3998:4002], len(big))
 big[::-1] = big[:]
 print(big[:3], len(big))
+# %% compiled_unpacking_targets
+G = None
+def loops(pairs):
+    global G
+    out = []
+    for (([x1, y1], v1), ([x2, y2], v2)) in pairs:
+        out.append((x1 + x2, y1 * y2, v1, v2))
+    for a, [b, c] in [(1, [2, 3]), [4, (5, 6)]]:
+        out.append(a + b + c)
+    for G, k in [(7, 8)]:
+        out.append(k)
+    out.append(G)
+    return out
+print(loops([(([1, 2], "a"), ([3, 4], "b")), [[(5, 6), "c"], [[7, 8], "d"]]]))
+class Box:
+    pass
+def mixed():
+    b, xs, d = Box(), [0, 0, 0], {}
+    for b.first, xs[1], d["k"] in [(1, 2, 3), (4, 5, 6)]:
+        pass
+    print(b.first, xs, d)
+    p, (q, r) = 1, [2, 3]
+    [s, t], u = "ab", 9
+    print(p, q, r, s, t, u)
+    head, *rest = range(4)
+    print(head, rest)
+    for first, *more in [[1, 2, 3], (4,)]:
+        print(first, more)
+mixed()
+def closures():
+    fs = []
+    for i, j in [(1, 2), (3, 4)]:
+        fs.append(lambda: i + j)
+    return [f() for f in fs]
+print(closures())
+def errors():
+    for bad in [[(1, 2, 3)], [(1,)], [5], [([1], 2)], [((1, 2), 3, 4)]]:
+        try:
+            for (a, b), c in [(x, 0) for x in bad] if bad != [5] else bad:
+                print("ok", a, b, c)
+        except (TypeError, ValueError) as e:
+            print(type(e).__name__ + ":", e)
+    try:
+        a, (b, c) = 1, (2, 3, 4)
+    except ValueError as e:
+        print("ValueError:", e, a)
+    try:
+        x, y = 1
+    except TypeError as e:
+        print("TypeError:", e)
+    class Odd:
+        def __iter__(self):
+            return iter([10, 20])
+    x, y = Odd()
+    print(x, y)
+    def gen():
+        yield 1
+        yield [2, 3]
+    q, [r, s] = gen()
+    print(q, r, s)
+errors()
+def list_changes():
+    xs = [1, 2]
+    seen = []
+    for a, b in [xs, xs]:
+        xs.append(len(xs))
+        seen.append((a, b))
+    print(seen)
+list_changes()

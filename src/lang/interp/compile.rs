@@ -9,7 +9,7 @@
 use super::call::{cached_method, cached_native, Looked};
 use super::expr::{cmp_fast, reads_frame, PlainBuiltin};
 use super::index::{list_item, list_store};
-use super::stmt::{store_local, subscript_anchor, Flow, TryPart};
+use super::stmt::{names_only, subscript_anchor, Flow, TryPart};
 use super::{Frame, Interp};
 use crate::lang::ast::*;
 use crate::lang::error::{Anchor, PyResult};
@@ -1008,6 +1008,73 @@ where
     })
 }
 
+/// An assignment target resolved here: a plain local by its slot, a tuple or list of
+/// targets unpacked in place (`for ([x, y], v) in pairs:`); anything else, or a value of
+/// another shape (whose error `assign` words), through `assign`.
+enum Store {
+    Slot(usize),
+    Seq {
+        items: Box<[Store]>,
+        names_only: bool,
+        target: Expr,
+    },
+    Walk(Expr),
+}
+
+impl Store {
+    fn new(cx: &Cx, t: &Expr) -> Store {
+        if let Some(slot) = cx.local(t) {
+            return Store::Slot(slot);
+        }
+        match &t.kind {
+            ExprKind::Tuple(items) | ExprKind::List(items)
+                if !items.iter().any(|x| matches!(x.kind, ExprKind::Starred(_))) =>
+            {
+                Store::Seq {
+                    items: items.iter().map(|x| Store::new(cx, x)).collect(),
+                    names_only: names_only(t),
+                    target: t.clone(),
+                }
+            }
+            _ => Store::Walk(t.clone()),
+        }
+    }
+
+    fn put(&self, it: &mut Interp, v: Value, f: &mut Frame) -> PyResult<()> {
+        match self {
+            Store::Slot(slot) => {
+                if let Some(old) = f.slots[*slot].replace(v) {
+                    old.release();
+                }
+                Ok(())
+            }
+            Store::Seq {
+                items,
+                names_only,
+                target,
+            } => match &v {
+                // A tuple cannot change meanwhile: its items go to the targets uncopied.
+                Value::Tuple(t) if t.len() == items.len() => {
+                    for (st, x) in items.iter().zip(t.iter()) {
+                        st.put(it, x.dup(), f)?;
+                    }
+                    Ok(())
+                }
+                // Stores into names run no code that could change the list.
+                Value::List(l) if *names_only && l.borrow().len() == items.len() => {
+                    for (k, st) in items.iter().enumerate() {
+                        let x = l.borrow()[k].dup();
+                        st.put(it, x, f)?;
+                    }
+                    Ok(())
+                }
+                _ => it.assign(target, v, f),
+            },
+            Store::Walk(t) => it.assign(t, v, f),
+        }
+    }
+}
+
 /// A statement's node: `inner` inlined under the traceback bookkeeping every statement has.
 fn node<F>(s: &Stmt, inner: F) -> CStmt
 where
@@ -1079,12 +1146,10 @@ fn stmt(cx: &Cx, s: &Stmt) -> CStmt {
                 }
                 return local_store(s, dst, cv);
             }
-            let t = targets[0].clone();
+            let store = Store::new(cx, &targets[0]);
             node(s, move |it, f| {
                 let v = cv(it, f)?;
-                if let Some(v) = store_local(&t, v, f) {
-                    it.assign(&t, v, f)?;
-                }
+                store.put(it, v, f)?;
                 Ok(Flow::Normal)
             })
         }
@@ -1145,13 +1210,15 @@ fn stmt(cx: &Cx, s: &Stmt) -> CStmt {
         }
         StmtKind::For(target, iter, body, orelse) => {
             let (citer, ispan, start) = (expr(cx, iter), iter.span, s.span.start);
-            let target = target.clone();
+            let (store, target) = (Store::new(cx, target), target.clone());
             let (body, orelse) = (block(cx, body), block(cx, orelse));
             node(s, move |it, f| {
                 let v = citer(it, f)?;
                 it.for_loop(
                     v,
-                    &target,
+                    (&target, |it: &mut Interp, v, f: &mut Frame| {
+                        store.put(it, v, f)
+                    }),
                     ispan,
                     start,
                     f,

@@ -280,16 +280,21 @@ impl Interp {
         let it = self.eval(iter, f)?;
         let run_body = |me: &mut Self, f: &mut Frame| me.exec_block(body, f);
         let run_else = |me: &mut Self, f: &mut Frame| me.exec_block(orelse, f);
-        self.for_loop(it, target, iter.span, start, f, run_body, run_else)
+        let store = |me: &mut Self, v, f: &mut Frame| match store_local(target, v, f) {
+            Some(v) => me.assign(target, v, f),
+            None => Ok(()),
+        };
+        self.for_loop(it, (target, store), iter.span, start, f, run_body, run_else)
     }
 
-    /// A `for` loop over `it`, its body and `else` run by the callers' runners (the
-    /// tree-walker's or a compiled body).
+    /// A `for` loop over `it`, each item put in `target` by `store` (the caller's: the
+    /// tree-walker's `assign`, or a compiled target), its body and `else` run by the
+    /// callers' runners (the tree-walker's or a compiled body).
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn for_loop<B, O>(
+    pub(crate) fn for_loop<S, B, O>(
         &mut self,
         it: Value,
-        target: &Expr,
+        (target, store): (&Expr, S),
         iter_span: crate::lang::lexer::Span,
         start: u32,
         f: &mut Frame,
@@ -297,6 +302,7 @@ impl Interp {
         orelse: O,
     ) -> PyResult<Flow>
     where
+        S: Fn(&mut Self, Value, &mut Frame) -> PyResult<()>,
         B: Fn(&mut Self, &mut Frame) -> PyResult<Flow>,
         O: Fn(&mut Self, &mut Frame) -> PyResult<Flow>,
     {
@@ -306,9 +312,7 @@ impl Interp {
             for _ in 0..r.len() {
                 self.tick()
                     .map_err(|e| self.at(e, f, iter_span, Anchor::None))?;
-                if let Some(v) = store_local(target, Value::Int(cur), f) {
-                    self.assign(target, v, f)?;
-                }
+                store(self, Value::Int(cur), f)?;
                 if let Some(done) = self.loop_body(&body, f)? {
                     return Ok(done);
                 }
@@ -335,9 +339,7 @@ impl Interp {
                 };
                 let Some(item) = item else { break };
                 pos += 1;
-                if let Some(v) = store_local(target, item, f) {
-                    self.assign(target, v, f)?;
-                }
+                store(self, item, f)?;
                 if let Some(done) = self.loop_body(&body, f)? {
                     return Ok(done);
                 }
@@ -388,7 +390,7 @@ impl Interp {
                 else {
                     break;
                 };
-                self.assign(target, item, f)?;
+                store(self, item, f)?;
             }
             if let Some(done) = self.loop_body(&body, f)? {
                 return Ok(done);
@@ -1146,7 +1148,7 @@ pub(crate) fn store_local(t: &Expr, v: Value, f: &mut Frame) -> Option<Value> {
 }
 
 /// A target made only of names (`a`, `(a, [b, c])`): storing into it runs no program code.
-fn names_only(t: &Expr) -> bool {
+pub(crate) fn names_only(t: &Expr) -> bool {
     match &t.kind {
         ExprKind::Name(_) => true,
         ExprKind::Tuple(items) | ExprKind::List(items) => items.iter().all(names_only),
