@@ -323,9 +323,7 @@ fn expr(cx: &Cx, e: &Expr) -> CExpr {
             operands(cx, e, first, re, g)
         }
         ExprKind::Subscript(obj, idx) => match &idx.kind {
-            // `xs[a:b:c]`: the parts evaluated in order, no slice object.
-            // A plain local container is read in its slot after the parts (which cannot
-            // unbind it; if they did, its read fails).
+            // `xs[a:b:c]`: no slice object (`SliceSite`).
             ExprKind::Slice(a, b, c) => {
                 let read = SliceSite::new(cx, e, obj, idx, [a, b, c]);
                 Box::new(move |it, f| read.run(it, f, |it, o, vals| it.get_slice(o, vals)))
