@@ -9,7 +9,7 @@
 use super::call::{cached_method, cached_native, Looked};
 use super::expr::{cmp_fast, reads_frame, PlainBuiltin};
 use super::index::{list_item, list_store};
-use super::stmt::{names_only, subscript_anchor, Flow, TryPart};
+use super::stmt::{names_only, subscript_anchor, unpack_in_place, Flow, TryPart};
 use super::{Frame, Interp};
 use crate::lang::ast::*;
 use crate::lang::error::{Anchor, PyResult};
@@ -1001,9 +1001,19 @@ where
     R: Fn(&mut Interp, &mut Frame) -> PyResult<Value> + 'static,
 {
     node(s, move |it, f| {
-        f.slots[dst] = Some(read(it, f)?);
+        let v = read(it, f)?;
+        set_slot(f, dst, v);
         Ok(Flow::Normal)
     })
+}
+
+/// Stores `v` in the plain local slot `slot`; what it held is released (an int or float
+/// costs no drop call).
+#[inline(always)]
+fn set_slot(f: &mut Frame, slot: usize, v: Value) {
+    if let Some(old) = f.slots[slot].replace(v) {
+        old.release();
+    }
 }
 
 /// An assignment target resolved here: a plain local by its slot, a tuple or list of
@@ -1041,33 +1051,20 @@ impl Store {
     fn put(&self, it: &mut Interp, v: Value, f: &mut Frame) -> PyResult<()> {
         match self {
             Store::Slot(slot) => {
-                if let Some(old) = f.slots[*slot].replace(v) {
-                    old.release();
-                }
+                set_slot(f, *slot, v);
                 Ok(())
             }
             Store::Seq {
                 items,
                 names_only,
                 target,
-            } => match &v {
-                // A tuple cannot change meanwhile: its items go to the targets uncopied.
-                Value::Tuple(t) if t.len() == items.len() => {
-                    for (st, x) in items.iter().zip(t.iter()) {
-                        st.put(it, x.dup(), f)?;
-                    }
-                    Ok(())
+            } => {
+                let put = |k: usize, x| items[k].put(it, x, f);
+                match unpack_in_place(&v, items.len(), || *names_only, put) {
+                    Some(r) => r,
+                    None => it.assign(target, v, f),
                 }
-                // Stores into names run no code that could change the list.
-                Value::List(l) if *names_only && l.borrow().len() == items.len() => {
-                    for (k, st) in items.iter().enumerate() {
-                        let x = l.borrow()[k].dup();
-                        st.put(it, x, f)?;
-                    }
-                    Ok(())
-                }
-                _ => it.assign(target, v, f),
-            },
+            }
             Store::Walk(t) => it.assign(t, v, f),
         }
     }
@@ -1214,9 +1211,8 @@ fn stmt(cx: &Cx, s: &Stmt) -> CStmt {
                 let v = citer(it, f)?;
                 it.for_loop(
                     v,
-                    (&target, |it: &mut Interp, v, f: &mut Frame| {
-                        store.put(it, v, f)
-                    }),
+                    &target,
+                    |it: &mut Interp, v, f: &mut Frame| store.put(it, v, f),
                     ispan,
                     start,
                     f,

@@ -1135,9 +1135,7 @@ impl Interp {
             // (Ctrl-C here is the comprehension frame's, at its iterable, as `next` gives it.)
             self.tick()
                 .map_err(|err| self.at(err, cf, g.iter.span, Anchor::None))?;
-            if let Some(item) = super::stmt::store_local(&g.target, item, cf) {
-                self.assign(&g.target, item, cf)?;
-            }
+            self.store(&g.target, item, cf)?;
             for cond in &g.ifs {
                 if !self.cond(cond, cf, cond.span)? {
                     continue 'items;

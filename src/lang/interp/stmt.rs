@@ -73,9 +73,7 @@ impl Interp {
             }
             StmtKind::Assign(targets, value) if targets.len() == 1 => {
                 let v = self.eval_leaf(value, f)?;
-                if let Some(v) = store_local(&targets[0], v, f) {
-                    self.assign(&targets[0], v, f)?;
-                }
+                self.store(&targets[0], v, f)?;
             }
             StmtKind::AugAssign(target, op, value) => self.aug_assign(target, *op, value, f, s)?,
             StmtKind::If(test, body, orelse) => {
@@ -280,11 +278,8 @@ impl Interp {
         let it = self.eval(iter, f)?;
         let run_body = |me: &mut Self, f: &mut Frame| me.exec_block(body, f);
         let run_else = |me: &mut Self, f: &mut Frame| me.exec_block(orelse, f);
-        let store = |me: &mut Self, v, f: &mut Frame| match store_local(target, v, f) {
-            Some(v) => me.assign(target, v, f),
-            None => Ok(()),
-        };
-        self.for_loop(it, (target, store), iter.span, start, f, run_body, run_else)
+        let store = |me: &mut Self, v, f: &mut Frame| me.store(target, v, f);
+        self.for_loop(it, target, store, iter.span, start, f, run_body, run_else)
     }
 
     /// A `for` loop over `it`, each item put in `target` by `store` (the caller's: the
@@ -294,7 +289,8 @@ impl Interp {
     pub(crate) fn for_loop<S, B, O>(
         &mut self,
         it: Value,
-        (target, store): (&Expr, S),
+        target: &Expr,
+        store: S,
         iter_span: crate::lang::lexer::Span,
         start: u32,
         f: &mut Frame,
@@ -379,9 +375,7 @@ impl Interp {
                     break;
                 }
                 for (t, v) in names.iter().zip(parts.drain(..)) {
-                    if let Some(v) = store_local(t, v, f) {
-                        self.assign(t, v, f)?;
-                    }
+                    self.store(t, v, f)?;
                 }
             } else {
                 let Some(item) = self
@@ -418,6 +412,15 @@ impl Interp {
                 }
             }
             Scope::Global | Scope::Unresolved => self.set_global(n.sym, v),
+        }
+    }
+
+    /// `assign`, a plain local stored with no call.
+    #[inline(always)]
+    pub(crate) fn store(&mut self, t: &Expr, v: Value, f: &mut Frame) -> PyResult<()> {
+        match store_local(t, v, f) {
+            Some(v) => self.assign(t, v, f),
+            None => Ok(()),
         }
     }
 
@@ -468,48 +471,21 @@ impl Interp {
                 };
                 r.map_err(|e| self.at(e, f, t.span, subscript_anchor(obj, idx)))
             }
-            ExprKind::Tuple(items) | ExprKind::List(items)
-                if matches!(&v, Value::Tuple(t) if t.len() == items.len())
-                    && !items.iter().any(|t| matches!(t.kind, ExprKind::Starred(_))) =>
-            {
-                // A tuple of the right length: its items go to the targets with no copy of
-                // the tuple (it cannot change meanwhile).
-                let Value::Tuple(t) = v else { return Ok(()) };
-                for (target, val) in items.iter().zip(t.iter()) {
-                    // (A plain local is stored here: no call per name.)
-                    if let Some(val) = store_local(target, val.dup(), f) {
-                        self.assign(target, val, f)?;
-                    }
-                }
-                Ok(())
-            }
-            ExprKind::Tuple(items) | ExprKind::List(items)
-                if matches!(&v, Value::List(l) if l.borrow().len() == items.len())
-                    && items.iter().all(names_only) =>
-            {
-                // A list of the right length into names (nested or not): no store can run
-                // code that changes the list, so its items are read one by one, not copied.
-                let Value::List(l) = &v else { return Ok(()) };
-                for (k, target) in items.iter().enumerate() {
-                    let val = l.borrow()[k].dup();
-                    if let Some(val) = store_local(target, val, f) {
-                        self.assign(target, val, f)?;
-                    }
-                }
-                Ok(())
-            }
             ExprKind::Tuple(items) | ExprKind::List(items) => {
+                if !items.iter().any(|t| matches!(t.kind, ExprKind::Starred(_))) {
+                    let names = || items.iter().all(names_only);
+                    let put = |k: usize, val| self.store(&items[k], val, f);
+                    if let Some(r) = unpack_in_place(&v, items.len(), names, put) {
+                        return r;
+                    }
+                }
                 let vals = self
                     .unpack(v, items)
                     .map_err(|e| self.at(e, f, t.span, Anchor::None))?;
                 for (target, val) in items.iter().zip(vals) {
                     match &target.kind {
                         ExprKind::Starred(inner) => self.assign(inner, val, f)?,
-                        _ => {
-                            if let Some(val) = store_local(target, val, f) {
-                                self.assign(target, val, f)?;
-                            }
-                        }
+                        _ => self.store(target, val, f)?,
                     }
                 }
                 Ok(())
@@ -1145,6 +1121,29 @@ pub(crate) fn store_local(t: &Expr, v: Value, f: &mut Frame) -> Option<Value> {
         }
     }
     Some(v)
+}
+
+/// Unpacks `v` into `n` targets with no copy of it when it is a tuple of `n` (which cannot
+/// change meanwhile), or a list of `n` and `names_only()` (no store into names runs code
+/// that could change the list): `put(k, item)` for each in order. `None`, having put
+/// nothing, for any other value (the general unpacking words its errors).
+#[inline(always)]
+pub(crate) fn unpack_in_place(
+    v: &Value,
+    n: usize,
+    names_only: impl FnOnce() -> bool,
+    mut put: impl FnMut(usize, Value) -> PyResult<()>,
+) -> Option<PyResult<()>> {
+    match v {
+        Value::Tuple(t) if t.len() == n => {
+            Some(t.iter().enumerate().try_for_each(|(k, x)| put(k, x.dup())))
+        }
+        Value::List(l) if l.borrow().len() == n && names_only() => Some((0..n).try_for_each(|k| {
+            let x = l.borrow()[k].dup();
+            put(k, x)
+        })),
+        _ => None,
+    }
 }
 
 /// A target made only of names (`a`, `(a, [b, c])`): storing into it runs no program code.
