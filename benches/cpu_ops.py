@@ -68,6 +68,16 @@ for n in (100_000, 1_000_000, 10_000_000):
     row(f"max dim=1 {n // 1000}x1000", median_us(lambda: m.max(dim=1), r))
     row(f"sum dim=0 {n // 1000}x1000", median_us(lambda: m.sum(dim=0), r))
 
+# the same million floats as many short rows (logits over ten classes), rows of a hundred, and
+# tall thin columns
+a = filled(1_000_000)
+for (h, w) in ((100_000, 10), (10_000, 100)):
+    m = a.reshape(h, w)
+    row(f"sum dim=1 {h}x{w}", median_us(lambda: m.sum(dim=1), 20))
+    row(f"sum dim=0 {h}x{w}", median_us(lambda: m.sum(dim=0), 20))
+    row(f"amax dim=1 {h}x{w}", median_us(lambda: m.amax(dim=1), 20))
+    row(f"max dim=1 {h}x{w}", median_us(lambda: m.max(dim=1), 20))
+
 x = torch.randn(4096, 1024)
 target = torch.randint(0, 1024, (4096,))
 row("softmax 4096x1024", median_us(lambda: torch.softmax(x, dim=1), 3))

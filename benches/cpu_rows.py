@@ -11,6 +11,8 @@ a6 = filled(1_000_000); b6 = filled(1_000_000) + 0.5
 a7 = filled(10_000_000)
 m3 = filled(1_000_000).reshape(1000, 1000)
 m4 = a7.reshape(10000, 1000)
+tall = a6.reshape(100000, 10)
+m100 = a6.reshape(10000, 100)
 torch.manual_seed(0)
 x = torch.randn(4096, 1024)
 target = torch.randint(0, 1024, (4096,))
@@ -29,6 +31,10 @@ rows = [
     ("sum d1 10000", lambda: m4.sum(dim=1), 2),
     ("mean d1 10000", lambda: m4.mean(dim=1), 2),
     ("sum d0 10000", lambda: m4.sum(dim=0), 2),
+    ("sum d1 1e5x10", lambda: tall.sum(dim=1), 10),
+    ("sum d0 1e5x10", lambda: tall.sum(dim=0), 10),
+    ("amax d1 1e4x100", lambda: m100.amax(dim=1), 10),
+    ("max d1 1e4x100", lambda: m100.max(dim=1), 10),
     ("softmax", lambda: torch.softmax(x, dim=1), 2),
     ("log_softmax", lambda: F.log_softmax(x, dim=1), 2),
     ("cross_entropy", lambda: F.cross_entropy(x, target), 2),

@@ -58,6 +58,34 @@ fn for_each_output(s: &Split, offset: usize, mut f: impl FnMut(usize, usize)) {
     });
 }
 
+/// Where each output's region starts in storage: `start + j * step` when the kept dims
+/// coalesce to one (`sum(dim=-1)` of a matrix: nothing to tabulate before the team starts),
+/// else a table.
+enum Bases {
+    Step(usize, usize),
+    Table(Vec<usize>),
+}
+
+impl Bases {
+    fn new(s: &Split, offset: usize) -> Bases {
+        let (cs, st) = coalesce(&s.kept_shape, [&s.kept_strides]);
+        if cs.len() <= 1 {
+            return Bases::Step(offset, st[0].first().copied().unwrap_or(0));
+        }
+        let mut t = Vec::with_capacity(numel(&cs));
+        for_each_output(s, offset, |_, base| t.push(base));
+        Bases::Table(t)
+    }
+
+    #[inline]
+    fn at(&self, j: usize) -> usize {
+        match self {
+            Bases::Step(start, step) => start + j * step,
+            Bases::Table(t) => t[j],
+        }
+    }
+}
+
 /// Which summation order PyTorch uses for one output (see `sum.rs`).
 enum SumOrder {
     /// The region is one contiguous run.
@@ -131,19 +159,17 @@ fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &View, s: &Split) -> Resul
             if op == ReduceOp::Sum && outer_sum(v, x, s, &rs, &rst, &mut out) {
                 return Ok(E::wrap(out));
             }
-            let mut bases = Vec::with_capacity(n_out);
-            for_each_output(s, x.offset(), |_, base| bases.push(base));
+            let bases = Bases::new(s, x.offset());
             if op == ReduceOp::Sum && dense && n_red >= 1 {
                 // every output a contiguous run (`SumOrder::Contiguous`): rows in bulk
                 let parts = team::parts_for(n_out.saturating_mul(n_red), PAR_THRESHOLD).min(n_out);
                 team::for_pieces(&mut out, parts, 1, &|start, piece| {
-                    let b = &bases[start..start + piece.len()];
-                    contiguous_sums(v, b, n_red, piece);
+                    contiguous_sums(v, |k| bases.at(start + k), n_red, piece);
                 });
                 return Ok(E::wrap(out));
             }
             let one = |j: usize, scratch: &mut Vec<E>| -> E {
-                let base = bases[j];
+                let base = bases.at(j);
                 if n_red == 0 {
                     // empty regions: sum 0, prod 1 (max/min of nothing are refused earlier)
                     return E::store(if op == ReduceOp::Prod {
@@ -206,9 +232,14 @@ fn outer_sum<E: Element>(
     let group = if cols >= vec_size(E::DTYPE) { 4 * 8 } else { 4 };
     let cascade = cols / group * group;
     let base = x.offset();
-    let parts = team::parts_for(cols.saturating_mul(n), PAR_THRESHOLD).min(cols / 16 + 1);
-    // pieces of whole 64-column register groups where there are enough columns
-    let align = if cols >= 64 * parts { 64 } else { 16 };
+    // Columns split over the team (each keeps its own order whatever piece it is in), down to
+    // a few columns each: a tall matrix of ten columns is as much work as a square one.
+    let parts = team::parts_for(cols.saturating_mul(n), PAR_THRESHOLD).min(cols);
+    // pieces of whole 64- or 16-column register groups where there are enough columns
+    let align = [64, 16, 1]
+        .into_iter()
+        .find(|&a| cols >= a * parts)
+        .unwrap_or(1);
     team::for_pieces(out, parts, align, &|start, piece| {
         let end = start + piece.len();
         let split = cascade.clamp(start, end);
@@ -245,7 +276,7 @@ fn f32_extreme<E: Element>(max: bool, xs: &[E]) -> Option<(E::M, bool)> {
 
 /// `prod`, `max` or `min` of a non-empty run, in order.
 fn fold<E: Element>(op: ReduceOp, xs: &[E]) -> E::M {
-    if matches!(op, ReduceOp::Max | ReduceOp::Min) && E::DTYPE.is_floating() && xs.len() >= 64 {
+    if matches!(op, ReduceOp::Max | ReduceOp::Min) && E::DTYPE.is_floating() && xs.len() >= 16 {
         let max = op == ReduceOp::Max;
         let (best, nan) = f32_extreme(max, xs).unwrap_or_else(|| lanes_extreme_simd(max, xs));
         return settled(xs, best, nan);
@@ -258,15 +289,20 @@ fn fold<E: Element>(op: ReduceOp, xs: &[E]) -> E::M {
     }
 }
 
-/// `extreme_f32` of a non-empty run, from 64 floats on in four AVX-512 accumulators at once
-/// (`vmaxps v, acc` is `v > acc ? v : acc`, as the in-order fold; any grouping gives the same
-/// extreme). Written with intrinsics: the generic lanes fold compiles to shuffles here and
-/// ran at a third of this speed (max over dim 1 of 4096×1024); softmax's row max gains too.
+/// `extreme_f32` of a non-empty run, from 16 floats on wholly in AVX-512 registers: four
+/// accumulators over 64-float blocks, one over the 16-float blocks left, and the last 16
+/// floats (overlapping ones already seen: a repeat changes no extreme) for a ragged end; then
+/// the lanes' extreme. `vmaxps v, acc` is `v > acc ? v : acc`, as the in-order fold; NaNs are
+/// flagged apart (and decided by `settled`), so any grouping gives the same extreme. Written
+/// with intrinsics: the generic lanes fold compiles to shuffles here and ran at a third of
+/// this speed (max over dim 1 of 4096×1024), and a scalar tail after the blocks made a row of
+/// 100 floats cost 10x PyTorch's.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 fn minmax_f32_avx512(max: bool, x: &[f32]) -> (f32, bool) {
     use std::arch::x86_64::*;
-    if x.len() < 64 {
+    let n = x.len();
+    if n < 16 {
         return extreme_f32(max, x);
     }
     let pick = |v: __m512, a: __m512| {
@@ -276,36 +312,38 @@ fn minmax_f32_avx512(max: bool, x: &[f32]) -> (f32, bool) {
             _mm512_min_ps(v, a)
         }
     };
-    let blocks = x.chunks_exact(64);
-    let tail = blocks.remainder();
-    let load = |c: &[f32], k: usize| {
-        // SAFETY: `c` holds 64 floats, so 16 from 16 * k (k < 4) are in bounds.
-        unsafe { _mm512_loadu_ps(c.as_ptr().add(16 * k)) }
+    let load = |i: usize| {
+        // SAFETY: every caller below passes `i + 16 <= n`.
+        unsafe { _mm512_loadu_ps(x.as_ptr().add(i)) }
     };
-    let mut acc = [load(x, 0); 4];
+    let mut acc = [load(0); 4];
     let mut nan: __mmask16 = 0;
-    for c in blocks {
+    let mut take = |a: &mut __m512, i: usize| {
+        let v = load(i);
+        nan |= _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v, v);
+        *a = pick(v, *a);
+    };
+    let mut i = 0;
+    while i + 64 <= n {
         for (k, a) in acc.iter_mut().enumerate() {
-            let v = load(c, k);
-            nan |= _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v, v);
-            *a = pick(v, *a);
+            take(a, i + 16 * k);
         }
+        i += 64;
+    }
+    while i + 16 <= n {
+        take(&mut acc[0], i);
+        i += 16;
+    }
+    if i < n {
+        take(&mut acc[1], n - 16);
     }
     let v = pick(pick(acc[0], acc[1]), pick(acc[2], acc[3]));
-    let mut lanes = [0f32; 16];
-    // SAFETY: `lanes` has room for 16 floats.
-    unsafe { _mm512_storeu_ps(lanes.as_mut_ptr(), v) };
-    let better = |v: f32, m: f32| if max { v > m } else { v < m };
-    let mut any_nan = nan != 0;
-    let m = lanes.iter().chain(tail).fold(lanes[0], |m, &v| {
-        any_nan |= v.is_nan();
-        if better(v, m) {
-            v
-        } else {
-            m
-        }
-    });
-    (m, any_nan)
+    let m = if max {
+        _mm512_reduce_max_ps(v)
+    } else {
+        _mm512_reduce_min_ps(v)
+    };
+    (m, nan != 0)
 }
 
 /// The float `max`/`min` of a run in 16 independent lanes (branch-free, so it vectorises),
@@ -446,29 +484,30 @@ fn arg_rows_f32(
     s: &Split,
     n: usize,
 ) -> Result<(Vec<f32>, Vec<i64>)> {
-    let mut bases = Vec::with_capacity(numel(&s.kept_shape));
-    for_each_output(s, x.offset(), |_, base| bases.push(base));
-    let mut idxs = zeroed_vec::<i64>(bases.len())?;
-    let parts = team::parts_for(bases.len().saturating_mul(n), PAR_THRESHOLD).min(bases.len());
+    let bases = Bases::new(s, x.offset());
+    let n_out = numel(&s.kept_shape);
+    let mut idxs = zeroed_vec::<i64>(n_out)?;
+    let parts = team::parts_for(n_out.saturating_mul(n), PAR_THRESHOLD).min(n_out);
     team::for_pieces(&mut idxs, parts, 1, &|start, piece| {
         for (k, o) in piece.iter_mut().enumerate() {
-            let base = bases[start + k];
+            let base = bases.at(start + k);
             *o = arg_run_f32(max, &v[base..base + n]) as i64;
         }
     });
-    let mut vals = zeroed_vec::<f32>(bases.len())?;
-    for ((o, &b), &i) in vals.iter_mut().zip(&bases).zip(&idxs) {
-        *o = v[b + i as usize];
+    let mut vals = zeroed_vec::<f32>(n_out)?;
+    for (j, (o, &i)) in vals.iter_mut().zip(&idxs).enumerate() {
+        *o = v[bases.at(j) + i as usize];
     }
     Ok((vals, idxs))
 }
 
 /// The index the in-order search settles on (`better` replaces only on strictly better values, and the
-/// first NaN wins) in two vectorisable passes: the extreme value over 16 lanes, noting NaNs;
+/// first NaN wins) in two vectorisable passes: the extreme value (in AVX-512 registers where the CPU
+/// has them, else over 16 lanes), noting NaNs;
 /// then the first element equal to it (or the first NaN). Zeros of either sign compare equal,
 /// so this is the first zero, the element the in-order search keeps.
 fn arg_run_f32(max: bool, x: &[f32]) -> usize {
-    let (m, nan) = extreme_f32(max, x);
+    let (m, nan) = f32_extreme::<f32>(max, x).unwrap_or_else(|| extreme_f32(max, x));
     let hit = |v: f32| if nan { v.is_nan() } else { v == m };
     let mut i = 0;
     for c in x.chunks(LANES) {
@@ -877,6 +916,30 @@ mod tests {
         let mut nan = cases[0].clone();
         nan[77] = f32::NAN;
         cases.push(nan);
+        // every way a run splits into 64- and 16-float blocks and a ragged end, with the
+        // extreme, a NaN or the deciding zero in the end's last float
+        for n in [
+            16usize, 17, 31, 32, 47, 63, 64, 65, 79, 80, 100, 127, 130, 200,
+        ] {
+            let base: Vec<f32> = (0..n).map(|i| ((i * 37) % 101) as f32 - 50.0).collect();
+            for (at, v) in [
+                (n - 1, 99.0),
+                (n - 1, -99.0),
+                (n - 1, f32::NAN),
+                (n / 2, f32::NAN),
+            ] {
+                let mut c = base.clone();
+                c[at] = v;
+                cases.push(c);
+            }
+            let mut z = vec![-1.0f32; n];
+            z[0] = -0.0;
+            z[n - 1] = 0.0;
+            cases.push(z.clone());
+            z[n - 1] = -0.0;
+            z[n / 3] = 0.0;
+            cases.push(z);
+        }
         for xs in &cases {
             for max in [true, false] {
                 let (best, nan) = lanes_extreme::<f32>(max, xs);

@@ -174,7 +174,7 @@ pub fn contiguous_sum<E: Element>(xs: &[E]) -> E::M {
         fn avx2<E: Element>(xs: &[E]) -> E::M {
             contiguous_sum_in_order(xs)
         }
-        if xs.len() >= 64 && E::DTYPE.is_floating() && std::is_x86_feature_detected!("avx2") {
+        if xs.len() >= 8 && E::DTYPE.is_floating() && std::is_x86_feature_detected!("avx2") {
             // SAFETY (all three): the CPU has AVX2 (detected just above), the only requirement
             // of a `target_feature` function.
             if let Some(v) = slice_as::<E, f32>(xs) {
@@ -189,26 +189,33 @@ pub fn contiguous_sum<E: Element>(xs: &[E]) -> E::M {
     contiguous_sum_in_order(xs)
 }
 
-/// `out[j] = contiguous_sum(&v[bases[j]..bases[j] + n])` for every row `j` (`sum(dim=-1)` of
+/// `out[k] = contiguous_sum(&v[base(k)..base(k) + n])` for every row `k` (`sum(dim=-1)` of
 /// a contiguous matrix): the same sums, with the CPU check and dispatch made once rather than
-/// per row (a 1000-float row is ~100 vector adds, so a call's overhead shows).
-pub fn contiguous_sums<E: Element>(v: &[E], bases: &[usize], n: usize, out: &mut [E]) {
+/// per row (a row of a few vectors costs less than a call's overhead).
+pub fn contiguous_sums<E: Element>(
+    v: &[E],
+    base: impl Fn(usize) -> usize,
+    n: usize,
+    out: &mut [E],
+) {
     #[cfg(target_arch = "x86_64")]
     {
         #[target_feature(enable = "avx2")]
-        fn rows_f32(v: &[f32], bases: &[usize], n: usize, out: &mut [f32]) {
-            for (o, &b) in out.iter_mut().zip(bases) {
+        fn rows_f32(v: &[f32], base: impl Fn(usize) -> usize, n: usize, out: &mut [f32]) {
+            for (k, o) in out.iter_mut().enumerate() {
+                let b = base(k);
                 *o = avx::lanes_sum_f32(&v[b..b + n]);
             }
         }
-        if n >= 64 && std::is_x86_feature_detected!("avx2") {
+        if n >= 8 && std::is_x86_feature_detected!("avx2") {
             if let (Some(vf), Some(of)) = (slice_as::<E, f32>(v), slice_as_mut::<E, f32>(out)) {
                 // SAFETY: the CPU has AVX2 (detected just above).
-                return unsafe { rows_f32(vf, bases, n, of) };
+                return unsafe { rows_f32(vf, base, n, of) };
             }
         }
     }
-    for (o, &b) in out.iter_mut().zip(bases) {
+    for (k, o) in out.iter_mut().enumerate() {
+        let b = base(k);
         *o = E::store(contiguous_sum(&v[b..b + n]));
     }
 }
@@ -259,6 +266,44 @@ mod avx {
         unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), vacc) };
         let tail = xs[nvec * 8..].iter().fold(0f32, |a, &x| a + x);
         lanes.iter().fold(tail, |a, &l| a + l)
+    }
+
+    /// Sums of the `out.len()` (at most 8) columns from `c0` of a row-major region (element
+    /// `v[base + i * row_stride + c]` for row `i < n`), lane `c` one column: `row_sum`
+    /// (`scalar_row_sum`'s order) or one-row `multi_row_sum` (`cascade_column_sum`'s) on
+    /// masked row loads, so every column gets exactly those additions in their order.
+    #[target_feature(enable = "avx2")]
+    pub fn columns_f32(
+        v: &[f32],
+        base: usize,
+        row_stride: usize,
+        n: usize,
+        c0: usize,
+        out: &mut [f32],
+        row_order: bool,
+    ) {
+        let w = out.len();
+        // every element a load reads: rows below `n`, columns below `c0 + w`
+        assert!(w <= 8 && n > 0 && base + (n - 1) * row_stride + c0 + w <= v.len());
+        let lanes: [i32; 8] = std::array::from_fn(|c| if c < w { -1 } else { 0 });
+        // SAFETY: 8 readable i32s.
+        let mask = unsafe { _mm256_loadu_si256(lanes.as_ptr().cast()) };
+        let load = |i: usize| {
+            // SAFETY: row `i < n`; lanes from `w` on are masked off (not read, cannot fault)
+            // and the rest lie in `v` (checked above).
+            unsafe { _mm256_maskload_ps(v.as_ptr().add(base + i * row_stride + c0), mask) }
+        };
+        let add = |a, b| _mm256_add_ps(a, b);
+        let zero = _mm256_setzero_ps();
+        let sums = if row_order {
+            row_sum(n, zero, add, load)
+        } else {
+            super::multi_row_sum::<__m256, 1>(n, zero, add, |i, _| load(i))[0]
+        };
+        let mut all = [0f32; 8];
+        // SAFETY: 8 writable floats.
+        unsafe { _mm256_storeu_ps(all.as_mut_ptr(), sums) };
+        out.copy_from_slice(&all[..w]);
     }
 
     /// `plain_lanes_sum::<f64, 4>`.
@@ -478,6 +523,35 @@ fn cascade_chunked<E: Element, const W: usize>(
     }
 }
 
+/// Fewer columns than this go to `narrow_columns`: summed in memory a row at a time, a few
+/// columns (a tall matrix of ten, split over two threads) cost a scalar load, add and store
+/// per element, 2.3x PyTorch's time.
+const NARROW: usize = 32;
+
+/// `column_sums` of the `out.len()` (under `NARROW`) float32 columns from `c0` in AVX
+/// registers, eight columns to a vector, when the CPU has AVX2; false (nothing done) otherwise.
+fn narrow_columns<E: Element>(
+    v: &[E],
+    base: usize,
+    row_stride: usize,
+    n: usize,
+    c0: usize,
+    out: &mut [E],
+    row_order: bool,
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if let (Some(vf), Some(of)) = (slice_as::<E, f32>(v), slice_as_mut::<E, f32>(out)) {
+        if n > 0 && std::is_x86_feature_detected!("avx2") {
+            for (k, o) in of.chunks_mut(8).enumerate() {
+                // SAFETY: the CPU has AVX2 (detected just above).
+                unsafe { avx::columns_f32(vf, base, row_stride, n, c0 + 8 * k, o, row_order) };
+            }
+            return true;
+        }
+    }
+    false
+}
+
 simd_build! {
     /// Column sums of columns `cols` of a row-major region (element `v[base + i * row_stride + c]`
     /// for row `i < n`) into `out`: by pure cascade (`cascade_column_sum`), or with `row_order` in
@@ -515,6 +589,10 @@ simd_build! {
         while c0 < cols.end {
             let w = COL_BLOCK.min(cols.end - c0);
             let o = &mut out[c0 - cols.start..][..w];
+            if w < NARROW && narrow_columns(v, base, row_stride, n, c0, o, row_order) {
+                c0 += w;
+                continue;
+            }
             if row_order {
                 // `row_sum`: four interleaved partials, the tail rows into the first, then in order
                 let size_ilp = n / 4;
@@ -546,7 +624,8 @@ mod tests {
 
     #[test]
     fn register_lanes_give_the_array_codes_bits() {
-        for n in [64usize, 65, 100, 1000, 4097, 65_536 + 13, 1_000_003] {
+        let short = 8usize..200;
+        for n in short.chain([1000, 4097, 65_536 + 13, 1_000_003]) {
             let xs: Vec<f32> = (0..n)
                 .map(|i| ((i * 7919) % 1000) as f32 * 1e-3 + (i % 7) as f32 * 1e-7)
                 .collect();
@@ -558,22 +637,33 @@ mod tests {
         }
         // 300 columns (more than one block; 64-column groups, a 16-column group and a few
         // left) of row-stride 310, several row counts (level carries, the row order's tail rows)
-        for rows in [1usize, 5, 17, 300, 4099] {
-            let stride = 310;
-            let v: Vec<f32> = (0..rows * stride)
-                .map(|i| (i % 97) as f32 * 0.37 + (i % 13) as f32 * 1e-6)
-                .collect();
-            let mut out = vec![0f32; 300];
-            for row_order in [false, true] {
-                column_sums(&v, 3, stride, rows, 2..302, &mut out, row_order);
-                for (c, o) in out.iter().enumerate() {
-                    let load = |i: usize| v[3 + i * stride + 2 + c];
-                    let want = if row_order {
-                        scalar_row_sum(rows, load)
-                    } else {
-                        cascade_column_sum(rows, load)
-                    };
-                    assert_eq!(o.to_bits(), want.to_bits(), "rows {rows} column {c}");
+        // (and narrow regions: a few columns, ending at the buffer's last element)
+        let regions = [
+            (310usize, 2usize..302usize),
+            (10, 0..10),
+            (10, 3..10),
+            (7, 6..7),
+            (40, 5..36),
+        ];
+        for rows in [1usize, 5, 17, 300, 4099, 70_001] {
+            for (stride, cols) in regions.clone() {
+                let v: Vec<f32> = (0..rows * stride)
+                    .map(|i| (i % 97) as f32 * 0.37 + (i % 13) as f32 * 1e-6)
+                    .collect();
+                let mut out = vec![0f32; cols.len()];
+                for row_order in [false, true] {
+                    let b = if stride == 310 { 3 } else { 0 };
+                    let n = if b == 3 { rows - 1 } else { rows };
+                    column_sums(&v, b, stride, n, cols.clone(), &mut out, row_order);
+                    for (c, o) in out.iter().enumerate() {
+                        let load = |i: usize| v[b + i * stride + cols.start + c];
+                        let want = if row_order {
+                            scalar_row_sum(n, load)
+                        } else {
+                            cascade_column_sum(n, load)
+                        };
+                        assert_eq!(o.to_bits(), want.to_bits(), "rows {n} column {c}");
+                    }
                 }
             }
         }
@@ -584,10 +674,10 @@ mod tests {
         let v: Vec<f32> = (0..20_000)
             .map(|i| ((i * 7919) % 1000) as f32 * 1e-3 + 1e-7)
             .collect();
-        for n in [1usize, 7, 63, 64, 1000, 1003] {
+        for n in [1usize, 7, 8, 9, 15, 16, 33, 63, 64, 1000, 1003] {
             let bases: Vec<usize> = (0..15).map(|j| 5 + j * (n + 3)).collect();
             let mut out = vec![0f32; bases.len()];
-            contiguous_sums(&v, &bases, n, &mut out);
+            contiguous_sums(&v, |k| bases[k], n, &mut out);
             for (o, &b) in out.iter().zip(&bases) {
                 assert_eq!(o.to_bits(), contiguous_sum(&v[b..b + n]).to_bits(), "n={n}");
             }

@@ -1,0 +1,52 @@
+# %% sum_short_rows_bits
+# rows of one vector and more (8..200 floats): the register path's order decides the digits
+import torch
+torch.manual_seed(3)
+for n in [8, 9, 10, 15, 16, 17, 31, 33, 63, 64, 65, 100, 125, 200]:
+    x = torch.randn(7, n) * torch.tensor([1e-3, 1.0, 1e3, 1e6, 1e-6, 3.0, 7e4]).reshape(7, 1)
+    print(n, x.sum(dim=1).tolist(), x.mean(dim=1).tolist())
+
+# %% sum_many_rows_bits
+import torch
+torch.manual_seed(4)
+x = torch.randn(3000, 10) * 1e3
+s = x.sum(dim=1)
+print(s[:4].tolist(), s[-3:].tolist(), s.sum().item())
+y = torch.randn(2500, 100)
+print(y.sum(dim=1)[::400].tolist())
+
+# %% sum_tall_thin_columns_bits
+# an outer reduction of a few columns (split over threads by column)
+import torch
+torch.manual_seed(5)
+for cols in [1, 2, 3, 7, 10, 17, 40]:
+    x = torch.randn(20000, cols) * 100
+    print(cols, x.sum(dim=0).tolist())
+print(torch.randn(20000, 10).mean(dim=0).tolist())
+
+# %% extremes_of_short_rows
+import torch
+torch.manual_seed(6)
+for n in [16, 17, 31, 32, 47, 64, 65, 79, 100, 130]:
+    x = torch.randn(5, n)
+    x[1, n - 1] = 9.0
+    x[2, n - 1] = float('nan')
+    x[3] = -1.0
+    x[3, 0] = -0.0
+    x[3, n - 1] = 0.0
+    x[4] = -1.0
+    x[4, n // 3] = 0.0
+    x[4, n - 1] = -0.0
+    # (amax of a row holding both zeros is left out: PyTorch keeps the first zero there)
+    mx = x.amax(dim=1)
+    mn = x.amin(dim=1)
+    v, i = x.max(dim=1)
+    print(n, mx.tolist()[:3], mn.tolist()[:3], v.tolist(), i.tolist(), torch.signbit(v).tolist())
+
+# %% extremes_many_rows
+import torch
+torch.manual_seed(7)
+x = torch.randn(10000, 100)
+print(x.amax(dim=1)[:5].tolist(), x.amin(dim=1).sum().item())
+v, i = x.max(dim=1)
+print(v[-3:].tolist(), i[:10].tolist(), x.argmax(dim=1)[-5:].tolist())
