@@ -50,3 +50,48 @@ x = torch.randn(10000, 100)
 print(x.amax(dim=1)[:5].tolist(), x.amin(dim=1).sum().item())
 v, i = x.max(dim=1)
 print(v[-3:].tolist(), i[:10].tolist(), x.argmax(dim=1)[-5:].tolist())
+
+# %% arg_extremes_of_short_rows
+# rows under one AVX-512 vector: ties keep the first, a NaN wins, zeros of either sign tie
+import torch
+torch.manual_seed(8)
+for n in [1, 2, 3, 7, 10, 15]:
+    x = torch.randint(-3, 4, (6, n)).float()
+    x[1, n - 1] = float('nan')
+    x[2] = 0.0
+    x[2, 0] = -0.0
+    x[3] = -2.0
+    v, i = x.max(dim=1)
+    w, j = x.min(dim=1)
+    print(n, v.tolist(), i.tolist(), w.tolist(), j.tolist(), x.argmax(dim=1).tolist(), x.argmin(1).tolist())
+    print(torch.signbit(v).tolist(), torch.signbit(w).tolist())
+x = torch.randn(100000, 10)
+print(x.argmax(dim=1)[:12].tolist(), x.argmax(dim=1).sum().item(), x.max(dim=1)[0].sum().item())
+
+# %% var_std_over_dims
+# each output's elements gathered by dims: leading, middle, several, all, a strided view
+# (norm and logsumexp are summed in float by PyTorch: their last bits are not checked here)
+import torch
+torch.manual_seed(9)
+x = torch.randn(3, 4, 5)
+for d in [0, 1, 2, (0, 2), (1, 0)]:
+    print(d, x.var(dim=d).flatten()[:6].tolist(), x.std(dim=d, keepdim=True).shape)
+    print([round(v, 5) for v in x.norm(dim=d).flatten()[:6].tolist()])
+    print([round(v, 5) for v in torch.logsumexp(x, dim=d).flatten()[:6].tolist()])
+print(x.var(dim=(0, 1, 2)).item(), round(x.norm(p=2, dim=(0, 1, 2)).item(), 4), round(x.norm(None, (2, 0, 1)).item(), 4))
+print(x.var().item(), round(x.norm().item(), 4), x[:, 1:3, ::2].var(dim=1).tolist())
+print(x.var(dim=1, correction=0)[0].tolist(), [round(v, 4) for v in x.norm(p=1, dim=2)[1].tolist()])
+y = torch.randn(10000, 100)
+print(y.var(dim=1)[:4].tolist(), y.std(dim=0)[:3].tolist())
+print(torch.zeros(2, 0).var(dim=1).tolist(), torch.zeros(0, 3).norm(dim=0).tolist())
+
+# %% norm_default_p_is_fro
+# Tensor.norm's p is 'fro', a matrix norm over more than two dims (an error)
+import torch
+x = torch.ones(2, 3, 4)
+print(x.norm(dim=(0, 1)).tolist(), torch.norm(x, dim=(1, 2)).tolist())
+try:
+    x.norm(dim=(0, 1, 2))
+except RuntimeError as e:
+    print(e)
+print(torch.norm(x, dim=(0, 1, 2)))

@@ -95,23 +95,25 @@ fn var_std(i: &mut Interp, t: &Value, a: &Args, std: bool) -> PyResult<Value> {
     ))
 }
 
-/// `x.norm(p=2, dim=None, keepdim=False)`, as `torch.norm` decides: a number (or 'fro' over at
+/// `x.norm(p="fro", dim=None, keepdim=False)`, as `torch.norm` decides: a number (or 'fro' over at
 /// most two dims) is a vector norm; any other name is a matrix norm over `dim` (all dims when
 /// none is given), which `linalg.matrix_norm` checks.
 fn norm(i: &mut Interp, t: &Value, a: &Args) -> PyResult<Value> {
     let x = this(t)?;
     let d = dims(i, arg(a, 1, "dim"))?;
     let keep = flag(i, a, 2, "keepdim", false)?;
-    let p = match arg(a, 0, "p") {
-        None | Some(Value::None) => 2.0,
-        Some(Value::Str(s)) if &*s == "fro" && d.as_ref().is_none_or(|d| d.len() <= 2) => 2.0,
-        Some(Value::Str(s)) => {
+    // `p` defaults to 'fro'; an explicit None is 2 (`arg` reads None as absent)
+    let given = a.pos.first().cloned().or_else(|| kwarg(a, "p"));
+    let p = match given.unwrap_or_else(|| Value::Str("fro".into())) {
+        Value::None => 2.0,
+        Value::Str(s) if &*s == "fro" && d.as_ref().is_none_or(|d| d.len() <= 2) => 2.0,
+        Value::Str(s) => {
             let d = d.unwrap_or_else(|| (0..x.ndim() as i64).collect());
             return Ok(wrap(super::functions_extra::named_matrix_norm(
                 &x, s, &d, keep,
             )?));
         }
-        Some(v) => scalar_of(&v).map(|s| s.to_f64()).ok_or_else(|| {
+        v => scalar_of(&v).map(|s| s.to_f64()).ok_or_else(|| {
             type_error(format!(
                 "norm(): argument 'p' must be a number, not {}",
                 v.type_name()

@@ -3,7 +3,7 @@
 //! computed on the host in f64 (PyTorch's CPU kernels accumulate these in double); each
 //! backward rule is written with tensor ops, so it runs on the input's device and can itself
 //! be differentiated (`create_graph=True`).
-use super::host::{i64s, make, strides_of, values};
+use super::host::{i64s, make, values};
 use crate::tensor::autograd::util::{mul, sub};
 use crate::tensor::autograd::{is_recording, is_recording1, record};
 use crate::tensor::error::{runtime, Result};
@@ -12,31 +12,41 @@ use crate::tensor::ops::reduce::reduce_dims;
 use crate::tensor::ops::unary::{unary, UnaryOp};
 use crate::tensor::{DType, Scalar, Tensor};
 
-/// Groups of `x`'s elements that reduce to one output each, over `dims` (sorted, unique),
-/// and the kept-dims shape of the result.
-fn groups(x: &Tensor, dims: &[usize]) -> Result<(Vec<Vec<f64>>, Vec<usize>)> {
-    let v = values(x)?;
-    let shape = x.shape();
-    let mut kshape = shape.to_vec();
-    for &d in dims {
-        kshape[d] = 1;
+/// `x`'s elements as f64 in runs that reduce to one output each, over `dims` (sorted, unique),
+/// and the kept-dims shape of the result. Outputs come in row-major order of the kept dims,
+/// each run in row-major order of the reduced ones: `x` viewed with the reduced dims last,
+/// read out once.
+struct Groups {
+    values: Vec<f64>,
+    /// Elements per run.
+    n: usize,
+    /// Runs (outputs).
+    count: usize,
+    kshape: Vec<usize>,
+}
+
+impl Groups {
+    fn of(x: &Tensor, dims: &[usize]) -> Result<Groups> {
+        let shape = x.shape();
+        let mut kshape = shape.to_vec();
+        for &d in dims {
+            kshape[d] = 1;
+        }
+        let order: Vec<usize> = (0..shape.len())
+            .filter(|d| !dims.contains(d))
+            .chain(dims.iter().copied())
+            .collect();
+        Ok(Groups {
+            values: values(&x.permute_dims_raw(&order)?)?,
+            n: dims.iter().map(|&d| shape[d]).product(),
+            count: kshape.iter().product(),
+            kshape,
+        })
     }
-    let (st, kst) = (strides_of(shape), strides_of(&kshape));
-    let n_out: usize = kshape.iter().product();
-    let mut g = vec![Vec::new(); n_out];
-    for (p, &val) in v.iter().enumerate() {
-        let o: usize = (0..shape.len())
-            .map(|k| {
-                if dims.contains(&k) {
-                    0
-                } else {
-                    (p / st[k]) % shape[k] * kst[k]
-                }
-            })
-            .sum();
-        g[o].push(val);
+
+    fn iter(&self) -> impl Iterator<Item = &[f64]> {
+        (0..self.count).map(|j| &self.values[j * self.n..(j + 1) * self.n])
     }
-    Ok((g, kshape))
 }
 
 /// The result shape: `kshape` with the reduced dims dropped unless `keepdim`.
@@ -78,8 +88,9 @@ pub fn var(
         );
     }
     let ds = reduce_dims(dims, x.ndim())?;
-    let (gs, kshape) = groups(x, &ds)?;
-    let n = gs.first().map_or(0, |g| g.len()) as f64;
+    let gs = Groups::of(x, &ds)?;
+    let kshape = gs.kshape.clone();
+    let n = gs.n as f64;
     let denom = (n - correction).max(0.0);
     let vals: Vec<f64> = gs
         .iter()
@@ -129,7 +140,8 @@ pub fn var(
 pub fn vector_norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
     float_only(x, "linalg.vector_norm")?;
     let ds = reduce_dims(dims, x.ndim())?;
-    let (gs, kshape) = groups(x, &ds)?;
+    let gs = Groups::of(x, &ds)?;
+    let kshape = gs.kshape.clone();
     let vals: Vec<f64> = gs
         .iter()
         .map(|g| {
@@ -139,12 +151,19 @@ pub fn vector_norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> R
                 g.iter().fold(f64::INFINITY, |a, v| a.min(v.abs()))
             } else if p == 0.0 {
                 g.iter().filter(|v| **v != 0.0).count() as f64
-            } else if p == 1.0 {
-                g.iter().map(|v| v.abs()).sum()
-            } else if p == 2.0 {
-                g.iter().map(|v| v * v).sum::<f64>().sqrt()
             } else {
-                g.iter().map(|v| v.abs().powf(p)).sum::<f64>().powf(1.0 / p)
+                // from +0 (std's float `sum` starts at -0: the norm of nothing printed -0.)
+                let term = |v: f64| match p {
+                    1.0 => v.abs(),
+                    2.0 => v * v,
+                    _ => v.abs().powf(p),
+                };
+                let sum = g.iter().fold(0.0, |a, &v| a + term(v));
+                match p {
+                    1.0 => sum,
+                    2.0 => sum.sqrt(),
+                    _ => sum.powf(1.0 / p),
+                }
             }
         })
         .collect();
@@ -221,7 +240,8 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         x.to_dtype(crate::tensor::default_dtype())?
     };
     let ds = reduce_dims(Some(dims), x.ndim())?;
-    let (gs, kshape) = groups(&x, &ds)?;
+    let gs = Groups::of(&x, &ds)?;
+    let kshape = gs.kshape.clone();
     let vals: Vec<f64> = gs
         .iter()
         .map(|g| {
