@@ -274,11 +274,17 @@ fn f32_extreme<E: Element>(max: bool, xs: &[E]) -> Option<(E::M, bool)> {
     None
 }
 
+/// The float max (min) of a run of at least 16, ignoring NaNs, and whether it held one: in
+/// AVX-512 registers for float32 where the CPU has them, else over 16 lanes.
+fn float_extreme<E: Element>(max: bool, xs: &[E]) -> (E::M, bool) {
+    f32_extreme(max, xs).unwrap_or_else(|| lanes_extreme_simd(max, xs))
+}
+
 /// `prod`, `max` or `min` of a non-empty run, in order.
 fn fold<E: Element>(op: ReduceOp, xs: &[E]) -> E::M {
     if matches!(op, ReduceOp::Max | ReduceOp::Min) && E::DTYPE.is_floating() && xs.len() >= 16 {
         let max = op == ReduceOp::Max;
-        let (best, nan) = f32_extreme(max, xs).unwrap_or_else(|| lanes_extreme_simd(max, xs));
+        let (best, nan) = float_extreme(max, xs);
         return settled(xs, best, nan);
     }
     match op {
@@ -504,12 +510,11 @@ fn arg_rows_f32(
 }
 
 /// The index the in-order search settles on (`better` replaces only on strictly better values, and the
-/// first NaN wins) in two vectorisable passes: the extreme value (in AVX-512 registers where the CPU
-/// has them, else over 16 lanes), noting NaNs;
-/// then the first element equal to it (or the first NaN). Zeros of either sign compare equal,
+/// first NaN wins) in two vectorisable passes: the extreme value (`float_extreme`), noting
+/// NaNs; then the first element equal to it (or the first NaN). Zeros of either sign compare equal,
 /// so this is the first zero, the element the in-order search keeps.
 fn arg_run_f32(max: bool, x: &[f32]) -> usize {
-    let (m, nan) = f32_extreme::<f32>(max, x).unwrap_or_else(|| extreme_f32(max, x));
+    let (m, nan) = float_extreme(max, x);
     let hit = |v: f32| if nan { v.is_nan() } else { v == m };
     let mut i = 0;
     for c in x.chunks(LANES) {

@@ -639,30 +639,28 @@ mod tests {
         // left) of row-stride 310, several row counts (level carries, the row order's tail rows)
         // (and narrow regions: a few columns, ending at the buffer's last element)
         let regions = [
-            (310usize, 2usize..302usize),
-            (10, 0..10),
-            (10, 3..10),
-            (7, 6..7),
-            (40, 5..36),
+            (310usize, 3usize, 2usize..302usize),
+            (10, 0, 0..10),
+            (10, 0, 3..10),
+            (7, 0, 6..7),
+            (40, 0, 5..36),
         ];
         for rows in [1usize, 5, 17, 300, 4099, 70_001] {
-            for (stride, cols) in regions.clone() {
-                let v: Vec<f32> = (0..rows * stride)
+            for (stride, b, cols) in regions.clone() {
+                let v: Vec<f32> = (0..b + rows * stride)
                     .map(|i| (i % 97) as f32 * 0.37 + (i % 13) as f32 * 1e-6)
                     .collect();
                 let mut out = vec![0f32; cols.len()];
                 for row_order in [false, true] {
-                    let b = if stride == 310 { 3 } else { 0 };
-                    let n = if b == 3 { rows - 1 } else { rows };
-                    column_sums(&v, b, stride, n, cols.clone(), &mut out, row_order);
+                    column_sums(&v, b, stride, rows, cols.clone(), &mut out, row_order);
                     for (c, o) in out.iter().enumerate() {
                         let load = |i: usize| v[b + i * stride + cols.start + c];
                         let want = if row_order {
-                            scalar_row_sum(n, load)
+                            scalar_row_sum(rows, load)
                         } else {
-                            cascade_column_sum(n, load)
+                            cascade_column_sum(rows, load)
                         };
-                        assert_eq!(o.to_bits(), want.to_bits(), "rows {n} column {c}");
+                        assert_eq!(o.to_bits(), want.to_bits(), "rows {rows} column {c}");
                     }
                 }
             }

@@ -4,6 +4,7 @@
 pub mod grad_scaler;
 
 use super::convert::*;
+use super::methods::pos_or_kw;
 use super::objects::dtype_value;
 use crate::amp::{state, AmpDevice};
 use crate::lang::builtins::kwarg;
@@ -121,10 +122,6 @@ impl Native for AutocastType {
         let ac = Autocast::new(i, flavor, device, dtype, enabled, cache)?;
         Ok(Value::Native(NativeRc::new(ac)))
     }
-}
-
-fn pos_or_kw(a: &Args, k: usize, name: &str) -> Option<Value> {
-    a.pos.get(k).cloned().or_else(|| kwarg(a, name))
 }
 
 fn bool_arg(i: &mut Interp, v: Option<Value>, default: bool) -> PyResult<bool> {

@@ -8,6 +8,7 @@
 //! after a warning that says so (see ARCHITECTURE.md, "torch.distributed").
 //! DDP's gradient sync after `backward()` goes through [`after_backward`].
 use super::convert::as_tensor;
+use super::methods::pos_or_kw;
 use crate::dist::{self, BackendChoice, Config, DistError, ErrKind, ReduceOp};
 use crate::lang::builtins::kwarg;
 use crate::lang::error::{type_error, ExcKind, PyErr, PyResult};
@@ -31,11 +32,6 @@ fn derr(e: DistError) -> PyErr {
         Some(h) => err.hint(h),
         None => err,
     }
-}
-
-/// Positional argument `k` or keyword `name`.
-fn arg(a: &Args, k: usize, name: &str) -> Option<Value> {
-    a.pos.get(k).cloned().or_else(|| kwarg(a, name))
 }
 
 /// `dist.ReduceOp.SUM` and friends.
@@ -234,9 +230,9 @@ fn via_nccl(f: impl FnOnce(&dist::nccl::Comm) -> dist::Result<()>) -> PyResult<b
 }
 
 fn all_reduce(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
-    let tv = arg(&a, 0, "tensor");
+    let tv = pos_or_kw(&a, 0, "tensor");
     let t = tensor_arg(&tv, "all_reduce", "tensor")?;
-    let op = op_arg(arg(&a, 1, "op"))?;
+    let op = op_arg(pos_or_kw(&a, 1, "op"))?;
     check_device(t)?;
     if via_nccl(|c| c.all_reduce(t, op))? {
         return done(&a, i);
@@ -249,11 +245,13 @@ fn all_reduce(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
 }
 
 fn broadcast(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
-    let tv = arg(&a, 0, "tensor");
+    let tv = pos_or_kw(&a, 0, "tensor");
     let t = tensor_arg(&tv, "broadcast", "tensor")?;
-    let src = arg(&a, 1, "src").and_then(|v| v.as_int()).ok_or_else(|| {
-        type_error("broadcast() missing 1 required argument: 'src' (an int rank)")
-    })?;
+    let src = pos_or_kw(&a, 1, "src")
+        .and_then(|v| v.as_int())
+        .ok_or_else(|| {
+            type_error("broadcast() missing 1 required argument: 'src' (an int rank)")
+        })?;
     check_device(t)?;
     let world = dist::with_group(|g| Ok(g.config.world_size)).map_err(derr)?;
     if src < 0 || src as usize >= world {
@@ -324,8 +322,8 @@ fn check_list(list: &[Tensor], world: usize, numel: usize, what: &str) -> PyResu
 }
 
 fn all_gather(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
-    let lv = arg(&a, 0, "tensor_list");
-    let tv = arg(&a, 1, "tensor");
+    let lv = pos_or_kw(&a, 0, "tensor_list");
+    let tv = pos_or_kw(&a, 1, "tensor");
     let list = tensor_list(&lv, "all_gather", "tensor_list")?;
     let t = tensor_arg(&tv, "all_gather", "tensor")?;
     check_device(t)?;
@@ -344,11 +342,11 @@ fn all_gather(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
 }
 
 fn reduce_scatter(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
-    let ov = arg(&a, 0, "output");
-    let lv = arg(&a, 1, "input_list");
+    let ov = pos_or_kw(&a, 0, "output");
+    let lv = pos_or_kw(&a, 1, "input_list");
     let out = tensor_arg(&ov, "reduce_scatter", "output")?;
     let list = tensor_list(&lv, "reduce_scatter", "input_list")?;
-    let op = op_arg(arg(&a, 2, "op"))?;
+    let op = op_arg(pos_or_kw(&a, 2, "op"))?;
     check_device(out)?;
     let world = dist::with_group(|g| Ok(g.config.world_size)).map_err(derr)?;
     check_list(&list, world, out.numel(), "reduce_scatter")?;
@@ -396,7 +394,7 @@ fn init_process_group(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
             "trying to initialize the default process group twice!",
         ));
     }
-    let backend = match arg(&a, 0, "backend") {
+    let backend = match pos_or_kw(&a, 0, "backend") {
         None | Some(Value::None) => None,
         Some(Value::Str(s)) => Some(s.to_string()),
         Some(v) => {
@@ -408,7 +406,7 @@ fn init_process_group(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     };
     let (backend, warning) = choose_backend(backend.as_deref())?;
     let int_kw = |name: &str, k: usize| -> PyResult<i64> {
-        match arg(&a, k, name) {
+        match pos_or_kw(&a, k, name) {
             None => Ok(-1),
             Some(v) => v
                 .as_int()
@@ -417,11 +415,11 @@ fn init_process_group(i: &mut Interp, _: &Value, a: Args) -> PyResult<Value> {
     };
     let world_size = int_kw("world_size", 3)?;
     let rank = int_kw("rank", 4)?;
-    let timeout = match arg(&a, 2, "timeout") {
+    let timeout = match pos_or_kw(&a, 2, "timeout") {
         None | Some(Value::None) => dist::default_timeout(),
         Some(v) => timeout_arg(i, &v)?,
     };
-    let (master_addr, master_port, rank, world_size) = match arg(&a, 1, "init_method") {
+    let (master_addr, master_port, rank, world_size) = match pos_or_kw(&a, 1, "init_method") {
         None | Some(Value::None) => env_rendezvous(rank, world_size)?,
         Some(Value::Str(s)) if &*s == "env://" => env_rendezvous(rank, world_size)?,
         Some(Value::Str(s)) if s.starts_with("tcp://") => tcp_rendezvous(&s, rank, world_size)?,

@@ -21,13 +21,14 @@ pub fn this(v: &Value) -> PyResult<Tensor> {
     })
 }
 
-/// Positional argument `k` or keyword `name`.
+/// Positional argument `k` or keyword `name`, an explicit None included.
+pub fn pos_or_kw(a: &Args, k: usize, name: &str) -> Option<Value> {
+    a.pos.get(k).cloned().or_else(|| kwarg(a, name))
+}
+
+/// Positional argument `k` or keyword `name`; None reads as absent.
 pub fn arg(a: &Args, k: usize, name: &str) -> Option<Value> {
-    a.pos
-        .get(k)
-        .cloned()
-        .or_else(|| kwarg(a, name))
-        .filter(|v| !matches!(v, Value::None))
+    pos_or_kw(a, k, name).filter(|v| !matches!(v, Value::None))
 }
 
 fn bool_arg(i: &mut Interp, a: &Args, k: usize, name: &str) -> PyResult<bool> {

@@ -3,7 +3,7 @@
 //! `x.var(unbiased=False)`, `x.gather(1, idx)`, `2.5 in x`, ...). The engine side is in
 //! `crate::tensor::ops::extra`. Each is also `torch.NAME(x, ...)` (`TORCH_FORMS`).
 use super::convert::*;
-use super::methods::{arg, this};
+use super::methods::{arg, pos_or_kw, this};
 use super::return_types::values_indices;
 use crate::lang::builtins::kwarg;
 use crate::lang::error::{runtime_error, type_error, PyResult};
@@ -102,9 +102,8 @@ fn norm(i: &mut Interp, t: &Value, a: &Args) -> PyResult<Value> {
     let x = this(t)?;
     let d = dims(i, arg(a, 1, "dim"))?;
     let keep = flag(i, a, 2, "keepdim", false)?;
-    // `p` defaults to 'fro'; an explicit None is 2 (`arg` reads None as absent)
-    let given = a.pos.first().cloned().or_else(|| kwarg(a, "p"));
-    let p = match given.unwrap_or_else(|| Value::Str("fro".into())) {
+    // `p` defaults to 'fro'; an explicit None is 2
+    let p = match pos_or_kw(a, 0, "p").unwrap_or_else(|| Value::Str("fro".into())) {
         Value::None => 2.0,
         Value::Str(s) if &*s == "fro" && d.as_ref().is_none_or(|d| d.len() <= 2) => 2.0,
         Value::Str(s) => {

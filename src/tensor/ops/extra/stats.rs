@@ -12,21 +12,20 @@ use crate::tensor::ops::reduce::reduce_dims;
 use crate::tensor::ops::unary::{unary, UnaryOp};
 use crate::tensor::{DType, Scalar, Tensor};
 
-/// `x`'s elements as f64 in runs that reduce to one output each, over `dims` (sorted, unique),
-/// and the kept-dims shape of the result. Outputs come in row-major order of the kept dims,
+/// `x`'s elements as f64 in runs that reduce to one output each, over `dims` (sorted, unique)
+/// (`of` gives the kept-dims shape of the result with them). Outputs come in row-major order of the kept dims,
 /// each run in row-major order of the reduced ones: `x` viewed with the reduced dims last,
 /// read out once.
 struct Groups {
     values: Vec<f64>,
     /// Elements per run.
     n: usize,
-    /// Runs (outputs).
+    /// Runs (outputs; each is empty when a reduced dim is).
     count: usize,
-    kshape: Vec<usize>,
 }
 
 impl Groups {
-    fn of(x: &Tensor, dims: &[usize]) -> Result<Groups> {
+    fn of(x: &Tensor, dims: &[usize]) -> Result<(Groups, Vec<usize>)> {
         let shape = x.shape();
         let mut kshape = shape.to_vec();
         for &d in dims {
@@ -36,12 +35,12 @@ impl Groups {
             .filter(|d| !dims.contains(d))
             .chain(dims.iter().copied())
             .collect();
-        Ok(Groups {
+        let groups = Groups {
             values: values(&x.permute_dims_raw(&order)?)?,
             n: dims.iter().map(|&d| shape[d]).product(),
             count: kshape.iter().product(),
-            kshape,
-        })
+        };
+        Ok((groups, kshape))
     }
 
     fn iter(&self) -> impl Iterator<Item = &[f64]> {
@@ -88,8 +87,7 @@ pub fn var(
         );
     }
     let ds = reduce_dims(dims, x.ndim())?;
-    let gs = Groups::of(x, &ds)?;
-    let kshape = gs.kshape.clone();
+    let (gs, kshape) = Groups::of(x, &ds)?;
     let n = gs.n as f64;
     let denom = (n - correction).max(0.0);
     let vals: Vec<f64> = gs
@@ -140,8 +138,7 @@ pub fn var(
 pub fn vector_norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
     float_only(x, "linalg.vector_norm")?;
     let ds = reduce_dims(dims, x.ndim())?;
-    let gs = Groups::of(x, &ds)?;
-    let kshape = gs.kshape.clone();
+    let (gs, kshape) = Groups::of(x, &ds)?;
     let vals: Vec<f64> = gs
         .iter()
         .map(|g| {
@@ -151,19 +148,13 @@ pub fn vector_norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> R
                 g.iter().fold(f64::INFINITY, |a, v| a.min(v.abs()))
             } else if p == 0.0 {
                 g.iter().filter(|v| **v != 0.0).count() as f64
+            } else if p == 1.0 {
+                // folds from +0: std's float `sum` starts at -0, and the norm of nothing is 0.
+                g.iter().fold(0.0, |a, v| a + v.abs())
+            } else if p == 2.0 {
+                g.iter().fold(0.0, |a, v| a + v * v).sqrt()
             } else {
-                // from +0 (std's float `sum` starts at -0: the norm of nothing printed -0.)
-                let term = |v: f64| match p {
-                    1.0 => v.abs(),
-                    2.0 => v * v,
-                    _ => v.abs().powf(p),
-                };
-                let sum = g.iter().fold(0.0, |a, &v| a + term(v));
-                match p {
-                    1.0 => sum,
-                    2.0 => sum.sqrt(),
-                    _ => sum.powf(1.0 / p),
-                }
+                g.iter().fold(0.0, |a, v| a + v.abs().powf(p)).powf(1.0 / p)
             }
         })
         .collect();
@@ -240,8 +231,7 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         x.to_dtype(crate::tensor::default_dtype())?
     };
     let ds = reduce_dims(Some(dims), x.ndim())?;
-    let gs = Groups::of(&x, &ds)?;
-    let kshape = gs.kshape.clone();
+    let (gs, kshape) = Groups::of(&x, &ds)?;
     let vals: Vec<f64> = gs
         .iter()
         .map(|g| {
