@@ -11,6 +11,7 @@ mod matmul;
 pub mod optim;
 mod reduce;
 pub mod sleef;
+mod softmax;
 mod softmax_grad;
 mod sum;
 pub mod team;
@@ -427,7 +428,7 @@ impl Backend for Cpu {
     }
 
     fn softmax(&self, x: View, dim: usize, log: bool) -> Result<Owned> {
-        reduce::softmax(&x, dim, log)
+        softmax::softmax(&x, dim, log)
     }
 
     fn softmax_backward(&self, g: View, y: View, dim: usize, log: bool) -> Result<Option<Owned>> {

@@ -1,11 +1,10 @@
-//! Reductions (sum, prod, max, min, all, any), max/min with indices, and softmax.
+//! Reductions (sum, prod, max, min, all, any) and max/min with indices.
 use super::iter::{coalesce, for_rows, PAR_THRESHOLD};
 use super::sum::{
     cascade_column_sum, column_sums, contiguous_sum, contiguous_sums, scalar_row_sum, vec_size,
 };
-use super::{internal, tensor_of, CPU};
-use super::{sleef, team, vmath};
-use crate::backend::cpu::math::FloatMath;
+use super::{sleef, team};
+use super::{tensor_of, CPU};
 use crate::backend::storage::{zeroed_vec, Arith, Buffer, Element};
 use crate::backend::Backend;
 use crate::backend::{Owned, View};
@@ -14,7 +13,6 @@ use crate::core::shape::{numel, Dims};
 use crate::core::Layout;
 use crate::core::ReduceOp;
 use crate::with_buffer;
-use half::{bf16, f16};
 
 /// The kept and reduced parts of a layout.
 struct Split {
@@ -305,7 +303,7 @@ fn fold<E: Element>(op: ReduceOp, xs: &[E]) -> E::M {
 /// 100 floats cost 10x PyTorch's.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-fn minmax_f32_avx512(max: bool, x: &[f32]) -> (f32, bool) {
+pub(super) fn minmax_f32_avx512(max: bool, x: &[f32]) -> (f32, bool) {
     use std::arch::x86_64::*;
     let n = x.len();
     if n < 16 {
@@ -559,208 +557,12 @@ pub fn arg_reduce(
     ))
 }
 
-fn softmax_typed<E: Element>(v: &[E], x: &View, dim: usize, log: bool) -> Result<Buffer>
-where
-    E::M: FloatMath,
-{
-    let n = x.numel();
-    let mut out = zeroed_vec::<E>(n)?;
-    let s = split(x, &[dim], true);
-    let len = x.shape()[dim];
-    let stride = x.strides()[dim];
-    let out_strides = crate::core::shape::contiguous_strides(x.shape());
-    let ost = out_strides[dim];
-    // output offsets follow the same kept-dims walk over a contiguous layout
-    let os = Split {
-        kept_shape: s.kept_shape.clone(),
-        kept_strides: (0..x.ndim())
-            .filter(|&d| d != dim)
-            .map(|d| out_strides[d])
-            .collect(),
-        red_shape: s.red_shape.clone(),
-        red_strides: Dims::from_slice(&[ost]),
-        out_shape: s.out_shape.clone(),
-    };
-    let mut bases = Vec::with_capacity(numel(&s.kept_shape));
-    for_each_output(&os, 0, |_, ob| bases.push(ob));
-    let last = dim + 1 == x.ndim();
-    let mut k = 0usize;
-    let mut tmp: Vec<E::M> = Vec::with_capacity(len);
-    for_each_output(&s, x.offset(), |_, base| {
-        let ob = bases[k];
-        k += 1;
-        let mut mx = v[base].load();
-        for i in 1..len {
-            mx = Arith::max(mx, v[base + i * stride].load());
-        }
-        // exp(x - max) in the compute type (float for half types), summed in order
-        tmp.clear();
-        let mut sum = E::M::zero();
-        for i in 0..len {
-            let e = v[base + i * stride].load().sub(mx).exp();
-            sum = sum.add(e);
-            tmp.push(e);
-        }
-        if log {
-            let ls = sum.ln();
-            for i in 0..len {
-                out[ob + i * ost] = E::store(v[base + i * stride].load().sub(mx).sub(ls));
-            }
-        } else if last {
-            // PyTorch's last-dim kernel scales by the reciprocal; the others divide
-            let r = E::M::one().div(sum);
-            for (i, e) in tmp.iter().enumerate() {
-                out[ob + i * ost] = E::store(e.mul(r));
-            }
-        } else {
-            for (i, e) in tmp.iter().enumerate() {
-                out[ob + i * ost] = E::store(e.div(sum));
-            }
-        }
-    });
-    Ok(E::wrap(out))
-}
-
-/// Softmax or log-softmax of contiguous f32 rows of `len`, as ATen's last-dim kernels
-/// (`_vec_softmax_lastdim`, `_vec_log_softmax_lastdim`) compute them: the max, SLEEF's
-/// `exp(x - max)` on every element (`vec::map` loads partial vectors, so no scalar tail), their
-/// sum in `reduce_all`'s lane order, then `e * (1 / sum)`, or `(x - max) - log(sum)` with
-/// SLEEF's log. Rows are split over the team.
-fn softmax_rows_f32(xs: &[f32], len: usize, log: bool) -> Result<Vec<f32>> {
-    let mut out = crate::backend::storage::output_vec::<f32>(xs.len())?;
-    let rows = xs.len() / len;
-    let parts = team::parts_for(xs.len(), PAR_THRESHOLD).min(rows);
-    let rows_per = rows.div_ceil(parts.max(1));
-    team::for_pieces(&mut out, parts, rows_per * len, &|start, piece| {
-        let tmp_len = if log && !(len >= LANES && sleef::has_avx512()) {
-            len
-        } else {
-            0
-        };
-        let mut tmp = vec![0f32; tmp_len];
-        let rows = &xs[start..start + piece.len()];
-        #[cfg(target_arch = "x86_64")]
-        {
-            #[target_feature(enable = "avx512f,avx2,fma")]
-            fn avx512(xs: &[f32], out: &mut [f32], len: usize, log: bool) {
-                softmax_piece_avx512(xs, out, len, log)
-            }
-            #[target_feature(enable = "avx2,fma")]
-            fn avx2(xs: &[f32], out: &mut [f32], len: usize, log: bool, tmp: &mut [f32]) {
-                softmax_piece(xs, out, len, log, tmp)
-            }
-            if len >= LANES && sleef::has_avx512() {
-                // SAFETY: the CPU has AVX-512F, AVX2 and FMA (checked just above).
-                return unsafe { avx512(rows, piece, len, log) };
-            }
-            if sleef::has_avx2() {
-                // SAFETY: the CPU has AVX2 and FMA (checked just above). The loops are the
-                // same lane-wise operations in either build (no FMA is formed implicitly), so
-                // the bits are too.
-                return unsafe { avx2(rows, piece, len, log, &mut tmp) };
-            }
-        }
-        softmax_piece(rows, piece, len, log, &mut tmp)
-    });
-    Ok(out)
-}
-
-/// `softmax_rows_f32`'s rows `xs` into `out` (`tmp`: one row of scratch for log).
-#[inline(always)]
-fn softmax_piece(xs: &[f32], out: &mut [f32], len: usize, log: bool, tmp: &mut [f32]) {
-    for (o, x) in out.chunks_exact_mut(len).zip(xs.chunks_exact(len)) {
-        let mx = row_max(x);
-        if log {
-            sleef::exp_shifted(x, mx, tmp);
-            let ls = sleef::ln(lane_sum(tmp));
-            for (o, &v) in o.iter_mut().zip(x) {
-                *o = (v - mx) - ls;
-            }
-        } else {
-            sleef::exp_shifted(x, mx, o);
-            let r = 1.0 / lane_sum(o);
-            o.iter_mut().for_each(|v| *v *= r);
-        }
-    }
-}
-
-/// `softmax_piece` with ATen's 16-lane kernels as AVX-512 runs them (rows of at least one
-/// vector): the exponentials' sum in the pass that makes them (`map_reduce_all`), so
-/// log-softmax needs no scratch row. The same operations in the same order: the same bits.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn softmax_piece_avx512(xs: &[f32], out: &mut [f32], len: usize, log: bool) {
-    for (o, x) in out.chunks_exact_mut(len).zip(xs.chunks_exact(len)) {
-        // SAFETY: as for the calls below.
-        let (m, nan) = unsafe { minmax_f32_avx512(true, x) };
-        let mx = if nan { f32::NAN } else { m };
-        if log {
-            // SAFETY: only called from a function built for AVX-512F, AVX2 and FMA, which the
-            // caller checked the CPU has.
-            let lanes = unsafe { sleef::avx512::exp_shifted_lanes(x, mx, None) };
-            let ls = sleef::ln(lane_tree(lanes));
-            for (o, &v) in o.iter_mut().zip(x) {
-                *o = (v - mx) - ls;
-            }
-        } else {
-            // SAFETY: as above.
-            let lanes = unsafe { sleef::avx512::exp_shifted_lanes(x, mx, Some(o)) };
-            let r = 1.0 / lane_tree(lanes);
-            o.iter_mut().for_each(|v| *v *= r);
-        }
-    }
-}
-
-/// Log-softmax along the middle dim of contiguous f32 `[outer, dim, inner]` (`inner > 1`), as
-/// ATen's `_vec_logsoftmax` computes it for each position of the dims after `dim`: the max
-/// (`x > max` replaces it, from -inf), the sum from 0 of `exp(x - max)` in order (SLEEF's `exp`
-/// at positions in whole 16-lane vectors, glibc's in the last `inner % 16`), SLEEF's `log` of
-/// it everywhere (`vec::map` loads the partial last vector), then `(x - max) - log(sum)`.
-fn log_softmax_other_dim_f32(xs: &[f32], dim: usize, inner: usize) -> Result<Vec<f32>> {
-    let mut out = crate::backend::storage::output_vec::<f32>(xs.len())?;
-    let slab = dim * inner;
-    if slab == 0 {
-        return Ok(out);
-    }
-    let parts = team::parts_for(xs.len(), PAR_THRESHOLD).min(xs.len() / slab);
-    let tail = inner / LANES * LANES;
-    // (pieces of whole slabs: `for_pieces` rounds each up to a multiple of `slab`)
-    team::for_pieces(&mut out, parts, slab, &|start, piece| {
-        let xs = &xs[start..start + piece.len()];
-        for (o, x) in piece.chunks_exact_mut(slab).zip(xs.chunks_exact(slab)) {
-            for j in 0..inner {
-                let col = (0..dim).map(|d| d * inner + j);
-                let mx = col
-                    .clone()
-                    .fold(f32::NEG_INFINITY, |m, k| if x[k] > m { x[k] } else { m });
-                let exp = if j < tail { sleef::exp } else { vmath::exp };
-                let sum = col.clone().fold(0f32, |s, k| s + exp(x[k] - mx));
-                let ls = sleef::ln(sum);
-                for k in col {
-                    o[k] = (x[k] - mx) - ls;
-                }
-            }
-        }
-    });
-    Ok(out)
-}
-
 /// Lanes of ATen's AVX-512 `Vectorized<float>` (its softmax kernels are built for AVX-512).
 pub(super) const LANES: usize = 16;
 
-/// The max of a non-empty row, NaN if any element is NaN (`vec::maximum`). Which zero a
-/// row of zeros gives does not matter here: `x - max` is then a zero and `exp` of it is 1.
-#[inline(always)]
-fn row_max(x: &[f32]) -> f32 {
-    match extreme_f32(true, x) {
-        (_, true) => f32::NAN,
-        (m, false) => m,
-    }
-}
-
 /// The max (or min) of a non-empty run over 16 lanes, ignoring NaNs, and whether it held a NaN.
 #[inline(always)]
-fn extreme_f32(max: bool, x: &[f32]) -> (f32, bool) {
+pub(super) fn extreme_f32(max: bool, x: &[f32]) -> (f32, bool) {
     let better = |v: f32, m: f32| if max { v > m } else { v < m };
     let mut acc = [x[0]; LANES];
     let mut nan = false;
@@ -781,65 +583,6 @@ fn extreme_f32(max: bool, x: &[f32]) -> (f32, bool) {
         }
     });
     (m, nan)
-}
-
-/// A row's sum in `vec::reduce_all`'s order: in order below one vector; else lane `l` sums
-/// elements `l, l + 16, ...` (the partial last vector adds into its first lanes), then the
-/// lanes combine as the shuffle tree (`i + (i ^ 8)`, then `^ 4`, `^ 2`, `^ 1`).
-#[inline(always)]
-pub(super) fn lane_sum(e: &[f32]) -> f32 {
-    if e.len() < LANES {
-        return e[1..].iter().fold(e[0], |a, &v| a + v);
-    }
-    let mut acc: [f32; LANES] = e[..LANES].try_into().expect("one vector");
-    let mut chunks = e[LANES..].chunks_exact(LANES);
-    for c in &mut chunks {
-        for (a, &v) in acc.iter_mut().zip(c) {
-            *a += v;
-        }
-    }
-    for (a, &v) in acc.iter_mut().zip(chunks.remainder()) {
-        *a += v;
-    }
-    lane_tree(acc)
-}
-
-/// `reduce_all`'s shuffle tree over its 16 lane sums: `i + (i ^ 8)`, then `^ 4`, `^ 2`, `^ 1`.
-#[inline(always)]
-pub(super) fn lane_tree(mut acc: [f32; LANES]) -> f32 {
-    for m in [8, 4, 2, 1] {
-        let v = acc;
-        for (i, a) in acc.iter_mut().enumerate() {
-            *a = v[i] + v[i ^ m];
-        }
-    }
-    acc[0]
-}
-
-/// Softmax or log-softmax along `dim` of a floating tensor.
-pub fn softmax(x: &View, dim: usize, log: bool) -> Result<Owned> {
-    if x.numel() == 0 {
-        return tensor_of(Buffer::zeros(x.dtype(), 0)?, x.shape(), x.device());
-    }
-    let b = x.storage().borrow();
-    let buf = match &*b {
-        Buffer::F32(v) if x.is_contiguous() && dim + 1 == x.ndim() => {
-            let len = x.shape()[dim];
-            let xs = &v[x.offset()..x.offset() + x.numel()];
-            Buffer::F32(softmax_rows_f32(xs, len, log)?)
-        }
-        Buffer::F32(v) if log && x.is_contiguous() => {
-            let xs = &v[x.offset()..x.offset() + x.numel()];
-            let inner = x.shape()[dim + 1..].iter().product();
-            Buffer::F32(log_softmax_other_dim_f32(xs, x.shape()[dim], inner)?)
-        }
-        Buffer::F32(v) => softmax_typed::<f32>(v, x, dim, log)?,
-        Buffer::F64(v) => softmax_typed::<f64>(v, x, dim, log)?,
-        Buffer::F16(v) => softmax_typed::<f16>(v, x, dim, log)?,
-        Buffer::BF16(v) => softmax_typed::<bf16>(v, x, dim, log)?,
-        _ => return internal("softmax of a non-float tensor"),
-    };
-    tensor_of(buf, x.shape(), x.device())
 }
 
 #[cfg(test)]
@@ -895,20 +638,6 @@ mod tests {
     }
 
     #[test]
-    fn softmax_lane_sum_is_reduce_alls_order() {
-        let e: Vec<f32> = (0..37).map(|i| 1.0 + i as f32 * 1e-7).collect();
-        let mut acc: Vec<f32> = e[..16].to_vec();
-        for (i, &v) in e[16..].iter().enumerate() {
-            acc[i % 16] += v;
-        }
-        let t1: Vec<f32> = (0..8).map(|i| acc[i] + acc[i + 8]).collect();
-        let t2: Vec<f32> = (0..4).map(|i| t1[i] + t1[i + 4]).collect();
-        let want = (t2[0] + t2[2]) + (t2[1] + t2[3]);
-        assert_eq!(lane_sum(&e).to_bits(), want.to_bits());
-        assert_eq!(lane_sum(&e[..5]), (((e[0] + e[1]) + e[2]) + e[3]) + e[4]);
-    }
-
-    #[test]
     fn lane_minmax_is_the_in_order_fold() {
         let mut cases: Vec<Vec<f32>> = vec![
             (0..100).map(|i| ((i * 37) % 101) as f32 - 50.0).collect(),
@@ -955,28 +684,6 @@ mod tests {
                 // and the dispatching fold (AVX-512 intrinsics where the CPU has them)
                 let op = if max { ReduceOp::Max } else { ReduceOp::Min };
                 assert_eq!(fold(op, xs).to_bits(), b.to_bits(), "{xs:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn avx512_softmax_rows_match_the_avx2_order() {
-        if !sleef::has_avx512() {
-            return;
-        }
-        for len in [16usize, 17, 31, 33, 100, 1029] {
-            let rows = 5;
-            let xs: Vec<f32> = (0..rows * len)
-                .map(|i| ((i * 7919) % 1013) as f32 * 0.013 - 6.0)
-                .collect();
-            for log in [false, true] {
-                let mut want = vec![0f32; xs.len()];
-                let mut tmp = vec![0f32; len];
-                softmax_piece(&xs, &mut want, len, log, &mut tmp);
-                let got = softmax_rows_f32(&xs, len, log).unwrap();
-                for (a, b) in got.iter().zip(&want) {
-                    assert_eq!(a.to_bits(), b.to_bits(), "len {len} log {log}");
-                }
             }
         }
     }

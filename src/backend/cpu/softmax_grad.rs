@@ -21,7 +21,8 @@
 //! portable loop nest giving the same bits on every CPU; only the exponentials go through
 //! `sleef`'s lane code (AVX-512 or AVX2 where there is one, its scalar twin elsewhere).
 use super::iter::PAR_THRESHOLD;
-use super::reduce::{lane_sum, lane_tree, LANES};
+use super::reduce::LANES;
+use super::softmax::{lane_sum, lane_tree};
 use super::{sleef, team, vmath};
 use super::{tensor_of, Owned, View};
 use crate::backend::storage::Buffer;

@@ -1,0 +1,783 @@
+//! Softmax and log-softmax forward. Float32 follows ATen's CPU kernels (`SoftMaxKernel.cpp`,
+//! built for AVX-512, so 16-lane vectors) operation for operation, so the bits are PyTorch's:
+//! over the last dim row by row (`softmax_rows_f32`), over another dim for each position of
+//! the dims after it (`other_dim_f32`). Other dtypes run in their compute type, in order.
+use super::iter::PAR_THRESHOLD;
+use super::reduce::{extreme_f32, minmax_f32_avx512, LANES};
+use super::{internal, sleef, team, tensor_of, vmath, CPU};
+use crate::backend::cpu::math::FloatMath;
+use crate::backend::storage::{output_vec, zeroed_vec, Arith, Buffer, Element};
+use crate::backend::Backend;
+use crate::backend::{Owned, View};
+use crate::core::error::Result;
+use half::{bf16, f16};
+
+/// Softmax or log-softmax along `dim` of a floating tensor.
+pub fn softmax(x: &View, dim: usize, log: bool) -> Result<Owned> {
+    if x.numel() == 0 {
+        return tensor_of(Buffer::zeros(x.dtype(), 0)?, x.shape(), x.device());
+    }
+    let copy = (!x.is_contiguous())
+        .then(|| CPU.contiguous_copy(*x))
+        .transpose()?;
+    let x = copy.as_ref().map_or(*x, Owned::view);
+    let (len, inner) = (x.shape()[dim], x.shape()[dim + 1..].iter().product());
+    let last = dim + 1 == x.ndim();
+    let b = x.storage().borrow();
+    let range = x.offset()..x.offset() + x.numel();
+    let buf = match &*b {
+        Buffer::F32(v) if last => Buffer::F32(softmax_rows_f32(&v[range], len, log)?),
+        Buffer::F32(v) => Buffer::F32(other_dim_f32(&v[range], len, inner, log)?),
+        Buffer::F64(v) => softmax_typed::<f64>(&v[range], len, inner, last, log)?,
+        Buffer::F16(v) => softmax_typed::<f16>(&v[range], len, inner, last, log)?,
+        Buffer::BF16(v) => softmax_typed::<bf16>(&v[range], len, inner, last, log)?,
+        _ => return internal("softmax of a non-float tensor"),
+    };
+    tensor_of(buf, x.shape(), x.device())
+}
+
+/// Softmax along the middle dim of contiguous `[outer, len, inner]` in the compute type (float
+/// for the half types): the max, `exp(x - max)` summed in order, then each divided by the sum
+/// (`last`: multiplied by its reciprocal, as PyTorch's last-dim kernel does), or for log
+/// `(x - max) - ln(sum)`.
+fn softmax_typed<E: Element>(
+    xs: &[E],
+    len: usize,
+    inner: usize,
+    last: bool,
+    log: bool,
+) -> Result<Buffer>
+where
+    E::M: FloatMath,
+{
+    let mut out = zeroed_vec::<E>(xs.len())?;
+    let mut tmp: Vec<E::M> = Vec::with_capacity(len);
+    let slab = len * inner;
+    for (o, x) in out.chunks_exact_mut(slab).zip(xs.chunks_exact(slab)) {
+        for j in 0..inner {
+            let col = (0..len).map(|d| d * inner + j);
+            let mx = col
+                .clone()
+                .map(|k| x[k].load())
+                .fold(x[j].load(), Arith::max);
+            tmp.clear();
+            let mut sum = E::M::zero();
+            for k in col.clone() {
+                let e = x[k].load().sub(mx).exp();
+                sum = sum.add(e);
+                tmp.push(e);
+            }
+            if log {
+                let ls = sum.ln();
+                for k in col {
+                    o[k] = E::store(x[k].load().sub(mx).sub(ls));
+                }
+            } else if last {
+                let r = E::M::one().div(sum);
+                for (k, e) in col.zip(&tmp) {
+                    o[k] = E::store(e.mul(r));
+                }
+            } else {
+                for (k, e) in col.zip(&tmp) {
+                    o[k] = E::store(e.div(sum));
+                }
+            }
+        }
+    }
+    Ok(E::wrap(out))
+}
+
+/// Softmax or log-softmax of contiguous f32 rows of `len`, as ATen's last-dim kernels
+/// (`_vec_softmax_lastdim`, `_vec_log_softmax_lastdim`) compute them: the max, SLEEF's
+/// `exp(x - max)` on every element (`vec::map` loads partial vectors, so no scalar tail), their
+/// sum in `reduce_all`'s lane order, then `e * (1 / sum)`, or `(x - max) - log(sum)` with
+/// SLEEF's log. Rows are split over the team.
+fn softmax_rows_f32(xs: &[f32], len: usize, log: bool) -> Result<Vec<f32>> {
+    let mut out = crate::backend::storage::output_vec::<f32>(xs.len())?;
+    let rows = xs.len() / len;
+    let parts = team::parts_for(xs.len(), PAR_THRESHOLD).min(rows);
+    let rows_per = rows.div_ceil(parts.max(1));
+    team::for_pieces(&mut out, parts, rows_per * len, &|start, piece| {
+        let tmp_len = if log && !(len >= LANES && sleef::has_avx512()) {
+            len
+        } else {
+            0
+        };
+        let mut tmp = vec![0f32; tmp_len];
+        let rows = &xs[start..start + piece.len()];
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(enable = "avx512f,avx2,fma")]
+            fn avx512(xs: &[f32], out: &mut [f32], len: usize, log: bool) {
+                softmax_piece_avx512(xs, out, len, log)
+            }
+            #[target_feature(enable = "avx2,fma")]
+            fn avx2(xs: &[f32], out: &mut [f32], len: usize, log: bool, tmp: &mut [f32]) {
+                softmax_piece(xs, out, len, log, tmp)
+            }
+            if len >= LANES && sleef::has_avx512() {
+                // SAFETY: the CPU has AVX-512F, AVX2 and FMA (checked just above).
+                return unsafe { avx512(rows, piece, len, log) };
+            }
+            if sleef::has_avx2() {
+                // SAFETY: the CPU has AVX2 and FMA (checked just above). The loops are the
+                // same lane-wise operations in either build (no FMA is formed implicitly), so
+                // the bits are too.
+                return unsafe { avx2(rows, piece, len, log, &mut tmp) };
+            }
+        }
+        softmax_piece(rows, piece, len, log, &mut tmp)
+    });
+    Ok(out)
+}
+
+/// `softmax_rows_f32`'s rows `xs` into `out` (`tmp`: one row of scratch for log).
+#[inline(always)]
+fn softmax_piece(xs: &[f32], out: &mut [f32], len: usize, log: bool, tmp: &mut [f32]) {
+    for (o, x) in out.chunks_exact_mut(len).zip(xs.chunks_exact(len)) {
+        let mx = row_max(x);
+        if log {
+            sleef::exp_shifted(x, mx, tmp);
+            let ls = sleef::ln(lane_sum(tmp));
+            for (o, &v) in o.iter_mut().zip(x) {
+                *o = (v - mx) - ls;
+            }
+        } else {
+            sleef::exp_shifted(x, mx, o);
+            let r = 1.0 / lane_sum(o);
+            o.iter_mut().for_each(|v| *v *= r);
+        }
+    }
+}
+
+/// `softmax_piece` with ATen's 16-lane kernels as AVX-512 runs them (rows of at least one
+/// vector): the exponentials' sum in the pass that makes them (`map_reduce_all`), so
+/// log-softmax needs no scratch row. The same operations in the same order: the same bits.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn softmax_piece_avx512(xs: &[f32], out: &mut [f32], len: usize, log: bool) {
+    for (o, x) in out.chunks_exact_mut(len).zip(xs.chunks_exact(len)) {
+        // SAFETY: as for the calls below.
+        let (m, nan) = unsafe { minmax_f32_avx512(true, x) };
+        let mx = if nan { f32::NAN } else { m };
+        if log {
+            // SAFETY: only called from a function built for AVX-512F, AVX2 and FMA, which the
+            // caller checked the CPU has.
+            let lanes = unsafe { sleef::avx512::exp_shifted_lanes(x, mx, None) };
+            let ls = sleef::ln(lane_tree(lanes));
+            for (o, &v) in o.iter_mut().zip(x) {
+                *o = (v - mx) - ls;
+            }
+        } else {
+            // SAFETY: as above.
+            let lanes = unsafe { sleef::avx512::exp_shifted_lanes(x, mx, Some(o)) };
+            let r = 1.0 / lane_tree(lanes);
+            o.iter_mut().for_each(|v| *v *= r);
+        }
+    }
+}
+
+/// Positions `start..end` of the flattened `[outer, inner]` grid (one row of `inner` per outer
+/// index, never crossing one) whose exponentials ATen takes with SLEEF in whole 16-lane
+/// vectors (`vector`), or one at a time with glibc's `expf`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Run {
+    start: usize,
+    end: usize,
+    vector: bool,
+}
+
+/// Appends `start..end`, split at the ends of rows of `inner` and merged into the last run
+/// when it continues it.
+fn push_run(runs: &mut Vec<Run>, inner: usize, mut start: usize, end: usize, vector: bool) {
+    while start < end {
+        let stop = end.min((start / inner + 1) * inner);
+        match runs.last_mut() {
+            Some(r) if r.end == start && r.vector == vector && !start.is_multiple_of(inner) => r.end = stop,
+            _ => runs.push(Run {
+                start,
+                end: stop,
+                vector,
+            }),
+        }
+        start = stop;
+    }
+}
+
+/// `_vec_softmax`'s runs. `parallel_for` splits the `outer * inner` positions into equal chunks,
+/// one per thread (at most one per `32768 / dim` positions; one chunk when that is all), and
+/// each chunk is walked from its first position: 16 at a time where they stay inside both the
+/// chunk and the row, else the rest of the chunk or of the row one at a time. So which
+/// positions are vectors depends on the thread count, as PyTorch's own bits do.
+fn softmax_runs(outer: usize, inner: usize, dim: usize, threads: usize) -> Vec<Run> {
+    let total = outer * inner;
+    let grain = (32768 / dim).max(1);
+    let used = if total > grain && threads > 1 {
+        total.div_ceil(grain).min(threads)
+    } else {
+        1
+    };
+    let chunk = total.div_ceil(used);
+    let mut runs = Vec::new();
+    for t in 0..used {
+        let (begin, end) = (t * chunk, ((t + 1) * chunk).min(total));
+        let mut idx = begin;
+        while idx < end {
+            let j = idx % inner;
+            if j + LANES <= inner && idx + LANES <= end {
+                push_run(&mut runs, inner, idx, idx + LANES, true);
+                idx += LANES;
+            } else {
+                let n = if idx + LANES > end {
+                    end - idx
+                } else {
+                    inner - j
+                };
+                push_run(&mut runs, inner, idx, idx + n, false);
+                idx += n;
+            }
+        }
+    }
+    runs
+}
+
+/// `_vec_logsoftmax`'s runs: it walks each row in blocks of a multiple of 16 positions, so
+/// the row's whole vectors come first and its last `inner % 16` positions are scalar.
+fn log_softmax_runs(outer: usize, inner: usize) -> Vec<Run> {
+    let mut runs = Vec::new();
+    for o in 0..outer {
+        let (row, whole) = (o * inner, inner / LANES * LANES);
+        push_run(&mut runs, inner, row, row + whole, true);
+        push_run(&mut runs, inner, row + whole, row + inner, false);
+    }
+    runs
+}
+
+/// `_vec_softmax` or `_vec_logsoftmax` on the `k` adjacent positions from `j` of one slab `x`
+/// (`dim` rows of `inner`): `k <= 16` vector positions at once in AVX-512 registers when `fast`,
+/// else one position (`k == 1`), vector or scalar as `vector` says. Writes each position's
+/// `[max, sum]` (for log `[max, log(sum)]`) to `st`, and with `out` (the slab's output) the
+/// finished results: `exp(x - max) / sum` (the exponentials stored, then divided, as ATen
+/// does) or `(x - max) - log(sum)`. `col`: scratch for one column.
+#[allow(clippy::too_many_arguments)]
+fn positions(
+    x: &[f32],
+    inner: usize,
+    (j, k): (usize, usize),
+    (vector, fast): (bool, bool),
+    log: bool,
+    col: &mut Vec<f32>,
+    st: &mut [f32],
+    out: Option<&mut [f32]>,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if fast {
+        // SAFETY: `fast` is only set where `sleef::has_avx512()` (AVX-512F, AVX2, FMA).
+        unsafe { block_avx512(x, inner, j, k, log, st, out) };
+        return;
+    }
+    let dim = x.len() / inner;
+    col.resize(2 * dim, 0.0);
+    let (t, e) = col.split_at_mut(dim);
+    for (t, &v) in t.iter_mut().zip(x[j..].iter().step_by(inner)) {
+        *t = v;
+    }
+    let m = t
+        .iter()
+        .fold(f32::NEG_INFINITY, |m, &v| if v > m { v } else { m });
+    t.iter_mut().for_each(|t| *t -= m);
+    if vector {
+        sleef::exp_shifted(t, 0.0, e);
+    } else {
+        vmath::exp_slice(t, e);
+    }
+    let mut s = e.iter().fold(0.0, |s, &e| s + e);
+    if log {
+        s = sleef::ln(s);
+    }
+    st[0] = m;
+    st[1] = s;
+    if let Some(out) = out {
+        let column = out[j..].iter_mut().step_by(inner);
+        if log {
+            column.zip(t.iter()).for_each(|(o, &t)| *o = t - s);
+        } else {
+            column.zip(e.iter()).for_each(|(o, &e)| *o = e / s);
+        }
+    }
+}
+
+/// `positions` for `k <= 16` vector positions in AVX-512 registers: ATen's own vector step
+/// (`vmaxps v, max` is `v > max ? v : max`; masked lanes beyond `k` are never stored).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2,fma")]
+fn block_avx512(
+    x: &[f32],
+    inner: usize,
+    j: usize,
+    k: usize,
+    log: bool,
+    st: &mut [f32],
+    mut out: Option<&mut [f32]>,
+) {
+    use std::arch::x86_64::*;
+    let dim = x.len() / inner;
+    let mask = sleef::avx512::first(k);
+    assert!(dim > 0 && j + k <= inner && x.len() == dim * inner && st.len() >= 2 * k);
+    assert!(out.as_ref().is_none_or(|o| o.len() == x.len()));
+    // SAFETY (loads and stores): each touches lanes `mask` (the first `k`) of `[d * inner +
+    // j..]` for `d < dim`, inside `x` and `out` (asserted just above).
+    let at = |d: usize| d * inner + j;
+    let load = |d: usize| unsafe { _mm512_maskz_loadu_ps(mask, x.as_ptr().add(at(d))) };
+    let mut m = _mm512_set1_ps(f32::NEG_INFINITY);
+    for d in 0..dim {
+        m = _mm512_max_ps(load(d), m);
+    }
+    let mut s = _mm512_setzero_ps();
+    for d in 0..dim {
+        let e = sleef::avx512::exp16(_mm512_sub_ps(load(d), m));
+        if let (Some(o), false) = (out.as_deref_mut(), log) {
+            unsafe { _mm512_mask_storeu_ps(o.as_mut_ptr().add(at(d)), mask, e) };
+        }
+        s = _mm512_add_ps(s, e);
+    }
+    let (mut ms, mut ss) = ([0f32; 16], [0f32; 16]);
+    // SAFETY: both arrays are 16 writable floats.
+    unsafe {
+        _mm512_storeu_ps(ms.as_mut_ptr(), m);
+        _mm512_storeu_ps(ss.as_mut_ptr(), s);
+    }
+    if log {
+        ss.iter_mut().for_each(|s| *s = sleef::ln(*s));
+        // SAFETY: 16 readable floats.
+        s = unsafe { _mm512_loadu_ps(ss.as_ptr()) };
+    }
+    for (i, st) in st[..2 * k].chunks_exact_mut(2).enumerate() {
+        st[0] = ms[i];
+        st[1] = ss[i];
+    }
+    if let Some(o) = out {
+        for d in 0..dim {
+            let p = unsafe { o.as_mut_ptr().add(at(d)) };
+            let r = if log {
+                _mm512_sub_ps(_mm512_sub_ps(load(d), m), s)
+            } else {
+                _mm512_div_ps(unsafe { _mm512_maskz_loadu_ps(mask, p) }, s)
+            };
+            unsafe { _mm512_mask_storeu_ps(p, mask, r) };
+        }
+    }
+}
+
+/// The runs of each row of the grid, and whether AVX-512 runs ATen's vector steps here.
+struct Grid {
+    runs: Vec<Run>,
+    /// Row `o`'s runs are `runs[first[o]..first[o + 1]]`.
+    first: Vec<usize>,
+    inner: usize,
+    avx512: bool,
+}
+
+impl Grid {
+    fn new(outer: usize, inner: usize, dim: usize, log: bool) -> Grid {
+        let runs = if log {
+            log_softmax_runs(outer, inner)
+        } else {
+            softmax_runs(outer, inner, dim, team::threads())
+        };
+        let mut first: Vec<usize> = (0..runs.len())
+            .filter(|&i| runs[i].start.is_multiple_of(inner))
+            .collect();
+        first.push(runs.len());
+        Grid {
+            runs,
+            first,
+            inner,
+            avx512: sleef::has_avx512(),
+        }
+    }
+
+    fn row(&self, o: usize) -> &[Run] {
+        &self.runs[self.first[o]..self.first[o + 1]]
+    }
+
+    /// `f((j, k), (vector, fast))` for the steps of `positions` that cover positions `p0..p1`
+    /// of row `o` (`j`: the first one's column).
+    fn steps(
+        &self,
+        o: usize,
+        p0: usize,
+        p1: usize,
+        mut f: impl FnMut((usize, usize), (bool, bool)),
+    ) {
+        for r in self.row(o) {
+            let (mut q, b) = (r.start.max(p0), r.end.min(p1));
+            let fast = r.vector && self.avx512;
+            while q < b {
+                let k = if fast { (b - q).min(LANES) } else { 1 };
+                f((q - o * self.inner, k), (r.vector, fast));
+                q += k;
+            }
+        }
+    }
+}
+
+/// Softmax or log-softmax along the middle dim of contiguous f32 `[outer, dim, inner]`, as
+/// ATen's `_vec_softmax` and `_vec_logsoftmax` compute each position of the dims after `dim`
+/// (see `positions`; which exponentials are SLEEF's is `softmax_runs`/`log_softmax_runs`).
+///
+/// With a slab (`[dim, inner]`) or more per thread, each thread finishes whole slabs as ATen
+/// does. Otherwise (one slab: softmax over dim 0 of a matrix) two passes: the first splits
+/// the positions over the team and keeps each one's max and sum, the second splits the output
+/// rows and writes them front to back, taking the exponentials again rather than storing
+/// them from the first pass, whose threads own columns, not rows.
+fn other_dim_f32(xs: &[f32], dim: usize, inner: usize, log: bool) -> Result<Vec<f32>> {
+    let mut out = output_vec::<f32>(xs.len())?;
+    let (slab, outer) = (dim * inner, xs.len() / (dim * inner));
+    let grid = Grid::new(outer, inner, dim, log);
+    let parts = team::parts_for(xs.len(), PAR_THRESHOLD);
+    if outer >= parts {
+        team::for_pieces(&mut out, parts, slab, &|start, piece| {
+            let (mut col, mut st) = (Vec::new(), [0f32; 2 * LANES]);
+            let xs = xs[start..].chunks_exact(slab);
+            for (i, (out, x)) in piece.chunks_exact_mut(slab).zip(xs).enumerate() {
+                let o = start / slab + i;
+                grid.steps(o, o * inner, (o + 1) * inner, |jk, kind| {
+                    positions(x, inner, jk, kind, log, &mut col, &mut st, Some(out));
+                });
+            }
+        });
+        return Ok(out);
+    }
+
+    // per position: [max, sum] (for log, [max, log(sum)])
+    let mut stats = output_vec::<f32>(2 * outer * inner)?;
+    let parts = parts.min(outer * inner);
+    team::for_pieces(&mut stats, parts, 2, &|start, piece| {
+        let (p0, p1) = (start / 2, (start + piece.len()) / 2);
+        let mut col = Vec::new();
+        for o in p0 / inner..p1.div_ceil(inner) {
+            let x = &xs[o * slab..(o + 1) * slab];
+            grid.steps(o, p0, p1, |(j, k), kind| {
+                let st = &mut piece[2 * (o * inner + j - p0)..];
+                positions(x, inner, (j, k), kind, log, &mut col, st, None);
+            });
+        }
+    });
+    let (mut maxs, mut sums) = (
+        Vec::with_capacity(stats.len() / 2),
+        Vec::with_capacity(stats.len() / 2),
+    );
+    for p in stats.chunks_exact(2) {
+        maxs.push(p[0]);
+        sums.push(p[1]);
+    }
+
+    let parts = parts.min(outer * dim);
+    team::for_pieces(&mut out, parts, inner, &|start, piece| {
+        let (r0, r1) = (start / inner, (start + piece.len()) / inner);
+        let mut col = Vec::new();
+        // the piece's rows of one outer index at a time
+        let mut row = r0;
+        while row < r1 {
+            let o = row / dim;
+            let end = r1.min((o + 1) * dim);
+            let x = &xs[row * inner..end * inner];
+            let out = &mut piece[(row - r0) * inner..(end - r0) * inner];
+            let (m, s) = (&maxs[o * inner..][..inner], &sums[o * inner..][..inner]);
+            if log {
+                for (orow, x) in out.chunks_exact_mut(inner).zip(x.chunks_exact(inner)) {
+                    for (((o, &v), &m), &ls) in orow.iter_mut().zip(x).zip(m).zip(s) {
+                        *o = (v - m) - ls;
+                    }
+                }
+            } else {
+                for run in grid.row(o) {
+                    let (a, b) = (run.start - o * inner, run.end - o * inner);
+                    #[cfg(target_arch = "x86_64")]
+                    if run.vector && grid.avx512 {
+                        for (orow, x) in out.chunks_exact_mut(inner).zip(x.chunks_exact(inner)) {
+                            // SAFETY: `grid.avx512`: the CPU has AVX-512F, AVX2 and FMA.
+                            unsafe {
+                                exp_div_avx512(&x[a..b], &m[a..b], &s[a..b], &mut orow[a..b])
+                            };
+                        }
+                        continue;
+                    }
+                    for j in a..b {
+                        column_exp_div(x, inner, j, (m[j], s[j]), run.vector, &mut col, out);
+                    }
+                }
+            }
+            row = end;
+        }
+    });
+    Ok(out)
+}
+
+/// `out = exp(x - m) / s` down column `j` of the rows `x` (`inner` wide), SLEEF's `exp` for
+/// `vector`, glibc's otherwise: a column at a time, so each `exp` call has a whole column.
+fn column_exp_div(
+    x: &[f32],
+    inner: usize,
+    j: usize,
+    (m, s): (f32, f32),
+    vector: bool,
+    col: &mut Vec<f32>,
+    out: &mut [f32],
+) {
+    let rows = x.len() / inner;
+    col.resize(2 * rows, 0.0);
+    let (t, e) = col.split_at_mut(rows);
+    for (t, &v) in t.iter_mut().zip(x[j..].iter().step_by(inner)) {
+        *t = v - m;
+    }
+    if vector {
+        sleef::exp_shifted(t, 0.0, e);
+    } else {
+        vmath::exp_slice(t, e);
+    }
+    for (o, &e) in out[j..].iter_mut().step_by(inner).zip(e.iter()) {
+        *o = e / s;
+    }
+}
+
+/// `o = exp(x - m) / s` lane by lane with SLEEF's 16-lane `exp`, the last vector masked.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2,fma")]
+fn exp_div_avx512(x: &[f32], m: &[f32], s: &[f32], o: &mut [f32]) {
+    use sleef::avx512::{exp16, first, load, store};
+    use std::arch::x86_64::*;
+    for i in (0..x.len()).step_by(LANES) {
+        let k = first(x.len() - i);
+        let e = exp16(_mm512_sub_ps(load(x, i, k), load(m, i, k)));
+        store(o, i, k, _mm512_div_ps(e, load(s, i, k)));
+    }
+}
+
+/// The max of a non-empty row, NaN if any element is NaN (`vec::maximum`). Which zero a
+/// row of zeros gives does not matter here: `x - max` is then a zero and `exp` of it is 1.
+#[inline(always)]
+fn row_max(x: &[f32]) -> f32 {
+    match extreme_f32(true, x) {
+        (_, true) => f32::NAN,
+        (m, false) => m,
+    }
+}
+
+/// A row's sum in `vec::reduce_all`'s order: in order below one vector; else lane `l` sums
+/// elements `l, l + 16, ...` (the partial last vector adds into its first lanes), then the
+/// lanes combine as the shuffle tree (`i + (i ^ 8)`, then `^ 4`, `^ 2`, `^ 1`).
+#[inline(always)]
+pub(super) fn lane_sum(e: &[f32]) -> f32 {
+    if e.len() < LANES {
+        return e[1..].iter().fold(e[0], |a, &v| a + v);
+    }
+    let mut acc: [f32; LANES] = e[..LANES].try_into().expect("one vector");
+    let mut chunks = e[LANES..].chunks_exact(LANES);
+    for c in &mut chunks {
+        for (a, &v) in acc.iter_mut().zip(c) {
+            *a += v;
+        }
+    }
+    for (a, &v) in acc.iter_mut().zip(chunks.remainder()) {
+        *a += v;
+    }
+    lane_tree(acc)
+}
+
+/// `reduce_all`'s shuffle tree over its 16 lane sums: `i + (i ^ 8)`, then `^ 4`, `^ 2`, `^ 1`.
+#[inline(always)]
+pub(super) fn lane_tree(mut acc: [f32; LANES]) -> f32 {
+    for m in [8, 4, 2, 1] {
+        let v = acc;
+        for (i, a) in acc.iter_mut().enumerate() {
+            *a = v[i] + v[i ^ m];
+        }
+    }
+    acc[0]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(start: usize, end: usize, vector: bool) -> Run {
+        Run { start, end, vector }
+    }
+
+    #[test]
+    fn softmax_runs_follow_atens_thread_chunks() {
+        // 3 rows of 37, 1000 deep: two chunks, 0..56 and 56..111
+        let v = |a, b| run(a, b, true);
+        let s = |a, b| run(a, b, false);
+        assert_eq!(
+            softmax_runs(3, 37, 1000, 2),
+            vec![
+                v(0, 32),
+                s(32, 37),
+                v(37, 53),
+                s(53, 56),
+                v(56, 72),
+                s(72, 74),
+                v(74, 106),
+                s(106, 111)
+            ]
+        );
+        // one thread, or too little work for two: each row's whole vectors, then its tail
+        let serial = vec![
+            v(0, 32),
+            s(32, 37),
+            v(37, 69),
+            s(69, 74),
+            v(74, 106),
+            s(106, 111),
+        ];
+        assert_eq!(softmax_runs(3, 37, 1000, 1), serial);
+        assert_eq!(softmax_runs(3, 37, 200, 2), serial);
+        assert_eq!(log_softmax_runs(3, 37), serial);
+        // rows narrower than a vector are all scalar
+        assert_eq!(softmax_runs(2, 5, 10, 2), vec![s(0, 5), s(5, 10)]);
+    }
+
+    /// Each position in order, one at a time: the definition `other_dim_f32` must match.
+    fn reference(xs: &[f32], dim: usize, inner: usize, log: bool) -> Vec<f32> {
+        let outer = xs.len() / (dim * inner);
+        let runs = if log {
+            log_softmax_runs(outer, inner)
+        } else {
+            softmax_runs(outer, inner, dim, team::threads())
+        };
+        let mut out = vec![0f32; xs.len()];
+        for r in &runs {
+            for q in r.start..r.end {
+                let (o, j) = (q / inner, q % inner);
+                let at = |d: usize| o * dim * inner + d * inner + j;
+                let m = (0..dim).fold(
+                    f32::NEG_INFINITY,
+                    |m, d| if xs[at(d)] > m { xs[at(d)] } else { m },
+                );
+                let exp = if r.vector { sleef::exp } else { vmath::exp };
+                let s = (0..dim).fold(0f32, |s, d| s + exp(xs[at(d)] - m));
+                for d in 0..dim {
+                    let t = xs[at(d)] - m;
+                    out[at(d)] = if log { t - sleef::ln(s) } else { exp(t) / s };
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn other_dims_match_the_position_by_position_definition() {
+        // (outer, dim, inner): one slab split by columns, many slabs, ragged rows, narrow rows
+        for (outer, dim, inner) in [
+            (1, 3000, 37),
+            (1, 500, 100),
+            (40, 130, 20),
+            (3, 1000, 37),
+            (700, 9, 3),
+            (2, 4, 70),
+        ] {
+            let n = outer * dim * inner;
+            let mut xs: Vec<f32> = (0..n)
+                .map(|i| ((i * 7919) % 1013) as f32 * 0.011 - 5.0)
+                .collect();
+            xs[n / 2] = f32::NAN;
+            xs[n / 3] = f32::NEG_INFINITY;
+            for log in [false, true] {
+                let got = other_dim_f32(&xs, dim, inner, log).unwrap();
+                let want = reference(&xs, dim, inner, log);
+                for (k, (a, b)) in got.iter().zip(&want).enumerate() {
+                    assert_eq!(
+                        a.to_bits(),
+                        b.to_bits(),
+                        "{outer}x{dim}x{inner} log {log} at {k}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn register_blocks_match_single_positions() {
+        if !sleef::has_avx512() {
+            return;
+        }
+        let (dim, inner) = (50, 21);
+        let xs: Vec<f32> = (0..dim * inner)
+            .map(|i| ((i * 613) % 997) as f32 * 0.02 - 9.0)
+            .collect();
+        for log in [false, true] {
+            for k in [1, 5, 16] {
+                let (mut a, mut b) = (vec![0f32; xs.len()], vec![0f32; xs.len()]);
+                let (mut sa, mut sb) = ([0f32; 32], [0f32; 32]);
+                let mut col = Vec::new();
+                positions(
+                    &xs,
+                    inner,
+                    (2, k),
+                    (true, true),
+                    log,
+                    &mut col,
+                    &mut sa,
+                    Some(&mut a),
+                );
+                for i in 0..k {
+                    let st = &mut sb[2 * i..];
+                    positions(
+                        &xs,
+                        inner,
+                        (2 + i, 1),
+                        (true, false),
+                        log,
+                        &mut col,
+                        st,
+                        Some(&mut b),
+                    );
+                }
+                assert_eq!(sa.map(f32::to_bits), sb.map(f32::to_bits));
+                assert_eq!(
+                    a.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                    b.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn softmax_lane_sum_is_reduce_alls_order() {
+        let e: Vec<f32> = (0..37).map(|i| 1.0 + i as f32 * 1e-7).collect();
+        let mut acc: Vec<f32> = e[..16].to_vec();
+        for (i, &v) in e[16..].iter().enumerate() {
+            acc[i % 16] += v;
+        }
+        let t1: Vec<f32> = (0..8).map(|i| acc[i] + acc[i + 8]).collect();
+        let t2: Vec<f32> = (0..4).map(|i| t1[i] + t1[i + 4]).collect();
+        let want = (t2[0] + t2[2]) + (t2[1] + t2[3]);
+        assert_eq!(lane_sum(&e).to_bits(), want.to_bits());
+        assert_eq!(lane_sum(&e[..5]), (((e[0] + e[1]) + e[2]) + e[3]) + e[4]);
+    }
+
+    #[test]
+    fn avx512_softmax_rows_match_the_avx2_order() {
+        if !sleef::has_avx512() {
+            return;
+        }
+        for len in [16usize, 17, 31, 33, 100, 1029] {
+            let rows = 5;
+            let xs: Vec<f32> = (0..rows * len)
+                .map(|i| ((i * 7919) % 1013) as f32 * 0.013 - 6.0)
+                .collect();
+            for log in [false, true] {
+                let mut want = vec![0f32; xs.len()];
+                let mut tmp = vec![0f32; len];
+                softmax_piece(&xs, &mut want, len, log, &mut tmp);
+                let got = softmax_rows_f32(&xs, len, log).unwrap();
+                for (a, b) in got.iter().zip(&want) {
+                    assert_eq!(a.to_bits(), b.to_bits(), "len {len} log {log}");
+                }
+            }
+        }
+    }
+}
