@@ -454,7 +454,7 @@ fn arg_typed<E: Element>(max: bool, v: &[E], x: &View, s: &Split) -> Result<(Buf
     let n_red = numel(&s.red_shape);
     let stride = s.red_strides.first().copied().unwrap_or(0);
     if let Some(vf) = super::sum::slice_as::<E, f32>(v) {
-        if stride == 1 && n_red >= LANES {
+        if stride == 1 && n_red > 0 {
             let (vals, idxs) = arg_rows_f32(max, vf, x, s, n_red)?;
             return Ok((Buffer::F32(vals), i64::wrap(idxs)));
         }
@@ -480,9 +480,9 @@ fn arg_typed<E: Element>(max: bool, v: &[E], x: &View, s: &Split) -> Result<(Buf
     Ok((E::wrap(vals), i64::wrap(idxs)))
 }
 
-/// `arg_typed` for contiguous f32 runs of `n` (at least one vector), outputs split over the team.
-/// (Shorter rows stay in the in-order loop: the two-pass search cost twice its time on rows of
-/// ten.)
+/// `arg_typed` for contiguous f32 runs of `n`, outputs split over the team: the two-pass
+/// search from one vector on, a branch-free in-order one below (where the two passes cost
+/// twice the in-order loop's time on rows of ten).
 fn arg_rows_f32(
     max: bool,
     v: &[f32],
@@ -494,10 +494,20 @@ fn arg_rows_f32(
     let n_out = numel(&s.kept_shape);
     let mut idxs = zeroed_vec::<i64>(n_out)?;
     let parts = team::parts_for(n_out.saturating_mul(n), PAR_THRESHOLD).min(n_out);
+    let short_avx512 = n < LANES && sleef::has_avx512();
     team::for_pieces(&mut idxs, parts, 1, &|start, piece| {
+        let run = |k: usize| &v[bases.at(start + k)..][..n];
+        #[cfg(target_arch = "x86_64")]
+        if short_avx512 {
+            // SAFETY: `short_avx512`: the CPU has AVX-512F (`has_avx512`).
+            return unsafe { arg_short_rows_avx512(max, piece, run) };
+        }
         for (k, o) in piece.iter_mut().enumerate() {
-            let base = bases.at(start + k);
-            *o = arg_run_f32(max, &v[base..base + n]) as i64;
+            *o = if n >= LANES {
+                arg_run_f32(max, run(k))
+            } else {
+                arg_short_f32(max, run(k))
+            } as i64;
         }
     });
     let mut vals = zeroed_vec::<f32>(n_out)?;
@@ -505,6 +515,48 @@ fn arg_rows_f32(
         *o = v[bases.at(j) + i as usize];
     }
     Ok((vals, idxs))
+}
+
+/// `arg_short_f32` of the runs `run(k)` (1 to 15 floats) into `out[k]`, each in one masked
+/// AVX-512 register: the first NaN if there is one, else the first element equal to the
+/// run's extreme (zeros of either sign compare equal, so the first zero, as in order).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn arg_short_rows_avx512<'a>(max: bool, out: &mut [i64], run: impl Fn(usize) -> &'a [f32]) {
+    use std::arch::x86_64::*;
+    for (k, o) in out.iter_mut().enumerate() {
+        let x = run(k);
+        assert!(x.len() <= 16);
+        let mask = ((1u32 << x.len()) - 1) as __mmask16;
+        // SAFETY: the mask's lanes are the run's `x.len()` floats.
+        let v = unsafe { _mm512_maskz_loadu_ps(mask, x.as_ptr()) };
+        let nan = _mm512_mask_cmp_ps_mask::<_CMP_UNORD_Q>(mask, v, v);
+        let hit = if nan != 0 {
+            nan
+        } else {
+            let m = if max {
+                _mm512_mask_reduce_max_ps(mask, v)
+            } else {
+                _mm512_mask_reduce_min_ps(mask, v)
+            };
+            _mm512_mask_cmp_ps_mask::<_CMP_EQ_OQ>(mask, v, _mm512_set1_ps(m))
+        };
+        *o = hit.trailing_zeros() as i64;
+    }
+}
+
+/// The in-order search (`better`) over a run, without branches: a NaN replaces a number,
+/// nothing replaces a NaN.
+#[inline(always)]
+fn arg_short_f32(max: bool, x: &[f32]) -> usize {
+    let (mut best, mut bi) = (x[0], 0);
+    for (i, &a) in x.iter().enumerate().skip(1) {
+        let wins = if max { a > best } else { a < best };
+        let take = wins | (a.is_nan() & !best.is_nan());
+        best = if take { a } else { best };
+        bi = if take { i } else { bi };
+    }
+    bi
 }
 
 /// The index the in-order search settles on (`better` replaces only on strictly better values, and the
@@ -624,6 +676,10 @@ mod tests {
         nan[77] = f32::NAN;
         nan[90] = f32::NAN;
         cases.push(nan);
+        cases.push(vec![1.0, f32::NAN, 3.0, f32::NAN, 5.0]);
+        cases.push(vec![f32::NAN, 2.0, 9.0, -9.0]);
+        cases.push(vec![0.0, -0.0, -1.0, 0.0, 2.0, 2.0, -3.0, -3.0]);
+        cases.push(vec![-0.0, 0.0, 1.0, -0.0]);
         for xs in &cases {
             for max in [true, false] {
                 let mut bi = 0;
@@ -633,6 +689,22 @@ mod tests {
                     }
                 }
                 assert_eq!(arg_run_f32(max, xs), bi, "{xs:?}");
+                for n in 1..=xs.len().min(20) {
+                    let mut bn = 0;
+                    for i in 1..n {
+                        if better(xs[i], xs[bn], max) {
+                            bn = i;
+                        }
+                    }
+                    assert_eq!(arg_short_f32(max, &xs[..n]), bn, "{:?}", &xs[..n]);
+                    #[cfg(target_arch = "x86_64")]
+                    if n < LANES && sleef::has_avx512() {
+                        let mut got = [0i64];
+                        // SAFETY: the CPU has AVX-512F (checked just above).
+                        unsafe { arg_short_rows_avx512(max, &mut got, |_| &xs[..n]) };
+                        assert_eq!(got[0], bn as i64, "{:?}", &xs[..n]);
+                    }
+                }
             }
         }
     }

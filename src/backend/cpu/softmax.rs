@@ -193,7 +193,9 @@ fn push_run(runs: &mut Vec<Run>, inner: usize, mut start: usize, end: usize, vec
     while start < end {
         let stop = end.min((start / inner + 1) * inner);
         match runs.last_mut() {
-            Some(r) if r.end == start && r.vector == vector && !start.is_multiple_of(inner) => r.end = stop,
+            Some(r) if r.end == start && r.vector == vector && !start.is_multiple_of(inner) => {
+                r.end = stop
+            }
             _ => runs.push(Run {
                 start,
                 end: stop,

@@ -4,11 +4,15 @@
 //! backward rule is written with tensor ops, so it runs on the input's device and can itself
 //! be differentiated (`create_graph=True`).
 use super::host::{i64s, make, values};
-use crate::tensor::autograd::util::{mul, sub};
+use crate::tensor::autocast;
+use crate::tensor::autograd::util::{add, mul, sub};
+use crate::tensor::autograd::NoGrad;
 use crate::tensor::autograd::{is_recording, is_recording1, record};
 use crate::tensor::error::{runtime, Result};
 use crate::tensor::ops::binary::{binary, binary_scalar, BinaryOp};
-use crate::tensor::ops::reduce::reduce_dims;
+use crate::tensor::ops::extra::gather::masked_fill;
+use crate::tensor::ops::join::TensorOrScalar;
+use crate::tensor::ops::reduce::{self, reduce_dims};
 use crate::tensor::ops::unary::{unary, UnaryOp};
 use crate::tensor::{DType, Scalar, Tensor};
 
@@ -223,7 +227,9 @@ fn norm_grad(x: &Tensor, nrm: &Tensor, g: &Tensor, p: f64) -> Result<Tensor> {
     )
 }
 
-/// `torch.logsumexp(x, dim, keepdim=False)`.
+/// `torch.logsumexp(x, dim, keepdim=False)`, composed as ATen composes it, so on the input's
+/// device and with its kernels' bits: `m = amax(x, dim, keepdim=True)` with infinite maxima
+/// set to 0, then `log(sum(exp(x - m), dim)) + m`.
 pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
     let x = if x.dtype().is_floating() {
         x.clone()
@@ -231,19 +237,29 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         x.to_dtype(crate::tensor::default_dtype())?
     };
     let ds = reduce_dims(Some(dims), x.ndim())?;
-    let (gs, kshape) = Groups::of(&x, &ds)?;
-    let vals: Vec<f64> = gs
-        .iter()
-        .map(|g| {
-            let m = g.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-            if m.is_infinite() {
-                return m;
-            }
-            m + g.iter().map(|v| (v - m).exp()).sum::<f64>().ln()
-        })
-        .collect();
+    let mut kshape = x.shape().to_vec();
+    for &d in &ds {
+        kshape[d] = 1;
+    }
     let shape = out_shape(&kshape, &ds, keepdim);
-    let out = make(&vals, &shape, x.dtype(), x.device())?;
+    let d: Vec<i64> = ds.iter().map(|&d| d as i64).collect();
+    let out = {
+        let _no_grad = NoGrad::new();
+        autocast::excluded(|| -> Result<Tensor> {
+            if x.numel() == 0 {
+                let s = reduce::sum(&unary(UnaryOp::Exp, &x)?, Some(&d), keepdim, None)?;
+                return unary(UnaryOp::Log, &s);
+            }
+            let m = reduce::amax(&x, Some(&d), true, true)?;
+            let abs = unary(UnaryOp::Abs, &m)?;
+            let inf = binary_scalar(BinaryOp::Eq, &abs, Scalar::Float(f64::INFINITY), false)?;
+            let zero = TensorOrScalar::Scalar(Scalar::Float(0.0));
+            let m = masked_fill(&m, &inf, &zero)?;
+            let e = unary(UnaryOp::Exp, &sub(&x, &m)?)?;
+            let s = reduce::sum(&e, Some(&d), keepdim, None)?;
+            add(&unary(UnaryOp::Log, &s)?, &m.reshape(&i64s(&shape))?)
+        })?
+    };
     if is_recording1(&x) {
         record(
             "LogsumexpBackward0",
