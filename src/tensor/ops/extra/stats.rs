@@ -1,8 +1,9 @@
 //! Reductions and elementwise ops with PyTorch's accumulation: `var`/`std` (with
 //! `correction`), vector norms, `logsumexp`, `lerp`, `nan_to_num`, `outer`. Forward values are
-//! computed on the host in f64 (PyTorch's CPU kernels accumulate these in double); each
-//! backward rule is written with tensor ops, so it runs on the input's device and can itself
-//! be differentiated (`create_graph=True`).
+//! computed on the host in f64 (PyTorch's CPU kernels accumulate these in double), except
+//! `logsumexp`, composed of engine ops as ATen composes it; each backward rule is written with
+//! tensor ops, so it runs on the input's device and can itself be differentiated
+//! (`create_graph=True`).
 use super::host::{i64s, make, values};
 use crate::tensor::autocast;
 use crate::tensor::autograd::util::{add, mul, sub};
