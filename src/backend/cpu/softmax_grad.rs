@@ -64,6 +64,9 @@ fn sub_prod(g: f32, e: f32, s: f32) -> f32 {
 /// contiguous `[outer, dim, inner]` float32 `g` (the incoming gradient) and `y` (the forward's
 /// output); `last`: the dim is the tensor's last (ATen's last-dim kernel, even where later
 /// dims of size 1 would make `inner` 1 too, is chosen by the dim alone).
+///
+/// Over another dim, two passes that each read rows front to back: each position's sum (the
+/// positions split over the team), then the output rows (the rows split).
 pub fn softmax_backward_f32(
     g: &[f32],
     y: &[f32],
@@ -77,31 +80,120 @@ pub fn softmax_backward_f32(
     if slab == 0 || g.len() != y.len() {
         return Ok(out);
     }
-    let parts = team::parts_for(g.len(), PAR_THRESHOLD).min(g.len() / slab);
-    // (pieces of whole slabs: `for_pieces` rounds each up to a multiple of `slab`)
-    team::for_pieces(&mut out, parts, slab, &|start, piece| {
-        let (g, y) = (
-            &g[start..start + piece.len()],
-            &y[start..start + piece.len()],
-        );
-        let mut tmp = vec![0f32; if last { dim } else { 0 }];
-        for ((o, g), y) in piece
-            .chunks_exact_mut(slab)
-            .zip(g.chunks_exact(slab))
-            .zip(y.chunks_exact(slab))
-        {
-            if last {
-                last_dim_row(o, g, y, log, &mut tmp);
-            } else {
-                other_dim_slab(o, g, y, dim, inner, log);
-            }
-        }
+    let (parts, shape) = (team::parts_for(g.len(), PAR_THRESHOLD), (dim, inner));
+    if last {
+        // (pieces of whole rows: `for_pieces` rounds each up to a multiple of `slab`)
+        team::for_pieces(&mut out, parts.min(g.len() / slab), slab, &|start, out| {
+            run(Part::LastRows { out, start }, g, y, shape, log)
+        });
+        return Ok(out);
+    }
+    let cols = g.len() / dim;
+    let mut sums = crate::backend::storage::output_vec::<f32>(cols)?;
+    team::for_pieces(&mut sums, parts.min(cols), 1, &|start, sums| {
+        run(Part::Sums { sums, start }, g, y, shape, log)
+    });
+    let rows = cols / inner * dim;
+    team::for_pieces(&mut out, parts.min(rows), inner, &|start, out| {
+        let sums = &sums;
+        run(Part::Rows { out, start, sums }, g, y, shape, log)
     });
     Ok(out)
 }
 
+/// One thread's share of `softmax_backward_f32` (`start`: its first element of the output or
+/// of `sums`).
+enum Part<'a> {
+    /// Whole rows of the last-dim kernel.
+    LastRows { out: &'a mut [f32], start: usize },
+    /// Other dims: the sums of positions `start..` (one per position of the dims after `dim`).
+    Sums { sums: &'a mut [f32], start: usize },
+    /// Other dims: output rows (of `inner`) from the element `start`.
+    Rows {
+        out: &'a mut [f32],
+        start: usize,
+        sums: &'a [f32],
+    },
+}
+
+/// Runs `part` built for AVX2+FMA where the CPU has them, so each `mul_add` is one
+/// instruction rather than a call into libm; the same bits either way.
+fn run(part: Part, g: &[f32], y: &[f32], shape: (usize, usize), log: bool) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2,fma")]
+        fn fast(part: Part, g: &[f32], y: &[f32], shape: (usize, usize), log: bool) {
+            body(part, g, y, shape, log)
+        }
+        if sleef::has_avx2() {
+            // SAFETY: the CPU has AVX2 and FMA (checked just above).
+            return unsafe { fast(part, g, y, shape, log) };
+        }
+    }
+    body(part, g, y, shape, log)
+}
+
+#[inline(always)]
+fn body(part: Part, g: &[f32], y: &[f32], (dim, inner): (usize, usize), log: bool) {
+    let slab = dim * inner;
+    match part {
+        Part::LastRows { out, start } => {
+            let (g, y) = (&g[start..][..out.len()], &y[start..][..out.len()]);
+            let mut tmp = vec![0f32; dim];
+            for ((o, g), y) in out
+                .chunks_exact_mut(dim)
+                .zip(g.chunks_exact(dim))
+                .zip(y.chunks_exact(dim))
+            {
+                last_dim_row(o, g, y, log, &mut tmp);
+            }
+        }
+        Part::Sums { sums, start } => {
+            // each outer index's positions in `start..end`, its rows read in order
+            let end = start + sums.len();
+            for o in start / inner..end.div_ceil(inner) {
+                let (a, b) = (start.max(o * inner), end.min((o + 1) * inner));
+                let s = &mut sums[a - start..b - start];
+                s.fill(0.0);
+                for d in 0..dim {
+                    let k = o * slab + d * inner + a - o * inner;
+                    let (g, y) = (&g[k..][..b - a], &y[k..][..b - a]);
+                    if log {
+                        s.iter_mut().zip(g).for_each(|(s, &g)| *s += g);
+                    } else {
+                        for ((s, &g), &y) in s.iter_mut().zip(g).zip(y) {
+                            *s = g.mul_add(y, *s);
+                        }
+                    }
+                }
+            }
+        }
+        Part::Rows { out, start, sums } => {
+            // positions from `whole` on are the scalar tail after the whole vectors
+            let whole = inner / LANES * LANES;
+            let mut e = vec![0f32; if log { inner } else { 0 }];
+            for (r, o) in out.chunks_exact_mut(inner).enumerate() {
+                let row = start / inner + r;
+                let (g, y) = (&g[row * inner..][..inner], &y[row * inner..][..inner]);
+                let s = &sums[row / dim * inner..][..inner];
+                if log {
+                    sleef::exp_shifted(&y[..whole], 0.0, &mut e[..whole]);
+                    vmath::exp_slice(&y[whole..], &mut e[whole..]);
+                    for (((o, &g), &e), &s) in o.iter_mut().zip(g).zip(&e).zip(s) {
+                        *o = sub_prod(g, e, s);
+                    }
+                } else {
+                    for (((o, &g), &y), &s) in o.iter_mut().zip(g).zip(y).zip(s) {
+                        *o = y * (g - s);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// One row of the last-dim kernel.
-#[inline]
+#[inline(always)]
 fn last_dim_row(o: &mut [f32], g: &[f32], y: &[f32], log: bool, e: &mut [f32]) {
     if log {
         let s = lane_sum(g);
@@ -120,7 +212,7 @@ fn last_dim_row(o: &mut [f32], g: &[f32], y: &[f32], log: bool, e: &mut [f32]) {
 /// `map2_reduce_all(g * y, +)`: below one vector the products summed in order; else lane `l`
 /// starts at `g[l] * y[l]` and adds `g[l + 16j] * y[l + 16j]` for `j = 1, 2, ...` (the partial
 /// last vector into its first lanes), then the shuffle tree. The products are rounded first.
-#[inline]
+#[inline(always)]
 fn products_sum(g: &[f32], y: &[f32]) -> f32 {
     let n = g.len();
     if n < LANES {
@@ -134,31 +226,4 @@ fn products_sum(g: &[f32], y: &[f32]) -> f32 {
         acc[i % LANES] += g[i] * y[i];
     }
     lane_tree(acc)
-}
-
-/// One `[dim, inner]` slab of the other-dim kernels.
-#[inline]
-fn other_dim_slab(o: &mut [f32], g: &[f32], y: &[f32], dim: usize, inner: usize, log: bool) {
-    // positions from here on are the scalar tail after the whole vectors
-    let tail = inner / LANES * LANES;
-    for j in 0..inner {
-        let mut s = 0f32;
-        for d in 0..dim {
-            let k = d * inner + j;
-            s = if log { s + g[k] } else { g[k].mul_add(y[k], s) };
-        }
-        for d in 0..dim {
-            let k = d * inner + j;
-            o[k] = if log {
-                let e = if j < tail {
-                    sleef::exp(y[k])
-                } else {
-                    vmath::exp(y[k])
-                };
-                sub_prod(g[k], e, s)
-            } else {
-                y[k] * (g[k] - s)
-            };
-        }
-    }
 }

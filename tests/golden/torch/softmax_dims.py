@@ -52,3 +52,15 @@ print(torch.log_softmax(x, dim=0))
 print(torch.softmax(torch.tensor([[-0.0], [0.0]]), dim=0), torch.log_softmax(torch.tensor([[-0.0]]), dim=0))
 print(torch.softmax(torch.zeros(0, 3), dim=0).shape, torch.softmax(torch.zeros(3, 0), dim=0).shape)
 print(torch.softmax(torch.randn(5, 3, dtype=torch.float64), dim=0).dtype)
+
+# %% softmax_other_dim_grad_bits
+# the backward over a non-last dim: sums down the dim in order, SLEEF's exp in whole vectors
+import torch
+torch.manual_seed(16)
+for shape, dim in [((3000, 100), 0), ((3, 500, 37), 1), ((40, 130, 20), 1)]:
+    x = torch.randn(*shape, requires_grad=True)
+    g = torch.randn(*shape)
+    for log in [False, True]:
+        y = torch.log_softmax(x, dim=dim) if log else torch.softmax(x, dim=dim)
+        (gx,) = torch.autograd.grad(y, x, g)
+        print(shape, log, gx.flatten()[:40].tolist(), gx.flatten()[-40:].tolist())
