@@ -77,12 +77,26 @@ for (h, w) in ((100_000, 10), (10_000, 100)):
     row(f"sum dim=0 {h}x{w}", median_us(lambda: m.sum(dim=0), 20))
     row(f"amax dim=1 {h}x{w}", median_us(lambda: m.amax(dim=1), 20))
     row(f"max dim=1 {h}x{w}", median_us(lambda: m.max(dim=1), 20))
+    row(f"argmax dim=1 {h}x{w}", median_us(lambda: m.argmax(dim=1), 20))
+m = a.reshape(10_000, 100)
+row("logsumexp dim=1 10000x100", median_us(lambda: m.logsumexp(dim=1), 20))
+row("norm dim=1 10000x100", median_us(lambda: m.norm(dim=1), 20))
 
 x = torch.randn(4096, 1024)
 target = torch.randint(0, 1024, (4096,))
 row("softmax 4096x1024", median_us(lambda: torch.softmax(x, dim=1), 3))
 row("log_softmax 4096x1024", median_us(lambda: F.log_softmax(x, dim=1), 3))
 row("cross_entropy 4096x1024", median_us(lambda: F.cross_entropy(x, target), 3))
+# softmax over a dim that is not the last: down the columns of a matrix, the middle of a 3-D
+# tensor, and their gradients
+for shape, dim in (((10_000, 100), 0), ((64, 128, 32), 1)):
+    name = "x".join(map(str, shape)) + f" dim={dim}"
+    t = torch.randn(*shape, requires_grad=True)
+    g = torch.randn(*shape)
+    for label, f in (("softmax", torch.softmax), ("log_softmax", F.log_softmax)):
+        row(f"{label} {name}", median_us(lambda: f(t.detach(), dim=dim), 10))
+        y = f(t, dim=dim)
+        row(f"{label} backward {name}", median_us(lambda: torch.autograd.grad(y, t, g, retain_graph=True), 10))
 
 for (h, w) in ((512, 784), (4096, 4096)):
     t = torch.randn(h, w)

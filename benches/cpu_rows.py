@@ -17,6 +17,10 @@ torch.manual_seed(0)
 x = torch.randn(4096, 1024)
 target = torch.randint(0, 1024, (4096,))
 s256 = filled(65536).reshape(256, 256)
+x3 = torch.randn(64, 128, 32)
+w100 = torch.randn(10000, 100, requires_grad=True)
+g100 = torch.randn(10000, 100)
+y100 = torch.softmax(w100, dim=0)
 rows = [
     ("add 1e6", lambda: a6 + b6, 10),
     ("mul 1e6", lambda: a6 * b6, 10),
@@ -35,6 +39,13 @@ rows = [
     ("sum d0 1e5x10", lambda: tall.sum(dim=0), 10),
     ("amax d1 1e4x100", lambda: m100.amax(dim=1), 10),
     ("max d1 1e4x100", lambda: m100.max(dim=1), 10),
+    ("argmax d1 1e5x10", lambda: tall.argmax(dim=1), 10),
+    ("logsumexp 1e4x100", lambda: m100.logsumexp(dim=1), 10),
+    ("norm d1 1e4x100", lambda: m100.norm(dim=1), 10),
+    ("softmax d0 1e4x100", lambda: torch.softmax(m100, dim=0), 10),
+    ("lsm d0 1e4x100", lambda: F.log_softmax(m100, dim=0), 10),
+    ("softmax d1 3-D", lambda: torch.softmax(x3, dim=1), 20),
+    ("sm d0 backward", lambda: torch.autograd.grad(y100, w100, g100, retain_graph=True), 10),
     ("softmax", lambda: torch.softmax(x, dim=1), 2),
     ("log_softmax", lambda: F.log_softmax(x, dim=1), 2),
     ("cross_entropy", lambda: F.cross_entropy(x, target), 2),

@@ -223,6 +223,12 @@ pub trait Backend {
     ) -> Result<Option<Owned>> {
         Ok(None)
     }
+    /// The 2-norm of each row of `len` elements of a contiguous `x`, shaped `shape`, as
+    /// PyTorch's vectorised last-dim kernel computes it; `None` where the backend has none for
+    /// these operands (the caller then computes it another way).
+    fn norm2_rows(&self, _x: View, _len: usize, _shape: &[usize]) -> Result<Option<Owned>> {
+        Ok(None)
+    }
     /// Batched matrix product of `a` [B, M, K] and `b` [B, K, N] (any strides, one dtype).
     fn bmm(&self, a: View, b: View) -> Result<Owned>;
     /// `c + a @ b` with `c` (`[B, M, N]`, any strides, broadcast ones too) added to the

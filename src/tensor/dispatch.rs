@@ -126,6 +126,10 @@ impl On {
             .softmax_backward(g.operand(), y.operand(), dim, log)?;
         Ok(out.map(Tensor::from_owned))
     }
+    pub fn norm2_rows(&self, x: &Tensor, len: usize, shape: &[usize]) -> Result<Option<Tensor>> {
+        let out = self.0.norm2_rows(x.operand(), len, shape)?;
+        Ok(out.map(Tensor::from_owned))
+    }
     pub fn baddbmm(&self, c: &Tensor, a: &Tensor, b: &Tensor) -> Result<Option<Tensor>> {
         let out = self.0.baddbmm(c.operand(), a.operand(), b.operand())?;
         Ok(out.map(Tensor::from_owned))

@@ -8,6 +8,7 @@ mod index;
 pub mod iter;
 pub mod math;
 mod matmul;
+mod norm;
 pub mod optim;
 mod reduce;
 pub mod sleef;
@@ -433,6 +434,10 @@ impl Backend for Cpu {
 
     fn softmax_backward(&self, g: View, y: View, dim: usize, log: bool) -> Result<Option<Owned>> {
         softmax_grad::softmax_backward(&g, &y, dim, log)
+    }
+
+    fn norm2_rows(&self, x: View, len: usize, shape: &[usize]) -> Result<Option<Owned>> {
+        norm::norm2_rows(&x, len, shape)
     }
 
     fn bmm(&self, a: View, b: View) -> Result<Owned> {

@@ -111,3 +111,15 @@ print(x.logsumexp(dim=1, keepdim=True).shape, torch.randn(300, 1000).logsumexp(d
 s = torch.tensor([[float('inf'), 1.0], [float('-inf'), float('-inf')], [float('nan'), 0.0], [-1e30, 3.0]])
 print(torch.logsumexp(s, dim=1).tolist(), torch.logsumexp(torch.zeros(3, 0), dim=1).tolist())
 print(torch.logsumexp(torch.tensor([[1, 2], [3, 4]]), dim=0), torch.logsumexp(x.double()[0, :5], dim=0).tolist())
+
+# %% norm2_last_dim_bits
+# the 2-norm over the trailing dims of a contiguous float32 tensor: 8 lanes of fused
+# multiply-adds, the lanes added in order, the tail after
+import torch
+torch.manual_seed(17)
+for n in [1, 3, 7, 8, 9, 15, 16, 17, 31, 100, 1000]:
+    x = torch.randn(5, n) * 3
+    print(n, x.norm(dim=1).tolist(), torch.linalg.vector_norm(x, dim=-1, keepdim=True).shape)
+y = torch.randn(4, 6, 25)
+print(y.norm(dim=(1, 2)).tolist(), y.norm().item(), torch.linalg.norm(y[0, 0]).item())
+print(torch.randn(2000, 100).norm(dim=1)[::250].tolist(), torch.randn(10**6).norm().item())

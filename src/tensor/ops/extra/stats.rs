@@ -143,7 +143,62 @@ pub fn var(
 pub fn vector_norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
     float_only(x, "linalg.vector_norm")?;
     let ds = reduce_dims(dims, x.ndim())?;
-    let (gs, kshape) = Groups::of(x, &ds)?;
+    let (out, kshape) = match norm2_trailing(x, p, &ds, keepdim)? {
+        Some(found) => found,
+        None => vector_norm_host(x, p, &ds, keepdim)?,
+    };
+    if is_recording1(x) {
+        record(
+            "LinalgVectorNormBackward0",
+            &[x],
+            &out,
+            &[Some(x), Some(&out)],
+            move |g, ctx| {
+                let (x, nrm) = (ctx.saved(0), kept(ctx.saved(1), &kshape)?);
+                if p == 0.0 {
+                    // counting nonzeros has no gradient (PyTorch returns none)
+                    return Ok(vec![None]);
+                }
+                let gk = kept(g, &kshape)?;
+                Ok(vec![Some(norm_grad(x, &nrm, &gk, p)?)])
+            },
+        )?;
+    }
+    Ok(out)
+}
+
+/// The 2-norm over trailing dims (the last, or the last few, or all) of a contiguous float32
+/// tensor by the backend's kernel, which sums as PyTorch's vectorised last-dim path does (the
+/// trailing dims of a contiguous tensor are one run); `None` where that path does not apply.
+fn norm2_trailing(
+    x: &Tensor,
+    p: f64,
+    ds: &[usize],
+    keepdim: bool,
+) -> Result<Option<(Tensor, Vec<usize>)>> {
+    let nd = x.ndim();
+    let trailing = !ds.is_empty() && ds.iter().enumerate().all(|(k, &d)| d == nd - ds.len() + k);
+    if p != 2.0 || !trailing || x.dtype() != DType::F32 || x.numel() == 0 || !x.is_contiguous() {
+        return Ok(None);
+    }
+    let mut kshape = x.shape().to_vec();
+    for &d in ds {
+        kshape[d] = 1;
+    }
+    let len = ds.iter().map(|&d| x.shape()[d]).product();
+    let shape = out_shape(&kshape, ds, keepdim);
+    let out = crate::tensor::dispatch::on(x.device()).norm2_rows(x, len, &shape)?;
+    Ok(out.map(|t| (t, kshape)))
+}
+
+/// A vector norm of `x`'s groups over `ds` in f64 on the host, and the kept-dims shape.
+fn vector_norm_host(
+    x: &Tensor,
+    p: f64,
+    ds: &[usize],
+    keepdim: bool,
+) -> Result<(Tensor, Vec<usize>)> {
+    let (gs, kshape) = Groups::of(x, ds)?;
     let vals: Vec<f64> = gs
         .iter()
         .map(|g| {
@@ -163,26 +218,8 @@ pub fn vector_norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> R
             }
         })
         .collect();
-    let shape = out_shape(&kshape, &ds, keepdim);
-    let out = make(&vals, &shape, x.dtype(), x.device())?;
-    if is_recording1(x) {
-        record(
-            "LinalgVectorNormBackward0",
-            &[x],
-            &out,
-            &[Some(x), Some(&out)],
-            move |g, ctx| {
-                let (x, nrm) = (ctx.saved(0), kept(ctx.saved(1), &kshape)?);
-                if p == 0.0 {
-                    // counting nonzeros has no gradient (PyTorch returns none)
-                    return Ok(vec![None]);
-                }
-                let gk = kept(g, &kshape)?;
-                Ok(vec![Some(norm_grad(x, &nrm, &gk, p)?)])
-            },
-        )?;
-    }
-    Ok(out)
+    let shape = out_shape(&kshape, ds, keepdim);
+    Ok((make(&vals, &shape, x.dtype(), x.device())?, kshape))
 }
 
 /// PyTorch's `norm_backward`: 0 where the norm is 0.
