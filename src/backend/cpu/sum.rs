@@ -204,7 +204,11 @@ pub fn contiguous_sums<E: Element>(
         fn rows_f32(v: &[f32], base: impl Fn(usize) -> usize, n: usize, out: &mut [f32]) {
             for (k, o) in out.iter_mut().enumerate() {
                 let b = base(k);
-                *o = avx::lanes_sum_f32(&v[b..b + n]);
+                *o = if n < 16 {
+                    one_vector_sum(&v[b..b + n])
+                } else {
+                    avx::lanes_sum_f32(&v[b..b + n])
+                };
             }
         }
         if n >= 8 && std::is_x86_feature_detected!("avx2") {
@@ -218,6 +222,16 @@ pub fn contiguous_sums<E: Element>(
         let b = base(k);
         *o = E::store(contiguous_sum(&v[b..b + n]));
     }
+}
+
+/// `plain_lanes_sum::<f32, 8>` of 8 to 15 floats written out: one vector, so each lane is
+/// `0 + x[l]` (a -0 becomes +0, which adds as it would), and the sum is the tail's, from 0,
+/// plus the lanes in order; a plain chain the CPU overlaps across rows, without the lane
+/// array's round trip through memory.
+#[inline(always)]
+fn one_vector_sum(xs: &[f32]) -> f32 {
+    let tail = xs[8..].iter().fold(0f32, |a, &x| a + x);
+    xs[..8].iter().fold(tail, |a, &x| a + (0.0 + x))
 }
 
 /// `xs` itself as a `&mut [T]` when `E` is `T`.
@@ -664,6 +678,29 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn one_vector_sums_are_the_lanes_sum() {
+        for n in 8..16 {
+            for seed in 0..50usize {
+                let xs: Vec<f32> = (0..n)
+                    .map(|i| match (i * 7 + seed * 13) % 11 {
+                        0 => -0.0,
+                        1 => 0.0,
+                        2 if seed % 5 == 0 => f32::INFINITY,
+                        _ => ((i * 7919 + seed * 104_729) % 2001) as f32 * 1e-3 - 1.0,
+                    })
+                    .collect();
+                let want = plain_lanes_sum::<f32, 8>(&xs);
+                assert_eq!(one_vector_sum(&xs).to_bits(), want.to_bits(), "{xs:?}");
+            }
+            let zeros = vec![-0.0f32; n];
+            assert_eq!(
+                one_vector_sum(&zeros).to_bits(),
+                plain_lanes_sum::<f32, 8>(&zeros).to_bits()
+            );
         }
     }
 
