@@ -178,7 +178,9 @@ fn body(part: Part, g: &[f32], y: &[f32], (dim, inner): (usize, usize), log: boo
                 let s = &sums[row / dim * inner..][..inner];
                 if log {
                     sleef::exp_shifted(&y[..whole], 0.0, &mut e[..whole]);
-                    vmath::exp_slice(&y[whole..], &mut e[whole..]);
+                    if whole < inner {
+                        vmath::exp_slice(&y[whole..], &mut e[whole..]);
+                    }
                     for (((o, &g), &e), &s) in o.iter_mut().zip(g).zip(&e).zip(s) {
                         *o = sub_prod(g, e, s);
                     }
