@@ -255,6 +255,15 @@ fn log_softmax_runs(outer: usize, inner: usize) -> Vec<Run> {
     runs
 }
 
+/// `e = exp(t)`: SLEEF's where ATen has a vector (`vector`), glibc's where it goes one at a time.
+fn exps(t: &[f32], e: &mut [f32], vector: bool) {
+    if vector {
+        sleef::exp_shifted(t, 0.0, e);
+    } else {
+        vmath::exp_slice(t, e);
+    }
+}
+
 /// `_vec_softmax` or `_vec_logsoftmax` on the `k` adjacent positions from `j` of one slab `x`
 /// (`dim` rows of `inner`): `k <= 16` vector positions at once in AVX-512 registers when `fast`,
 /// else one position (`k == 1`), vector or scalar as `vector` says. Writes each position's
@@ -288,11 +297,7 @@ fn positions(
         .iter()
         .fold(f32::NEG_INFINITY, |m, &v| if v > m { v } else { m });
     t.iter_mut().for_each(|t| *t -= m);
-    if vector {
-        sleef::exp_shifted(t, 0.0, e);
-    } else {
-        vmath::exp_slice(t, e);
-    }
+    exps(t, e, vector);
     let mut s = e.iter().fold(0.0, |s, &e| s + e);
     if log {
         s = sleef::ln(s);
@@ -534,11 +539,7 @@ fn column_exp_div(
     for (t, &v) in t.iter_mut().zip(x[j..].iter().step_by(inner)) {
         *t = v - m;
     }
-    if vector {
-        sleef::exp_shifted(t, 0.0, e);
-    } else {
-        vmath::exp_slice(t, e);
-    }
+    exps(t, e, vector);
     for (o, &e) in out[j..].iter_mut().step_by(inner).zip(e.iter()) {
         *o = e / s;
     }

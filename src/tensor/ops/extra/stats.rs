@@ -32,10 +32,7 @@ struct Groups {
 impl Groups {
     fn of(x: &Tensor, dims: &[usize]) -> Result<(Groups, Vec<usize>)> {
         let shape = x.shape();
-        let mut kshape = shape.to_vec();
-        for &d in dims {
-            kshape[d] = 1;
-        }
+        let kshape = kept_shape(shape, dims);
         let order: Vec<usize> = (0..shape.len())
             .filter(|d| !dims.contains(d))
             .chain(dims.iter().copied())
@@ -51,6 +48,15 @@ impl Groups {
     fn iter(&self) -> impl Iterator<Item = &[f64]> {
         (0..self.count).map(|j| &self.values[j * self.n..(j + 1) * self.n])
     }
+}
+
+/// `shape` with the reduced `dims` kept as 1s.
+fn kept_shape(shape: &[usize], dims: &[usize]) -> Vec<usize> {
+    let mut k = shape.to_vec();
+    for &d in dims {
+        k[d] = 1;
+    }
+    k
 }
 
 /// The result shape: `kshape` with the reduced dims dropped unless `keepdim`.
@@ -181,10 +187,7 @@ fn norm2_trailing(
     if p != 2.0 || !trailing || x.dtype() != DType::F32 || x.numel() == 0 || !x.is_contiguous() {
         return Ok(None);
     }
-    let mut kshape = x.shape().to_vec();
-    for &d in ds {
-        kshape[d] = 1;
-    }
+    let kshape = kept_shape(x.shape(), ds);
     let len = ds.iter().map(|&d| x.shape()[d]).product();
     let shape = out_shape(&kshape, ds, keepdim);
     let out = crate::tensor::dispatch::on(x.device()).norm2_rows(x, len, &shape)?;
@@ -275,10 +278,7 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         x.to_dtype(crate::tensor::default_dtype())?
     };
     let ds = reduce_dims(Some(dims), x.ndim())?;
-    let mut kshape = x.shape().to_vec();
-    for &d in &ds {
-        kshape[d] = 1;
-    }
+    let kshape = kept_shape(x.shape(), &ds);
     let shape = out_shape(&kshape, &ds, keepdim);
     let d: Vec<i64> = ds.iter().map(|&d| d as i64).collect();
     let out = {
