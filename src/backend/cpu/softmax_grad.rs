@@ -118,23 +118,105 @@ enum Part<'a> {
 
 /// Runs `part` built for AVX2+FMA where the CPU has them, so each `mul_add` is one
 /// instruction rather than a call into libm; the same bits either way.
+/// With AVX-512 it is built for that too, and the log-softmax maps `g - exp(y) * sum` run 16
+/// lanes in registers (`exp_sub_prod_avx512`) instead of storing the exponentials first.
 fn run(part: Part, g: &[f32], y: &[f32], shape: (usize, usize), log: bool) {
     #[cfg(target_arch = "x86_64")]
     {
+        #[target_feature(enable = "avx512f,avx2,fma")]
+        fn wide(part: Part, g: &[f32], y: &[f32], shape: (usize, usize), log: bool) {
+            body(part, g, y, shape, log, true)
+        }
         #[target_feature(enable = "avx2,fma")]
         fn fast(part: Part, g: &[f32], y: &[f32], shape: (usize, usize), log: bool) {
-            body(part, g, y, shape, log)
+            body(part, g, y, shape, log, false)
+        }
+        if sleef::has_avx512() {
+            // SAFETY: the CPU has AVX-512F, AVX2 and FMA (checked just above).
+            return unsafe { wide(part, g, y, shape, log) };
         }
         if sleef::has_avx2() {
             // SAFETY: the CPU has AVX2 and FMA (checked just above).
             return unsafe { fast(part, g, y, shape, log) };
         }
     }
-    body(part, g, y, shape, log)
+    body(part, g, y, shape, log, false)
+}
+
+/// `o = g - exp(y) * s` over the log-softmax paths' SLEEF positions: through
+/// `exp_sub_prod_avx512` where `avx512` (true only when the CPU has it), else the
+/// exponentials stored in `e` first.
+#[inline(always)]
+fn exp_sub_prod(o: &mut [f32], g: &[f32], y: &[f32], s: Sums, e: &mut [f32], avx512: bool) {
+    #[cfg(target_arch = "x86_64")]
+    if avx512 {
+        // SAFETY: `avx512` is set only by `run` after `has_avx512()`.
+        return unsafe { exp_sub_prod_avx512(o, g, y, s) };
+    }
+    let _ = avx512;
+    let e = &mut e[..o.len()];
+    sleef::exp_shifted(&y[..o.len()], 0.0, e);
+    for (i, ((o, &g), &e)) in o.iter_mut().zip(g).zip(e.iter()).enumerate() {
+        *o = sub_prod(g, e, s.at(i));
+    }
+}
+
+/// The sum(s) `exp_sub_prod` subtracts with: one per row (the last-dim kernel) or one per
+/// position.
+#[derive(Clone, Copy)]
+enum Sums<'a> {
+    One(f32),
+    Each(&'a [f32]),
+}
+
+impl Sums<'_> {
+    #[inline(always)]
+    fn at(self, i: usize) -> f32 {
+        match self {
+            Sums::One(s) => s,
+            Sums::Each(s) => s[i],
+        }
+    }
+}
+
+/// `exp_sub_prod` 16 lanes at a time, the last vector masked: `vfnmadd(exp16(y), s, g)`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2,fma")]
+fn exp_sub_prod_avx512(o: &mut [f32], g: &[f32], y: &[f32], s: Sums) {
+    use sleef::avx512::{exp16, first, load, store};
+    use std::arch::x86_64::*;
+    let n = o.len();
+    let (g, y) = (&g[..n], &y[..n]);
+    let whole = n / LANES * LANES;
+    // whole vectors unmasked: a masked load's mask arithmetic costs as much as the exp
+    for i in (0..whole).step_by(LANES) {
+        let at = |x: &[f32]| -> __m512 {
+            let x: &[f32; LANES] = x[i..i + LANES].try_into().expect("16");
+            // SAFETY: `x` is 16 readable floats; `loadu` has no alignment requirement.
+            unsafe { _mm512_loadu_ps(x.as_ptr()) }
+        };
+        let sv = match s {
+            Sums::One(s) => _mm512_set1_ps(s),
+            Sums::Each(s) => at(s),
+        };
+        let v = _mm512_fnmadd_ps(exp16(at(y)), sv, at(g));
+        let o: &mut [f32; LANES] = (&mut o[i..i + LANES]).try_into().expect("16");
+        // SAFETY: `o` is 16 writable floats; `storeu` has no alignment requirement.
+        unsafe { _mm512_storeu_ps(o.as_mut_ptr(), v) }
+    }
+    if whole < n {
+        let k = first(n - whole);
+        let sv = match s {
+            Sums::One(s) => _mm512_set1_ps(s),
+            Sums::Each(s) => load(s, whole, k),
+        };
+        let v = _mm512_fnmadd_ps(exp16(load(y, whole, k)), sv, load(g, whole, k));
+        store(o, whole, k, v);
+    }
 }
 
 #[inline(always)]
-fn body(part: Part, g: &[f32], y: &[f32], (dim, inner): (usize, usize), log: bool) {
+fn body(part: Part, g: &[f32], y: &[f32], (dim, inner): (usize, usize), log: bool, avx512: bool) {
     let slab = dim * inner;
     match part {
         Part::LastRows { out, start } => {
@@ -145,7 +227,7 @@ fn body(part: Part, g: &[f32], y: &[f32], (dim, inner): (usize, usize), log: boo
                 .zip(g.chunks_exact(dim))
                 .zip(y.chunks_exact(dim))
             {
-                last_dim_row(o, g, y, log, &mut tmp);
+                last_dim_row(o, g, y, log, &mut tmp, avx512);
             }
         }
         Part::Sums { sums, start } => {
@@ -177,12 +259,14 @@ fn body(part: Part, g: &[f32], y: &[f32], (dim, inner): (usize, usize), log: boo
                 let (g, y) = (&g[row * inner..][..inner], &y[row * inner..][..inner]);
                 let s = &sums[row / dim * inner..][..inner];
                 if log {
-                    sleef::exp_shifted(&y[..whole], 0.0, &mut e[..whole]);
+                    let (o, tail) = o.split_at_mut(whole);
+                    exp_sub_prod(o, g, y, Sums::Each(s), &mut e, avx512);
                     if whole < inner {
-                        vmath::exp_slice(&y[whole..], &mut e[whole..]);
-                    }
-                    for (((o, &g), &e), &s) in o.iter_mut().zip(g).zip(&e).zip(s) {
-                        *o = sub_prod(g, e, s);
+                        let e = &mut e[whole..];
+                        vmath::exp_slice(&y[whole..], e);
+                        for (i, o) in tail.iter_mut().enumerate() {
+                            *o = sub_prod(g[whole + i], e[i], s[whole + i]);
+                        }
                     }
                 } else {
                     for (((o, &g), &y), &s) in o.iter_mut().zip(g).zip(y).zip(s) {
@@ -196,13 +280,9 @@ fn body(part: Part, g: &[f32], y: &[f32], (dim, inner): (usize, usize), log: boo
 
 /// One row of the last-dim kernel.
 #[inline(always)]
-fn last_dim_row(o: &mut [f32], g: &[f32], y: &[f32], log: bool, e: &mut [f32]) {
+fn last_dim_row(o: &mut [f32], g: &[f32], y: &[f32], log: bool, e: &mut [f32], avx512: bool) {
     if log {
-        let s = lane_sum(g);
-        sleef::exp_shifted(y, 0.0, e);
-        for ((o, &g), &e) in o.iter_mut().zip(g).zip(e.iter()) {
-            *o = sub_prod(g, e, s);
-        }
+        exp_sub_prod(o, g, y, Sums::One(lane_sum(g)), e, avx512);
     } else {
         let s = products_sum(g, y);
         for ((o, &g), &y) in o.iter_mut().zip(g).zip(y) {
@@ -220,12 +300,115 @@ fn products_sum(g: &[f32], y: &[f32]) -> f32 {
     if n < LANES {
         return (1..n).fold(g[0] * y[0], |a, i| a + g[i] * y[i]);
     }
-    let mut acc = [0f32; LANES];
-    for (l, a) in acc.iter_mut().enumerate() {
-        *a = g[l] * y[l];
+    let mut acc: [f32; LANES] = std::array::from_fn(|l| g[l] * y[l]);
+    let (mut gs, mut ys) = (
+        g[LANES..].chunks_exact(LANES),
+        y[LANES..].chunks_exact(LANES),
+    );
+    for (gc, yc) in (&mut gs).zip(&mut ys) {
+        for ((a, &g), &y) in acc.iter_mut().zip(gc).zip(yc) {
+            *a += g * y;
+        }
     }
-    for i in LANES..n {
-        acc[i % LANES] += g[i] * y[i];
+    for ((a, &g), &y) in acc.iter_mut().zip(gs.remainder()).zip(ys.remainder()) {
+        *a += g * y;
     }
     lane_tree(acc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Floats of mixed sign and size (a fixed LCG), some large enough that `exp` overflows
+    /// or underflows.
+    fn floats(n: usize, seed: u32) -> Vec<f32> {
+        let mut s = seed;
+        (0..n)
+            .map(|_| {
+                s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                ((s >> 8) as f32 / (1u32 << 24) as f32 - 0.5) * 240.0
+            })
+            .collect()
+    }
+
+    /// The whole backward on one thread without the AVX-512 maps (the exponentials stored
+    /// first), the path CPUs without AVX-512 take.
+    fn plain(
+        g: &[f32],
+        y: &[f32],
+        (dim, inner): (usize, usize),
+        last: bool,
+        log: bool,
+    ) -> Vec<f32> {
+        let mut out = vec![0f32; g.len()];
+        if last {
+            body(
+                Part::LastRows {
+                    out: &mut out,
+                    start: 0,
+                },
+                g,
+                y,
+                (dim, inner),
+                log,
+                false,
+            );
+            return out;
+        }
+        let mut sums = vec![0f32; g.len() / dim];
+        body(
+            Part::Sums {
+                sums: &mut sums,
+                start: 0,
+            },
+            g,
+            y,
+            (dim, inner),
+            log,
+            false,
+        );
+        let sums = &sums;
+        body(
+            Part::Rows {
+                out: &mut out,
+                start: 0,
+                sums,
+            },
+            g,
+            y,
+            (dim, inner),
+            log,
+            false,
+        );
+        out
+    }
+
+    #[test]
+    fn the_avx512_maps_give_the_plain_paths_bits() {
+        // (outer, dim, inner): rows under, at and over 16 lanes, a partial last vector, and
+        // inner sizes with and without a scalar tail; large enough to split over the team
+        for (outer, dim, inner) in [
+            (3, 7, 1),
+            (2, 16, 1),
+            (5, 33, 1),
+            (300, 1000, 1),
+            (4, 9, 37),
+            (2, 500, 48),
+            (1, 3000, 20),
+        ] {
+            let n = outer * dim * inner;
+            let (g, y) = (floats(n, 1), floats(n, 2));
+            for log in [true, false] {
+                let last = inner == 1;
+                let got = softmax_backward_f32(&g, &y, dim, inner, last, log).unwrap();
+                let want = plain(&g, &y, (dim, inner), last, log);
+                let same = got
+                    .iter()
+                    .zip(&want)
+                    .all(|(a, b)| a.to_bits() == b.to_bits());
+                assert!(same, "{outer}x{dim}x{inner} log={log}");
+            }
+        }
+    }
 }
