@@ -87,6 +87,11 @@ target = torch.randint(0, 1024, (4096,))
 row("softmax 4096x1024", median_us(lambda: torch.softmax(x, dim=1), 3))
 row("log_softmax 4096x1024", median_us(lambda: F.log_softmax(x, dim=1), 3))
 row("cross_entropy 4096x1024", median_us(lambda: F.cross_entropy(x, target), 3))
+xg = x.clone().requires_grad_()
+g = torch.randn(4096, 1024)
+for label, f in (("softmax", torch.softmax), ("log_softmax", F.log_softmax)):
+    y = f(xg, dim=1)
+    row(f"{label} backward 4096x1024", median_us(lambda: torch.autograd.grad(y, xg, g, retain_graph=True), 3))
 # softmax over a dim that is not the last: down the columns of a matrix, the middle of a 3-D
 # tensor, and their gradients
 for shape, dim in (((10_000, 100), 0), ((64, 128, 32), 1)):

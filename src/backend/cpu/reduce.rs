@@ -1,7 +1,8 @@
 //! Reductions (sum, prod, max, min, all, any) and max/min with indices.
 use super::iter::{coalesce, for_rows, PAR_THRESHOLD};
 use super::sum::{
-    cascade_column_sum, column_sums, contiguous_sum, contiguous_sums, scalar_row_sum, vec_size,
+    cascade_column_sum, column_sums, contiguous_sum, contiguous_sums, scalar_row_sum, slice_as,
+    slice_as_mut, vec_size,
 };
 use super::{sleef, team};
 use super::{tensor_of, CPU};
@@ -166,6 +167,27 @@ fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &View, s: &Split) -> Resul
                 });
                 return Ok(E::wrap(out));
             }
+            let minmax = matches!(op, ReduceOp::Max | ReduceOp::Min);
+            if let (true, Some(vf), Some(of)) = (
+                minmax,
+                slice_as::<E, f32>(v),
+                slice_as_mut::<E, f32>(&mut out),
+            ) {
+                let max = op == ReduceOp::Max;
+                let parts = team::parts_for(n_out * n_red, PAR_THRESHOLD).min(n_out);
+                #[cfg(target_arch = "x86_64")]
+                if dense && n_red >= 1 && sleef::has_avx512() {
+                    team::for_pieces(of, parts, 1, &|start, piece| {
+                        let run = |k: usize| &vf[bases.at(start + k)..][..n_red];
+                        // SAFETY: the CPU has AVX-512F (checked above).
+                        unsafe { extreme_rows_avx512(max, piece, run) }
+                    });
+                    return Ok(E::wrap(out));
+                }
+                if outer_extremes(max, vf, x, s, &rs, &rst, of) {
+                    return Ok(E::wrap(out));
+                }
+            }
             let one = |j: usize, scratch: &mut Vec<E>| -> E {
                 let base = bases.at(j);
                 if n_red == 0 {
@@ -188,7 +210,7 @@ fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &View, s: &Split) -> Resul
                         SumOrder::Row => scalar_row_sum(n_red, |i| xs[i].load()),
                         SumOrder::Column => cascade_column_sum(n_red, |i| xs[i].load()),
                     },
-                    _ => fold(op, xs),
+                    _ => fold(op, xs, max_zeros::<E>(s, &rs, &rst, j)),
                 })
             };
             // Outputs are independent (each keeps its own summation order): split them over
@@ -248,6 +270,164 @@ fn outer_sum<E: Element>(
     true
 }
 
+/// A float32 max (min) over one strided dim whose kept elements are one contiguous run
+/// (`amax(dim=0)` of a matrix), reading whole rows, the columns split over the team; false
+/// for other layouts. Each column's zero rule is `max_zeros`'s: the vector combine (the new
+/// value on a tie) in the groups of 32 columns, the scalar one (the old value) after them.
+fn outer_extremes(
+    max: bool,
+    v: &[f32],
+    x: &View,
+    s: &Split,
+    rs: &Dims,
+    rst: &[Dims; 1],
+    out: &mut [f32],
+) -> bool {
+    if rs.len() != 1 || s.kept_shape.len() != 1 || s.kept_strides[0] != 1 || rst[0][0] <= 1 {
+        return false;
+    }
+    let (n, row_stride, cols) = (rs[0], rst[0][0], s.kept_shape[0]);
+    // (a few columns go faster one at a time, each gathered and folded in registers)
+    if n == 0 || cols < 1 {
+        return false;
+    }
+    let (grouped, base) = (cols / 32 * 32, x.offset());
+    let parts = team::parts_for(cols.saturating_mul(n), PAR_THRESHOLD).min(cols);
+    let align = if cols >= 16 * parts { 16 } else { 1 };
+    team::for_pieces(out, parts, align, &|start, piece| {
+        let split = grouped.clamp(start, start + piece.len()) - start;
+        let (vector, scalar) = piece.split_at_mut(split);
+        column_extremes(max, true, vector, v, base + start, row_stride, n);
+        column_extremes(max, false, scalar, v, base + start + split, row_stride, n);
+    });
+    true
+}
+
+/// `out[c]` = the max (min) of `v[first + r * row_stride + c]` over rows `r < n`, NaN if the
+/// column holds one; on a tie the later value if `later`, else the earlier. Row by row, 16
+/// columns to an AVX-512 register where the CPU has them (the compiler's own vectorising of
+/// the select loop left rows of a few vectors scalar).
+fn column_extremes(
+    max: bool,
+    later: bool,
+    out: &mut [f32],
+    v: &[f32],
+    first: usize,
+    row_stride: usize,
+    n: usize,
+) {
+    let w = out.len();
+    if w == 0 {
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if sleef::has_avx512() {
+        // SAFETY: the CPU has AVX-512F (checked just above).
+        return unsafe { column_rows_avx512(max, later, out, v, first, row_stride, n) };
+    }
+    column_rows_plain(max, later, out, v, first, row_stride, n)
+}
+
+/// `column_extremes` a row at a time: compares and selects, a NaN sticking once taken, then
+/// the canonical NaN for every NaN (the one `settled` gives).
+fn column_rows_plain(
+    max: bool,
+    later: bool,
+    out: &mut [f32],
+    v: &[f32],
+    first: usize,
+    row_stride: usize,
+    n: usize,
+) {
+    let w = out.len();
+    out.copy_from_slice(&v[first..][..w]);
+    let beats = |p: f32, q: f32| if max { p > q } else { p < q };
+    for row in (1..n).map(|r| &v[first + r * row_stride..][..w]) {
+        for (a, &x) in out.iter_mut().zip(row) {
+            let keep = if later {
+                beats(*a, x)
+            } else {
+                !beats(x, *a) && !x.is_nan()
+            };
+            *a = if keep || a.is_nan() { *a } else { x };
+        }
+    }
+    for a in out.iter_mut().filter(|a| a.is_nan()) {
+        *a = f32::NAN;
+    }
+}
+
+/// `column_extremes`' row loop in AVX-512 registers: 64 columns at a time (four registers,
+/// the last ones masked) down all the rows, so each row's step depends on registers rather
+/// than on the store of the row before.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn column_rows_avx512(
+    max: bool,
+    later: bool,
+    out: &mut [f32],
+    v: &[f32],
+    first: usize,
+    row_stride: usize,
+    n: usize,
+) {
+    use std::arch::x86_64::*;
+    let w = out.len();
+    assert!(n >= 1 && first + (n - 1) * row_stride + w <= v.len());
+    for b in (0..w).step_by(64) {
+        let mask = |k: usize| {
+            let left = (w - b).saturating_sub(16 * k).min(16);
+            ((1u32 << left) - 1) as __mmask16
+        };
+        let m = [mask(0), mask(1), mask(2), mask(3)];
+        // SAFETY (loads): each mask's lanes lie in row `r`'s `w` columns from `b`, inside `v`
+        // (asserted above); masked-off lanes are not accessed.
+        let load = |r: usize, k: usize| unsafe {
+            _mm512_maskz_loadu_ps(m[k], v.as_ptr().add(first + r * row_stride + b + 16 * k))
+        };
+        let mut acc = [load(0, 0), load(0, 1), load(0, 2), load(0, 3)];
+        let unord = |x: __m512| _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(x, x);
+        let mut nan = acc.map(unord);
+        for r in 1..n {
+            for (k, (a, f)) in acc.iter_mut().zip(&mut nan).enumerate() {
+                let x = load(r, k);
+                *f |= unord(x);
+                // SAFETY: this function's CPU has AVX-512F.
+                *a = unsafe { column_step(max, later, *a, x) };
+            }
+        }
+        let nan_v = _mm512_set1_ps(f32::NAN);
+        for (k, (a, f)) in acc.into_iter().zip(nan).enumerate() {
+            let a = _mm512_mask_blend_ps(f, a, nan_v);
+            // SAFETY: the mask's lanes are `out[b + 16k..]`, inside `out` (`mask` stops at `w`).
+            unsafe { _mm512_mask_storeu_ps(out.as_mut_ptr().add(b + 16 * k), m[k], a) };
+        }
+    }
+}
+
+/// One row's step of `column_rows_avx512`: `vmaxps p, q` is `p > q ? p : q`, so with the
+/// new value second it wins ties (`later`), first it loses them. NaNs are noted apart (in the
+/// caller's masks), which keeps the chain from row to row one instruction long.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn column_step(
+    max: bool,
+    later: bool,
+    a: std::arch::x86_64::__m512,
+    x: std::arch::x86_64::__m512,
+) -> std::arch::x86_64::__m512 {
+    use std::arch::x86_64::*;
+    let (p, q) = if later { (a, x) } else { (x, a) };
+    // SAFETY: inlined into `column_rows_avx512`, whose CPU has AVX-512F.
+    unsafe {
+        if max {
+            _mm512_max_ps(p, q)
+        } else {
+            _mm512_min_ps(p, q)
+        }
+    }
+}
+
 simd_build! {
     /// `lanes_extreme` in the widest SIMD build (compares and selects: the same result).
     fn lanes_extreme_simd<E: Element>(max: bool, xs: &[E]) -> (E::M, bool) {
@@ -278,12 +458,21 @@ fn float_extreme<E: Element>(max: bool, xs: &[E]) -> (E::M, bool) {
     f32_extreme(max, xs).unwrap_or_else(|| lanes_extreme_simd(max, xs))
 }
 
-/// `prod`, `max` or `min` of a non-empty run, in order.
-fn fold<E: Element>(op: ReduceOp, xs: &[E]) -> E::M {
-    if matches!(op, ReduceOp::Max | ReduceOp::Min) && E::DTYPE.is_floating() && xs.len() >= 16 {
+/// `prod`, `max` or `min` of a non-empty run, in order; a float max (min) that is a zero is
+/// the one `zeros` says ATen's kernel returns.
+fn fold<E: Element>(op: ReduceOp, xs: &[E], zeros: Zeros) -> E::M {
+    if matches!(op, ReduceOp::Max | ReduceOp::Min) && E::DTYPE.is_floating() {
         let max = op == ReduceOp::Max;
-        let (best, nan) = float_extreme(max, xs);
-        return settled(xs, best, nan);
+        let (best, nan) = if xs.len() >= 16 {
+            float_extreme(max, xs)
+        } else {
+            let better = |v: E::M, m: E::M| if max { v > m } else { v < m };
+            xs.iter().fold((xs[0].load(), false), |(m, nan), e| {
+                let v = e.load();
+                (if better(v, m) { v } else { m }, nan | v.is_nan())
+            })
+        };
+        return settled(xs, best, nan, max, zeros);
     }
     match op {
         ReduceOp::Prod => xs.iter().fold(E::M::one(), |a, e| a.mul(e.load())),
@@ -379,27 +568,105 @@ fn lanes_extreme<E: Element>(max: bool, xs: &[E]) -> (E::M, bool) {
     (best, nan)
 }
 
-/// What the in-order `max`/`min` fold of `xs` gives, from its extreme `best` found in any
-/// grouping and whether `xs` held a NaN: the canonical NaN if so; else `best`, and when that
-/// is a zero, the last zero of the run (the in-order fold keeps replacing equal values, so
-/// `max(0.0, -0.0)` is `-0.0`).
-fn settled<E: Element>(xs: &[E], best: E::M, nan: bool) -> E::M {
+/// Which of a run's equal zeros (`0.0` and `-0.0` compare equal but print apart) ATen's
+/// `max`/`min` kernels (`binary_kernel_reduce_vec`, built for AVX2: 8 float or 4 double lanes)
+/// return when the extreme is a zero. Two combining steps decide it: the scalar `max_impl`
+/// keeps the value it has on a tie (`std::max(acc, x)`), the vector `maximum` takes the new
+/// one (`vmaxps acc, x` returns `x` for equal zeros). Read off PyTorch 2.15 over random rows
+/// of ±0 and ±1/±2 (every one of 14,200 rows and 7,080 columns per dtype matched).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Zeros {
+    /// A contiguous run (`vectorized_reduction`), see `aten_row_extreme`.
+    Row,
+    /// A column reduced in a group of `4 * lanes` columns (`vectorized_outer_reduction`'s
+    /// vector part): the vector combine down the rows, the last zero.
+    Last,
+    /// A column left over after the groups: the scalar combine, the first zero.
+    First,
+}
+
+/// The zero rule for output `j` of a max/min reduction: the run rule for contiguous regions,
+/// the column rules for a single strided dim with the kept elements contiguous (by the
+/// column's place among the groups of `4 * lanes`), and the last zero for other layouts (the
+/// rule this engine used before: not checked against ATen there).
+fn max_zeros<E: Element>(s: &Split, rs: &Dims, rst: &[Dims; 1], j: usize) -> Zeros {
+    let cols = s.kept_shape.last().copied().unwrap_or(1);
+    let group = 4 * minmax_lanes::<E>().unwrap_or(1);
+    match sum_order::<E>(s, rs, rst, j) {
+        SumOrder::Contiguous => Zeros::Row,
+        _ if rs.len() == 1 && s.kept_strides.last() == Some(&1) && rst[0][0] > 1 => {
+            if j % cols < cols / group * group {
+                Zeros::Last
+            } else {
+                Zeros::First
+            }
+        }
+        _ => Zeros::Last,
+    }
+}
+
+/// The lanes of ATen's AVX2 `Vectorized` for the dtypes whose zero rules were checked.
+fn minmax_lanes<E: Element>() -> Option<usize> {
+    use crate::core::DType;
+    matches!(E::DTYPE, DType::F32 | DType::F64).then(|| 32 / std::mem::size_of::<E>())
+}
+
+/// What ATen's max (min) of a contiguous run without NaNs returns, the zero it keeps
+/// included: four accumulators of `lanes` over whole blocks of `4 * lanes` elements (the
+/// vector combine), the four folded and their lanes scanned (the scalar combine), then the
+/// elements after the blocks in order (the scalar combine). `None` for other dtypes.
+fn aten_row_extreme<E: Element>(max: bool, xs: &[E]) -> Option<E::M> {
+    let lanes = minmax_lanes::<E>()?;
+    let wins = |v: E::M, a: E::M| if max { v > a } else { v < a };
+    let scalar = |a: E::M, v: E::M| if wins(v, a) { v } else { a };
+    let vector = |a: E::M, v: E::M| if wins(a, v) { a } else { v };
+    let block = 4 * lanes;
+    let whole = xs.len() / block * block;
+    let mut acc: Option<E::M> = None;
+    if whole > 0 {
+        let mut lane = vec![E::M::zero(); block];
+        for (l, a) in lane.iter_mut().enumerate() {
+            *a = (l..whole)
+                .step_by(block)
+                .skip(1)
+                .fold(xs[l].load(), |a, i| vector(a, xs[i].load()));
+        }
+        let buf: Vec<E::M> = (0..lanes)
+            .map(|l| {
+                vector(
+                    vector(lane[l], lane[lanes + l]),
+                    vector(lane[2 * lanes + l], lane[3 * lanes + l]),
+                )
+            })
+            .collect();
+        acc = Some(buf[1..].iter().fold(buf[0], |a, &v| scalar(a, v)));
+    }
+    let mut rest = xs[whole..].iter().map(|e| e.load());
+    let first = acc.or_else(|| rest.next())?;
+    Some(rest.fold(first, scalar))
+}
+
+/// What ATen's `max`/`min` of `xs` gives, from its extreme `best` found in any grouping and
+/// whether `xs` held a NaN: the canonical NaN if so; else `best`, and when that is a zero,
+/// the one `zeros` picks.
+fn settled<E: Element>(xs: &[E], best: E::M, nan: bool, max: bool, zeros: Zeros) -> E::M {
     if nan {
         // the NaN Arith::max/min give (canonical, as the in-order fold returns)
         let any_nan = E::M::zero().div(E::M::zero());
         return Arith::max(any_nan, any_nan);
     }
-    if best == E::M::zero() {
-        if let Some(z) = xs
-            .iter()
-            .rev()
-            .map(|e| e.load())
-            .find(|&v| v == E::M::zero())
-        {
-            return z;
-        }
+    if best != E::M::zero() {
+        return best;
     }
-    best
+    let zero = |v: &E::M| *v == E::M::zero();
+    let found = match zeros {
+        Zeros::Row => aten_row_extreme(max, xs),
+        Zeros::First => xs.iter().map(|e| e.load()).find(zero),
+        Zeros::Last => None,
+    };
+    found
+        .or_else(|| xs.iter().rev().map(|e| e.load()).find(zero))
+        .unwrap_or(best)
 }
 
 /// A whole-tensor sum/max/min of a contiguous run as PyTorch's `two_pass_reduction` does
@@ -416,12 +683,12 @@ fn two_pass<E: Element>(op: ReduceOp, xs: &[E]) -> E::M {
         let part = &xs[(t * chunk).min(n)..((t + 1) * chunk).min(n)];
         p[0] = E::store(match op {
             ReduceOp::Sum => contiguous_sum(part),
-            _ => fold(op, part),
+            _ => fold(op, part, Zeros::Row),
         });
     });
     match op {
         ReduceOp::Sum => contiguous_sum(&partial),
-        _ => fold(op, &partial[..used]),
+        _ => fold(op, &partial[..used], Zeros::Row),
     }
 }
 
@@ -453,7 +720,7 @@ fn arg_typed<E: Element>(max: bool, v: &[E], x: &View, s: &Split) -> Result<(Buf
     let n_out = numel(&s.kept_shape);
     let n_red = numel(&s.red_shape);
     let stride = s.red_strides.first().copied().unwrap_or(0);
-    if let Some(vf) = super::sum::slice_as::<E, f32>(v) {
+    if let Some(vf) = slice_as::<E, f32>(v) {
         if stride == 1 && n_red > 0 {
             let (vals, idxs) = arg_rows_f32(max, vf, x, s, n_red)?;
             return Ok((Buffer::F32(vals), i64::wrap(idxs)));
@@ -542,6 +809,40 @@ fn arg_short_rows_avx512<'a>(max: bool, out: &mut [i64], run: impl Fn(usize) -> 
             _mm512_mask_cmp_ps_mask::<_CMP_EQ_OQ>(mask, v, _mm512_set1_ps(m))
         };
         *o = hit.trailing_zeros() as i64;
+    }
+}
+
+/// `fold`'s max (min) of the float32 runs `run(k)` into `out[k]` (`Zeros::Row`), the CPU
+/// check made once for all of them: runs of 16 and more through `minmax_f32_avx512`; shorter
+/// ones each in one masked AVX-512 register, NaN if the run holds one, and a zero extreme the
+/// run's first zero (below one block, the scalar combine in order).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn extreme_rows_avx512<'a>(max: bool, out: &mut [f32], run: impl Fn(usize) -> &'a [f32]) {
+    use std::arch::x86_64::*;
+    for (k, o) in out.iter_mut().enumerate() {
+        let x = run(k);
+        if x.len() >= 16 {
+            let (m, nan) = minmax_f32_avx512(max, x);
+            *o = settled(x, m, nan, max, Zeros::Row);
+            continue;
+        }
+        let mask = ((1u32 << x.len()) - 1) as __mmask16;
+        // SAFETY: the mask's lanes are the run's `x.len()` floats.
+        let v = unsafe { _mm512_maskz_loadu_ps(mask, x.as_ptr()) };
+        let m = if max {
+            _mm512_mask_reduce_max_ps(mask, v)
+        } else {
+            _mm512_mask_reduce_min_ps(mask, v)
+        };
+        *o = if _mm512_mask_cmp_ps_mask::<_CMP_UNORD_Q>(mask, v, v) != 0 {
+            f32::NAN
+        } else if m == 0.0 {
+            let zeros = _mm512_mask_cmp_ps_mask::<_CMP_EQ_OQ>(mask, v, _mm512_setzero_ps());
+            x[zeros.trailing_zeros() as usize]
+        } else {
+            m
+        };
     }
 }
 
@@ -709,6 +1010,65 @@ mod tests {
         }
     }
 
+    /// Values that tie at zero with either sign, with NaNs among them (a fixed LCG).
+    fn ties(n: usize, seed: u32, nan: bool) -> Vec<f32> {
+        let vals = [-1.0f32, -2.0, 0.0, -0.0, 1.0, f32::NAN];
+        let mut s = seed;
+        (0..n)
+            .map(|_| {
+                s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                vals[(s >> 16) as usize % if nan && s.is_multiple_of(7) { 6 } else { 5 }]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn row_and_column_extremes_keep_atens_zero() {
+        let bits = |xs: &[f32]| xs.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        for max in [true, false] {
+            let op = if max { ReduceOp::Max } else { ReduceOp::Min };
+            // rows: the register paths against `fold`'s rule
+            for n in 1..80 {
+                for seed in 0..12 {
+                    let row = ties(n, seed * 97 + n as u32, seed % 3 == 0);
+                    let want = fold(op, &row, Zeros::Row);
+                    #[cfg(target_arch = "x86_64")]
+                    if sleef::has_avx512() {
+                        let mut got = [0f32];
+                        // SAFETY: the CPU has AVX-512F (checked just above).
+                        unsafe { extreme_rows_avx512(max, &mut got, |_| &row) };
+                        assert_eq!(got[0].to_bits(), want.to_bits(), "{row:?}");
+                    }
+                    // below one 32-float block: the first zero
+                    if n < 32 && want == 0.0 {
+                        let first = row.iter().find(|v| **v == 0.0).expect("a zero");
+                        assert_eq!(want.to_bits(), first.to_bits(), "{row:?}");
+                    }
+                }
+            }
+            // columns: the register path against the plain one and the in-order rules
+            for (rows, cols) in [(1, 5), (7, 3), (40, 16), (33, 70), (5, 130)] {
+                let v = ties(rows * cols + 3, (rows * cols) as u32, true);
+                for later in [true, false] {
+                    let mut plain = vec![0f32; cols];
+                    column_rows_plain(max, later, &mut plain, &v, 3, cols, rows);
+                    for (c, p) in plain.iter().enumerate() {
+                        let col: Vec<f32> = (0..rows).map(|r| v[3 + r * cols + c]).collect();
+                        let rule = if later { Zeros::Last } else { Zeros::First };
+                        assert_eq!(p.to_bits(), fold(op, &col, rule).to_bits(), "{col:?}");
+                    }
+                    #[cfg(target_arch = "x86_64")]
+                    if sleef::has_avx512() {
+                        let mut got = vec![0f32; cols];
+                        // SAFETY: the CPU has AVX-512F (checked just above).
+                        unsafe { column_rows_avx512(max, later, &mut got, &v, 3, cols, rows) };
+                        assert_eq!(bits(&got), bits(&plain), "{rows}x{cols}");
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn lane_minmax_is_the_in_order_fold() {
         let mut cases: Vec<Vec<f32>> = vec![
@@ -751,11 +1111,11 @@ mod tests {
         for xs in &cases {
             for max in [true, false] {
                 let (best, nan) = lanes_extreme::<f32>(max, xs);
-                let (a, b) = (settled(xs, best, nan), in_order(max, xs));
+                let (a, b) = (settled(xs, best, nan, max, Zeros::Last), in_order(max, xs));
                 assert_eq!(a.to_bits(), b.to_bits(), "{xs:?}");
                 // and the dispatching fold (AVX-512 intrinsics where the CPU has them)
                 let op = if max { ReduceOp::Max } else { ReduceOp::Min };
-                assert_eq!(fold(op, xs).to_bits(), b.to_bits(), "{xs:?}");
+                assert_eq!(fold(op, xs, Zeros::Last).to_bits(), b.to_bits(), "{xs:?}");
             }
         }
     }

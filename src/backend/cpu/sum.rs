@@ -235,7 +235,7 @@ fn one_vector_sum(xs: &[f32]) -> f32 {
 }
 
 /// `xs` itself as a `&mut [T]` when `E` is `T`.
-fn slice_as_mut<E: 'static, T: 'static>(xs: &mut [E]) -> Option<&mut [T]> {
+pub(crate) fn slice_as_mut<E: 'static, T: 'static>(xs: &mut [E]) -> Option<&mut [T]> {
     if std::any::TypeId::of::<E>() == std::any::TypeId::of::<T>() {
         // SAFETY: `E` and `T` are the same type, so the memory is `xs.len()` valid `T`s, and
         // the exclusive borrow of `xs` passes to the result.

@@ -123,3 +123,25 @@ for n in [1, 3, 7, 8, 9, 15, 16, 17, 31, 100, 1000]:
 y = torch.randn(4, 6, 25)
 print(y.norm(dim=(1, 2)).tolist(), y.norm().item(), torch.linalg.norm(y[0, 0]).item())
 print(torch.randn(2000, 100).norm(dim=1)[::250].tolist(), torch.randn(10**6).norm().item())
+
+# %% amax_signed_zeros
+# which of equal zeros amax/amin return (0.0 and -0.0 compare equal but print apart): ATen's
+# scalar combine keeps the value it has, its AVX2 vector combine (8 float / 4 double lanes,
+# four registers) takes the new one; rows below 32 floats are scalar, columns in whole groups
+# of 32 are vector, those left over scalar; ±1 and NaN around them
+import torch
+torch.manual_seed(19)
+def signs(t):
+    return ''.join('n' if v != v else ('-' if str(v).startswith('-') else '+') if v == 0 else 'x'
+                   for v in t.flatten().tolist())
+for dt in (torch.float32, torch.float64):
+    for mx in (True, False):
+        ch = torch.tensor([-1.0, -2.0, 0.0, -0.0] if mx else [1.0, 2.0, 0.0, -0.0], dtype=dt)
+        f = (lambda t, **k: t.amax(**k)) if mx else (lambda t, **k: t.amin(**k))
+        for shape in [(40, 10), (30, 31), (30, 32), (20, 33), (10, 100), (4, 1000), (64, 70), (300, 200)]:
+            x = ch[torch.randint(0, 4, shape)]
+            print(signs(f(x, dim=1)), signs(f(x, dim=0)), signs(f(x)), signs(f(x.t(), dim=1)))
+        x = ch[torch.randint(0, 4, (200000,))]
+        print(signs(f(x)), signs(f(x.reshape(2000, 100), dim=0)), signs(f(x.reshape(100, 2000), dim=1)))
+x = torch.tensor([[0.0, float('nan'), -0.0] * 20, [-0.0, 0.0, -1.0] * 20])
+print(x.amax(dim=1), x.amin(dim=0)[:6], x.amax(dim=0)[:6], x[:, :5].amax(dim=1))
