@@ -229,6 +229,12 @@ pub trait Backend {
     fn norm2_rows(&self, _x: View, _len: usize, _shape: &[usize]) -> Result<Option<Owned>> {
         Ok(None)
     }
+    /// `t.max()` / `t.min()` over every element where its result can differ from `reduce`'s
+    /// over all dims (PyTorch runs another kernel for it, which returns another of tied zeros);
+    /// `None`: the caller uses `reduce`.
+    fn max_all(&self, _max: bool, _x: View) -> Result<Option<Owned>> {
+        Ok(None)
+    }
     /// Batched matrix product of `a` [B, M, K] and `b` [B, K, N] (any strides, one dtype).
     fn bmm(&self, a: View, b: View) -> Result<Owned>;
     /// `c + a @ b` with `c` (`[B, M, N]`, any strides, broadcast ones too) added to the

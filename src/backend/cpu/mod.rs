@@ -440,6 +440,10 @@ impl Backend for Cpu {
         norm::norm2_rows(&x, len, shape)
     }
 
+    fn max_all(&self, max: bool, x: View) -> Result<Option<Owned>> {
+        reduce::max_all(max, &x)
+    }
+
     fn bmm(&self, a: View, b: View) -> Result<Owned> {
         matmul::bmm(&a, &b)
     }

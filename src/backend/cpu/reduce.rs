@@ -578,6 +578,9 @@ fn lanes_extreme<E: Element>(max: bool, xs: &[E]) -> (E::M, bool) {
 enum Zeros {
     /// A contiguous run (`vectorized_reduction`), see `aten_row_extreme`.
     Row,
+    /// Contiguous runs of this length one after another (the innermost reduced dim, the
+    /// others outside it): `Row`'s model over each, carrying the result from run to run.
+    Runs(usize),
     /// A column reduced in a group of `4 * lanes` columns (`vectorized_outer_reduction`'s
     /// vector part): the vector combine down the rows, the last zero.
     Last,
@@ -594,6 +597,7 @@ fn max_zeros<E: Element>(s: &Split, rs: &Dims, rst: &[Dims; 1], j: usize) -> Zer
     let group = 4 * minmax_lanes::<E>().unwrap_or(1);
     match sum_order::<E>(s, rs, rst, j) {
         SumOrder::Contiguous => Zeros::Row,
+        _ if rs.len() > 1 && rst[0].last() == Some(&1) => Zeros::Runs(rs[rs.len() - 1]),
         _ if rs.len() == 1 && s.kept_strides.last() == Some(&1) && rst[0][0] > 1 => {
             if j % cols < cols / group * group {
                 Zeros::Last
@@ -614,15 +618,17 @@ fn minmax_lanes<E: Element>() -> Option<usize> {
 /// What ATen's max (min) of a contiguous run without NaNs returns, the zero it keeps
 /// included: four accumulators of `lanes` over whole blocks of `4 * lanes` elements (the
 /// vector combine), the four folded and their lanes scanned (the scalar combine), then the
-/// elements after the blocks in order (the scalar combine). `None` for other dtypes.
-fn aten_row_extreme<E: Element>(max: bool, xs: &[E]) -> Option<E::M> {
+/// elements after the blocks in order (the scalar combine), each combined into `start` where
+/// an earlier run left a result. `None` for other dtypes.
+fn aten_row_extreme<E: Element>(max: bool, xs: &[E], start: Option<E::M>) -> Option<E::M> {
     let lanes = minmax_lanes::<E>()?;
     let wins = |v: E::M, a: E::M| if max { v > a } else { v < a };
     let scalar = |a: E::M, v: E::M| if wins(v, a) { v } else { a };
     let vector = |a: E::M, v: E::M| if wins(a, v) { a } else { v };
     let block = 4 * lanes;
     let whole = xs.len() / block * block;
-    let mut acc: Option<E::M> = None;
+    let mut acc = start;
+    let then = |acc: Option<E::M>, v: E::M| Some(acc.map_or(v, |a| scalar(a, v)));
     if whole > 0 {
         let mut lane = vec![E::M::zero(); block];
         for (l, a) in lane.iter_mut().enumerate() {
@@ -639,11 +645,9 @@ fn aten_row_extreme<E: Element>(max: bool, xs: &[E]) -> Option<E::M> {
                 )
             })
             .collect();
-        acc = Some(buf[1..].iter().fold(buf[0], |a, &v| scalar(a, v)));
+        acc = then(acc, buf[1..].iter().fold(buf[0], |a, &v| scalar(a, v)));
     }
-    let mut rest = xs[whole..].iter().map(|e| e.load());
-    let first = acc.or_else(|| rest.next())?;
-    Some(rest.fold(first, scalar))
+    xs[whole..].iter().fold(acc, |acc, e| then(acc, e.load()))
 }
 
 /// What ATen's `max`/`min` of `xs` gives, from its extreme `best` found in any grouping and
@@ -660,7 +664,10 @@ fn settled<E: Element>(xs: &[E], best: E::M, nan: bool, max: bool, zeros: Zeros)
     }
     let zero = |v: &E::M| *v == E::M::zero();
     let found = match zeros {
-        Zeros::Row => aten_row_extreme(max, xs),
+        Zeros::Row => aten_row_extreme(max, xs, None),
+        Zeros::Runs(len) => {
+            (xs.chunks(len.max(1))).fold(None, |a, run| aten_row_extreme(max, run, a))
+        }
         Zeros::First => xs.iter().map(|e| e.load()).find(zero),
         Zeros::Last => None,
     };
@@ -698,6 +705,91 @@ pub fn reduce(op: ReduceOp, x: &View, dims: &[usize], keepdim: bool) -> Result<O
     let b = x.storage().borrow();
     let buf = with_buffer!(&*b, v, T => reduce_typed::<T>(op, v, x, &s)?);
     tensor_of(buf, &s.out_shape, x.device())
+}
+
+/// `t.max()` / `t.min()` of a float32 or float64 tensor (ATen's `max_all`:
+/// `reduce_all_kernel`, not `amax`'s kernel): the extreme as `reduce` finds it, and when that
+/// is a zero, the one `max_all`'s combines return: `parallel_reduce`'s chunks (as `two_pass`
+/// splits them), each through `vec::reduce_all` with AVX2's `maximum` (the new value on a
+/// tie), then the chunks in order keeping the earlier on a tie (`reduce_all_zero`). Checked
+/// against PyTorch 2.15 on 2 threads, up to two chunks, for both dtypes. `None` for others
+/// (their `reduce` result stands).
+pub fn max_all(max: bool, x: &View) -> Result<Option<Owned>> {
+    use crate::core::DType;
+    let double = match x.dtype() {
+        DType::F32 => false,
+        DType::F64 => true,
+        _ => return Ok(None),
+    };
+    let dims: Vec<usize> = (0..x.ndim()).collect();
+    let op = if max { ReduceOp::Max } else { ReduceOp::Min };
+    let out = reduce(op, x, &dims, false)?;
+    let found = match &*out.view().storage().borrow() {
+        Buffer::F32(v) => v.first().map(|&v| v as f64),
+        Buffer::F64(v) => v.first().copied(),
+        _ => None,
+    };
+    if found != Some(0.0) {
+        return Ok(Some(out));
+    }
+    // a tie of zeros decides: the elements again, in order, as f64 (exact for float32)
+    let copy = (!x.is_contiguous())
+        .then(|| CPU.contiguous_copy(*x))
+        .transpose()?;
+    let xb = copy.as_ref().map_or(*x, Owned::view);
+    let xs: Vec<f64> = match &*xb.storage().borrow() {
+        Buffer::F32(v) => v[xb.offset()..][..xb.numel()]
+            .iter()
+            .map(|&v| v as f64)
+            .collect(),
+        Buffer::F64(v) => v[xb.offset()..][..xb.numel()].to_vec(),
+        _ => return Ok(Some(out)),
+    };
+    let used = xs.len().div_ceil(PAR_THRESHOLD).min(team::threads()).max(1);
+    let wins = |v: f64, a: f64| if max { v > a } else { v < a };
+    let z = xs
+        .chunks(xs.len().div_ceil(used))
+        .map(|c| reduce_all_zero(max, c, double))
+        .reduce(|a, p| if wins(p, a) { p } else { a })
+        .unwrap_or(0.0);
+    let buf = if double {
+        Buffer::F64(vec![z])
+    } else {
+        Buffer::F32(vec![z as f32])
+    };
+    tensor_of(buf, &[], x.device()).map(Some)
+}
+
+/// `vec::reduce_all(maximum, xs)` (or `minimum`) on AVX2 for a run without NaN: lanes (8
+/// floats or 4 doubles) each combining its elements in turn, the partial last vector into the
+/// first lanes (below one vector, lane 0 takes each element in turn); then the lanes, for
+/// float32 by the shuffle tree (`i ^ 4`, `^ 2`, `^ 1`, lane `i` taking its partner on a tie),
+/// for float64 lane 0 taking each other lane in turn (the generic `vec_reduce_all`).
+fn reduce_all_zero(max: bool, xs: &[f64], double: bool) -> f64 {
+    let lanes = if double { 4 } else { 8 };
+    let vector = |a: f64, v: f64| {
+        if (max && a > v) || (!max && a < v) {
+            a
+        } else {
+            v
+        }
+    };
+    if xs.len() < lanes {
+        return xs[1..].iter().fold(xs[0], |a, &v| vector(a, v));
+    }
+    let mut acc = xs[..lanes].to_vec();
+    for c in xs[lanes..].chunks(lanes) {
+        for (a, &v) in acc.iter_mut().zip(c) {
+            *a = vector(*a, v);
+        }
+    }
+    if double {
+        return acc[1..].iter().fold(acc[0], |a, &v| vector(a, v));
+    }
+    for k in [4, 2, 1] {
+        acc = (0..lanes).map(|i| vector(acc[i], acc[i ^ k])).collect();
+    }
+    acc[0]
 }
 
 /// Whether `a` should replace `best` as the max (min): larger (smaller), or the first NaN.

@@ -141,7 +141,12 @@ for dt in (torch.float32, torch.float64):
         for shape in [(40, 10), (30, 31), (30, 32), (20, 33), (10, 100), (4, 1000), (64, 70), (300, 200)]:
             x = ch[torch.randint(0, 4, shape)]
             print(signs(f(x, dim=1)), signs(f(x, dim=0)), signs(f(x)), signs(f(x.t(), dim=1)))
+            # t.max() / t.min() run another kernel (max_all: vec::reduce_all's lanes)
+            print(signs(x.max() if mx else x.min()), signs(f(x.reshape(shape[0], -1, 1), dim=1)))
+        x = ch[torch.randint(0, 4, (4, 50, 40))]
+        print(signs(f(x, dim=(0, 2))), signs(f(x, dim=(1, 2))), signs(f(x, dim=1)))
         x = ch[torch.randint(0, 4, (200000,))]
         print(signs(f(x)), signs(f(x.reshape(2000, 100), dim=0)), signs(f(x.reshape(100, 2000), dim=1)))
+        print(''.join(signs(x[:n].max() if mx else x[:n].min()) for n in range(1, 80)), signs(x.max() if mx else x.min()))
 x = torch.tensor([[0.0, float('nan'), -0.0] * 20, [-0.0, 0.0, -1.0] * 20])
 print(x.amax(dim=1), x.amin(dim=0)[:6], x.amax(dim=0)[:6], x[:, :5].amax(dim=1))
