@@ -174,9 +174,9 @@ fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &View, s: &Split) -> Resul
                 slice_as_mut::<E, f32>(&mut out),
             ) {
                 let max = op == ReduceOp::Max;
-                let parts = team::parts_for(n_out * n_red, PAR_THRESHOLD).min(n_out);
                 #[cfg(target_arch = "x86_64")]
                 if dense && n_red >= 1 && sleef::has_avx512() {
+                    let parts = team::parts_for(n_out * n_red, PAR_THRESHOLD).min(n_out);
                     team::for_pieces(of, parts, 1, &|start, piece| {
                         let run = |k: usize| &vf[bases.at(start + k)..][..n_red];
                         // SAFETY: the CPU has AVX-512F (checked above).
@@ -228,9 +228,43 @@ fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &View, s: &Split) -> Resul
     }
 }
 
-/// A sum over one strided dim of a region whose kept elements are one contiguous run (`sum(dim=0)`
-/// of a matrix): the columns PyTorch sums by cascade go sixteen at a time reading whole rows,
-/// split over the team; the few tail columns keep their scalar row order. Same bits as the
+/// The layout of `sum(dim=0)` / `amax(dim=0)` of a matrix: one strided reduced dim, the kept
+/// elements one contiguous run (one kept dim, as `sum_order` counts columns along it):
+/// `(rows, row stride, columns)`; `None` for other layouts.
+fn columns_of(s: &Split, rs: &Dims, rst: &[Dims; 1]) -> Option<(usize, usize, usize)> {
+    if rs.len() != 1 || s.kept_shape.len() != 1 || s.kept_strides[0] != 1 || rst[0][0] <= 1 {
+        return None;
+    }
+    (rs[0] > 0 && s.kept_shape[0] > 0).then(|| (rs[0], rst[0][0], s.kept_shape[0]))
+}
+
+/// `f(start, grouped, rest)` over pieces of `out` (one element per column, `n` rows deep) split
+/// over the team, each piece cut at column `grouped`: the columns before it, which PyTorch
+/// reduces in register groups, and those after, which it reduces one by one. Each column keeps
+/// its own order whatever piece it is in, so the pieces go down to a few columns (a tall
+/// matrix of ten columns is as much work as a square one), whole 64- or 16-column register
+/// groups where there are enough columns.
+fn split_columns<O: Send>(
+    out: &mut [O],
+    n: usize,
+    grouped: usize,
+    f: &(impl Fn(usize, &mut [O], &mut [O]) + Sync),
+) {
+    let cols = out.len();
+    let parts = team::parts_for(cols.saturating_mul(n), PAR_THRESHOLD).min(cols);
+    let align = [64, 16, 1]
+        .into_iter()
+        .find(|&a| cols >= a * parts)
+        .unwrap_or(1);
+    team::for_pieces(out, parts, align, &|start, piece| {
+        let split = grouped.clamp(start, start + piece.len()) - start;
+        let (before, after) = piece.split_at_mut(split);
+        f(start, before, after)
+    });
+}
+
+/// A sum over `columns_of`'s layout: the columns PyTorch sums by cascade go sixteen at a time
+/// reading whole rows; the few tail columns keep their scalar row order. Same bits as the
 /// per-output path (`sum_order`), without gathering each strided column. False when the
 /// layout is not this one.
 fn outer_sum<E: Element>(
@@ -241,39 +275,23 @@ fn outer_sum<E: Element>(
     rst: &[Dims; 1],
     out: &mut [E],
 ) -> bool {
-    // one kept dim, as `sum_order` counts columns along the last kept dim
-    if rs.len() != 1 || s.kept_shape.len() != 1 || s.kept_strides[0] != 1 || rst[0][0] <= 1 {
+    let Some((n, row_stride, cols)) = columns_of(s, rs, rst) else {
         return false;
-    }
-    let (n, row_stride, cols) = (rs[0], rst[0][0], s.kept_shape[0]);
-    if n == 0 {
-        return false;
-    }
+    };
     let group = if cols >= vec_size(E::DTYPE) { 4 * 8 } else { 4 };
-    let cascade = cols / group * group;
     let base = x.offset();
-    // Columns split over the team (each keeps its own order whatever piece it is in), down to
-    // a few columns each: a tall matrix of ten columns is as much work as a square one.
-    let parts = team::parts_for(cols.saturating_mul(n), PAR_THRESHOLD).min(cols);
-    // pieces of whole 64- or 16-column register groups where there are enough columns
-    let align = [64, 16, 1]
-        .into_iter()
-        .find(|&a| cols >= a * parts)
-        .unwrap_or(1);
-    team::for_pieces(out, parts, align, &|start, piece| {
-        let end = start + piece.len();
-        let split = cascade.clamp(start, end);
-        let (cascaded, rest) = piece.split_at_mut(split - start);
+    split_columns(out, n, cols / group * group, &|start, cascaded, rest| {
+        let split = start + cascaded.len();
+        let end = split + rest.len();
         column_sums(v, base, row_stride, n, start..split, cascaded, false);
         column_sums(v, base, row_stride, n, split..end, rest, true);
     });
     true
 }
 
-/// A float32 max (min) over one strided dim whose kept elements are one contiguous run
-/// (`amax(dim=0)` of a matrix), reading whole rows, the columns split over the team; false
-/// for other layouts. Each column's zero rule is `max_zeros`'s: the vector combine (the new
-/// value on a tie) in the groups of 32 columns, the scalar one (the old value) after them.
+/// A float32 max (min) over `columns_of`'s layout, reading whole rows; false for other
+/// layouts. Each column's zero rule is `max_zeros`'s: the vector combine (the new value on a
+/// tie) in the groups of 32 columns, the scalar one (the old value) after them.
 fn outer_extremes(
     max: bool,
     v: &[f32],
@@ -283,22 +301,14 @@ fn outer_extremes(
     rst: &[Dims; 1],
     out: &mut [f32],
 ) -> bool {
-    if rs.len() != 1 || s.kept_shape.len() != 1 || s.kept_strides[0] != 1 || rst[0][0] <= 1 {
+    let Some((n, row_stride, cols)) = columns_of(s, rs, rst) else {
         return false;
-    }
-    let (n, row_stride, cols) = (rs[0], rst[0][0], s.kept_shape[0]);
-    // (a few columns go faster one at a time, each gathered and folded in registers)
-    if n == 0 || cols < 1 {
-        return false;
-    }
-    let (grouped, base) = (cols / 32 * 32, x.offset());
-    let parts = team::parts_for(cols.saturating_mul(n), PAR_THRESHOLD).min(cols);
-    let align = if cols >= 16 * parts { 16 } else { 1 };
-    team::for_pieces(out, parts, align, &|start, piece| {
-        let split = grouped.clamp(start, start + piece.len()) - start;
-        let (vector, scalar) = piece.split_at_mut(split);
+    };
+    let base = x.offset();
+    split_columns(out, n, cols / 32 * 32, &|start, vector, scalar| {
         column_extremes(max, true, vector, v, base + start, row_stride, n);
-        column_extremes(max, false, scalar, v, base + start + split, row_stride, n);
+        let first = base + start + vector.len();
+        column_extremes(max, false, scalar, v, first, row_stride, n);
     });
     true
 }

@@ -18,8 +18,9 @@
 //! the other-dim softmax's `sum += g * y` is one too; `map2_reduce_all`'s products are rounded
 //! before they are added. Each fused operation here is an explicit `mul_add` (one rounding
 //! whatever the CPU) and the rest plain f32 arithmetic in the kernels' order, so the code is one
-//! portable loop nest giving the same bits on every CPU; only the exponentials go through
-//! `sleef`'s lane code (AVX-512 or AVX2 where there is one, its scalar twin elsewhere).
+//! portable loop nest giving the same bits on every CPU; the exponentials go through `sleef`'s
+//! lane code (AVX-512 or AVX2 where there is one, its scalar twin elsewhere), and with AVX-512
+//! the log-softmax map runs in registers (`vfnmadd`, the same single rounding).
 use super::iter::PAR_THRESHOLD;
 use super::reduce::LANES;
 use super::softmax::{lane_sum, lane_tree};
