@@ -167,12 +167,8 @@ fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &View, s: &Split) -> Resul
                 });
                 return Ok(E::wrap(out));
             }
-            let minmax = matches!(op, ReduceOp::Max | ReduceOp::Min);
-            if let (true, Some(vf), Some(of)) = (
-                minmax,
-                slice_as::<E, f32>(v),
-                slice_as_mut::<E, f32>(&mut out),
-            ) {
+            let f32s = (slice_as::<E, f32>(v), slice_as_mut::<E, f32>(&mut out));
+            if let (ReduceOp::Max | ReduceOp::Min, (Some(vf), Some(of))) = (op, f32s) {
                 let max = op == ReduceOp::Max;
                 #[cfg(target_arch = "x86_64")]
                 if dense && n_red >= 1 && sleef::has_avx512() {
@@ -305,18 +301,22 @@ fn outer_extremes(
         return false;
     };
     let base = x.offset();
-    split_columns(out, n, cols / 32 * 32, &|start, vector, scalar| {
-        column_extremes(max, true, vector, v, base + start, row_stride, n);
-        let first = base + start + vector.len();
-        column_extremes(max, false, scalar, v, first, row_stride, n);
-    });
+    split_columns(
+        out,
+        n,
+        vector_columns::<f32>(cols),
+        &|start, vector, scalar| {
+            column_extremes(max, true, vector, v, base + start, row_stride, n);
+            let first = base + start + vector.len();
+            column_extremes(max, false, scalar, v, first, row_stride, n);
+        },
+    );
     true
 }
 
 /// `out[c]` = the max (min) of `v[first + r * row_stride + c]` over rows `r < n`, NaN if the
-/// column holds one; on a tie the later value if `later`, else the earlier. Row by row, 16
-/// columns to an AVX-512 register where the CPU has them (the compiler's own vectorising of
-/// the select loop left rows of a few vectors scalar).
+/// column holds one; on a tie the later value if `later`, else the earlier. In AVX-512
+/// registers where the CPU has them (`column_rows_avx512`), else a row at a time.
 fn column_extremes(
     max: bool,
     later: bool,
@@ -604,12 +604,11 @@ enum Zeros {
 /// rule this engine used before: not checked against ATen there).
 fn max_zeros<E: Element>(s: &Split, rs: &Dims, rst: &[Dims; 1], j: usize) -> Zeros {
     let cols = s.kept_shape.last().copied().unwrap_or(1);
-    let group = 4 * minmax_lanes::<E>().unwrap_or(1);
     match sum_order::<E>(s, rs, rst, j) {
         SumOrder::Contiguous => Zeros::Row,
         _ if rs.len() > 1 && rst[0].last() == Some(&1) => Zeros::Runs(rs[rs.len() - 1]),
         _ if rs.len() == 1 && s.kept_strides.last() == Some(&1) && rst[0][0] > 1 => {
-            if j % cols < cols / group * group {
+            if j % cols < vector_columns::<E>(cols) {
                 Zeros::Last
             } else {
                 Zeros::First
@@ -617,6 +616,13 @@ fn max_zeros<E: Element>(s: &Split, rs: &Dims, rst: &[Dims; 1], j: usize) -> Zer
         }
         _ => Zeros::Last,
     }
+}
+
+/// How many of `cols` columns `vectorized_outer_reduction` reduces in whole register groups
+/// (`4 * lanes` columns each); the rest one by one.
+fn vector_columns<E: Element>(cols: usize) -> usize {
+    let group = 4 * minmax_lanes::<E>().unwrap_or(1);
+    cols / group * group
 }
 
 /// The lanes of ATen's AVX2 `Vectorized` for the dtypes whose zero rules were checked.
@@ -686,6 +692,13 @@ fn settled<E: Element>(xs: &[E], best: E::M, nan: bool, max: bool, zeros: Zeros)
         .unwrap_or(best)
 }
 
+/// How `parallel_for` splits `n` elements over the threads for a whole-tensor reduction: the
+/// chunks used (one per thread, at least the 32K grain each) and their length.
+fn two_pass_chunks(n: usize) -> (usize, usize) {
+    let used = n.div_ceil(PAR_THRESHOLD).min(team::threads()).max(1);
+    (used, n.div_ceil(used))
+}
+
 /// A whole-tensor sum/max/min of a contiguous run as PyTorch's `two_pass_reduction` does
 /// it: `parallel_for`'s equal chunks (one per thread, at least the 32K grain each), one
 /// partial per thread (unused threads hold the identity), then the partials reduced in order.
@@ -693,8 +706,7 @@ fn settled<E: Element>(xs: &[E], best: E::M, nan: bool, max: bool, zeros: Zeros)
 fn two_pass<E: Element>(op: ReduceOp, xs: &[E]) -> E::M {
     let threads = team::threads();
     let n = xs.len();
-    let used = n.div_ceil(PAR_THRESHOLD).min(threads).max(1);
-    let chunk = n.div_ceil(used);
+    let (used, chunk) = two_pass_chunks(n);
     let mut partial = vec![E::store(E::M::zero()); threads];
     team::for_pieces(&mut partial[..used], used, 1, &|t, p| {
         let part = &xs[(t * chunk).min(n)..((t + 1) * chunk).min(n)];
@@ -755,10 +767,9 @@ pub fn max_all(max: bool, x: &View) -> Result<Option<Owned>> {
         Buffer::F64(v) => v[xb.offset()..][..xb.numel()].to_vec(),
         _ => return Ok(Some(out)),
     };
-    let used = xs.len().div_ceil(PAR_THRESHOLD).min(team::threads()).max(1);
     let wins = |v: f64, a: f64| if max { v > a } else { v < a };
     let z = xs
-        .chunks(xs.len().div_ceil(used))
+        .chunks(two_pass_chunks(xs.len()).1)
         .map(|c| reduce_all_zero(max, c, double))
         .reduce(|a, p| if wins(p, a) { p } else { a })
         .unwrap_or(0.0);
@@ -892,36 +903,52 @@ fn arg_rows_f32(
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 fn arg_short_rows_avx512<'a>(max: bool, out: &mut [i64], run: impl Fn(usize) -> &'a [f32]) {
-    use std::arch::x86_64::*;
     for (k, o) in out.iter_mut().enumerate() {
-        let x = run(k);
-        assert!(x.len() <= 16);
-        let mask = ((1u32 << x.len()) - 1) as __mmask16;
-        // SAFETY: the mask's lanes are the run's `x.len()` floats.
-        let v = unsafe { _mm512_maskz_loadu_ps(mask, x.as_ptr()) };
+        // SAFETY: this function's CPU has AVX-512F.
+        *o = unsafe { short_run_avx512(max, run(k)) }.0 as i64;
+    }
+}
+
+/// A run of 1 to 16 floats in one masked AVX-512 register: the index the in-order search
+/// settles on (the first NaN if there is one, else the first element equal to the run's
+/// extreme; zeros of either sign compare equal, so that is the first zero), and whether it is
+/// a NaN.
+///
+/// # Safety
+/// The CPU has AVX-512F (inlined into callers built for it).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn short_run_avx512(max: bool, x: &[f32]) -> (usize, bool) {
+    use std::arch::x86_64::*;
+    assert!(x.len() <= 16);
+    let mask = ((1u32 << x.len()) - 1) as __mmask16;
+    // SAFETY: the mask's lanes are the run's `x.len()` floats; the CPU has AVX-512F.
+    unsafe {
+        let v = _mm512_maskz_loadu_ps(mask, x.as_ptr());
         let nan = _mm512_mask_cmp_ps_mask::<_CMP_UNORD_Q>(mask, v, v);
-        let hit = if nan != 0 {
-            nan
+        if nan != 0 {
+            return (nan.trailing_zeros() as usize, true);
+        }
+        // the unused lanes repeat the first element: the masked reductions fill them with
+        // f32::MIN / f32::MAX, which no lane of a row of infinities would equal
+        let full = _mm512_mask_mov_ps(_mm512_set1_ps(x[0]), mask, v);
+        let m = if max {
+            _mm512_reduce_max_ps(full)
         } else {
-            let m = if max {
-                _mm512_mask_reduce_max_ps(mask, v)
-            } else {
-                _mm512_mask_reduce_min_ps(mask, v)
-            };
-            _mm512_mask_cmp_ps_mask::<_CMP_EQ_OQ>(mask, v, _mm512_set1_ps(m))
+            _mm512_reduce_min_ps(full)
         };
-        *o = hit.trailing_zeros() as i64;
+        let hit = _mm512_mask_cmp_ps_mask::<_CMP_EQ_OQ>(mask, v, _mm512_set1_ps(m));
+        (hit.trailing_zeros() as usize, false)
     }
 }
 
 /// `fold`'s max (min) of the float32 runs `run(k)` into `out[k]` (`Zeros::Row`), the CPU
 /// check made once for all of them: runs of 16 and more through `minmax_f32_avx512`; shorter
-/// ones each in one masked AVX-512 register, NaN if the run holds one, and a zero extreme the
-/// run's first zero (below one block, the scalar combine in order).
+/// ones through `short_run_avx512`, NaN if the run holds one, else the element it finds (a
+/// zero extreme the run's first zero: below one block, the scalar combine in order).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 fn extreme_rows_avx512<'a>(max: bool, out: &mut [f32], run: impl Fn(usize) -> &'a [f32]) {
-    use std::arch::x86_64::*;
     for (k, o) in out.iter_mut().enumerate() {
         let x = run(k);
         if x.len() >= 16 {
@@ -929,22 +956,9 @@ fn extreme_rows_avx512<'a>(max: bool, out: &mut [f32], run: impl Fn(usize) -> &'
             *o = settled(x, m, nan, max, Zeros::Row);
             continue;
         }
-        let mask = ((1u32 << x.len()) - 1) as __mmask16;
-        // SAFETY: the mask's lanes are the run's `x.len()` floats.
-        let v = unsafe { _mm512_maskz_loadu_ps(mask, x.as_ptr()) };
-        let m = if max {
-            _mm512_mask_reduce_max_ps(mask, v)
-        } else {
-            _mm512_mask_reduce_min_ps(mask, v)
-        };
-        *o = if _mm512_mask_cmp_ps_mask::<_CMP_UNORD_Q>(mask, v, v) != 0 {
-            f32::NAN
-        } else if m == 0.0 {
-            let zeros = _mm512_mask_cmp_ps_mask::<_CMP_EQ_OQ>(mask, v, _mm512_setzero_ps());
-            x[zeros.trailing_zeros() as usize]
-        } else {
-            m
-        };
+        // SAFETY: this function's CPU has AVX-512F.
+        let (i, nan) = unsafe { short_run_avx512(max, x) };
+        *o = if nan { f32::NAN } else { x[i] };
     }
 }
 
@@ -1122,6 +1136,28 @@ mod tests {
                 vals[(s >> 16) as usize % if nan && s.is_multiple_of(7) { 6 } else { 5 }]
             })
             .collect()
+    }
+
+    #[test]
+    fn short_rows_of_infinities() {
+        // a row of -inf has max -inf at index 0 (the masked reductions' fill is f32::MIN)
+        for (max, inf) in [(true, f32::NEG_INFINITY), (false, f32::INFINITY)] {
+            for n in [1, 2, 10, 15] {
+                let row = vec![inf; n];
+                let op = if max { ReduceOp::Max } else { ReduceOp::Min };
+                assert_eq!(fold(op, &row, Zeros::Row), inf);
+                #[cfg(target_arch = "x86_64")]
+                if sleef::has_avx512() {
+                    let (mut val, mut idx) = ([0f32], [7i64]);
+                    // SAFETY: the CPU has AVX-512F (checked just above).
+                    unsafe {
+                        extreme_rows_avx512(max, &mut val, |_| &row);
+                        arg_short_rows_avx512(max, &mut idx, |_| &row);
+                    }
+                    assert_eq!((val[0], idx[0]), (inf, 0), "{n}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -154,6 +154,7 @@ fn exp_sub_prod(o: &mut [f32], g: &[f32], y: &[f32], s: Sums, e: &mut [f32], avx
         // SAFETY: `avx512` is set only by `run` after `has_avx512()`.
         return unsafe { exp_sub_prod_avx512(o, g, y, s) };
     }
+    #[cfg(not(target_arch = "x86_64"))]
     let _ = avx512;
     let e = &mut e[..o.len()];
     sleef::exp_shifted(&y[..o.len()], 0.0, e);
