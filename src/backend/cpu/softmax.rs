@@ -545,17 +545,39 @@ fn column_exp_div(
     }
 }
 
-/// `o = exp(x - m) / s` lane by lane with SLEEF's 16-lane `exp`, the last vector masked.
+/// `exp(x - m) / s`.
+#[cfg(target_arch = "x86_64")]
+struct ExpDiv;
+
+#[cfg(target_arch = "x86_64")]
+impl sleef::avx512::LaneMap<3> for ExpDiv {
+    #[inline(always)]
+    unsafe fn apply<const N: usize>(
+        &self,
+        [mut x, m, s]: [[std::arch::x86_64::__m512; N]; 3],
+    ) -> [std::arch::x86_64::__m512; N] {
+        use std::arch::x86_64::*;
+        // SAFETY: the CPU's features are the caller's promise.
+        unsafe {
+            for (x, m) in x.iter_mut().zip(m) {
+                *x = _mm512_sub_ps(*x, m);
+            }
+            let mut e = sleef::avx512::exp16n(x);
+            for (e, s) in e.iter_mut().zip(s) {
+                *e = _mm512_div_ps(*e, s);
+            }
+            e
+        }
+    }
+}
+
+/// `o = exp(x - m) / s` lane by lane with SLEEF's 16-lane `exp`, `WAYS` vectors a step.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx2,fma")]
 fn exp_div_avx512(x: &[f32], m: &[f32], s: &[f32], o: &mut [f32]) {
-    use sleef::avx512::{exp16, first, load, store};
-    use std::arch::x86_64::*;
-    for i in (0..x.len()).step_by(LANES) {
-        let k = first(x.len() - i);
-        let e = exp16(_mm512_sub_ps(load(x, i, k), load(m, i, k)));
-        store(o, i, k, _mm512_div_ps(e, load(s, i, k)));
-    }
+    use sleef::avx512::{zip_map, WAYS};
+    // SAFETY: this function's target features are `zip_map`'s.
+    unsafe { zip_map::<3, WAYS>([x, m, s], o, ExpDiv) }
 }
 
 /// The max of a non-empty row, NaN if any element is NaN (`vec::maximum`). Which zero a
@@ -673,10 +695,12 @@ mod tests {
 
     #[test]
     fn other_dims_match_the_position_by_position_definition() {
-        // (outer, dim, inner): one slab split by columns, many slabs, ragged rows, narrow rows
+        // (outer, dim, inner): one slab split by columns, many slabs, ragged rows, narrow rows,
+        // one slab with rows wide enough for `exp_div_avx512`'s interleaved steps
         for (outer, dim, inner) in [
             (1, 3000, 37),
             (1, 500, 100),
+            (1, 250, 300),
             (40, 130, 20),
             (3, 1000, 37),
             (700, 9, 3),

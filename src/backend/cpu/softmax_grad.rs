@@ -181,39 +181,41 @@ impl Sums<'_> {
     }
 }
 
-/// `exp_sub_prod` 16 lanes at a time, the last vector masked: `vfnmadd(exp16(y), s, g)`.
+/// `g - exp(y) * s` (`vfnmadd(exp16(y), s, g)`), one sum or one a lane.
+#[cfg(target_arch = "x86_64")]
+struct ExpSubProd(Option<std::arch::x86_64::__m512>);
+
+#[cfg(target_arch = "x86_64")]
+impl<const K: usize> sleef::avx512::LaneMap<K> for ExpSubProd {
+    #[inline(always)]
+    unsafe fn apply<const N: usize>(
+        &self,
+        v: [[std::arch::x86_64::__m512; N]; K],
+    ) -> [std::arch::x86_64::__m512; N] {
+        use std::arch::x86_64::*;
+        // SAFETY: the CPU's features are the caller's promise.
+        unsafe {
+            let mut g = v[1];
+            for (i, (g, e)) in g.iter_mut().zip(sleef::avx512::exp16n(v[0])).enumerate() {
+                *g = _mm512_fnmadd_ps(e, self.0.unwrap_or(v[K - 1][i]), *g);
+            }
+            g
+        }
+    }
+}
+
+/// `exp_sub_prod` 16 lanes at a time, `WAYS` vectors a step.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx2,fma")]
 fn exp_sub_prod_avx512(o: &mut [f32], g: &[f32], y: &[f32], s: Sums) {
-    use sleef::avx512::{exp16, first, load, store};
+    use sleef::avx512::{zip_map, WAYS};
     use std::arch::x86_64::*;
-    let n = o.len();
-    let (g, y) = (&g[..n], &y[..n]);
-    let whole = n / LANES * LANES;
-    // whole vectors unmasked: a masked load's mask arithmetic costs as much as the exp
-    for i in (0..whole).step_by(LANES) {
-        let at = |x: &[f32]| -> __m512 {
-            let x: &[f32; LANES] = x[i..i + LANES].try_into().expect("16");
-            // SAFETY: `x` is 16 readable floats; `loadu` has no alignment requirement.
-            unsafe { _mm512_loadu_ps(x.as_ptr()) }
-        };
-        let sv = match s {
-            Sums::One(s) => _mm512_set1_ps(s),
-            Sums::Each(s) => at(s),
-        };
-        let v = _mm512_fnmadd_ps(exp16(at(y)), sv, at(g));
-        let o: &mut [f32; LANES] = (&mut o[i..i + LANES]).try_into().expect("16");
-        // SAFETY: `o` is 16 writable floats; `storeu` has no alignment requirement.
-        unsafe { _mm512_storeu_ps(o.as_mut_ptr(), v) }
-    }
-    if whole < n {
-        let k = first(n - whole);
-        let sv = match s {
-            Sums::One(s) => _mm512_set1_ps(s),
-            Sums::Each(s) => load(s, whole, k),
-        };
-        let v = _mm512_fnmadd_ps(exp16(load(y, whole, k)), sv, load(g, whole, k));
-        store(o, whole, k, v);
+    // SAFETY (both): this function's target features are `zip_map`'s.
+    match s {
+        Sums::One(s) => unsafe {
+            zip_map::<2, WAYS>([y, g], o, ExpSubProd(Some(_mm512_set1_ps(s))))
+        },
+        Sums::Each(s) => unsafe { zip_map::<3, WAYS>([y, g, s], o, ExpSubProd(None)) },
     }
 }
 
