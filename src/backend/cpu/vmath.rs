@@ -26,33 +26,79 @@ const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
 /// e^x for x in f64 clamped to [-104, 89] (f32's range and a little more); NaN passes.
 #[inline(always)]
 fn exp_clamped(x: f64) -> f64 {
+    let (r, scale) = exp_reduce(x);
+    let mut p = EXP_TAYLOR[0];
+    for c in &EXP_TAYLOR[1..] {
+        p = p.mul_add(r, *c);
+    }
+    p * scale
+}
+
+/// `exp_clamped`'s argument reduction: `e^x = e^r * scale`, `scale = 2^k`, |r| <= ln(2)/2.
+#[inline(always)]
+fn exp_reduce(x: f64) -> (f64, f64) {
     let x = x.clamp(-104.0, 89.0);
     let t = x * LOG2E + MAGIC;
     let k = t - MAGIC;
     // low bits of t hold k + 2^51; (k + 1023) << 52 is 2^k (k is in [-151, 129])
     let scale = f64::from_bits(t.to_bits().wrapping_add(1023) << 52);
-    let r = (x - k * LN2_HI) - k * LN2_LO; // |r| <= ln(2)/2
-                                           // Taylor to r^12: the remainder is below 2e-16 relative
-    const C: [f64; 13] = [
-        1.0 / 479_001_600.0,
-        1.0 / 39_916_800.0,
-        1.0 / 3_628_800.0,
-        1.0 / 362_880.0,
-        1.0 / 40_320.0,
-        1.0 / 5_040.0,
-        1.0 / 720.0,
-        1.0 / 120.0,
-        1.0 / 24.0,
-        1.0 / 6.0,
-        0.5,
-        1.0,
-        1.0,
-    ];
-    let mut p = C[0];
-    for c in &C[1..] {
-        p = p.mul_add(r, *c);
+    ((x - k * LN2_HI) - k * LN2_LO, scale)
+}
+
+/// e^r's Taylor coefficients to r^12, highest first: the remainder is below 2e-16 relative.
+const EXP_TAYLOR: [f64; 13] = [
+    1.0 / 479_001_600.0,
+    1.0 / 39_916_800.0,
+    1.0 / 3_628_800.0,
+    1.0 / 362_880.0,
+    1.0 / 40_320.0,
+    1.0 / 5_040.0,
+    1.0 / 720.0,
+    1.0 / 120.0,
+    1.0 / 24.0,
+    1.0 / 6.0,
+    0.5,
+    1.0,
+    1.0,
+];
+
+/// Elements in one block of `exp_block`.
+const BLOCK: usize = 64;
+
+/// `exp` of `BLOCK` elements, each step for all of them before the next: written one element
+/// at a time, the vectorised loop runs one 8-lane chain of 13 dependent FMAs after another,
+/// which the out-of-order window cannot overlap; eight vectors side by side keep the FMA
+/// pipes busy (30 -> 23 cycles per 16 floats on Zen 5). The same operations, so the same bits.
+#[inline(always)]
+fn exp_block(x: &[f32; BLOCK], out: &mut [f32; BLOCK]) {
+    let (mut r, mut scale, mut p) = ([0f64; BLOCK], [0f64; BLOCK], [EXP_TAYLOR[0]; BLOCK]);
+    for i in 0..BLOCK {
+        (r[i], scale[i]) = exp_reduce(x[i] as f64);
     }
-    p * scale
+    for c in &EXP_TAYLOR[1..] {
+        for i in 0..BLOCK {
+            p[i] = p[i].mul_add(r[i], *c);
+        }
+    }
+    for i in 0..BLOCK {
+        out[i] = (p[i] * scale[i]) as f32;
+    }
+}
+
+/// `out[i] = exp(x[i])` (equal lengths), `BLOCK` elements a step.
+#[inline(always)]
+fn exp_blocks(x: &[f32], out: &mut [f32]) {
+    let n = x.len().min(out.len());
+    let whole = n / BLOCK * BLOCK;
+    let blocks = x[..whole]
+        .chunks_exact(BLOCK)
+        .zip(out[..whole].chunks_exact_mut(BLOCK));
+    for (xs, os) in blocks {
+        exp_block(xs.try_into().expect("BLOCK"), os.try_into().expect("BLOCK"));
+    }
+    for (o, &v) in out[whole..n].iter_mut().zip(&x[whole..n]) {
+        *o = exp(v);
+    }
 }
 
 /// e^x rounded to f32.
@@ -161,15 +207,18 @@ pub fn sigmoid(x: f32) -> f32 {
 
 macro_rules! slice_kernel {
     ($name:ident, $f:path) => {
+        slice_kernel!($name, |x: &[f32], out: &mut [f32]| {
+            for (o, &v) in out.iter_mut().zip(x) {
+                *o = $f(v);
+            }
+        });
+    };
+    ($name:ident, |$x:ident: &[f32], $out:ident: &mut [f32]| $body:block) => {
         /// `out[i] = f(x[i])` (the lengths are equal), with the AVX2+FMA build where the CPU
         /// has it.
         pub fn $name(x: &[f32], out: &mut [f32]) {
             #[inline(always)]
-            fn body(x: &[f32], out: &mut [f32]) {
-                for (o, &v) in out.iter_mut().zip(x) {
-                    *o = $f(v);
-                }
-            }
+            fn body($x: &[f32], $out: &mut [f32]) $body
             #[cfg(target_arch = "x86_64")]
             {
                 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
@@ -202,7 +251,9 @@ macro_rules! slice_kernel {
         }
     };
 }
-slice_kernel!(exp_slice, exp);
+slice_kernel!(exp_slice, |x: &[f32], out: &mut [f32]| {
+    exp_blocks(x, out)
+});
 
 slice_kernel!(ln_faithful_slice, ln_faithful);
 slice_kernel!(tanh_slice, tanh);
