@@ -240,6 +240,31 @@ fn key_averages_is_a_list_of_event_averages() {
     );
 }
 
+/// `t.max()`/`t.min()` are `aten::max`/`aten::min` rows and `t.amax(dim)` an `aten::amax`
+/// one, as PyTorch 2.15 names them, on the CPU and on the simulated GPU.
+#[test]
+fn profiler_names_max_min_and_amax_as_pytorch_does() {
+    let script = |dev: &str| {
+        format!(
+            "from torch.profiler import profile, ProfilerActivity
+x = torch.randn(10, 20, device='{dev}')
+with profile(activities=[ProfilerActivity.CPU]) as prof:
+    a, b, c, d = x.max(), x.min(), x.amax(dim=0), x.max(dim=1)
+print(sorted(set(e.key for e in prof.key_averages())))
+"
+        )
+    };
+    let want = "['aten::amax', 'aten::max', 'aten::min']\n";
+    let (out, err, code) = cudalearn(
+        &["run", "-"],
+        &format!("import torch\n{}", script("cpu")),
+        &[],
+    );
+    assert_eq!((out.as_str(), code), (want, 0), "{err}");
+    let out = sim(&[], &script("cuda"));
+    assert!(out.ends_with(want), "{out}");
+}
+
 #[test]
 fn profiler_on_the_simulated_gpu_shows_modelled_cuda_columns() {
     let out = sim(

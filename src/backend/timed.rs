@@ -427,17 +427,25 @@ impl Backend for Timed {
         )
     }
     fn max_all(&self, max: bool, x: View) -> Result<Option<Owned>> {
-        if self.mode != Mode::Cpu {
-            // the simulated GPU and CUDA reduce as `reduce` does
-            return Ok(None);
-        }
-        // (named as `reduce` names it, so profiles read as before)
+        // named `aten::max` as PyTorch's profiler names `t.max()` on every device; only the CPU
+        // has its own kernel (the simulated GPU and CUDA reduce as `reduce` does)
         let (n, bx, dt) = (x.numel() as f64, bytes(x), x.dtype());
         self.kernel(
-            &[if max { "aten::amax" } else { "aten::amin" }],
+            &[if max { "aten::max" } else { "aten::min" }],
             x.device(),
             |_| stream(n, bx, dt),
-            || self.inner.max_all(max, x),
+            || {
+                let own = match self.mode {
+                    Mode::Cpu => self.inner.max_all(max, x)?,
+                    _ => None,
+                };
+                let op = if max { ReduceOp::Max } else { ReduceOp::Min };
+                let all: Vec<usize> = (0..x.ndim()).collect();
+                match own {
+                    Some(out) => Ok(Some(out)),
+                    None => self.inner.reduce(op, x, &all, false, dt).map(Some),
+                }
+            },
         )
     }
     fn baddbmm(&self, c: View, a: View, b: View) -> Result<Option<Owned>> {
