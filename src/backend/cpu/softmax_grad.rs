@@ -181,7 +181,8 @@ impl Sums<'_> {
     }
 }
 
-/// `g - exp(y) * s` (`vfnmadd(exp16(y), s, g)`), one sum or one a lane.
+/// `g - exp(y) * s` (`vfnmadd(exp16(y), s, g)`) over inputs `[y, g]` with the one sum held
+/// here, or `[y, g, s]` with a sum a lane.
 #[cfg(target_arch = "x86_64")]
 struct ExpSubProd(Option<std::arch::x86_64::__m512>);
 
