@@ -433,7 +433,7 @@ impl Backend for Timed {
         self.kernel(
             &[if max { "aten::max" } else { "aten::min" }],
             x.device(),
-            |_| stream(n, bx, dt),
+            |o: &Option<Owned>| stream(n, bx + o.as_ref().map_or(0.0, |o| bytes(o.view())), dt),
             || {
                 let own = match self.mode {
                     Mode::Cpu => self.inner.max_all(max, x)?,

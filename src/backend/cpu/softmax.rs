@@ -696,11 +696,12 @@ mod tests {
     #[test]
     fn other_dims_match_the_position_by_position_definition() {
         // (outer, dim, inner): one slab split by columns, many slabs, ragged rows, narrow rows,
-        // one slab with rows wide enough for `exp_div_avx512`'s interleaved steps
+        // one slab in two chunks of 512 positions at any thread count above one, so that
+        // `exp_div_avx512` runs whole eight-vector steps
         for (outer, dim, inner) in [
             (1, 3000, 37),
             (1, 500, 100),
-            (1, 250, 300),
+            (1, 64, 1024),
             (40, 130, 20),
             (3, 1000, 37),
             (700, 9, 3),

@@ -194,6 +194,7 @@ impl<const K: usize> sleef::avx512::LaneMap<K> for ExpSubProd {
         v: [[std::arch::x86_64::__m512; N]; K],
     ) -> [std::arch::x86_64::__m512; N] {
         use std::arch::x86_64::*;
+        debug_assert_eq!(self.0.is_none(), K == 3, "a sum held here or a sum a lane");
         // SAFETY: the CPU's features are the caller's promise.
         unsafe {
             let mut g = v[1];
@@ -400,6 +401,7 @@ mod tests {
             (300, 1000, 1),
             (4, 9, 37),
             (2, 500, 48),
+            (2, 40, 300),
             (1, 3000, 20),
         ] {
             let n = outer * dim * inner;

@@ -66,9 +66,10 @@ const EXP_TAYLOR: [f64; 13] = [
 const BLOCK: usize = 64;
 
 /// `exp` of `BLOCK` elements, each step for all of them before the next: written one element
-/// at a time, the vectorised loop runs one 8-lane chain of 13 dependent FMAs after another,
-/// which the out-of-order window cannot overlap; eight vectors side by side keep the FMA
-/// pipes busy (30 -> 23 cycles per 16 floats on Zen 5). The same operations, so the same bits.
+/// at a time, the vectorised loop runs one vector's chain of 12 dependent FMAs after another,
+/// which the out-of-order window cannot overlap; a block is eight such vectors side by side
+/// in the AVX-512 build (sixteen in the AVX2 one), which keeps the FMA pipes busy (30 -> 23
+/// cycles per 16 floats on Zen 5). The same operations, so the same bits.
 #[inline(always)]
 fn exp_block(x: &[f32; BLOCK], out: &mut [f32; BLOCK]) {
     let (mut r, mut scale, mut p) = ([0f64; BLOCK], [0f64; BLOCK], [EXP_TAYLOR[0]; BLOCK]);
@@ -206,14 +207,19 @@ pub fn sigmoid(x: f32) -> f32 {
 }
 
 macro_rules! slice_kernel {
+    // `f` applied element by element
     ($name:ident, $f:path) => {
-        slice_kernel!($name, |x: &[f32], out: &mut [f32]| {
+        slice_kernel!(@body $name, |x, out| {
             for (o, &v) in out.iter_mut().zip(x) {
                 *o = $f(v);
             }
         });
     };
-    ($name:ident, |$x:ident: &[f32], $out:ident: &mut [f32]| $body:block) => {
+    // `g(x, out)` over the whole slices
+    ($name:ident, slice $g:path) => {
+        slice_kernel!(@body $name, |x, out| { $g(x, out) });
+    };
+    (@body $name:ident, |$x:ident, $out:ident| $body:block) => {
         /// `out[i] = f(x[i])` (the lengths are equal), with the AVX2+FMA build where the CPU
         /// has it.
         pub fn $name(x: &[f32], out: &mut [f32]) {
@@ -251,9 +257,7 @@ macro_rules! slice_kernel {
         }
     };
 }
-slice_kernel!(exp_slice, |x: &[f32], out: &mut [f32]| {
-    exp_blocks(x, out)
-});
+slice_kernel!(exp_slice, slice exp_blocks);
 
 slice_kernel!(ln_faithful_slice, ln_faithful);
 slice_kernel!(tanh_slice, tanh);
