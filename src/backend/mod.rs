@@ -229,11 +229,13 @@ pub trait Backend {
     fn norm2_rows(&self, _x: View, _len: usize, _shape: &[usize]) -> Result<Option<Owned>> {
         Ok(None)
     }
-    /// `t.max()` / `t.min()` over every element where its result can differ from `reduce`'s
-    /// over all dims (PyTorch runs another kernel for it, which returns another of tied zeros);
-    /// `None`: the caller uses `reduce`.
-    fn max_all(&self, _max: bool, _x: View) -> Result<Option<Owned>> {
-        Ok(None)
+    /// `t.max()` / `t.min()` over every element: `reduce` over all dims, unless the backend
+    /// models another kernel for it (PyTorch's CPU runs one that returns another of tied
+    /// zeros).
+    fn max_all(&self, max: bool, x: View) -> Result<Owned> {
+        let op = if max { ReduceOp::Max } else { ReduceOp::Min };
+        let all: Vec<usize> = (0..x.ndim()).collect();
+        self.reduce(op, x, &all, false, x.dtype())
     }
     /// Batched matrix product of `a` [B, M, K] and `b` [B, K, N] (any strides, one dtype).
     fn bmm(&self, a: View, b: View) -> Result<Owned>;

@@ -426,25 +426,22 @@ impl Backend for Timed {
             || self.inner.norm2_rows(x, len, shape),
         )
     }
-    fn max_all(&self, max: bool, x: View) -> Result<Option<Owned>> {
-        // named `aten::max` as PyTorch's profiler names `t.max()` on every device; only the CPU
-        // has its own kernel (the simulated GPU and CUDA reduce as `reduce` does)
+    fn max_all(&self, max: bool, x: View) -> Result<Owned> {
+        // named `aten::max` as PyTorch's profiler names `t.max()` on every device
         let (n, bx, dt) = (x.numel() as f64, bytes(x), x.dtype());
         self.kernel(
             &[if max { "aten::max" } else { "aten::min" }],
             x.device(),
-            |o: &Option<Owned>| stream(n, bx + o.as_ref().map_or(0.0, |o| bytes(o.view())), dt),
-            || {
-                let own = match self.mode {
-                    Mode::Cpu => self.inner.max_all(max, x)?,
-                    _ => None,
-                };
-                let op = if max { ReduceOp::Max } else { ReduceOp::Min };
-                let all: Vec<usize> = (0..x.ndim()).collect();
-                match own {
-                    Some(out) => Ok(Some(out)),
-                    None => self.inner.reduce(op, x, &all, false, dt).map(Some),
+            |o: &Owned| stream(n, bx + bytes(o.view()), dt),
+            || match self.mode {
+                // the simulated GPU runs the CPU's kernels but stands for CUDA, which has no
+                // kernel of its own for this: `reduce`, the trait's default
+                Mode::Sim => {
+                    let op = if max { ReduceOp::Max } else { ReduceOp::Min };
+                    let all: Vec<usize> = (0..x.ndim()).collect();
+                    self.inner.reduce(op, x, &all, false, dt)
                 }
+                _ => self.inner.max_all(max, x),
             },
         )
     }

@@ -130,8 +130,8 @@ impl On {
         let out = self.0.norm2_rows(x.operand(), len, shape)?;
         Ok(out.map(Tensor::from_owned))
     }
-    pub fn max_all(&self, max: bool, x: &Tensor) -> Result<Option<Tensor>> {
-        Ok(self.0.max_all(max, x.operand())?.map(Tensor::from_owned))
+    pub fn max_all(&self, max: bool, x: &Tensor) -> Result<Tensor> {
+        Ok(Tensor::from_owned(self.0.max_all(max, x.operand())?))
     }
     pub fn baddbmm(&self, c: &Tensor, a: &Tensor, b: &Tensor) -> Result<Option<Tensor>> {
         let out = self.0.baddbmm(c.operand(), a.operand(), b.operand())?;

@@ -440,7 +440,7 @@ impl Backend for Cpu {
         norm::norm2_rows(&x, len, shape)
     }
 
-    fn max_all(&self, max: bool, x: View) -> Result<Option<Owned>> {
+    fn max_all(&self, max: bool, x: View) -> Result<Owned> {
         reduce::max_all(max, &x)
     }
 

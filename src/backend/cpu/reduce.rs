@@ -96,8 +96,7 @@ enum SumOrder {
 }
 
 fn sum_order<E: Element>(s: &Split, rs: &Dims, rst: &[Dims; 1], j: usize) -> SumOrder {
-    let n_red = numel(rs);
-    if rs.len() <= 1 && rst[0].last().copied().unwrap_or(1) == 1 && n_red >= 1 {
+    if contiguous_region(rs, rst) {
         return SumOrder::Contiguous;
     }
     // An outer reduction: kept elements contiguous, reduced ones strided (sum over dim 0).
@@ -111,6 +110,11 @@ fn sum_order<E: Element>(s: &Split, rs: &Dims, rst: &[Dims; 1], j: usize) -> Sum
         }
     }
     SumOrder::Row
+}
+
+/// Whether each output's reduced elements are one non-empty contiguous run.
+fn contiguous_region(rs: &Dims, rst: &[Dims; 1]) -> bool {
+    rs.len() <= 1 && rst[0].last().copied().unwrap_or(1) == 1 && numel(rs) >= 1
 }
 
 fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &View, s: &Split) -> Result<Buffer> {
@@ -155,7 +159,10 @@ fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &View, s: &Split) -> Resul
                 out[0] = E::store(two_pass(op, xs));
                 return Ok(E::wrap(out));
             }
-            if op == ReduceOp::Sum && outer_sum(v, x, s, &rs, &rst, &mut out) {
+            // `sum(dim=0)` / `amax(dim=0)` of a matrix: whole rows at a time
+            let columns = columns_of(x, s, &rs, &rst);
+            if let (ReduceOp::Sum, Some(c)) = (op, columns) {
+                outer_sum(v, c, &mut out);
                 return Ok(E::wrap(out));
             }
             let bases = Bases::new(s, x.offset());
@@ -180,10 +187,12 @@ fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &View, s: &Split) -> Resul
                     });
                     return Ok(E::wrap(out));
                 }
-                if outer_extremes(max, vf, x, s, &rs, &rst, of) {
+                if let Some(c) = columns {
+                    outer_extremes(max, vf, c, of);
                     return Ok(E::wrap(out));
                 }
             }
+            let zeros = max_zeros::<E>(s, &rs, &rst);
             let one = |j: usize, scratch: &mut Vec<E>| -> E {
                 let base = bases.at(j);
                 if n_red == 0 {
@@ -206,7 +215,7 @@ fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &View, s: &Split) -> Resul
                         SumOrder::Row => scalar_row_sum(n_red, |i| xs[i].load()),
                         SumOrder::Column => cascade_column_sum(n_red, |i| xs[i].load()),
                     },
-                    _ => fold(op, xs, max_zeros::<E>(s, &rs, &rst, j)),
+                    _ => fold(op, xs, zeros(j)),
                 })
             };
             // Outputs are independent (each keeps its own summation order): split them over
@@ -224,14 +233,26 @@ fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &View, s: &Split) -> Resul
     }
 }
 
-/// The layout of `sum(dim=0)` / `amax(dim=0)` of a matrix: one strided reduced dim, the kept
-/// elements one contiguous run (one kept dim, as `sum_order` counts columns along it):
-/// `(rows, row stride, columns)`; `None` for other layouts.
-fn columns_of(s: &Split, rs: &Dims, rst: &[Dims; 1]) -> Option<(usize, usize, usize)> {
+/// The layout of `sum(dim=0)` / `amax(dim=0)` of a matrix (one strided reduced dim, the kept
+/// elements one contiguous run: one kept dim, as `sum_order` counts columns along it): column
+/// `c`'s element in row `r` is `v[base + r * row_stride + c]`.
+#[derive(Clone, Copy)]
+struct Columns {
+    base: usize,
+    row_stride: usize,
+    rows: usize,
+}
+
+/// `x`'s `Columns` layout, `None` for other layouts (or no rows or columns).
+fn columns_of(x: &View, s: &Split, rs: &Dims, rst: &[Dims; 1]) -> Option<Columns> {
     if rs.len() != 1 || s.kept_shape.len() != 1 || s.kept_strides[0] != 1 || rst[0][0] <= 1 {
         return None;
     }
-    (rs[0] > 0 && s.kept_shape[0] > 0).then(|| (rs[0], rst[0][0], s.kept_shape[0]))
+    (rs[0] > 0 && s.kept_shape[0] > 0).then(|| Columns {
+        base: x.offset(),
+        row_stride: rst[0][0],
+        rows: rs[0],
+    })
 }
 
 /// `f(start, grouped, rest)` over pieces of `out` (one element per column, `n` rows deep) split
@@ -259,59 +280,44 @@ fn split_columns<O: Send>(
     });
 }
 
-/// A sum over `columns_of`'s layout: the columns PyTorch sums by cascade go sixteen at a time
-/// reading whole rows; the few tail columns keep their scalar row order. Same bits as the
-/// per-output path (`sum_order`), without gathering each strided column. False when the
-/// layout is not this one.
-fn outer_sum<E: Element>(
-    v: &[E],
-    x: &View,
-    s: &Split,
-    rs: &Dims,
-    rst: &[Dims; 1],
-    out: &mut [E],
-) -> bool {
-    let Some((n, row_stride, cols)) = columns_of(s, rs, rst) else {
-        return false;
-    };
+/// A sum over the `Columns` layout, one output a column: the columns PyTorch sums by cascade
+/// go sixteen at a time reading whole rows; the few tail columns keep their scalar row order.
+/// Same bits as the per-output path (`sum_order`), without gathering each strided column.
+fn outer_sum<E: Element>(v: &[E], c: Columns, out: &mut [E]) {
+    let cols = out.len();
     let group = if cols >= vec_size(E::DTYPE) { 4 * 8 } else { 4 };
-    let base = x.offset();
-    split_columns(out, n, cols / group * group, &|start, cascaded, rest| {
-        let split = start + cascaded.len();
-        let end = split + rest.len();
-        column_sums(v, base, row_stride, n, start..split, cascaded, false);
-        column_sums(v, base, row_stride, n, split..end, rest, true);
-    });
-    true
-}
-
-/// A float32 max (min) over `columns_of`'s layout, reading whole rows; false for other
-/// layouts. Each column's zero rule is `max_zeros`'s: the vector combine (the new value on a
-/// tie) in the groups of 32 columns, the scalar one (the old value) after them.
-fn outer_extremes(
-    max: bool,
-    v: &[f32],
-    x: &View,
-    s: &Split,
-    rs: &Dims,
-    rst: &[Dims; 1],
-    out: &mut [f32],
-) -> bool {
-    let Some((n, row_stride, cols)) = columns_of(s, rs, rst) else {
-        return false;
-    };
-    let base = x.offset();
     split_columns(
         out,
-        n,
-        vector_columns::<f32>(cols),
-        &|start, vector, scalar| {
-            column_extremes(max, true, vector, v, base + start, row_stride, n);
-            let first = base + start + vector.len();
-            column_extremes(max, false, scalar, v, first, row_stride, n);
+        c.rows,
+        cols / group * group,
+        &|start, cascaded, rest| {
+            let split = start + cascaded.len();
+            let end = split + rest.len();
+            column_sums(
+                v,
+                c.base,
+                c.row_stride,
+                c.rows,
+                start..split,
+                cascaded,
+                false,
+            );
+            column_sums(v, c.base, c.row_stride, c.rows, split..end, rest, true);
         },
     );
-    true
+}
+
+/// A float32 max (min) over the `Columns` layout, reading whole rows. Each column's zero rule
+/// is `max_zeros`'s: the vector combine (the new value on a tie) in the groups of 32 columns,
+/// the scalar one (the old value) after them.
+fn outer_extremes(max: bool, v: &[f32], c: Columns, out: &mut [f32]) {
+    let vector = vector_columns::<f32>(out.len());
+    split_columns(out, c.rows, vector, &|start, vector, scalar| {
+        let first = c.base + start;
+        column_extremes(max, true, vector, v, first, c.row_stride, c.rows);
+        let first = first + vector.len();
+        column_extremes(max, false, scalar, v, first, c.row_stride, c.rows);
+    });
 }
 
 /// `out[c]` = the max (min) of `v[first + r * row_stride + c]` over rows `r < n`, NaN if the
@@ -598,23 +604,27 @@ enum Zeros {
     First,
 }
 
-/// The zero rule for output `j` of a max/min reduction: the run rule for contiguous regions,
-/// the column rules for a single strided dim with the kept elements contiguous (by the
-/// column's place among the groups of `4 * lanes`), and the last zero for other layouts (the
-/// rule this engine used before: not checked against ATen there).
-fn max_zeros<E: Element>(s: &Split, rs: &Dims, rst: &[Dims; 1], j: usize) -> Zeros {
+/// The zero rule for each output `j` of a max/min reduction, decided once for the layout:
+/// the run rule for contiguous regions, the column rules for a single strided dim with the
+/// kept elements contiguous (by the column's place among the groups of `4 * lanes`), and the
+/// last zero for other layouts (the rule this engine used before: not checked against ATen
+/// there).
+fn max_zeros<E: Element>(s: &Split, rs: &Dims, rst: &[Dims; 1]) -> impl Fn(usize) -> Zeros + Sync {
     let cols = s.kept_shape.last().copied().unwrap_or(1);
-    match sum_order::<E>(s, rs, rst, j) {
-        SumOrder::Contiguous => Zeros::Row,
-        _ if rs.len() > 1 && rst[0].last() == Some(&1) => Zeros::Runs(rs[rs.len() - 1]),
-        _ if rs.len() == 1 && s.kept_strides.last() == Some(&1) && rst[0][0] > 1 => {
-            if j % cols < vector_columns::<E>(cols) {
-                Zeros::Last
-            } else {
-                Zeros::First
-            }
-        }
-        _ => Zeros::Last,
+    let vector = vector_columns::<E>(cols);
+    let one = if contiguous_region(rs, rst) {
+        Some(Zeros::Row)
+    } else if rs.len() > 1 && rst[0].last() == Some(&1) {
+        Some(Zeros::Runs(rs[rs.len() - 1]))
+    } else if rs.len() == 1 && s.kept_strides.last() == Some(&1) && rst[0][0] > 1 {
+        None // by column
+    } else {
+        Some(Zeros::Last)
+    };
+    move |j| match one {
+        Some(z) => z,
+        None if j % cols < vector => Zeros::Last,
+        None => Zeros::First,
     }
 }
 
@@ -734,15 +744,9 @@ pub fn reduce(op: ReduceOp, x: &View, dims: &[usize], keepdim: bool) -> Result<O
 /// is a zero, the one `max_all`'s combines return: `parallel_reduce`'s chunks (as `two_pass`
 /// splits them), each through `vec::reduce_all` with AVX2's `maximum` (the new value on a
 /// tie), then the chunks in order keeping the earlier on a tie (`reduce_all_zero`). Checked
-/// against PyTorch 2.15 on 2 threads, up to two chunks, for both dtypes. `None` for others
-/// (their `reduce` result stands).
-pub fn max_all(max: bool, x: &View) -> Result<Option<Owned>> {
-    use crate::core::DType;
-    let double = match x.dtype() {
-        DType::F32 => false,
-        DType::F64 => true,
-        _ => return Ok(None),
-    };
+/// against PyTorch 2.15 on 2 threads, up to two chunks, for both dtypes; other dtypes keep
+/// `reduce`'s result.
+pub fn max_all(max: bool, x: &View) -> Result<Owned> {
     let dims: Vec<usize> = (0..x.ndim()).collect();
     let op = if max { ReduceOp::Max } else { ReduceOp::Min };
     let out = reduce(op, x, &dims, false)?;
@@ -752,8 +756,9 @@ pub fn max_all(max: bool, x: &View) -> Result<Option<Owned>> {
         _ => None,
     };
     if found != Some(0.0) {
-        return Ok(Some(out));
+        return Ok(out);
     }
+    let double = x.dtype() == crate::core::DType::F64;
     // a tie of zeros decides: the elements again, in order, as f64 (exact for float32)
     let copy = (!x.is_contiguous())
         .then(|| CPU.contiguous_copy(*x))
@@ -765,7 +770,7 @@ pub fn max_all(max: bool, x: &View) -> Result<Option<Owned>> {
             .map(|&v| v as f64)
             .collect(),
         Buffer::F64(v) => v[xb.offset()..][..xb.numel()].to_vec(),
-        _ => return Ok(Some(out)),
+        _ => return Ok(out),
     };
     let wins = |v: f64, a: f64| if max { v > a } else { v < a };
     let z = xs
@@ -778,7 +783,7 @@ pub fn max_all(max: bool, x: &View) -> Result<Option<Owned>> {
     } else {
         Buffer::F32(vec![z as f32])
     };
-    tensor_of(buf, &[], x.device()).map(Some)
+    tensor_of(buf, &[], x.device())
 }
 
 /// `vec::reduce_all(maximum, xs)` (or `minimum`) on AVX2 for a run without NaN: lanes (8

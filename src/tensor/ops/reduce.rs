@@ -170,15 +170,7 @@ pub fn max_all(x: &Tensor, max: bool) -> Result<Tensor> {
         ));
     }
     let d: Vec<usize> = (0..x.ndim()).collect();
-    let out = match crate::tensor::dispatch::on(x.device()).max_all(max, x)? {
-        Some(out) => out,
-        None => run(
-            if max { ReduceOp::Max } else { ReduceOp::Min },
-            x,
-            &d,
-            false,
-        )?,
-    };
+    let out = crate::tensor::dispatch::on(x.device()).max_all(max, x)?;
     if crate::tensor::autograd::is_recording1(x) {
         let name = if max { "MaxBackward1" } else { "MinBackward1" };
         grad::record_amax(name, x, &d, false, &out)?;
