@@ -313,52 +313,37 @@ fn outer_sum<E: Element>(v: &[E], c: Columns, out: &mut [E]) {
 fn outer_extremes(max: bool, v: &[f32], c: Columns, out: &mut [f32]) {
     let vector = vector_columns::<f32>(out.len());
     split_columns(out, c.rows, vector, &|start, vector, scalar| {
-        let first = c.base + start;
-        column_extremes(max, true, vector, v, first, c.row_stride, c.rows);
-        let first = first + vector.len();
-        column_extremes(max, false, scalar, v, first, c.row_stride, c.rows);
+        let from = |col: usize| Columns {
+            base: c.base + col,
+            ..c
+        };
+        column_extremes(max, true, vector, v, from(start));
+        column_extremes(max, false, scalar, v, from(start + vector.len()));
     });
 }
 
-/// `out[c]` = the max (min) of `v[first + r * row_stride + c]` over rows `r < n`, NaN if the
-/// column holds one; on a tie the later value if `later`, else the earlier. In AVX-512
-/// registers where the CPU has them (`column_rows_avx512`), else a row at a time.
-fn column_extremes(
-    max: bool,
-    later: bool,
-    out: &mut [f32],
-    v: &[f32],
-    first: usize,
-    row_stride: usize,
-    n: usize,
-) {
-    let w = out.len();
-    if w == 0 {
+/// `out[k]` = the max (min) of column `k` of `c` over its rows, NaN if the column holds one;
+/// on a tie the later value if `later`, else the earlier. In AVX-512 registers where the CPU
+/// has them (`column_rows_avx512`), else a row at a time.
+fn column_extremes(max: bool, later: bool, out: &mut [f32], v: &[f32], c: Columns) {
+    if out.is_empty() {
         return;
     }
     #[cfg(target_arch = "x86_64")]
     if sleef::has_avx512() {
         // SAFETY: the CPU has AVX-512F (checked just above).
-        return unsafe { column_rows_avx512(max, later, out, v, first, row_stride, n) };
+        return unsafe { column_rows_avx512(max, later, out, v, c) };
     }
-    column_rows_plain(max, later, out, v, first, row_stride, n)
+    column_rows_plain(max, later, out, v, c)
 }
 
 /// `column_extremes` a row at a time: compares and selects, a NaN sticking once taken, then
 /// the canonical NaN for every NaN (the one `settled` gives).
-fn column_rows_plain(
-    max: bool,
-    later: bool,
-    out: &mut [f32],
-    v: &[f32],
-    first: usize,
-    row_stride: usize,
-    n: usize,
-) {
+fn column_rows_plain(max: bool, later: bool, out: &mut [f32], v: &[f32], c: Columns) {
     let w = out.len();
-    out.copy_from_slice(&v[first..][..w]);
+    out.copy_from_slice(&v[c.base..][..w]);
     let beats = |p: f32, q: f32| if max { p > q } else { p < q };
-    for row in (1..n).map(|r| &v[first + r * row_stride..][..w]) {
+    for row in (1..c.rows).map(|r| &v[c.base + r * c.row_stride..][..w]) {
         for (a, &x) in out.iter_mut().zip(row) {
             let keep = if later {
                 beats(*a, x)
@@ -378,16 +363,13 @@ fn column_rows_plain(
 /// than on the store of the row before.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-fn column_rows_avx512(
-    max: bool,
-    later: bool,
-    out: &mut [f32],
-    v: &[f32],
-    first: usize,
-    row_stride: usize,
-    n: usize,
-) {
+fn column_rows_avx512(max: bool, later: bool, out: &mut [f32], v: &[f32], c: Columns) {
     use std::arch::x86_64::*;
+    let Columns {
+        base: first,
+        row_stride,
+        rows: n,
+    } = c;
     let w = out.len();
     assert!(n >= 1 && first + (n - 1) * row_stride + w <= v.len());
     for b in (0..w).step_by(64) {
@@ -1192,9 +1174,14 @@ mod tests {
             // columns: the register path against the plain one and the in-order rules
             for (rows, cols) in [(1, 5), (7, 3), (40, 16), (33, 70), (5, 130)] {
                 let v = ties(rows * cols + 3, (rows * cols) as u32, true);
+                let at3 = Columns {
+                    base: 3,
+                    row_stride: cols,
+                    rows,
+                };
                 for later in [true, false] {
                     let mut plain = vec![0f32; cols];
-                    column_rows_plain(max, later, &mut plain, &v, 3, cols, rows);
+                    column_rows_plain(max, later, &mut plain, &v, at3);
                     for (c, p) in plain.iter().enumerate() {
                         let col: Vec<f32> = (0..rows).map(|r| v[3 + r * cols + c]).collect();
                         let rule = if later { Zeros::Last } else { Zeros::First };
@@ -1204,7 +1191,7 @@ mod tests {
                     if sleef::has_avx512() {
                         let mut got = vec![0f32; cols];
                         // SAFETY: the CPU has AVX-512F (checked just above).
-                        unsafe { column_rows_avx512(max, later, &mut got, &v, 3, cols, rows) };
+                        unsafe { column_rows_avx512(max, later, &mut got, &v, at3) };
                         assert_eq!(bits(&got), bits(&plain), "{rows}x{cols}");
                     }
                 }
