@@ -193,6 +193,29 @@ fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &View, s: &Split) -> Resul
                 }
             }
             let zeros = max_zeros::<E>(s, &rs, &rst);
+            // A float max (min) over contiguous runs (`amax(dim=(0, 2))`) read in place, run by
+            // run, skipping the gather: the value does not depend on the order. `None` where
+            // the order decides (a NaN, or a zero: which one); the gathered fold settles those.
+            let max = op == ReduceOp::Max;
+            let in_place = matches!(op, ReduceOp::Max | ReduceOp::Min)
+                && E::DTYPE.is_floating()
+                && !dense
+                && inner == 1;
+            let runs_extreme = |base: usize| -> Option<E::M> {
+                let mut acc: Option<(E::M, bool)> = None;
+                for_rows(&rs, &rst, [base], 0, n_red, |_, len, [o]| {
+                    let (b, nan) = float_extreme(max, &v[o..o + len]);
+                    acc = Some(match acc {
+                        Some((a, n)) if (max && a >= b) || (!max && a <= b) => (a, n | nan),
+                        Some((_, n)) => (b, n | nan),
+                        None => (b, nan),
+                    });
+                });
+                match acc {
+                    Some((best, false)) if best != E::M::zero() => Some(best),
+                    _ => None,
+                }
+            };
             let one = |j: usize, scratch: &mut Vec<E>| -> E {
                 let base = bases.at(j);
                 if n_red == 0 {
@@ -202,6 +225,9 @@ fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &View, s: &Split) -> Resul
                     } else {
                         E::M::zero()
                     });
+                }
+                if let Some(best) = in_place.then(|| runs_extreme(base)).flatten() {
+                    return E::store(best);
                 }
                 region(base, scratch);
                 let xs = if dense {
@@ -450,9 +476,17 @@ fn f32_extreme<E: Element>(max: bool, xs: &[E]) -> Option<(E::M, bool)> {
     None
 }
 
-/// The float max (min) of a run of at least 16, ignoring NaNs, and whether it held one: in
-/// AVX-512 registers for float32 where the CPU has them, else over 16 lanes.
+/// The float max (min) of a non-empty run, ignoring NaNs, and whether it held one: from 16
+/// elements in AVX-512 registers for float32 where the CPU has them, else over 16 lanes;
+/// shorter runs in order.
 fn float_extreme<E: Element>(max: bool, xs: &[E]) -> (E::M, bool) {
+    if xs.len() < 16 {
+        let better = |v: E::M, m: E::M| if max { v > m } else { v < m };
+        return xs.iter().fold((xs[0].load(), false), |(m, nan), e| {
+            let v = e.load();
+            (if better(v, m) { v } else { m }, nan | v.is_nan())
+        });
+    }
     f32_extreme(max, xs).unwrap_or_else(|| lanes_extreme_simd(max, xs))
 }
 
@@ -461,15 +495,7 @@ fn float_extreme<E: Element>(max: bool, xs: &[E]) -> (E::M, bool) {
 fn fold<E: Element>(op: ReduceOp, xs: &[E], zeros: Zeros) -> E::M {
     if matches!(op, ReduceOp::Max | ReduceOp::Min) && E::DTYPE.is_floating() {
         let max = op == ReduceOp::Max;
-        let (best, nan) = if xs.len() >= 16 {
-            float_extreme(max, xs)
-        } else {
-            let better = |v: E::M, m: E::M| if max { v > m } else { v < m };
-            xs.iter().fold((xs[0].load(), false), |(m, nan), e| {
-                let v = e.load();
-                (if better(v, m) { v } else { m }, nan | v.is_nan())
-            })
-        };
+        let (best, nan) = float_extreme(max, xs);
         return settled(xs, best, nan, max, zeros);
     }
     match op {

@@ -150,3 +150,19 @@ for dt in (torch.float32, torch.float64):
         print(''.join(signs(x[:n].max() if mx else x[:n].min()) for n in range(1, 80)), signs(x.max() if mx else x.min()))
 x = torch.tensor([[0.0, float('nan'), -0.0] * 20, [-0.0, 0.0, -1.0] * 20])
 print(x.amax(dim=1), x.amin(dim=0)[:6], x.amax(dim=0)[:6], x[:, :5].amax(dim=1))
+
+# %% amax_over_runs
+# max/min over dims whose elements are contiguous runs (the innermost reduced dim has stride
+# 1): read run by run in place; infinities, NaNs and ties decide nothing else
+import torch
+torch.manual_seed(23)
+x = torch.randn(6, 50, 40)
+x[2, 7, 3] = float('inf')
+x[4, :, :] = -float('inf')
+for d in [(0, 2), (1, 2), (0, 1, 2), (0, 1)]:
+    print(d, x.amax(dim=d).flatten()[:8].tolist(), x.amin(dim=d).flatten()[-6:].tolist())
+    print(x[:2].double().amax(dim=d).sum().item(), x[:2, :, :17].amin(dim=d).sum().item())
+y = x.clone()
+y[1, 3, 5] = float('nan')
+print(y.amax(dim=(0, 2))[:5].tolist(), y.amin(dim=(1, 2)).tolist())
+print(x.max(dim=2).values[0, :4].tolist(), x.reshape(6, 2000)[:, ::3].amax(dim=(0, 1)).item())
