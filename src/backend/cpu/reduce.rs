@@ -593,11 +593,13 @@ fn lanes_extreme<E: Element>(max: bool, xs: &[E]) -> (E::M, bool) {
 }
 
 /// Which of a run's equal zeros (`0.0` and `-0.0` compare equal but print apart) ATen's
-/// `max`/`min` kernels (`binary_kernel_reduce_vec`, built for AVX2: 8 float or 4 double lanes)
-/// return when the extreme is a zero. Two combining steps decide it: the scalar `max_impl`
-/// keeps the value it has on a tie (`std::max(acc, x)`), the vector `maximum` takes the new
-/// one (`vmaxps acc, x` returns `x` for equal zeros). Read off PyTorch 2.15 over random rows
-/// of ±0 and ±1/±2 (every one of 14,200 rows and 7,080 columns per dtype matched).
+/// `max`/`min` kernels (`binary_kernel_reduce_vec`, built for AVX2: 8 float, 4 double or 16
+/// float16/bfloat16 lanes) return when the extreme is a zero. Two combining steps decide it:
+/// the scalar `max_impl` keeps the value it has on a tie (`std::max(acc, x)`), the vector
+/// `maximum` takes the new one (`vmaxps acc, x` returns `x` for equal zeros; the reduced
+/// floats' `maximum` compares widened to float). Read off PyTorch 2.15 over random rows of ±0
+/// and ±1/±2 (every one of 14,200 rows and 7,080 columns per dtype matched for float32 and
+/// float64; the golden case `amax_signed_zeros_half` for the reduced floats).
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Zeros {
     /// A contiguous run (`vectorized_reduction`), see `aten_row_extreme`.
@@ -646,7 +648,8 @@ fn vector_columns<E: Element>(cols: usize) -> usize {
 /// The lanes of ATen's AVX2 `Vectorized` for the dtypes whose zero rules were checked.
 fn minmax_lanes<E: Element>() -> Option<usize> {
     use crate::core::DType;
-    matches!(E::DTYPE, DType::F32 | DType::F64).then(|| 32 / std::mem::size_of::<E>())
+    matches!(E::DTYPE, DType::F16 | DType::BF16 | DType::F32 | DType::F64)
+        .then(|| 32 / std::mem::size_of::<E>())
 }
 
 /// What ATen's max (min) of a contiguous run without NaNs returns, the zero it keeps
@@ -747,60 +750,63 @@ pub fn reduce(op: ReduceOp, x: &View, dims: &[usize], keepdim: bool) -> Result<O
     tensor_of(buf, &s.out_shape, x.device())
 }
 
-/// `t.max()` / `t.min()` of a float32 or float64 tensor (ATen's `max_all`:
-/// `reduce_all_kernel`, not `amax`'s kernel): the extreme as `reduce` finds it, and when that
-/// is a zero, the one `max_all`'s combines return: `parallel_reduce`'s chunks (as `two_pass`
-/// splits them), each through `vec::reduce_all` with AVX2's `maximum` (the new value on a
-/// tie), then the chunks in order keeping the earlier on a tie (`reduce_all_zero`). Checked
-/// against PyTorch 2.15 on 2 threads, up to two chunks, for both dtypes; other dtypes keep
-/// `reduce`'s result.
+/// `t.max()` / `t.min()` of a float tensor (ATen's `max_all`: `reduce_all_kernel`, not
+/// `amax`'s kernel): the extreme as `reduce` finds it, and when that is a zero, the one
+/// `max_all`'s combines return: `parallel_reduce`'s chunks (as `two_pass` splits them), each
+/// through `vec::reduce_all` with AVX2's `maximum` (the new value on a tie), then the chunks in
+/// order keeping the earlier on a tie (`reduce_all_zero`). Checked against PyTorch 2.15 on 2
+/// threads, up to two chunks, for every float dtype; other dtypes keep `reduce`'s result.
 pub fn max_all(max: bool, x: &View) -> Result<Owned> {
+    use crate::core::DType;
     let dims: Vec<usize> = (0..x.ndim()).collect();
     let op = if max { ReduceOp::Max } else { ReduceOp::Min };
     let out = reduce(op, x, &dims, false)?;
-    let found = match &*out.view().storage().borrow() {
-        Buffer::F32(v) => v.first().map(|&v| v as f64),
-        Buffer::F64(v) => v.first().copied(),
-        _ => None,
+    let lanes = match x.dtype() {
+        DType::F64 => Lanes::Double,
+        DType::F32 => Lanes::Float,
+        DType::F16 | DType::BF16 => Lanes::Reduced,
+        _ => return Ok(out),
     };
-    if found != Some(0.0) {
+    let ob = out.view().storage().borrow();
+    if with_buffer!(&*ob, v, T => v.first().map(|e| e.to_f64())) != Some(0.0) {
+        drop(ob);
         return Ok(out);
     }
-    let double = x.dtype() == crate::core::DType::F64;
-    // a tie of zeros decides: the elements again, in order, as f64 (exact for float32)
+    // a tie of zeros decides: the elements again, in order, as f64 (exact for every float)
     let copy = (!x.is_contiguous())
         .then(|| CPU.contiguous_copy(*x))
         .transpose()?;
     let xb = copy.as_ref().map_or(*x, Owned::view);
-    let xs: Vec<f64> = match &*xb.storage().borrow() {
-        Buffer::F32(v) => v[xb.offset()..][..xb.numel()]
-            .iter()
-            .map(|&v| v as f64)
-            .collect(),
-        Buffer::F64(v) => v[xb.offset()..][..xb.numel()].to_vec(),
-        _ => return Ok(out),
-    };
+    let xs: Vec<f64> = with_buffer!(&*xb.storage().borrow(), v, T => {
+        v[xb.offset()..][..xb.numel()].iter().map(|e| e.to_f64()).collect()
+    });
     let wins = |v: f64, a: f64| if max { v > a } else { v < a };
     let z = xs
         .chunks(two_pass_chunks(xs.len()).1)
-        .map(|c| reduce_all_zero(max, c, double))
+        .map(|c| reduce_all_zero(max, c, lanes))
         .reduce(|a, p| if wins(p, a) { p } else { a })
         .unwrap_or(0.0);
-    let buf = if double {
-        Buffer::F64(vec![z])
-    } else {
-        Buffer::F32(vec![z as f32])
-    };
+    let buf = with_buffer!(&*ob, _v, T => T::wrap(vec![T::from_f64(z)]));
     tensor_of(buf, &[], x.device())
 }
 
-/// `vec::reduce_all(maximum, xs)` (or `minimum`) on AVX2 for a run without NaN: lanes (8
-/// floats or 4 doubles) each combining its elements in turn, the partial last vector into the
-/// first lanes (below one vector, lane 0 takes each element in turn); then the lanes, for
-/// float32 by the shuffle tree (`i ^ 4`, `^ 2`, `^ 1`, lane `i` taking its partner on a tie),
-/// for float64 lane 0 taking each other lane in turn (the generic `vec_reduce_all`).
-fn reduce_all_zero(max: bool, xs: &[f64], double: bool) -> f64 {
-    let lanes = if double { 4 } else { 8 };
+/// The `Vectorized` forms of `vec::reduce_all` (AVX2) that `max_all` models.
+#[derive(Clone, Copy)]
+enum Lanes {
+    /// 4 doubles; the lanes then combine one by one into lane 0 (the generic `vec_reduce_all`).
+    Double,
+    /// 8 floats; the lanes then combine by the shuffle tree.
+    Float,
+    /// float16/bfloat16: 16 elements a step, widened to two float vectors of 8 combined
+    /// apart, then into one, then the shuffle tree (`functional_bfloat16.h`'s `reduce_all`).
+    Reduced,
+}
+
+/// `vec::reduce_all(maximum, xs)` (or `minimum`) on AVX2 for a run without NaN: lanes each
+/// combining their elements in turn, a partial last vector into the first lanes; the shuffle
+/// tree is `i ^ 4`, `^ 2`, `^ 1`, lane `i` taking its partner on a tie. Below one vector (of
+/// 8 floats, 4 doubles or 16 reduced floats) lane 0 takes each element in turn.
+fn reduce_all_zero(max: bool, xs: &[f64], lanes: Lanes) -> f64 {
     let vector = |a: f64, v: f64| {
         if (max && a > v) || (!max && a < v) {
             a
@@ -808,22 +814,46 @@ fn reduce_all_zero(max: bool, xs: &[f64], double: bool) -> f64 {
             v
         }
     };
-    if xs.len() < lanes {
-        return xs[1..].iter().fold(xs[0], |a, &v| vector(a, v));
-    }
-    let mut acc = xs[..lanes].to_vec();
-    for c in xs[lanes..].chunks(lanes) {
-        for (a, &v) in acc.iter_mut().zip(c) {
+    // lane `i` of `acc` combined with `v[i]` for the first `v.len()` lanes
+    let combine = |acc: &mut [f64], v: &[f64]| {
+        for (a, &v) in acc.iter_mut().zip(v) {
             *a = vector(*a, v);
         }
+    };
+    let in_turn = |acc: &[f64]| acc[1..].iter().fold(acc[0], |a, &v| vector(a, v));
+    let tree = |mut acc: Vec<f64>| {
+        for k in [4, 2, 1] {
+            acc = (0..8).map(|i| vector(acc[i], acc[i ^ k])).collect();
+        }
+        acc[0]
+    };
+    let width = match lanes {
+        Lanes::Double => 4,
+        Lanes::Float => 8,
+        Lanes::Reduced => 16,
+    };
+    if xs.len() < width {
+        if let (Lanes::Reduced, Some((low, high))) = (lanes, xs.split_at_checked(8)) {
+            // one partial vector of 16: its high half into the low half's first lanes
+            let mut low = low.to_vec();
+            combine(&mut low, high);
+            return in_turn(&low);
+        }
+        return in_turn(xs);
     }
-    if double {
-        return acc[1..].iter().fold(acc[0], |a, &v| vector(a, v));
+    let mut acc = xs[..width].to_vec();
+    for c in xs[width..].chunks(width) {
+        combine(&mut acc, c);
     }
-    for k in [4, 2, 1] {
-        acc = (0..lanes).map(|i| vector(acc[i], acc[i ^ k])).collect();
+    match lanes {
+        Lanes::Double => in_turn(&acc),
+        Lanes::Float => tree(acc),
+        Lanes::Reduced => {
+            let (low, high) = acc.split_at_mut(8);
+            combine(low, high);
+            tree(low.to_vec())
+        }
     }
-    acc[0]
 }
 
 /// Whether `a` should replace `best` as the max (min): larger (smaller), or the first NaN.

@@ -166,3 +166,26 @@ y = x.clone()
 y[1, 3, 5] = float('nan')
 print(y.amax(dim=(0, 2))[:5].tolist(), y.amin(dim=(1, 2)).tolist())
 print(x.max(dim=2).values[0, :4].tolist(), x.reshape(6, 2000)[:, ::3].amax(dim=(0, 1)).item())
+
+# %% amax_signed_zeros_half
+# the same zero ties in float16 and bfloat16 (reduced in float32 lanes of 16, as ATen's
+# reduced-float kernels do), and their t.max() / t.min()
+import torch
+torch.manual_seed(29)
+def signs(t):
+    return ''.join('n' if v != v else ('-' if str(v).startswith('-') else '+') if v == 0 else 'x'
+                   for v in t.flatten().tolist())
+for dt in (torch.float16, torch.bfloat16):
+    for mx in (True, False):
+        ch = torch.tensor([-1.0, -2.0, 0.0, -0.0] if mx else [1.0, 2.0, 0.0, -0.0], dtype=dt)
+        f = (lambda t, **k: t.amax(**k)) if mx else (lambda t, **k: t.amin(**k))
+        for shape in [(40, 10), (30, 33), (10, 100), (64, 70)]:
+            x = ch[torch.randint(0, 4, shape)]
+            print(signs(f(x, dim=1)), signs(f(x, dim=0)), signs(f(x)), signs(f(x.t(), dim=1)))
+            print(signs(x.max() if mx else x.min()), signs(f(x.reshape(shape[0], -1, 1), dim=1)))
+        x = ch[torch.randint(0, 4, (4, 50, 40))]
+        print(signs(f(x, dim=(0, 2))), signs(f(x, dim=(1, 2))), signs(f(x, dim=1)))
+        # (past 32768 elements t.max() runs in two chunks)
+        x = ch[torch.randint(0, 4, (100000,))]
+        print(signs(f(x)), signs(f(x.reshape(1000, 100), dim=0)), signs(f(x.reshape(100, 1000), dim=1)))
+        print(''.join(signs(x[:n].max() if mx else x[:n].min()) for n in range(1, 80)), signs(x.max() if mx else x.min()))
