@@ -9,6 +9,7 @@ def filled(n):
     return torch.arange(n, dtype=torch.float32) * 0.001 % 1.0
 a6 = filled(1_000_000); b6 = filled(1_000_000) + 0.5
 a7 = filled(10_000_000)
+a4 = filled(10_000)
 m3 = filled(1_000_000).reshape(1000, 1000)
 m4 = a7.reshape(10000, 1000)
 tall = a6.reshape(100000, 10)
@@ -30,6 +31,7 @@ rows = [
     ("div 1e6", lambda: a6 / b6, 10),
     ("exp 1e6", lambda: torch.exp(a6), 5),
     ("sigmoid 1e6", lambda: torch.sigmoid(a6), 5),
+    ("sigmoid 1e4", lambda: torch.sigmoid(a4), 200),
     ("sum 1e7", lambda: a7.sum(), 5),
     ("mean 1e7", lambda: a7.mean(), 5),
     ("max 1e7", lambda: a7.max(), 5),
