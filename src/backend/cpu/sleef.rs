@@ -343,7 +343,7 @@ pub(crate) mod avx512 {
     /// over 4096×1024 (48 MB, past the L3) went from 1,170–1,510 µs to mostly 830–950 with this
     /// (1 KB and 4 KB ahead measured the same); in-cache maps such as sigmoid over 1e6 are
     /// unchanged. (The AVX2 `map`, forced on here, measured no gain from the same prefetch.)
-    const PREFETCH: usize = 512;
+    const PREFETCH: usize = 4 * 16 * WAYS;
 
     /// `super::exp` on 16 lanes.
     #[inline]
@@ -478,7 +478,9 @@ pub(crate) mod avx512 {
     ) {
         let os = &mut out[i..i + 16 * N];
         // SAFETY: each input's `[i..i + 16 * N]` and `os` hold `N` vectors; `loadu` and
-        // `storeu` have no alignment requirement. The CPU's features are the caller's promise.
+        // `storeu` have no alignment requirement; a prefetch is only a hint, allowed at any
+        // address (past the input or unmapped, it neither faults nor changes what the program
+        // reads). The CPU's features are the caller's promise.
         unsafe {
             let mut v = [[_mm512_setzero_ps(); N]; K];
             for (v, x) in v.iter_mut().zip(ins) {
