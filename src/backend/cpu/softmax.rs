@@ -10,7 +10,6 @@ use crate::backend::storage::{output_vec, zeroed_vec, Arith, Buffer, Element};
 use crate::backend::Backend;
 use crate::backend::{Owned, View};
 use crate::core::error::Result;
-use half::{bf16, f16};
 
 /// Softmax or log-softmax along `dim` of a floating tensor.
 pub fn softmax(x: &View, dim: usize, log: bool) -> Result<Owned> {
@@ -29,17 +28,38 @@ pub fn softmax(x: &View, dim: usize, log: bool) -> Result<Owned> {
         Buffer::F32(v) if last => Buffer::F32(softmax_rows_f32(&v[range], len, log)?),
         Buffer::F32(v) => Buffer::F32(other_dim_f32(&v[range], len, inner, log)?),
         Buffer::F64(v) => softmax_typed::<f64>(&v[range], len, inner, last, log)?,
-        Buffer::F16(v) => softmax_typed::<f16>(&v[range], len, inner, last, log)?,
-        Buffer::BF16(v) => softmax_typed::<bf16>(&v[range], len, inner, last, log)?,
+        Buffer::F16(v) => Buffer::F16(widened(&v[range], len, inner, last, log)?),
+        Buffer::BF16(v) => Buffer::BF16(widened(&v[range], len, inner, last, log)?),
         _ => return internal("softmax of a non-float tensor"),
     };
     tensor_of(buf, x.shape(), x.device())
 }
 
+/// Float16/bfloat16 softmax as ATen's kernels compute it for them: in float32, by the float32
+/// kernels here, each result rounded once to the half type. (Element by element in the
+/// generic path it took 15-35 ms over a million values against PyTorch's 0.25.)
+fn widened<H>(xs: &[H], len: usize, inner: usize, last: bool, log: bool) -> Result<Vec<H>>
+where
+    [H]: half::slice::HalfFloatSliceExt,
+    H: Copy + Default,
+{
+    use half::slice::HalfFloatSliceExt;
+    let mut wide = output_vec::<f32>(xs.len())?;
+    xs.convert_to_f32_slice(&mut wide);
+    let y = if last {
+        softmax_rows_f32(&wide, len, log)?
+    } else {
+        other_dim_f32(&wide, len, inner, log)?
+    };
+    let mut out = vec![H::default(); xs.len()];
+    out.convert_from_f32_slice(&y);
+    Ok(out)
+}
+
 /// Softmax along the middle dim of contiguous `[outer, len, inner]` in the compute type (float
 /// for the half types): the max, `exp(x - max)` summed in order, then each divided by the sum
 /// (`last`: multiplied by its reciprocal, as PyTorch's last-dim kernel does), or for log
-/// `(x - max) - ln(sum)`.
+/// `(x - max) - ln(sum)`. Slabs (`[len, inner]`) are split over the team.
 fn softmax_typed<E: Element>(
     xs: &[E],
     len: usize,
@@ -51,6 +71,25 @@ where
     E::M: FloatMath,
 {
     let mut out = zeroed_vec::<E>(xs.len())?;
+    let slab = len * inner;
+    let parts = team::parts_for(xs.len(), PAR_THRESHOLD).min(xs.len() / slab.max(1));
+    team::for_pieces(&mut out, parts, slab, &|start, out| {
+        softmax_slabs(&xs[start..][..out.len()], out, len, inner, last, log)
+    });
+    Ok(E::wrap(out))
+}
+
+/// `softmax_typed` over whole slabs of `xs` into `out`.
+fn softmax_slabs<E: Element>(
+    xs: &[E],
+    out: &mut [E],
+    len: usize,
+    inner: usize,
+    last: bool,
+    log: bool,
+) where
+    E::M: FloatMath,
+{
     let mut tmp: Vec<E::M> = Vec::with_capacity(len);
     let slab = len * inner;
     for (o, x) in out.chunks_exact_mut(slab).zip(xs.chunks_exact(slab)) {
@@ -84,7 +123,6 @@ where
             }
         }
     }
-    Ok(E::wrap(out))
 }
 
 /// Softmax or log-softmax of contiguous f32 rows of `len`, as ATen's last-dim kernels

@@ -64,3 +64,16 @@ for shape, dim in [((3000, 100), 0), ((3, 500, 37), 1), ((40, 130, 20), 1)]:
         y = torch.log_softmax(x, dim=dim) if log else torch.softmax(x, dim=dim)
         (gx,) = torch.autograd.grad(y, x, g)
         print(shape, log, gx.flatten()[:40].tolist(), gx.flatten()[-40:].tolist())
+
+# %% half_types
+# float16/bfloat16 softmax runs in float32 and rounds each result once, as ATen's kernels do:
+# the last-dim softmax and the other-dim log_softmax carry PyTorch's bits
+import torch
+torch.manual_seed(5)
+for dt in (torch.float16, torch.bfloat16):
+    for shape in ((7, 33), (4, 300), (2, 1000)):
+        x = (torch.randn(*shape) * 4).to(dt)
+        print(dt, shape, torch.softmax(x, 1).flatten().tolist())
+    for shape, dim in (((3, 5, 17), 1), ((64, 40), 0), ((50, 3, 20), 0)):
+        x = (torch.randn(*shape) * 4).to(dt)
+        print(dt, shape, dim, torch.log_softmax(x, dim).flatten().tolist())
