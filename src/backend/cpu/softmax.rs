@@ -1,7 +1,8 @@
 //! Softmax and log-softmax forward. Float32 follows ATen's CPU kernels (`SoftMaxKernel.cpp`,
 //! built for AVX-512, so 16-lane vectors) operation for operation, so the bits are PyTorch's:
 //! over the last dim row by row (`softmax_rows_f32`), over another dim for each position of
-//! the dims after it (`other_dim_f32`). Other dtypes run in their compute type, in order.
+//! the dims after it (`other_dim_f32`). Float16/bfloat16 go through the same float32 kernels
+//! on a widened copy; float64 runs in order, slab by slab.
 use super::iter::PAR_THRESHOLD;
 use super::reduce::{extreme_f32, minmax_f32_avx512, LANES};
 use super::{internal, sleef, team, tensor_of, vmath, CPU};
