@@ -39,10 +39,9 @@ pub fn softmax(x: &View, dim: usize, log: bool) -> Result<Owned> {
 /// Float16/bfloat16 softmax as ATen's kernels compute it for them: in float32, by the float32
 /// kernels here, each result rounded once to the half type. (Element by element in the
 /// generic path it took 15-35 ms over a million values against PyTorch's 0.25.)
-fn widened<H>(xs: &[H], len: usize, inner: usize, last: bool, log: bool) -> Result<Vec<H>>
+fn widened<H: Element>(xs: &[H], len: usize, inner: usize, last: bool, log: bool) -> Result<Vec<H>>
 where
     [H]: half::slice::HalfFloatSliceExt,
-    H: Copy + Default,
 {
     use half::slice::HalfFloatSliceExt;
     let mut wide = output_vec::<f32>(xs.len())?;
@@ -52,13 +51,13 @@ where
     } else {
         other_dim_f32(&wide, len, inner, log)?
     };
-    let mut out = vec![H::default(); xs.len()];
+    let mut out = output_vec::<H>(xs.len())?;
     out.convert_from_f32_slice(&y);
     Ok(out)
 }
 
-/// Softmax along the middle dim of contiguous `[outer, len, inner]` in the compute type (float
-/// for the half types): the max, `exp(x - max)` summed in order, then each divided by the sum
+/// Softmax along the middle dim of contiguous `[outer, len, inner]` in the compute type (the
+/// float64 path): the max, `exp(x - max)` summed in order, then each divided by the sum
 /// (`last`: multiplied by its reciprocal, as PyTorch's last-dim kernel does), or for log
 /// `(x - max) - ln(sum)`. Slabs (`[len, inner]`) are split over the team.
 fn softmax_typed<E: Element>(
