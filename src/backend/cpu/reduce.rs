@@ -492,7 +492,8 @@ fn float_extreme<E: Element>(max: bool, xs: &[E]) -> (E::M, bool) {
 /// block through the float32 path. Widening keeps the order, so the extreme is the same. One
 /// element at a time, the conversions made `t.max()` of a million float16 values 9x slower
 /// than PyTorch's (now 2x); bfloat16 widens by a shift that the element loop vectorises, and
-/// was slower through the blocks.
+/// was slower through the blocks. Blocks of 256, not 1,024: the block is zeroed on every call,
+/// and over runs of 100 (`amax(dim=(0, 2))` of 100³) that took half the time (330 -> 180 µs).
 fn f16_extreme<E: Element>(max: bool, xs: &[E]) -> Option<(E::M, bool)> {
     use half::slice::HalfFloatSliceExt;
     if E::DTYPE != crate::core::DType::F16 {
@@ -500,7 +501,7 @@ fn f16_extreme<E: Element>(max: bool, xs: &[E]) -> Option<(E::M, bool)> {
     }
     // SAFETY: the float16 element type is `half::f16` itself.
     let xs: &[half::f16] = unsafe { std::slice::from_raw_parts(xs.as_ptr().cast(), xs.len()) };
-    let mut buf = [0f32; 1024];
+    let mut buf = [0f32; 256];
     let mut acc: Option<(f32, bool)> = None;
     for c in xs.chunks(buf.len()) {
         let b = &mut buf[..c.len()];
