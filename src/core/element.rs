@@ -2,6 +2,7 @@
 //! with PyTorch's conversion rules) and `Arith` (arithmetic in the compute type with PyTorch's
 //! semantics: floor division, Python-style remainder, NaN-propagating max/min).
 use super::buffer::Buffer;
+use super::half_bits;
 use super::DType;
 use half::{bf16, f16};
 
@@ -610,44 +611,57 @@ impl Element for f64 {
 }
 
 macro_rules! half_element {
-    ($t:ty, $var:ident, $dt:expr) => {
+    ($t:ty, $var:ident, $dt:expr, $widen:path, $narrow:path) => {
         /// Computed in f32 and rounded once on store, as PyTorch's CPU kernels do; doubles reach
-        /// half precision through float, as c10's conversions do.
+        /// half precision through float, as c10's conversions do. The conversions are
+        /// `half_bits`'s branch-free ones, so that loops over elements vectorise.
         impl Element for $t {
             const DTYPE: DType = $dt;
             type M = f32;
             #[inline(always)]
             fn load(self) -> f32 {
-                self.to_f32()
+                $widen(self.to_bits())
             }
             #[inline(always)]
             fn store(m: f32) -> Self {
-                <$t>::from_f32(m)
+                <$t>::from_bits($narrow(m))
             }
             #[inline(always)]
             fn to_f64(self) -> f64 {
-                self.to_f64()
+                self.load() as f64
             }
             fn to_i64(self) -> i64 {
                 f64_to_i64(self.to_f64())
             }
             fn to_bool(self) -> bool {
-                self.to_f32() != 0.0
+                self.load() != 0.0
             }
             #[inline(always)]
             fn from_f64(v: f64) -> Self {
-                <$t>::from_f32(v as f32)
+                Self::store(v as f32)
             }
             #[inline(always)]
             fn from_i64(v: i64) -> Self {
-                <$t>::from_f32(v as f32)
+                Self::store(v as f32)
             }
             fn from_bool(v: bool) -> Self {
-                <$t>::from_f32(v as i32 as f32)
+                Self::store(v as i32 as f32)
             }
             buf_access!($var);
         }
     };
 }
-half_element!(f16, F16, DType::F16);
-half_element!(bf16, BF16, DType::BF16);
+half_element!(
+    f16,
+    F16,
+    DType::F16,
+    half_bits::f16_to_f32,
+    half_bits::f32_to_f16
+);
+half_element!(
+    bf16,
+    BF16,
+    DType::BF16,
+    half_bits::bf16_to_f32,
+    half_bits::f32_to_bf16
+);

@@ -1,8 +1,9 @@
 //! The engine's bottom layer: what every other layer shares and that needs nothing above it.
 //! dtypes (`dtype.rs`) and how each is stored and computed in (`element.rs`: `Element`,
-//! `Arith`), Python numbers crossing into the engine (`scalar.rs`), typed host memory
-//! (`buffer.rs`), devices (`device.rs`), shapes, strides and their rules (`shape.rs`), a view's `Layout`
-//! (`layout.rs`), the op enums (`op.rs`) and the engine error with PyTorch's message text (`error.rs`).
+//! `Arith`; `half_bits.rs`: float16/bfloat16 conversions that vectorise), Python numbers
+//! crossing into the engine (`scalar.rs`), typed host memory (`buffer.rs`), devices
+//! (`device.rs`), shapes, strides and their rules (`shape.rs`), a view's `Layout` (`layout.rs`),
+//! the op enums (`op.rs`) and the engine error with PyTorch's message text (`error.rs`).
 //!
 //! Dependencies run one way: `lang` → `tensor` (with its autograd) → `backend` → `core`;
 //! `core` refers to nothing else in the crate (`tests/layering.rs` checks it).
@@ -11,6 +12,7 @@ pub mod device;
 pub mod dtype;
 pub mod element;
 pub mod error;
+pub mod half_bits;
 pub mod layout;
 pub mod op;
 pub mod scalar;

@@ -3,6 +3,7 @@
 #[macro_use]
 mod simd;
 mod binary;
+mod convert;
 pub mod elementwise;
 mod index;
 pub mod iter;
@@ -19,6 +20,7 @@ pub mod team;
 mod transpose;
 mod unary;
 pub mod vmath;
+mod widen;
 
 use super::storage::{output_vec, Arith, Buffer, Element, Storage};
 use super::{Backend, Owned, View};
@@ -195,7 +197,7 @@ fn aten_vectorizes_bf16(shape: &[usize], dst_strides: &[usize], src_strides: &[u
 }
 
 /// float32 to bfloat16 as ATen's vector conversion does it (a NaN becomes `0xFFFF`).
-fn bf16_vectorized(x: f32) -> half::bf16 {
+pub(crate) fn bf16_vectorized(x: f32) -> half::bf16 {
     if x.is_nan() {
         half::bf16::from_bits(0xFFFF)
     } else {
@@ -297,6 +299,12 @@ impl Backend for Cpu {
         // `to(dtype)` keeps the strides of a dense tensor (preserve_format), else row-major
         let keep = crate::core::shape::is_dense(src.shape(), src.strides());
         let sb = src.storage().borrow();
+        // (a 0-d float32 → bfloat16 cast takes ATen's scalar conversion, below)
+        if src.is_contiguous() && !src.shape().is_empty() {
+            let n = src.numel();
+            let buf = convert::contiguous(&sb, src.offset(), n, dtype)?;
+            return tensor_of(buf, src.shape(), src.device());
+        }
         if let (Buffer::F32(sv), DType::BF16) = (&*sb, dtype) {
             // the result is dense: the source's strides when kept, else row-major
             let dst = match keep {

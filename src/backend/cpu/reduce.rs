@@ -488,24 +488,22 @@ fn float_extreme<E: Element>(max: bool, xs: &[E]) -> (E::M, bool) {
 }
 
 /// `float_extreme` of a float16 run (`None` for other types): widened to float32 a block at a
-/// time (the `half` crate's slice conversion, F16C vectors where the CPU has them) and each
-/// block through the float32 path. Widening keeps the order, so the extreme is the same. One
+/// time (`widen`: F16C vectors where the CPU has them) and each block through the float32
+/// path. Widening keeps the order, so the extreme is the same. One
 /// element at a time, the conversions made `t.max()` of a million float16 values 9x slower
 /// than PyTorch's (now 2x); bfloat16 widens by a shift that the element loop vectorises, and
 /// was slower through the blocks. Blocks of 256, not 1,024: the block is zeroed on every call,
 /// and over runs of 100 (`amax(dim=(0, 2))` of 100³) that took half the time (330 -> 180 µs).
 fn f16_extreme<E: Element>(max: bool, xs: &[E]) -> Option<(E::M, bool)> {
-    use half::slice::HalfFloatSliceExt;
     if E::DTYPE != crate::core::DType::F16 {
         return None;
     }
-    // SAFETY: the float16 element type is `half::f16` itself.
-    let xs: &[half::f16] = unsafe { std::slice::from_raw_parts(xs.as_ptr().cast(), xs.len()) };
+    let xs = super::sum::slice_as::<E, half::f16>(xs)?;
     let mut buf = [0f32; 256];
     let mut acc: Option<(f32, bool)> = None;
     for c in xs.chunks(buf.len()) {
         let b = &mut buf[..c.len()];
-        c.convert_to_f32_slice(b);
+        super::widen::widen(c, b);
         acc = joined(max, acc, float_extreme(max, b));
     }
     let (m, nan) = acc?;

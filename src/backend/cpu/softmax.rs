@@ -39,20 +39,22 @@ pub fn softmax(x: &View, dim: usize, log: bool) -> Result<Owned> {
 /// Float16/bfloat16 softmax as ATen's kernels compute it for them: in float32, by the float32
 /// kernels here, each result rounded once to the half type. (Element by element in the
 /// generic path it took 15-35 ms over a million values against PyTorch's 0.25.)
-fn widened<H: Element>(xs: &[H], len: usize, inner: usize, last: bool, log: bool) -> Result<Vec<H>>
-where
-    [H]: half::slice::HalfFloatSliceExt,
-{
-    use half::slice::HalfFloatSliceExt;
+fn widened<H: Element<M = f32>>(
+    xs: &[H],
+    len: usize,
+    inner: usize,
+    last: bool,
+    log: bool,
+) -> Result<Vec<H>> {
     let mut wide = output_vec::<f32>(xs.len())?;
-    xs.convert_to_f32_slice(&mut wide);
+    super::widen::widen(xs, &mut wide);
     let y = if last {
         softmax_rows_f32(&wide, len, log)?
     } else {
         other_dim_f32(&wide, len, inner, log)?
     };
     let mut out = output_vec::<H>(xs.len())?;
-    out.convert_from_f32_slice(&y);
+    super::widen::narrow(&y, &mut out);
     Ok(out)
 }
 

@@ -183,6 +183,21 @@ pub fn contiguous_sum<E: Element>(xs: &[E]) -> E::M {
             if let Some(v) = slice_as::<E, f64>(xs) {
                 return E::from_f64(unsafe { avx::lanes_sum_f64(v) }).load();
             }
+            if xs.len() >= 16 && std::is_x86_feature_detected!("f16c") {
+                // SAFETY: the CPU has AVX2 and F16C (detected above).
+                if let Some(v) = slice_as::<E, half::f16>(xs) {
+                    return E::from_f64(unsafe {
+                        avx::lanes_sum_half(super::widen::as_bits(v), true)
+                    } as f64)
+                    .load();
+                }
+                if let Some(v) = slice_as::<E, half::bf16>(xs) {
+                    return E::from_f64(unsafe {
+                        avx::lanes_sum_half(super::widen::as_bits(v), false)
+                    } as f64)
+                    .load();
+                }
+            }
             return unsafe { avx2(xs) };
         }
     }
@@ -318,6 +333,51 @@ mod avx {
         // SAFETY: 8 writable floats.
         unsafe { _mm256_storeu_ps(all.as_mut_ptr(), sums) };
         out.copy_from_slice(&all[..w]);
+    }
+
+    /// `lanes_inner_sum::<f16, 8>(xs, 2, false)` (`f16`) or `lanes_inner_sum::<bf16, 8>(xs,
+    /// 2, true)` on the bit patterns: each 16 values widen to two float vectors, which make
+    /// one vector of lanes as ATen's loads do (float16: lane `l` is `0 + x[2l] + x[2l + 1]`;
+    /// bfloat16: `x[l] + x[8 + l]`), summed by `row_sum` in registers.
+    #[target_feature(enable = "avx2,f16c")]
+    pub fn lanes_sum_half(xs: &[u16], f16: bool) -> f32 {
+        let nvec = xs.len() / 16;
+        let zero = _mm256_setzero_ps();
+        let load = |i: usize| {
+            // SAFETY: `row_sum` loads only `i < nvec`: 16 readable values from `i * 16`.
+            let (a, b) = unsafe {
+                let p = xs.as_ptr().add(i * 16);
+                (_mm_loadu_si128(p.cast()), _mm_loadu_si128(p.add(8).cast()))
+            };
+            if f16 {
+                let (lo, hi) = (_mm256_cvtph_ps(a), _mm256_cvtph_ps(b));
+                // even and odd elements, each in order: [x0, x2, .., x14] and [x1, x3, .., x15]
+                let ev = _mm256_permute4x64_pd::<0xD8>(_mm256_castps_pd(
+                    _mm256_shuffle_ps::<0x88>(lo, hi),
+                ));
+                let od = _mm256_permute4x64_pd::<0xD8>(_mm256_castps_pd(
+                    _mm256_shuffle_ps::<0xDD>(lo, hi),
+                ));
+                _mm256_add_ps(
+                    _mm256_add_ps(zero, _mm256_castpd_ps(ev)),
+                    _mm256_castpd_ps(od),
+                )
+            } else {
+                let wide =
+                    |h| _mm256_castsi256_ps(_mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(h)));
+                _mm256_add_ps(wide(a), wide(b))
+            }
+        };
+        let vacc = row_sum(nvec, zero, |a, b| _mm256_add_ps(a, b), load);
+        let mut lanes = [0f32; 8];
+        // SAFETY: 8 writable floats.
+        unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), vacc) };
+        let widen = |h: u16| match f16 {
+            true => crate::core::half_bits::f16_to_f32(h),
+            false => crate::core::half_bits::bf16_to_f32(h),
+        };
+        let tail = xs[nvec * 16..].iter().fold(0f32, |a, &h| a + widen(h));
+        lanes.iter().fold(tail, |a, &l| a + l)
     }
 
     /// `plain_lanes_sum::<f64, 4>`.

@@ -2,7 +2,7 @@
 use super::elementwise::drive_grain;
 use super::math::FloatMath;
 use super::{internal, map_keep};
-use super::{sleef, vmath};
+use super::{sleef, vmath, widen};
 use crate::backend::storage::output_vec;
 use crate::backend::storage::{Arith, Buffer, Element};
 use crate::backend::View;
@@ -102,27 +102,43 @@ fn bool_kernel(op: UnaryOp, v: &[bool], x: &View) -> Result<Laid> {
 /// are checked on (a smaller tail on AVX2-only ones).
 const VEC_STEP: usize = 32;
 
-/// Sigmoid of `src[start..]` into `out`, the part of a buffer of `n` elements: SLEEF's vector
-/// body up to the last whole step of the buffer, then ATen's scalar `1 / (1 + std::exp(-x))`
+/// Sigmoid of `x` into `out`, the part from `at` of a buffer of `n` elements: SLEEF's vector
+/// body up to the last whole `step` of the buffer, then ATen's scalar `1 / (1 + std::exp(-x))`
 /// (glibc's expf; `vmath::exp` is its correctly rounded value).
-fn sigmoid_piece(src: &[f32], n: usize, start: usize, out: &mut [f32]) {
-    let body = (n / VEC_STEP * VEC_STEP).clamp(start, start + out.len()) - start;
-    sleef::sigmoid_slice(&src[start..start + body], &mut out[..body]);
-    for (o, &x) in out[body..].iter_mut().zip(&src[start + body..]) {
-        *o = vmath::sigmoid(x);
+fn sigmoid_piece(x: &[f32], at: usize, n: usize, step: usize, out: &mut [f32]) {
+    let body = (n / step * step).clamp(at, at + out.len()) - at;
+    sleef::sigmoid_slice(&x[..body], &mut out[..body]);
+    for (o, &v) in out[body..].iter_mut().zip(&x[body..]) {
+        *o = vmath::sigmoid(v);
+    }
+}
+
+/// `exp`, `log`, `tanh` or `sigmoid` of `x` into `out`, the part from `at` of a buffer of `n`
+/// elements whose vectorised loop steps by `step` (which only sigmoid's scalar tail sees).
+fn transcendental(op: UnaryOp, x: &[f32], at: usize, n: usize, step: usize, out: &mut [f32]) {
+    match op {
+        UnaryOp::Exp => vmath::exp_slice(x, out),
+        UnaryOp::Log => vmath::ln_faithful_slice(x, out),
+        UnaryOp::Tanh => vmath::tanh_slice(x, out),
+        _ => sigmoid_piece(x, at, n, step, out),
     }
 }
 
 /// Elements per part of the team for `exp`, `log`, `tanh` and `sigmoid`.
 const TRANSCENDENTAL_GRAIN: usize = 4096;
 
-/// The vectorised f32 kernels on a contiguous tensor, split over the team when large.
-fn fast_f32(op: UnaryOp, v: &[f32], x: &View) -> Option<Result<Laid>> {
+/// The contiguous source of a transcendental op with a vectorised kernel, else `None`.
+fn transcendental_src<'a, E>(op: UnaryOp, v: &'a [E], x: &View) -> Option<&'a [E]> {
     use UnaryOp::*;
     if !matches!(op, Exp | Log | Tanh | Sigmoid) || !x.is_contiguous() || x.numel() == 0 {
         return None;
     }
-    let src = &v[x.offset()..x.offset() + x.numel()];
+    Some(&v[x.offset()..x.offset() + x.numel()])
+}
+
+/// The vectorised f32 kernels on a contiguous tensor, split over the team when large.
+fn fast_f32(op: UnaryOp, v: &[f32], x: &View) -> Option<Result<Laid>> {
+    let src = transcendental_src(op, v, x)?;
     Some(output_vec::<f32>(src.len()).map(|mut out| {
         // ATen's VML kernels (exp/log/tanh) split from 2 x 2048 elements and its sigmoid from
         // 2 x 32K; these cost ~0.5-1.2 ns an element, so two parts pay from 2 x 4096 when the
@@ -130,23 +146,37 @@ fn fast_f32(op: UnaryOp, v: &[f32], x: &View) -> Option<Result<Laid>> {
         // cost little when it is not (the caller takes the helper's part: see `team`)
         drive_grain(&mut out, TRANSCENDENTAL_GRAIN, |start, o| {
             let s = &src[start..start + o.len()];
-            match op {
-                Exp => vmath::exp_slice(s, o),
-                Log => vmath::ln_faithful_slice(s, o),
-                Tanh => vmath::tanh_slice(s, o),
-                _ => sigmoid_piece(src, src.len(), start, o),
-            }
+            transcendental(op, s, start, src.len(), VEC_STEP, o)
         });
         (Buffer::F32(out), None)
     }))
 }
 
+/// float16/bfloat16 `exp`, `log`, `tanh` and `sigmoid`: ATen runs the float kernels on each
+/// widened vector (`Vectorized<Half>` holds 32, so sigmoid's vector loop steps by 64).
+fn fast_half<H: Element<M = f32>>(op: UnaryOp, v: &[H], x: &View) -> Option<Result<Laid>> {
+    let src = transcendental_src(op, v, x)?;
+    Some(output_vec::<H>(src.len()).map(|mut out| {
+        drive_grain(&mut out, TRANSCENDENTAL_GRAIN, |start, o| {
+            let s = &src[start..start + o.len()];
+            widen::blockwise(s, o, |at, w, r| {
+                transcendental(op, w, start + at, src.len(), 2 * VEC_STEP, r)
+            })
+        });
+        (H::wrap(out), None)
+    }))
+}
+
 pub fn unary(op: UnaryOp, x: &View) -> Result<Laid> {
     let b = x.storage().borrow();
-    if let Buffer::F32(v) = &*b {
-        if let Some(r) = fast_f32(op, v, x) {
-            return r;
-        }
+    let fast = match &*b {
+        Buffer::F32(v) => fast_f32(op, v, x),
+        Buffer::F16(v) => fast_half(op, v, x),
+        Buffer::BF16(v) => fast_half(op, v, x),
+        _ => None,
+    };
+    if let Some(r) = fast {
+        return r;
     }
     match &*b {
         Buffer::F32(v) => float_kernel::<f32>(op, v, x),

@@ -126,3 +126,20 @@ print(torch.where(c, torch.tensor([1, 2]), torch.tensor([0.5])))
 # %% clamp_int_float_bounds
 import torch
 print(torch.clamp(torch.tensor([1, 5]), 2, 4), torch.tensor([1, 5]).clamp(min=2.5), torch.tensor([1., float('nan')]).clamp(0, 0.5), torch.tensor([1., 2.]).clamp(max=1.5))
+# %% half_kernels
+# float16/bfloat16 exp, log, tanh and sigmoid run ATen's float kernels on widened vectors (a
+# vector loop stepping by 64 for sigmoid); sums load 16 values a vector; casts round to even
+import torch
+torch.manual_seed(3)
+for dt in (torch.float16, torch.bfloat16):
+    for n in (1, 33, 64, 100, 131):
+        x = (torch.randn(n) * 3).to(dt)
+        print(dt, n, x.exp().tolist(), x.abs().log().tolist())
+        print(x.tanh().tolist(), x.sigmoid().tolist())
+    for n in (15, 16, 17, 40, 1000, 100003):
+        x = torch.rand(n).to(dt)
+        print(dt, n, x.sum().item(), (x - 0.5).sum().item())
+f = torch.tensor([0.0, -0.0, 1e-8, 6e-8, 3e-5, 65504.0, 65520.0, 1e6, float('inf'), float('-inf'), 1.0009765625, 1.00048828125, 1.00146484375, 3.14159, -2.71828] * 3)
+print(f.half().tolist(), f.bfloat16().tolist())
+print(f.half().float().tolist(), f.bfloat16().float().tolist(), f.half().double().tolist())
+print(torch.tensor([float('nan')]).half().isnan().tolist(), torch.tensor([float('nan')] * 20).bfloat16().isnan().tolist())
