@@ -33,15 +33,17 @@ pub enum UnaryOp {
     IsNan,
     /// `signbit`: the float's sign bit (`-0.0` and negative NaNs too), `x < 0` for integers.
     Signbit,
+    /// `F.silu` (`x * sigmoid(x)`, as ATen computes it `x / (1 + exp(-x))`); no method name.
+    Silu,
 }
 
 /// Every unary op, in declaration order (the CUDA kernels' op codes follow it).
-pub const ALL_UNARY: [UnaryOp; 28] = {
+pub const ALL_UNARY: [UnaryOp; 29] = {
     use UnaryOp::*;
     [
         Neg, Abs, Sqrt, Rsqrt, Exp, Expm1, Log, Log2, Log10, Log1p, Sin, Cos, Tan, Tanh, Sigmoid,
         Relu, Floor, Ceil, Round, Trunc, Frac, Sign, Reciprocal, Square, LogicalNot, BitwiseNot,
-        IsNan, Signbit,
+        IsNan, Signbit, Silu,
     ]
 };
 
@@ -77,6 +79,7 @@ impl UnaryOp {
             BitwiseNot => "bitwise_not",
             IsNan => "isnan",
             Signbit => "signbit",
+            Silu => "silu",
         }
     }
 
@@ -112,6 +115,7 @@ impl UnaryOp {
                 | Tan
                 | Tanh
                 | Sigmoid
+                | Silu
                 | Reciprocal
         )
     }

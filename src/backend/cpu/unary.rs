@@ -42,8 +42,9 @@ where
         Cos => go!(|a: E::M| FloatMath::cos(a)),
         Tan => go!(|a: E::M| FloatMath::tan(a)),
         Tanh => go!(|a: E::M| FloatMath::tanh(a)),
-        // ATen: 1 / (1 + exp(-x))
+        // ATen: 1 / (1 + exp(-x)) and x / (1 + exp(-x))
         Sigmoid => go!(|a: E::M| one.div(one.add(Arith::neg(a).exp()))),
+        Silu => go!(|a: E::M| a.div(one.add(Arith::neg(a).exp()))),
         // clamp_min(x, 0): NaN and -0.0 pass through
         Relu => go!(|a: E::M| if a < zero { zero } else { a }),
         Floor => go!(|a: E::M| FloatMath::floor(a)),
@@ -113,13 +114,39 @@ fn sigmoid_piece(x: &[f32], at: usize, n: usize, step: usize, out: &mut [f32]) {
     }
 }
 
-/// `exp`, `log`, `tanh` or `sigmoid` of `x` into `out`, the part from `at` of a buffer of `n`
-/// elements whose vectorised loop steps by `step` (which only sigmoid's scalar tail sees).
+/// SiLU of `x` into `out`, split as `sigmoid_piece`: ATen's vector `x / (1 + exp(-x))` with
+/// SLEEF's exp (`exp(t - 0)` is `exp(t)`; the `exp` op's own kernel is MKL's, rounded
+/// differently), then its scalar formula with glibc's expf.
+fn silu_piece(x: &[f32], at: usize, n: usize, step: usize, out: &mut [f32]) {
+    let body = (n / step * step).clamp(at, at + out.len()) - at;
+    let mut neg = [0f32; 256];
+    for (xs, os) in x[..body]
+        .chunks(neg.len())
+        .zip(out[..body].chunks_mut(neg.len()))
+    {
+        let t = &mut neg[..xs.len()];
+        for (t, &v) in t.iter_mut().zip(xs) {
+            *t = -v;
+        }
+        sleef::exp_shifted(t, 0.0, os);
+        for (o, &v) in os.iter_mut().zip(xs) {
+            *o = v / (1.0 + *o);
+        }
+    }
+    for (o, &v) in out[body..].iter_mut().zip(&x[body..]) {
+        *o = v / (1.0 + vmath::exp(-v));
+    }
+}
+
+/// `exp`, `log`, `tanh`, `sigmoid` or `silu` of `x` into `out`, the part from `at` of a buffer of `n`
+/// elements whose vectorised loop steps by `step` (which only the scalar tails of sigmoid and
+/// silu see).
 fn transcendental(op: UnaryOp, x: &[f32], at: usize, n: usize, step: usize, out: &mut [f32]) {
     match op {
         UnaryOp::Exp => vmath::exp_slice(x, out),
         UnaryOp::Log => vmath::ln_faithful_slice(x, out),
         UnaryOp::Tanh => vmath::tanh_slice(x, out),
+        UnaryOp::Silu => silu_piece(x, at, n, step, out),
         _ => sigmoid_piece(x, at, n, step, out),
     }
 }
@@ -130,7 +157,7 @@ const TRANSCENDENTAL_GRAIN: usize = 4096;
 /// The contiguous source of a transcendental op with a vectorised kernel, else `None`.
 fn transcendental_src<'a, E>(op: UnaryOp, v: &'a [E], x: &View) -> Option<&'a [E]> {
     use UnaryOp::*;
-    if !matches!(op, Exp | Log | Tanh | Sigmoid) || !x.is_contiguous() || x.numel() == 0 {
+    if !matches!(op, Exp | Log | Tanh | Sigmoid | Silu) || !x.is_contiguous() || x.numel() == 0 {
         return None;
     }
     Some(&v[x.offset()..x.offset() + x.numel()])
@@ -152,8 +179,8 @@ fn fast_f32(op: UnaryOp, v: &[f32], x: &View) -> Option<Result<Laid>> {
     }))
 }
 
-/// float16/bfloat16 `exp`, `log`, `tanh` and `sigmoid`: ATen runs the float kernels on each
-/// widened vector (`Vectorized<Half>` holds 32, so sigmoid's vector loop steps by 64).
+/// float16/bfloat16 `exp`, `log`, `tanh`, `sigmoid` and `silu`: ATen runs the float kernels on each
+/// widened vector (`Vectorized<Half>` holds 32, so the sigmoid and silu loops step by 64).
 fn fast_half<H: Element<M = f32>>(op: UnaryOp, v: &[H], x: &View) -> Option<Result<Laid>> {
     let src = transcendental_src(op, v, x)?;
     Some(output_vec::<H>(src.len()).map(|mut out| {

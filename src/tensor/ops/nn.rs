@@ -194,20 +194,10 @@ pub fn leaky_relu(x: &Tensor, slope: f64) -> Result<Tensor> {
     Ok(out)
 }
 
-/// `F.silu(x)` = x * sigmoid(x) (SiLU, also called swish).
+/// `F.silu(x)` = x * sigmoid(x) (SiLU, also called swish): the engine's `Silu` op.
 pub fn silu(x: &Tensor) -> Result<Tensor> {
     check_float("silu_cpu", x)?;
-    let out = map_f64(x, |v| v / (1.0 + (-v).exp()))?;
-    if is_recording1(x) {
-        record("SiluBackward0", &[x], &out, &[Some(x)], move |g, c| {
-            let d = map_f64(c.saved(0), |v| {
-                let s = 1.0 / (1.0 + (-v).exp());
-                s * (1.0 + v * (1.0 - s))
-            })?;
-            Ok(vec![Some(mul(g, &d)?)])
-        })?;
-    }
-    Ok(out)
+    unary(UnaryOp::Silu, x)
 }
 
 /// `F.one_hot(t, num_classes=-1)`: int64 rows of zeros with a one at each class.

@@ -37,6 +37,24 @@ import torch
 import torch.nn as nn
 print(nn.SiLU()(torch.tensor([0.5, -0.5], dtype=torch.float64)))
 
+# %% silu_bits
+# F.silu is ATen's vector x / (1 + exp(-x)) with SLEEF's exp, and its scalar formula on the
+# last elements (fewer than 32, or 64 for float16/bfloat16): PyTorch's bits at every length
+import torch
+import torch.nn.functional as F
+torch.manual_seed(1)
+for n in (5, 37, 1000, 4099):
+    x = (torch.randn(n) * 4).requires_grad_()
+    y = F.silu(x)
+    y.backward(torch.randn(n))
+    print(n, y.tolist())
+    print(x.grad[:6], x.grad[-6:])
+for dt in (torch.float16, torch.bfloat16):
+    print(dt, F.silu((torch.randn(300) * 4).to(dt)).tolist())
+# (float64 takes SLEEF's double exp in PyTorch, which the engine does not reproduce)
+print(F.silu((torch.randn(300) * 4).double())[:5])
+print(F.silu(torch.tensor([0.0, -0.0, float('inf'), float('-inf'), float('nan'), 100.0, -100.0, -88.5, 1e-30])).tolist())
+
 # %% activation_reprs_more
 import torch.nn as nn
 print(nn.GELU(), nn.GELU(approximate='tanh'), nn.LeakyReLU(0.2), nn.LeakyReLU(), nn.Softmax(dim=1), nn.Identity(), nn.SiLU())

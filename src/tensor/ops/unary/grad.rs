@@ -121,6 +121,19 @@ pub(super) fn record_unary(op: UnaryOp, x: &Tensor, out: &Tensor) -> crate::tens
         Frac => record("FracBackward0", &i, out, &[], |g, _| {
             Ok(vec![Some(g.clone())])
         }),
+        Silu => record("SiluBackward0", &i, out, &sx, |g, c| {
+            // ATen's vector formula: grad * s * (1 + x * (1 - s)), s = sigmoid(x)
+            let x = c.saved(0);
+            let s = unary(Sigmoid, x)?;
+            let one_minus = crate::tensor::ops::binary::binary_scalar(
+                BinaryOp::Sub,
+                &s,
+                crate::tensor::Scalar::Int(1),
+                true,
+            )?;
+            let inner = scalar_op(BinaryOp::Add, &mul(x, &one_minus)?, 1.0)?;
+            Ok(vec![Some(mul(&mul(g, &s)?, &inner)?)])
+        }),
         LogicalNot | BitwiseNot | IsNan | Signbit => Ok(()),
     }
 }
