@@ -171,27 +171,27 @@ pub fn gelu(x: &Tensor, approximate: &str) -> Result<Tensor> {
     Ok(out)
 }
 
-/// `F.leaky_relu(x, negative_slope=0.01)`.
+/// `F.leaky_relu(x, negative_slope=0.01)`: ATen's `x > 0 ? x : x * slope`, and for the
+/// gradient `x > 0 ? grad : grad * slope`, each as one select of engine ops.
 pub fn leaky_relu(x: &Tensor, slope: f64) -> Result<Tensor> {
     check_float("leaky_relu_cpu", x)?;
-    let pos = crate::tensor::autograd::util::mask_scalar(BinaryOp::Gt, x, 0.0, x)?;
-    let out = mode::without(|| {
-        // x where x > 0, else x * slope
-        let neg_part = scale(x, slope)?;
-        crate::tensor::ops::join::where_(
-            &binary_scalar(BinaryOp::Gt, x, Scalar::Int(0), false)?,
-            &crate::tensor::ops::join::TensorOrScalar::Tensor(x.clone()),
-            &crate::tensor::ops::join::TensorOrScalar::Tensor(neg_part),
-        )
-    })?;
-    let _ = pos;
+    let out = mode::without(|| positive_or_scaled(x, x, slope))?;
     if is_recording1(x) {
         record("LeakyReluBackward0", &[x], &out, &[Some(x)], move |g, c| {
-            let d = map_f64(c.saved(0), |v| if v > 0.0 { 1.0 } else { slope })?;
-            Ok(vec![Some(mul(g, &d)?)])
+            Ok(vec![Some(positive_or_scaled(c.saved(0), g, slope)?)])
         })?;
     }
     Ok(out)
+}
+
+/// `where(x > 0, v, v * slope)`.
+fn positive_or_scaled(x: &Tensor, v: &Tensor, slope: f64) -> Result<Tensor> {
+    use crate::tensor::ops::join::{where_, TensorOrScalar};
+    where_(
+        &binary_scalar(BinaryOp::Gt, x, Scalar::Int(0), false)?,
+        &TensorOrScalar::Tensor(v.clone()),
+        &TensorOrScalar::Tensor(scale(v, slope)?),
+    )
 }
 
 /// `F.silu(x)` = x * sigmoid(x) (SiLU, also called swish): the engine's `Silu` op.
