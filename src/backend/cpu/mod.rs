@@ -113,10 +113,15 @@ pub(crate) fn map_tensor<A: Element, O: Element>(
     }
     if t.is_contiguous() && n < iter::PAR_THRESHOLD {
         super::storage::check_alloc(n, O::DTYPE)?;
-        return Ok(data[t.offset()..t.offset() + n]
-            .iter()
-            .map(|&x| f(x))
-            .collect());
+        let mut out: Vec<O> = Vec::with_capacity(n);
+        elementwise::dense1(
+            &mut out.spare_capacity_mut()[..n],
+            &data[t.offset()..t.offset() + n],
+            &f,
+        );
+        // SAFETY: `dense1` wrote all `n` elements (both slices have `n`).
+        unsafe { out.set_len(n) };
+        return Ok(out);
     }
     let mut out = output_vec::<O>(n)?;
     if t.is_contiguous() {
