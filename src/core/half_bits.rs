@@ -1,10 +1,10 @@
 //! float16/bfloat16 ⇄ float32 conversions written without branches, so that a loop over them
 //! vectorises. The `half` crate's `f16` conversions check the CPU for F16C on every call (an
 //! opaque call per element: float16 `a + b` ran 30x slower than PyTorch's), and its bfloat16
-//! ones branch. These give the same bits as F16C's `vcvtph2ps`/`vcvtps2ph` and as c10's
-//! conversions: exact widening, round-to-nearest-even narrowing, a NaN kept a (quiet) NaN
-//! with its sign and leading payload bits. The float16 pair is the branch-free method of the
-//! FP16 library that c10/util/Half.h also uses.
+//! ones branch. These give the same bits as F16C's `vcvtph2ps`/`vcvtps2ph`: exact widening,
+//! round-to-nearest-even narrowing (c10's conversions agree on every non-NaN value), a NaN
+//! kept a quiet NaN with its sign and leading payload bits. The float16 pair is the
+//! branch-free method of the FP16 library that c10/util/Half.h also uses, but for NaNs.
 
 /// float16 bits to float32 (exact).
 #[inline(always)]

@@ -1,8 +1,8 @@
 //! dtype conversion of a contiguous tensor (`x.float()`, `x.half()`, `x.long()`, ...): one flat
-//! loop in the widest SIMD build, split over the team when large; float16 ⇄ float32 through
-//! F16C where the CPU has it (`widen`).
+//! loop in the widest SIMD build (`dense1`), split over the team when large; float16 ⇄ float32
+//! through F16C where the CPU has it (`widen`).
 use super::bf16_vectorized;
-use super::elementwise::drive;
+use super::elementwise::{dense1, drive, uninit};
 use super::widen::{narrow, widen};
 use crate::backend::storage::{output_vec, Buffer, Element};
 use crate::core::error::Result;
@@ -41,14 +41,9 @@ fn split<D: Element>(n: usize, fill: impl Fn(usize, &mut [D]) + Sync) -> Result<
 
 /// `f` of each element of `xs`.
 fn each<S: Element, D: Element>(xs: &[S], f: impl Fn(S) -> D + Sync) -> Result<Vec<D>> {
-    split(xs.len(), |at, o| map(&xs[at..at + o.len()], o, &f))
-}
-
-simd_build! {
-    /// `out[i] = f(xs[i])` (the lengths are equal).
-    fn map<S: Copy, D>(xs: &[S], out: &mut [D], f: &impl Fn(S) -> D) {
-        for (o, &x) in out.iter_mut().zip(xs) {
-            *o = f(x);
-        }
-    }
+    split(xs.len(), |at, o| {
+        let x = &xs[at..at + o.len()];
+        // SAFETY: `dense1` writes `f`'s results, valid `D`s, and nothing else.
+        dense1(unsafe { uninit(o) }, x, &f)
+    })
 }

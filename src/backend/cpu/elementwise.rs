@@ -46,7 +46,7 @@ pub(crate) fn drive_grain<O: Send>(
 }
 
 /// `out[i] = f(a[i])` over `shape`; `out` is dense with `numel(shape)` elements.
-pub fn map1<A: Copy + Sync, O: Send>(
+pub fn map1<A: Copy + Sync, O: Copy + Send>(
     out: &mut [O],
     shape: &[usize],
     a: Src<A>,
@@ -73,7 +73,8 @@ pub fn map1<A: Copy + Sync, O: Send>(
             |pos, len, [ia]| {
                 let o = &mut chunk[pos - start..pos - start + len];
                 if sa == 1 {
-                    dense1(uninit(o), &a.data[ia..ia + len], &f);
+                    // SAFETY: `dense1` writes `f`'s results, valid `O`s, and nothing else.
+                    dense1(unsafe { uninit(o) }, &a.data[ia..ia + len], &f);
                 } else {
                     for (i, o) in o.iter_mut().enumerate() {
                         *o = f(a.data[ia + i * sa]);
@@ -189,9 +190,12 @@ simd_build! {
 }
 
 /// Initialised elements seen as possibly uninitialised ones, for `dense1` to overwrite.
-pub(crate) fn uninit<O>(o: &mut [O]) -> &mut [MaybeUninit<O>] {
-    // SAFETY: `MaybeUninit<O>` has `O`'s layout; every write through the result stores a
-    // valid `O`, so the elements stay initialised (element types are `Copy`: nothing to drop).
+///
+/// # Safety
+/// Only initialised values may be written through the result (`o` is read as `O`s after), and
+/// `O` must need no drop (the old values are overwritten without one).
+pub(crate) unsafe fn uninit<O: Copy>(o: &mut [O]) -> &mut [MaybeUninit<O>] {
+    // SAFETY: `MaybeUninit<O>` has `O`'s layout; the caller keeps the elements initialised.
     unsafe { &mut *(o as *mut [O] as *mut [MaybeUninit<O>]) }
 }
 

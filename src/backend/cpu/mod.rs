@@ -304,8 +304,9 @@ impl Backend for Cpu {
         // `to(dtype)` keeps the strides of a dense tensor (preserve_format), else row-major
         let keep = crate::core::shape::is_dense(src.shape(), src.strides());
         let sb = src.storage().borrow();
-        // (a 0-d float32 → bfloat16 cast takes ATen's scalar conversion, below)
-        if src.is_contiguous() && !src.shape().is_empty() {
+        // (a 0-d float32 → bfloat16 cast takes ATen's scalar conversion, below; an empty
+        // view's offset may lie past the end of its storage)
+        if src.is_contiguous() && !src.shape().is_empty() && src.numel() > 0 {
             let n = src.numel();
             let buf = convert::contiguous(&sb, src.offset(), n, dtype)?;
             return tensor_of(buf, src.shape(), src.device());

@@ -151,7 +151,7 @@ fn transcendental(op: UnaryOp, x: &[f32], at: usize, n: usize, step: usize, out:
     }
 }
 
-/// Elements per part of the team for `exp`, `log`, `tanh` and `sigmoid`.
+/// Elements per part of the team for `exp`, `log`, `tanh`, `sigmoid` and `silu` (any float type).
 const TRANSCENDENTAL_GRAIN: usize = 4096;
 
 /// The contiguous source of a transcendental op with a vectorised kernel, else `None`.
@@ -180,14 +180,18 @@ fn fast_f32(op: UnaryOp, v: &[f32], x: &View) -> Option<Result<Laid>> {
 }
 
 /// float16/bfloat16 `exp`, `log`, `tanh`, `sigmoid` and `silu`: ATen runs the float kernels on each
-/// widened vector (`Vectorized<Half>` holds 32, so the sigmoid and silu loops step by 64).
+/// widened vector (`Vectorized<Half>` holds 32, so the sigmoid and silu loops step by 64). Its
+/// exp and log there are SLEEF's (MKL serves only float32/float64); tanh keeps `vmath`'s (SLEEF's
+/// tanhf is not ported: a rare last-bit difference after rounding to the half type).
 fn fast_half<H: Element<M = f32>>(op: UnaryOp, v: &[H], x: &View) -> Option<Result<Laid>> {
     let src = transcendental_src(op, v, x)?;
     Some(output_vec::<H>(src.len()).map(|mut out| {
         drive_grain(&mut out, TRANSCENDENTAL_GRAIN, |start, o| {
             let s = &src[start..start + o.len()];
-            widen::blockwise(s, o, |at, w, r| {
-                transcendental(op, w, start + at, src.len(), 2 * VEC_STEP, r)
+            widen::blockwise(s, o, |at, w, r| match op {
+                UnaryOp::Exp => sleef::exp_shifted(w, 0.0, r),
+                UnaryOp::Log => r.iter_mut().zip(w).for_each(|(r, &v)| *r = sleef::ln(v)),
+                _ => transcendental(op, w, start + at, src.len(), 2 * VEC_STEP, r),
             })
         });
         (H::wrap(out), None)

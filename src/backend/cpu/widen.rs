@@ -3,8 +3,10 @@
 //! (float16 by F16C, 8 a step, where the CPU has it; the `half` crate's slice conversions call
 //! a function per 8 values); `blockwise` runs a float32 kernel through stack blocks, so the wide
 //! copy never leaves the L1 cache (element by element, the conversions cost more than the op).
+use super::sum::{slice_as, slice_as_mut};
 use crate::backend::storage::Element;
 use crate::core::DType;
+use half::{bf16, f16};
 
 /// Elements a block: small enough that zeroing the two stack buffers costs little per call.
 const BLOCK: usize = 256;
@@ -29,23 +31,38 @@ pub fn blockwise<H: Element<M = f32>>(
 /// `out[i] = xs[i]` as float32 (exact; the lengths are equal).
 pub fn widen<H: Element<M = f32>>(xs: &[H], out: &mut [f32]) {
     #[cfg(target_arch = "x86_64")]
-    if H::DTYPE == DType::F16 && std::is_x86_feature_detected!("f16c") {
-        // SAFETY: float16 elements are `half::f16`, a `u16` in memory; the CPU has F16C and
-        // AVX (detected just above, F16C implies AVX).
-        return unsafe { f16c::widen(as_bits(xs), out) };
+    if let Some(h) = slice_as::<H, f16>(xs) {
+        if std::is_x86_feature_detected!("f16c") {
+            // SAFETY: the CPU has F16C and AVX (detected just above; F16C implies AVX).
+            return unsafe { f16c::widen(h, out) };
+        }
     }
     loads(xs, out)
 }
 
-/// `out[i] = xs[i]` rounded to the half type (nearest even; the lengths are equal).
+/// `out[i] = xs[i]` rounded to the half type as ATen's vector conversions round (nearest even;
+/// a NaN becomes bfloat16 `0xFFFF`, float16 F16C's quiet NaN; the lengths are equal).
 pub fn narrow<H: Element<M = f32>>(xs: &[f32], out: &mut [H]) {
     #[cfg(target_arch = "x86_64")]
     if H::DTYPE == DType::F16 && std::is_x86_feature_detected!("f16c") {
-        // SAFETY: as in `widen`, and the exclusive borrow of `out` passes to the bits.
-        let bits = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr().cast(), out.len()) };
-        return unsafe { f16c::narrow(xs, bits) };
+        if let Some(h) = slice_as_mut::<H, f16>(out) {
+            // SAFETY: the CPU has F16C and AVX (detected just above).
+            return unsafe { f16c::narrow(xs, h) };
+        }
+    }
+    if let Some(b) = slice_as_mut::<H, bf16>(out) {
+        return bf16_stores(xs, b);
     }
     stores(xs, out)
+}
+
+simd_build! {
+    /// `narrow` to bfloat16.
+    fn bf16_stores<>(xs: &[f32], out: &mut [bf16]) {
+        for (o, &x) in out.iter_mut().zip(xs) {
+            *o = super::bf16_vectorized(x);
+        }
+    }
 }
 
 /// A half-precision slice as its bit patterns.
@@ -75,28 +92,28 @@ simd_build! {
 
 #[cfg(target_arch = "x86_64")]
 mod f16c {
-    use crate::core::half_bits::{f16_to_f32, f32_to_f16};
+    use half::f16;
     use std::arch::x86_64::*;
 
     #[target_feature(enable = "avx,f16c")]
-    pub fn widen(xs: &[u16], out: &mut [f32]) {
+    pub fn widen(xs: &[f16], out: &mut [f32]) {
         let n = xs.len().min(out.len());
         let body = n / 8 * 8;
         for i in (0..body).step_by(8) {
-            // SAFETY: elements `i..i + 8` lie in both slices (`i + 8 <= body <= n`); unaligned
-            // loads and stores.
+            // SAFETY: elements `i..i + 8` lie in both slices (`i + 8 <= body <= n`; `f16` is a
+            // `u16` in memory); unaligned loads and stores.
             unsafe {
                 let h = _mm_loadu_si128(xs.as_ptr().add(i).cast());
                 _mm256_storeu_ps(out.as_mut_ptr().add(i), _mm256_cvtph_ps(h));
             }
         }
         for i in body..n {
-            out[i] = f16_to_f32(xs[i]);
+            out[i] = xs[i].to_f32();
         }
     }
 
     #[target_feature(enable = "avx,f16c")]
-    pub fn narrow(xs: &[f32], out: &mut [u16]) {
+    pub fn narrow(xs: &[f32], out: &mut [f16]) {
         let n = xs.len().min(out.len());
         let body = n / 8 * 8;
         for i in (0..body).step_by(8) {
@@ -108,7 +125,7 @@ mod f16c {
             }
         }
         for i in body..n {
-            out[i] = f32_to_f16(xs[i]);
+            out[i] = f16::from_f32(xs[i]);
         }
     }
 }
@@ -117,7 +134,6 @@ mod f16c {
 mod tests {
     use super::*;
     use crate::core::half_bits;
-    use half::{bf16, f16};
 
     /// Every float16 and bfloat16 value widens exactly, and narrowing a sweep of floats rounds
     /// as the scalar conversions do, over lengths that leave every tail size.
@@ -147,7 +163,12 @@ mod tests {
                 if !x.is_nan() {
                     assert_eq!(hn[k].to_bits(), half_bits::f32_to_f16(x), "{x:?}");
                 }
-                assert_eq!(bn[k].to_bits(), half_bits::f32_to_bf16(x), "{x:?}");
+                let want = if x.is_nan() {
+                    0xFFFF
+                } else {
+                    half_bits::f32_to_bf16(x)
+                };
+                assert_eq!(bn[k].to_bits(), want, "{x:?}");
             }
         }
     }

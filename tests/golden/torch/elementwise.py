@@ -143,3 +143,5 @@ f = torch.tensor([0.0, -0.0, 1e-8, 6e-8, 3e-5, 65504.0, 65520.0, 1e6, float('inf
 print(f.half().tolist(), f.bfloat16().tolist())
 print(f.half().float().tolist(), f.bfloat16().float().tolist(), f.half().double().tolist())
 print(torch.tensor([float('nan')]).half().isnan().tolist(), torch.tensor([float('nan')] * 20).bfloat16().isnan().tolist())
+e = torch.zeros(2, 3)[2:, 3:]  # empty, its offset past the storage's end
+print(e.half(), e.long(), e.bool(), e.long().exp())

@@ -4,7 +4,7 @@ use crate::tensor::autograd::record;
 use crate::tensor::autograd::util::{div, mask_scalar, mul, neg, scalar_op, scale, zeros_like};
 use crate::tensor::ops::binary::BinaryOp;
 use crate::tensor::ops::unary::unary;
-use crate::tensor::Tensor;
+use crate::tensor::{DType, Tensor};
 
 pub(super) fn record_unary(op: UnaryOp, x: &Tensor, out: &Tensor) -> crate::tensor::Result<()> {
     use UnaryOp::*;
@@ -122,8 +122,18 @@ pub(super) fn record_unary(op: UnaryOp, x: &Tensor, out: &Tensor) -> crate::tens
             Ok(vec![Some(g.clone())])
         }),
         Silu => record("SiluBackward0", &i, out, &sx, |g, c| {
-            // ATen's vector formula: grad * s * (1 + x * (1 - s)), s = sigmoid(x)
-            let x = c.saved(0);
+            // ATen's vector formula: grad * s * (1 + x * (1 - s)), s = sigmoid(x), in float32
+            // for float16/bfloat16 (rounded once, as ATen's kernel widens them)
+            let dt = c.saved(0).dtype();
+            let wide = matches!(dt, DType::F16 | DType::BF16);
+            let at = |t: &Tensor| {
+                if wide {
+                    t.to_dtype(DType::F32)
+                } else {
+                    Ok(t.clone())
+                }
+            };
+            let (x, g) = (&at(c.saved(0))?, &at(g)?);
             let s = unary(Sigmoid, x)?;
             let one_minus = crate::tensor::ops::binary::binary_scalar(
                 BinaryOp::Sub,
@@ -132,7 +142,7 @@ pub(super) fn record_unary(op: UnaryOp, x: &Tensor, out: &Tensor) -> crate::tens
                 true,
             )?;
             let inner = scalar_op(BinaryOp::Add, &mul(x, &one_minus)?, 1.0)?;
-            Ok(vec![Some(mul(&mul(g, &s)?, &inner)?)])
+            Ok(vec![Some(mul(&mul(g, &s)?, &inner)?.to_dtype(dt)?)])
         }),
         LogicalNot | BitwiseNot | IsNan | Signbit => Ok(()),
     }
