@@ -107,6 +107,21 @@ for shape, dim in (((10_000, 100), 0), ((64, 128, 32), 1)):
         y = f(t, dim=dim)
         row(f"{label} backward {name}", median_us(lambda: torch.autograd.grad(y, t, g, retain_graph=True), 10))
 
+# activations beyond the four above, torch.where, and the half types (the AMP lessons' dtypes):
+# their arithmetic, exponentials, sums and casts
+a, c = filled(1_000_000) - 0.5, filled(1_000_000)
+h16, bf16 = a.half(), a.bfloat16()
+row("silu 1000000", median_us(lambda: F.silu(a), 10))
+row("leaky_relu 1000000", median_us(lambda: F.leaky_relu(a), 10))
+row("where 1000000", median_us(lambda: torch.where(a > 0, a, c), 10))
+row("clamp 1000000", median_us(lambda: a.clamp(-0.25, 0.25), 10))
+for label, t in (("float16", h16), ("bfloat16", bf16)):
+    row(f"{label} add 1000000", median_us(lambda: t + t, 10))
+    row(f"{label} exp 1000000", median_us(lambda: t.exp(), 10))
+    row(f"{label} sum 1000000", median_us(lambda: t.sum(), 10))
+    row(f"{label} to float32 1000000", median_us(lambda: t.float(), 10))
+    row(f"float32 to {label} 1000000", median_us(lambda: a.to(t.dtype), 10))
+
 for (h, w) in ((512, 784), (4096, 4096)):
     t = torch.randn(h, w)
     r = 20 if h < 1000 else 2
