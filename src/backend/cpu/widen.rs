@@ -28,6 +28,29 @@ pub fn blockwise<H: Element<M = f32>>(
     }
 }
 
+/// `blockwise` for two operands: `out = narrow(f(widen(xs), widen(ys)))` (one length).
+pub fn blockwise2<H: Element<M = f32>>(
+    xs: &[H],
+    ys: &[H],
+    out: &mut [H],
+    f: impl Fn(&[f32], &[f32], &mut [f32]),
+) {
+    let mut wx = [0f32; BLOCK];
+    let mut wy = [0f32; BLOCK];
+    let mut res = [0f32; BLOCK];
+    for ((x, y), o) in xs
+        .chunks(BLOCK)
+        .zip(ys.chunks(BLOCK))
+        .zip(out.chunks_mut(BLOCK))
+    {
+        let n = x.len();
+        widen(x, &mut wx[..n]);
+        widen(y, &mut wy[..n]);
+        f(&wx[..n], &wy[..n], &mut res[..n]);
+        narrow(&res[..n], o);
+    }
+}
+
 /// `out[i] = xs[i]` as float32 (exact; the lengths are equal).
 pub fn widen<H: Element<M = f32>>(xs: &[H], out: &mut [f32]) {
     #[cfg(target_arch = "x86_64")]
