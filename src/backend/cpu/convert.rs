@@ -1,7 +1,6 @@
 //! dtype conversion of a contiguous tensor (`x.float()`, `x.half()`, `x.long()`, ...): one flat
 //! loop in the widest SIMD build (`dense1`), split over the team when large; float16 ⇄ float32
 //! through F16C where the CPU has it (`widen`).
-use super::bf16_vectorized;
 use super::elementwise::{dense1, drive, uninit};
 use super::widen::{narrow, widen};
 use crate::backend::storage::{output_vec, Buffer, Element};
@@ -9,27 +8,31 @@ use crate::core::error::Result;
 use crate::core::DType;
 use crate::with_buffer;
 
-/// The `n` elements of `src` from `offset`, converted to `dtype` with PyTorch's cast rules.
+/// The `n` elements of `src` from `offset`, converted to `dtype` with PyTorch's cast rules
+/// (half types ⇄ float32 as ATen's vector conversions: `widen`/`narrow`).
 pub fn contiguous(src: &Buffer, offset: usize, n: usize, dtype: DType) -> Result<Buffer> {
+    let r = offset..offset + n;
     Ok(match (src, dtype) {
-        (Buffer::F16(v), DType::F32) => {
-            let v = &v[offset..offset + n];
-            Buffer::F32(split(n, |at, o| widen(&v[at..at + o.len()], o))?)
-        }
-        (Buffer::F32(v), DType::F16) => {
-            let v = &v[offset..offset + n];
-            Buffer::F16(split(n, |at, o| narrow(&v[at..at + o.len()], o))?)
-        }
-        // ATen's vector conversion (a contiguous float tensor takes it) makes a NaN 0xFFFF
-        (Buffer::F32(v), DType::BF16) => {
-            Buffer::BF16(each(&v[offset..offset + n], bf16_vectorized)?)
-        }
+        (Buffer::F16(v), DType::F32) => Buffer::F32(widened(&v[r])?),
+        (Buffer::BF16(v), DType::F32) => Buffer::F32(widened(&v[r])?),
+        (Buffer::F32(v), DType::F16) => Buffer::F16(narrowed(&v[r])?),
+        (Buffer::F32(v), DType::BF16) => Buffer::BF16(narrowed(&v[r])?),
         _ => crate::with_dtype!(dtype, D => {
             with_buffer!(src, sv, S => {
-                <D as Element>::wrap(each(&sv[offset..offset + n], <D as Element>::cast_from::<S>)?)
+                <D as Element>::wrap(each(&sv[r], <D as Element>::cast_from::<S>)?)
             })
         }),
     })
+}
+
+/// `v` as float32, split over the team when large.
+pub(super) fn widened<H: Element<M = f32>>(v: &[H]) -> Result<Vec<f32>> {
+    split(v.len(), |at, o| widen(&v[at..at + o.len()], o))
+}
+
+/// `v` rounded to a half type, split over the team when large.
+pub(super) fn narrowed<H: Element<M = f32>>(v: &[f32]) -> Result<Vec<H>> {
+    split(v.len(), |at, o| narrow(&v[at..at + o.len()], o))
 }
 
 /// A new vector of `n` elements, `fill(at, part)` writing each part from `at`.

@@ -46,16 +46,13 @@ fn widened<H: Element<M = f32>>(
     last: bool,
     log: bool,
 ) -> Result<Vec<H>> {
-    let mut wide = output_vec::<f32>(xs.len())?;
-    super::widen::widen(xs, &mut wide);
+    let wide = super::convert::widened(xs)?;
     let y = if last {
         softmax_rows_f32(&wide, len, log)?
     } else {
         other_dim_f32(&wide, len, inner, log)?
     };
-    let mut out = output_vec::<H>(xs.len())?;
-    super::widen::narrow(&y, &mut out);
-    Ok(out)
+    super::convert::narrowed(&y)
 }
 
 /// Softmax along the middle dim of contiguous `[outer, len, inner]` in the compute type (the

@@ -103,27 +103,30 @@ fn bool_kernel(op: UnaryOp, v: &[bool], x: &View) -> Result<Laid> {
 /// are checked on (a smaller tail on AVX2-only ones).
 const VEC_STEP: usize = 32;
 
-/// Sigmoid of `x` into `out`, the part from `at` of a buffer of `n` elements: SLEEF's vector
-/// body up to the last whole `step` of the buffer, then ATen's scalar `1 / (1 + std::exp(-x))`
-/// (glibc's expf; `vmath::exp` is its correctly rounded value).
-fn sigmoid_piece(x: &[f32], at: usize, n: usize, step: usize, out: &mut [f32]) {
-    let body = (n / step * step).clamp(at, at + out.len()) - at;
-    sleef::sigmoid_slice(&x[..body], &mut out[..body]);
-    for (o, &v) in out[body..].iter_mut().zip(&x[body..]) {
-        *o = vmath::sigmoid(v);
+/// `x` into `out` by `body` up to the last whole `step` of the buffer of `n` elements that `x`
+/// is the part from `at` of, then by `tail` one element at a time: ATen's vectorised loop and its
+/// scalar remainder.
+fn split_tail(
+    x: &[f32],
+    at: usize,
+    n: usize,
+    step: usize,
+    out: &mut [f32],
+    body: impl Fn(&[f32], &mut [f32]),
+    tail: impl Fn(f32) -> f32,
+) {
+    let k = (n / step * step).clamp(at, at + out.len()) - at;
+    body(&x[..k], &mut out[..k]);
+    for (o, &v) in out[k..].iter_mut().zip(&x[k..]) {
+        *o = tail(v);
     }
 }
 
-/// SiLU of `x` into `out`, split as `sigmoid_piece`: ATen's vector `x / (1 + exp(-x))` with
-/// SLEEF's exp (`exp(t - 0)` is `exp(t)`; the `exp` op's own kernel is MKL's, rounded
-/// differently), then its scalar formula with glibc's expf.
-fn silu_piece(x: &[f32], at: usize, n: usize, step: usize, out: &mut [f32]) {
-    let body = (n / step * step).clamp(at, at + out.len()) - at;
+/// ATen's vector silu `x / (1 + exp(-x))` with SLEEF's exp (`exp(t - 0)` is `exp(t)`; the `exp`
+/// op's own kernel is MKL's, rounded differently), a stack block at a time.
+fn silu_body(x: &[f32], out: &mut [f32]) {
     let mut neg = [0f32; 256];
-    for (xs, os) in x[..body]
-        .chunks(neg.len())
-        .zip(out[..body].chunks_mut(neg.len()))
-    {
+    for (xs, os) in x.chunks(neg.len()).zip(out.chunks_mut(neg.len())) {
         let t = &mut neg[..xs.len()];
         for (t, &v) in t.iter_mut().zip(xs) {
             *t = -v;
@@ -132,9 +135,6 @@ fn silu_piece(x: &[f32], at: usize, n: usize, step: usize, out: &mut [f32]) {
         for (o, &v) in os.iter_mut().zip(xs) {
             *o = v / (1.0 + *o);
         }
-    }
-    for (o, &v) in out[body..].iter_mut().zip(&x[body..]) {
-        *o = v / (1.0 + vmath::exp(-v));
     }
 }
 
@@ -146,8 +146,11 @@ fn transcendental(op: UnaryOp, x: &[f32], at: usize, n: usize, step: usize, out:
         UnaryOp::Exp => vmath::exp_slice(x, out),
         UnaryOp::Log => vmath::ln_faithful_slice(x, out),
         UnaryOp::Tanh => vmath::tanh_slice(x, out),
-        UnaryOp::Silu => silu_piece(x, at, n, step, out),
-        _ => sigmoid_piece(x, at, n, step, out),
+        // the scalar tails: glibc's expf, whose correctly rounded value `vmath::exp` is
+        UnaryOp::Silu => split_tail(x, at, n, step, out, silu_body, |v| {
+            v / (1.0 + vmath::exp(-v))
+        }),
+        _ => split_tail(x, at, n, step, out, sleef::sigmoid_slice, vmath::sigmoid),
     }
 }
 

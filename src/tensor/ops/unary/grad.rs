@@ -6,6 +6,11 @@ use crate::tensor::ops::binary::BinaryOp;
 use crate::tensor::ops::unary::unary;
 use crate::tensor::{DType, Tensor};
 
+/// `1 - t`, as ATen's derivative formulas write it (an integer 1, so `t`'s dtype is kept).
+fn one_minus(t: &Tensor) -> crate::tensor::Result<Tensor> {
+    crate::tensor::ops::binary::binary_scalar(BinaryOp::Sub, t, crate::tensor::Scalar::Int(1), true)
+}
+
 pub(super) fn record_unary(op: UnaryOp, x: &Tensor, out: &Tensor) -> crate::tensor::Result<()> {
     use UnaryOp::*;
     let i = [x];
@@ -76,23 +81,13 @@ pub(super) fn record_unary(op: UnaryOp, x: &Tensor, out: &Tensor) -> crate::tens
         Tanh => record("TanhBackward0", &i, out, &so, |g, c| {
             // grad * (1 - result^2)
             let r = c.saved(0);
-            let one_minus = crate::tensor::ops::binary::binary_scalar(
-                BinaryOp::Sub,
-                &mul(r, r)?,
-                crate::tensor::Scalar::Int(1),
-                true,
-            )?;
+            let one_minus = one_minus(&mul(r, r)?)?;
             Ok(vec![Some(mul(g, &one_minus)?)])
         }),
         Sigmoid => record("SigmoidBackward0", &i, out, &so, |g, c| {
             // grad * result * (1 - result)
             let r = c.saved(0);
-            let one_minus = crate::tensor::ops::binary::binary_scalar(
-                BinaryOp::Sub,
-                r,
-                crate::tensor::Scalar::Int(1),
-                true,
-            )?;
+            let one_minus = one_minus(r)?;
             Ok(vec![Some(mul(&mul(g, r)?, &one_minus)?)])
         }),
         Relu => record("ReluBackward0", &i, out, &so, |g, c| {
@@ -135,12 +130,7 @@ pub(super) fn record_unary(op: UnaryOp, x: &Tensor, out: &Tensor) -> crate::tens
             };
             let (x, g) = (&at(c.saved(0))?, &at(g)?);
             let s = unary(Sigmoid, x)?;
-            let one_minus = crate::tensor::ops::binary::binary_scalar(
-                BinaryOp::Sub,
-                &s,
-                crate::tensor::Scalar::Int(1),
-                true,
-            )?;
+            let one_minus = one_minus(&s)?;
             let inner = scalar_op(BinaryOp::Add, &mul(x, &one_minus)?, 1.0)?;
             Ok(vec![Some(mul(&mul(g, &s)?, &inner)?.to_dtype(dt)?)])
         }),
