@@ -148,6 +148,12 @@ impl Owned {
 
 use crate::core::shape::Dims;
 
+/// `layer_norm_rows`' result: the normalised rows, the affine output if asked for, each row's
+/// mean and its rstd.
+pub type Normed = (Owned, Option<Owned>, Owned, Owned);
+/// `layer_norm_backward_rows`' result: the input gradient, and the weight's and bias's.
+pub type NormGrads = (Owned, Option<(Owned, Owned)>);
+
 pub trait Backend {
     /// Zero-filled storage of `numel` elements (the allocator's OOM is an error, never an abort).
     fn zeros(&self, dtype: DType, numel: usize, device: Device) -> Result<Storage>;
@@ -227,6 +233,34 @@ pub trait Backend {
     /// PyTorch's vectorised last-dim kernel computes it; `None` where the backend has none for
     /// these operands (the caller then computes it another way).
     fn norm2_rows(&self, _x: View, _len: usize, _shape: &[usize]) -> Result<Option<Owned>> {
+        Ok(None)
+    }
+    /// `F.layer_norm`'s normalisation of each row of `inner` trailing elements of `x`: the
+    /// normalised rows `xhat` (`x`'s shape), with `affine = (weight, bias)` (`[inner]` each)
+    /// also `xhat * weight + bias` rounded once (ATen's FMA), and each row's mean and
+    /// `1 / sqrt(var + eps)` (`[rows]`); `None` where the backend has no such kernel for these
+    /// operands (the caller then computes it another way).
+    fn layer_norm_rows(
+        &self,
+        _x: View,
+        _inner: usize,
+        _affine: Option<(View, View)>,
+        _eps: f64,
+    ) -> Result<Option<Normed>> {
+        Ok(None)
+    }
+    /// The input gradient of that normalisation followed by a `weight` (`[inner]`) if any, from
+    /// the incoming gradient `g`, the normalised rows `xhat` and each row's `rstd`, and with
+    /// `params` the sums over the rows of `g * xhat` and of `g` (`[inner]`: the weight's and
+    /// the bias's gradients); `None` where the backend has no such kernel for these operands.
+    fn layer_norm_backward_rows(
+        &self,
+        _g: View,
+        _xhat: View,
+        _w: Option<View>,
+        _rstd: View,
+        _params: bool,
+    ) -> Result<Option<NormGrads>> {
         Ok(None)
     }
     /// `t.max()` / `t.min()` over every element: `reduce` over all dims, unless the backend

@@ -4,7 +4,7 @@
 use super::cpu::CPU;
 use super::sim_model::{self, Step, Work};
 use super::storage::{Buffer, Storage};
-use super::{profile_log, Backend, Owned, View};
+use super::{profile_log, Backend, NormGrads, Normed, Owned, View};
 use crate::core::{BinaryOp, DType, Device, ReduceOp, Result, Scalar, UnaryOp};
 use std::cell::Cell;
 use std::time::Instant;
@@ -424,6 +424,48 @@ impl Backend for Timed {
             x.device(),
             |_| stream(2.0 * n, bx, dt),
             || self.inner.norm2_rows(x, len, shape),
+        )
+    }
+    fn layer_norm_rows(
+        &self,
+        x: View,
+        inner: usize,
+        affine: Option<(View, View)>,
+        eps: f64,
+    ) -> Result<Option<Normed>> {
+        if self.mode != Mode::Cpu {
+            // no GPU kernel (see `norm2_rows`)
+            return Ok(None);
+        }
+        // two reads of each row (sums, then the output) and one write
+        let (n, bx, dt) = (x.numel() as f64, bytes(x), x.dtype());
+        self.kernel(
+            &["aten::native_layer_norm"],
+            x.device(),
+            |_| stream(5.0 * n, 2.0 * bx, dt),
+            || self.inner.layer_norm_rows(x, inner, affine, eps),
+        )
+    }
+    fn layer_norm_backward_rows(
+        &self,
+        g: View,
+        xhat: View,
+        w: Option<View>,
+        rstd: View,
+        params: bool,
+    ) -> Result<Option<NormGrads>> {
+        if self.mode != Mode::Cpu {
+            return Ok(None);
+        }
+        let (n, bx, dt) = (g.numel() as f64, bytes(g), g.dtype());
+        self.kernel(
+            &["aten::native_layer_norm_backward"],
+            g.device(),
+            |_| stream(6.0 * n, 3.0 * bx, dt),
+            || {
+                self.inner
+                    .layer_norm_backward_rows(g, xhat, w, rstd, params)
+            },
         )
     }
     fn max_all(&self, max: bool, x: View) -> Result<Owned> {

@@ -35,15 +35,53 @@ pub enum UnaryOp {
     Signbit,
     /// `F.silu` (`x * sigmoid(x)`, as ATen computes it `x / (1 + exp(-x))`); no method name.
     Silu,
+    /// `F.gelu` (`x * Φ(x)`, through erf); no method name.
+    Gelu,
+    /// `F.gelu(approximate='tanh')`.
+    GeluTanh,
+    /// The derivative of `Gelu` at `x` (its backward multiplies it by the gradient).
+    GeluGrad,
+    /// The derivative of `GeluTanh` at `x`.
+    GeluTanhGrad,
 }
 
 /// Every unary op, in declaration order (the CUDA kernels' op codes follow it).
-pub const ALL_UNARY: [UnaryOp; 29] = {
+pub const ALL_UNARY: [UnaryOp; 33] = {
     use UnaryOp::*;
     [
-        Neg, Abs, Sqrt, Rsqrt, Exp, Expm1, Log, Log2, Log10, Log1p, Sin, Cos, Tan, Tanh, Sigmoid,
-        Relu, Floor, Ceil, Round, Trunc, Frac, Sign, Reciprocal, Square, LogicalNot, BitwiseNot,
-        IsNan, Signbit, Silu,
+        Neg,
+        Abs,
+        Sqrt,
+        Rsqrt,
+        Exp,
+        Expm1,
+        Log,
+        Log2,
+        Log10,
+        Log1p,
+        Sin,
+        Cos,
+        Tan,
+        Tanh,
+        Sigmoid,
+        Relu,
+        Floor,
+        Ceil,
+        Round,
+        Trunc,
+        Frac,
+        Sign,
+        Reciprocal,
+        Square,
+        LogicalNot,
+        BitwiseNot,
+        IsNan,
+        Signbit,
+        Silu,
+        Gelu,
+        GeluTanh,
+        GeluGrad,
+        GeluTanhGrad,
     ]
 };
 
@@ -80,6 +118,8 @@ impl UnaryOp {
             IsNan => "isnan",
             Signbit => "signbit",
             Silu => "silu",
+            Gelu | GeluTanh => "gelu",
+            GeluGrad | GeluTanhGrad => "gelu_backward",
         }
     }
 
@@ -116,6 +156,10 @@ impl UnaryOp {
                 | Tanh
                 | Sigmoid
                 | Silu
+                | Gelu
+                | GeluTanh
+                | GeluGrad
+                | GeluTanhGrad
                 | Reciprocal
         )
     }

@@ -7,6 +7,13 @@ use crate::backend::{self, Backend};
 use crate::core::{BinaryOp, ReduceOp, UnaryOp};
 use std::rc::Rc;
 
+/// `layer_norm_rows`' tensors: the normalised rows, the affine output if asked for, each row's
+/// mean and rstd.
+pub type NormedRows = (Tensor, Option<Tensor>, Tensor, Tensor);
+
+/// `layer_norm_backward_rows`' tensors: the input gradient, and the weight's and bias's.
+pub type NormGradients = (Tensor, Option<(Tensor, Tensor)>);
+
 /// The backend serving one device, taking tensors.
 pub struct On(&'static dyn Backend);
 
@@ -129,6 +136,43 @@ impl On {
     pub fn norm2_rows(&self, x: &Tensor, len: usize, shape: &[usize]) -> Result<Option<Tensor>> {
         let out = self.0.norm2_rows(x.operand(), len, shape)?;
         Ok(out.map(Tensor::from_owned))
+    }
+    /// `Backend::layer_norm_rows`: the normalised rows, the affine output if asked for, each
+    /// row's mean and rstd.
+    pub fn layer_norm_rows(
+        &self,
+        x: &Tensor,
+        inner: usize,
+        affine: Option<(&Tensor, &Tensor)>,
+        eps: f64,
+    ) -> Result<Option<NormedRows>> {
+        let affine = affine.map(|(w, b)| (w.operand(), b.operand()));
+        let out = self.0.layer_norm_rows(x.operand(), inner, affine, eps)?;
+        let t = Tensor::from_owned;
+        Ok(out.map(|(xh, y, m, r)| (t(xh), y.map(t), t(m), t(r))))
+    }
+    /// `Backend::layer_norm_backward_rows`: the input gradient and, with `params`, the
+    /// weight's and bias's (flat).
+    pub fn layer_norm_backward_rows(
+        &self,
+        g: &Tensor,
+        xhat: &Tensor,
+        w: Option<&Tensor>,
+        rstd: &Tensor,
+        params: bool,
+    ) -> Result<Option<NormGradients>> {
+        let w = w.map(|w| w.operand());
+        let out = self.0.layer_norm_backward_rows(
+            g.operand(),
+            xhat.operand(),
+            w,
+            rstd.operand(),
+            params,
+        )?;
+        Ok(out.map(|(dx, p)| {
+            let p = p.map(|(dw, db)| (Tensor::from_owned(dw), Tensor::from_owned(db)));
+            (Tensor::from_owned(dx), p)
+        }))
     }
     pub fn max_all(&self, max: bool, x: &Tensor) -> Result<Tensor> {
         Ok(Tensor::from_owned(self.0.max_all(max, x.operand())?))

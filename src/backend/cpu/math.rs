@@ -15,6 +15,8 @@ pub trait FloatMath: Arith {
     fn cos(self) -> Self;
     fn tan(self) -> Self;
     fn tanh(self) -> Self;
+    /// erf, correctly rounded in f32 (through f64), libm's in f64.
+    fn erf(self) -> Self;
     fn floor(self) -> Self;
     fn ceil(self) -> Self;
     fn round_even(self) -> Self;
@@ -65,6 +67,9 @@ macro_rules! float_math {
             }
             fn tanh(self) -> Self {
                 $tanh(self)
+            }
+            fn erf(self) -> Self {
+                libm::erf(self as f64) as $t
             }
             fn floor(self) -> Self {
                 <$t>::floor(self)

@@ -5,8 +5,10 @@ mod simd;
 mod binary;
 mod convert;
 pub mod elementwise;
+mod gelu;
 mod index;
 pub mod iter;
+pub mod layer_norm;
 pub mod math;
 mod matmul;
 mod norm;
@@ -23,7 +25,7 @@ pub mod vmath;
 mod widen;
 
 use super::storage::{output_vec, Arith, Buffer, Element, Storage};
-use super::{Backend, Owned, View};
+use super::{Backend, NormGrads, Normed, Owned, View};
 use crate::core::error::{runtime, Result};
 use crate::core::shape::{broadcast_strides, numel, Dims};
 use crate::core::{BinaryOp, DType, Device, Layout, ReduceOp, Scalar, UnaryOp};
@@ -452,6 +454,27 @@ impl Backend for Cpu {
 
     fn norm2_rows(&self, x: View, len: usize, shape: &[usize]) -> Result<Option<Owned>> {
         norm::norm2_rows(&x, len, shape)
+    }
+
+    fn layer_norm_rows(
+        &self,
+        x: View,
+        inner: usize,
+        affine: Option<(View, View)>,
+        eps: f64,
+    ) -> Result<Option<Normed>> {
+        layer_norm::layer_norm_rows(&x, inner, affine, eps)
+    }
+
+    fn layer_norm_backward_rows(
+        &self,
+        g: View,
+        xhat: View,
+        w: Option<View>,
+        rstd: View,
+        params: bool,
+    ) -> Result<Option<NormGrads>> {
+        layer_norm::layer_norm_backward_rows(&g, &xhat, w.as_ref(), &rstd, params)
     }
 
     fn max_all(&self, max: bool, x: View) -> Result<Owned> {

@@ -1,8 +1,8 @@
 //! Unary elementwise kernels, by dtype family (the op layer has already promoted the input).
 use super::elementwise::drive_grain;
 use super::math::FloatMath;
+use super::{gelu, sleef, vmath, widen};
 use super::{internal, map_keep};
-use super::{sleef, vmath, widen};
 use crate::backend::storage::output_vec;
 use crate::backend::storage::{Arith, Buffer, Element};
 use crate::backend::View;
@@ -45,6 +45,10 @@ where
         // ATen: 1 / (1 + exp(-x)) and x / (1 + exp(-x))
         Sigmoid => go!(|a: E::M| one.div(one.add(Arith::neg(a).exp()))),
         Silu => go!(|a: E::M| a.div(one.add(Arith::neg(a).exp()))),
+        Gelu => go!(gelu::gelu::<E::M>),
+        GeluTanh => go!(gelu::gelu_tanh::<E::M>),
+        GeluGrad => go!(gelu::gelu_grad::<E::M>),
+        GeluTanhGrad => go!(gelu::gelu_tanh_grad::<E::M>),
         // clamp_min(x, 0): NaN and -0.0 pass through
         Relu => go!(|a: E::M| if a < zero { zero } else { a }),
         Floor => go!(|a: E::M| FloatMath::floor(a)),
@@ -138,7 +142,7 @@ fn silu_body(x: &[f32], out: &mut [f32]) {
     }
 }
 
-/// `exp`, `log`, `tanh`, `sigmoid` or `silu` of `x` into `out`, the part from `at` of a buffer of `n`
+/// `exp`, `log`, `tanh`, `sigmoid`, `silu` or a gelu op of `x` into `out`, the part from `at` of a buffer of `n`
 /// elements whose vectorised loop steps by `step` (which only the scalar tails of sigmoid and
 /// silu see).
 fn transcendental(op: UnaryOp, x: &[f32], at: usize, n: usize, step: usize, out: &mut [f32]) {
@@ -150,17 +154,26 @@ fn transcendental(op: UnaryOp, x: &[f32], at: usize, n: usize, step: usize, out:
         UnaryOp::Silu => split_tail(x, at, n, step, out, silu_body, |v| {
             v / (1.0 + vmath::exp(-v))
         }),
+        UnaryOp::Gelu | UnaryOp::GeluGrad => gelu::gelu_slice(x, out, op == UnaryOp::GeluGrad),
+        UnaryOp::GeluTanh | UnaryOp::GeluTanhGrad => {
+            gelu::gelu_tanh_slice(x, out, op == UnaryOp::GeluTanhGrad)
+        }
         _ => split_tail(x, at, n, step, out, sleef::sigmoid_slice, vmath::sigmoid),
     }
 }
 
-/// Elements per part of the team for `exp`, `log`, `tanh`, `sigmoid` and `silu` (any float type).
+/// Elements per part of the team for the ops of `transcendental` (any float type).
 const TRANSCENDENTAL_GRAIN: usize = 4096;
 
-/// The contiguous source of a transcendental op with a vectorised kernel, else `None`.
+/// The contiguous source of a transcendental op with a vectorised kernel, else `None` (a
+/// one-element erf-form gelu too: PyTorch computes it by the scalar formula, `gelu::gelu`).
 fn transcendental_src<'a, E>(op: UnaryOp, v: &'a [E], x: &View) -> Option<&'a [E]> {
     use UnaryOp::*;
-    if !matches!(op, Exp | Log | Tanh | Sigmoid | Silu) || !x.is_contiguous() || x.numel() == 0 {
+    let vectorised = matches!(
+        op,
+        Exp | Log | Tanh | Sigmoid | Silu | GeluTanh | GeluTanhGrad
+    ) || matches!(op, Gelu | GeluGrad) && x.numel() > 1;
+    if !vectorised || !x.is_contiguous() || x.numel() == 0 {
         return None;
     }
     Some(&v[x.offset()..x.offset() + x.numel()])
@@ -182,7 +195,7 @@ fn fast_f32(op: UnaryOp, v: &[f32], x: &View) -> Option<Result<Laid>> {
     }))
 }
 
-/// float16/bfloat16 `exp`, `log`, `tanh`, `sigmoid` and `silu`: ATen runs the float kernels on each
+/// float16/bfloat16 `exp`, `log`, `tanh`, `sigmoid`, `silu` and gelu: ATen runs the float kernels on each
 /// widened vector (`Vectorized<Half>` holds 32, so the sigmoid and silu loops step by 64). Its
 /// exp and log there are SLEEF's (MKL serves only float32/float64); tanh keeps `vmath`'s (SLEEF's
 /// tanhf is not ported: a rare last-bit difference after rounding to the half type).

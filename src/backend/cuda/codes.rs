@@ -101,7 +101,8 @@ pub fn unary_code(op: UnaryOp, d: DType) -> Option<i32> {
         Sign => 21,
         Reciprocal => 22,
         Square => 23,
-        LogicalNot | BitwiseNot | IsNan | Signbit | Silu => return None,
+        LogicalNot | BitwiseNot | IsNan | Signbit | Silu | Gelu | GeluTanh | GeluGrad
+        | GeluTanhGrad => return None,
     };
     // integer kernels know only the ops that stay integral
     (is_float(d) || matches!(op, Neg | Abs | Relu | Sign | Square)).then_some(code)

@@ -119,56 +119,15 @@ fn linear_uncast(x: &Tensor, w: &Tensor, b: Option<&Tensor>) -> Result<Tensor> {
 
 // ------------------------------------------------------------------ simple activations
 
-/// Elementwise `f` computed on the host in f64 and rounded once to `x`'s dtype.
-fn map_f64(x: &Tensor, f: impl Fn(f64) -> f64) -> Result<Tensor> {
-    let v = x.contiguous_values_f64()?;
-    let out: Vec<f64> = v.into_iter().map(f).collect();
-    Tensor::from_f64s(&out, x.shape(), x.dtype())?.to_device(x.device())
-}
-
-const SQRT1_2: f64 = std::f64::consts::FRAC_1_SQRT_2;
-const K_BETA: f64 = std::f64::consts::SQRT_2 * std::f64::consts::FRAC_2_SQRT_PI * 0.5;
-const K_KAPPA: f64 = 0.044715;
-
-/// `F.gelu(x, approximate='none'|'tanh')`.
+/// `F.gelu(x, approximate='none'|'tanh')`: the engine's `Gelu`/`GeluTanh` ops.
 pub fn gelu(x: &Tensor, approximate: &str) -> Result<Tensor> {
-    let tanh = match approximate {
-        "none" => false,
-        "tanh" => true,
+    let op = match approximate {
+        "none" => UnaryOp::Gelu,
+        "tanh" => UnaryOp::GeluTanh,
         _ => return runtime("approximate argument must be either none or tanh."),
     };
     check_float("GeluKernelImpl", x)?;
-    let out = if tanh {
-        map_f64(x, |v| {
-            let inner = K_BETA * (v + K_KAPPA * v * v * v);
-            0.5 * v * (1.0 + inner.tanh())
-        })?
-    } else {
-        map_f64(x, |v| v * 0.5 * (1.0 + libm::erf(v * SQRT1_2)))?
-    };
-    if is_recording1(x) {
-        record("GeluBackward0", &[x], &out, &[Some(x)], move |g, c| {
-            let d = if tanh {
-                map_f64(c.saved(0), |v| {
-                    let x_sq = v * v;
-                    let inner = K_BETA * (v + K_KAPPA * x_sq * v);
-                    let t = inner.tanh();
-                    let left = 0.5 * v;
-                    let right = 1.0 + t;
-                    0.5 * right + left * (1.0 - t * t) * K_BETA * (1.0 + 3.0 * K_KAPPA * x_sq)
-                })?
-            } else {
-                map_f64(c.saved(0), |v| {
-                    let cdf = 0.5 * (1.0 + libm::erf(v * SQRT1_2));
-                    let pdf =
-                        (-0.5 * v * v).exp() * (std::f64::consts::FRAC_2_SQRT_PI * SQRT1_2 * 0.5);
-                    cdf + v * pdf
-                })?
-            };
-            Ok(vec![Some(mul(g, &d)?)])
-        })?;
-    }
-    Ok(out)
+    unary(op, x)
 }
 
 /// `F.leaky_relu(x, negative_slope=0.01)`: ATen's `x > 0 ? x : x * slope`, and for the
@@ -308,27 +267,28 @@ fn layer_norm_uncast(
     }
     check_float("LayerNormKernelImpl", x)?;
     let inner: usize = normalized.iter().product();
-    let rows = x.numel() / inner.max(1);
-    let f32ish = x.dtype() != DType::F64;
-    let r = |v: f64| if f32ish { v as f32 as f64 } else { v };
-    let xv = x.contiguous_values_f64()?;
-    let mut means = vec![0f64; rows];
-    let mut rstds = vec![0f64; rows];
-    let mut y = vec![0f64; xv.len()];
-    for i in 0..rows {
-        let row = &xv[i * inner..(i + 1) * inner];
-        let m = row.iter().sum::<f64>() / inner as f64;
-        let var = row.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / inner as f64;
-        let (m, rstd) = (r(m), r(1.0 / (r(var) + eps).sqrt()));
-        means[i] = m;
-        rstds[i] = rstd;
-        for j in 0..inner {
-            y[i * inner + j] = r((row[j] - m) * rstd);
-        }
-    }
-    let xhat = Tensor::from_f64s(&y, x.shape(), x.dtype())?.to_device(x.device())?;
+    let mut stat_shape = x.shape()[..nd - k].to_vec();
+    stat_shape.extend(std::iter::repeat_n(1, k));
+    let dispatch = crate::tensor::dispatch::on(x.device());
+    let (wc, bc) = (
+        w.map(|w| w.contiguous()).transpose()?,
+        b.map(|b| b.contiguous()).transpose()?,
+    );
+    let affine = wc.as_ref().zip(bc.as_ref());
+    let (xhat, fused, rstd) =
+        match dispatch.layer_norm_rows(&x.contiguous()?, inner, affine, eps)? {
+            Some((xhat, y, _mean, rstd)) => (xhat, y, rstd.reshape_to(&stat_shape)?),
+            None => {
+                let (xhat, rstd) = normalize_f64(x, inner, eps, &stat_shape)?;
+                (xhat, None, rstd)
+            }
+        };
     let mut out = xhat.clone();
     mode::without(|| -> Result<()> {
+        if let Some(y) = &fused {
+            out = y.clone();
+            return Ok(());
+        }
         if let Some(w) = w {
             out = mul(&out, w)?;
         }
@@ -337,16 +297,14 @@ fn layer_norm_uncast(
         }
         Ok(())
     })?;
-    if out.ptr_eq(&xhat) {
-        out = xhat.clone_tensor()?;
-    }
     let mut ins = vec![x];
     ins.extend(w);
     ins.extend(b);
     if is_recording(&ins) {
-        let mut stat_shape = x.shape()[..nd - k].to_vec();
-        stat_shape.extend(std::iter::repeat_n(1, k));
-        let rstd = Tensor::from_f64s(&rstds, &stat_shape, x.dtype())?.to_device(x.device())?;
+        // the output must not be the saved `xhat` itself, which an in-place op on it would change
+        if out.ptr_eq(&xhat) {
+            out = xhat.clone_tensor()?;
+        }
         let red: Vec<i64> = (nd - k..nd).map(|d| d as i64).collect();
         let batch: Vec<i64> = (0..nd - k).map(|d| d as i64).collect();
         let (hw, hb) = (w.is_some(), b.is_some());
@@ -359,12 +317,18 @@ fn layer_norm_uncast(
             &[Some(&xhat), w],
             Box::new(move |g, c| {
                 let xhat = c.saved(0);
-                let gw = if hw { mul(g, c.saved(1))? } else { g.clone() };
-                // dx = rstd * (gw - mean(gw) - xhat * mean(gw * xhat))
-                let m1 = mean(&gw, Some(&red), true, None)?;
-                let m2 = mean(&mul(&gw, xhat)?, Some(&red), true, None)?;
-                let dx = mul(&rstd, &sub(&sub(&gw, &m1)?, &mul(xhat, &m2)?)?)?;
-                let mut r = vec![when(c.needs(0), || Ok(dx))?];
+                let w = hw.then(|| c.saved(1));
+                let (nw, nb) = (hw && c.needs(1), hb && c.needs(1 + hw as usize));
+                let fused = layer_norm_grads(g, xhat, w, &rstd, nw || nb)?;
+                let (dx, sums) = match fused {
+                    Some((dx, sums)) => (Some(dx), sums),
+                    None => (None, None),
+                };
+                let dx = match dx {
+                    Some(dx) => Some(dx),
+                    None => when(c.needs(0), || layer_norm_dx(g, xhat, w, &rstd, &red))?,
+                };
+                let mut r = vec![dx];
                 let bdims = batch.clone();
                 let sum_b = |t: &Tensor| -> Result<Tensor> {
                     if bdims.is_empty() {
@@ -373,19 +337,88 @@ fn layer_norm_uncast(
                         sum(t, Some(&bdims), false, None)
                     }
                 };
-                let mut k = 1;
+                let shaped =
+                    |t: &Tensor| t.reshape_to(xhat.shape()[xhat.ndim() - red.len()..].as_ref());
                 if hw {
-                    r.push(when(c.needs(k), || sum_b(&mul(g, xhat)?))?);
-                    k += 1;
+                    r.push(when(nw, || match &sums {
+                        Some((dw, _)) => shaped(dw),
+                        None => sum_b(&mul(g, xhat)?),
+                    })?);
                 }
                 if hb {
-                    r.push(when(c.needs(k), || sum_b(g))?);
+                    r.push(when(nb, || match &sums {
+                        Some((_, db)) => shaped(db),
+                        None => sum_b(g),
+                    })?);
                 }
                 Ok(r)
             }),
         )?;
     }
     Ok(out)
+}
+
+/// The normalised rows of `x` and each row's rstd (`stat_shape`), computed on the host in f64
+/// and rounded as ATen's float kernel rounds its mean and rstd: for backends without
+/// `layer_norm_rows`.
+fn normalize_f64(
+    x: &Tensor,
+    inner: usize,
+    eps: f64,
+    stat_shape: &[usize],
+) -> Result<(Tensor, Tensor)> {
+    let rows = x.numel() / inner.max(1);
+    let f32ish = x.dtype() != DType::F64;
+    let r = |v: f64| if f32ish { v as f32 as f64 } else { v };
+    let xv = x.contiguous_values_f64()?;
+    let mut rstds = vec![0f64; rows];
+    let mut y = vec![0f64; xv.len()];
+    for i in 0..rows {
+        let row = &xv[i * inner..(i + 1) * inner];
+        let m = row.iter().sum::<f64>() / inner as f64;
+        let var = row.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / inner as f64;
+        let (m, rstd) = (r(m), r(1.0 / (r(var) + eps).sqrt()));
+        rstds[i] = rstd;
+        for j in 0..inner {
+            y[i * inner + j] = r((row[j] - m) * rstd);
+        }
+    }
+    let xhat = Tensor::from_f64s(&y, x.shape(), x.dtype())?.to_device(x.device())?;
+    let rstd = Tensor::from_f64s(&rstds, stat_shape, x.dtype())?.to_device(x.device())?;
+    Ok((xhat, rstd))
+}
+
+/// A layer norm's input gradient and, with `params`, the column sums `Σ g * xhat` and `Σ g`
+/// over the rows (the weight's and bias's gradients, flat), from the backend's row kernel;
+/// `None` where it has none for these operands.
+fn layer_norm_grads(
+    g: &Tensor,
+    xhat: &Tensor,
+    w: Option<&Tensor>,
+    rstd: &Tensor,
+    params: bool,
+) -> Result<Option<crate::tensor::dispatch::NormGradients>> {
+    let d = crate::tensor::dispatch::on(g.device());
+    let wc = w.map(|w| w.contiguous()).transpose()?;
+    d.layer_norm_backward_rows(&g.contiguous()?, xhat, wc.as_ref(), rstd, params)
+}
+
+/// A layer norm's input gradient in engine ops: `rstd * (gw - mean(gw) - xhat * mean(gw *
+/// xhat))`, `gw = g * w`, the means over the normalised dims `red`.
+fn layer_norm_dx(
+    g: &Tensor,
+    xhat: &Tensor,
+    w: Option<&Tensor>,
+    rstd: &Tensor,
+    red: &[i64],
+) -> Result<Tensor> {
+    let gw = match w {
+        Some(w) => mul(g, w)?,
+        None => g.clone(),
+    };
+    let m1 = mean(&gw, Some(red), true, None)?;
+    let m2 = mean(&mul(&gw, xhat)?, Some(red), true, None)?;
+    mul(rstd, &sub(&sub(&gw, &m1)?, &mul(xhat, &m2)?)?)
 }
 
 // ------------------------------------------------------------------ losses

@@ -344,6 +344,49 @@ import torch.nn.functional as F
 x = torch.tensor([-1.0, 0.5, 2.0], requires_grad=True)
 F.gelu(x, approximate='tanh').sum().backward()
 print(x.grad)
+# %% gelu_vectorised
+# F.gelu over contiguous runs (PyTorch: oneDNN's erf for the erf form, SLEEF's tanh for the
+# tanh form), strided ones (the scalar formula), half types and special values, as printed.
+# Inputs stay above -2.5: further left, 1 + erf cancels to a few ulps of 1, whose digits each
+# erf approximation gives its own way (PyTorch's scalar and oneDNN paths disagree there too)
+import torch
+import torch.nn.functional as F
+torch.manual_seed(3)
+x = (torch.rand(2, 50) * 5 - 2.5).requires_grad_()
+for approx in ('none', 'tanh'):
+    y = F.gelu(x, approximate=approx)
+    print(y)
+    y.backward(torch.ones(2, 50))
+    print(x.grad)
+    x.grad = None
+t = x.detach()
+print(F.gelu(t[:, ::3]), F.gelu(t[:, ::3], approximate='tanh'))
+print(F.gelu(t.half()), F.gelu(t.bfloat16(), approximate='tanh'))
+print(F.gelu(t.double())[0, :6])
+s = torch.tensor([0.0, -0.0, float('-inf'), float('nan'), 1e-30, -7.0, -20.0, 20.0])
+print(F.gelu(s).tolist(), F.gelu(s, approximate='tanh').tolist())
+# %% layer_norm_rows
+# F.layer_norm over whole rows (the engine's row kernel for float32), its three gradients, a
+# two-dim normalised shape, a transposed input, and the float64/float16 paths
+import torch
+import torch.nn.functional as F
+torch.manual_seed(4)
+x = (torch.randn(6, 40) * 3 + 2).requires_grad_()
+w = torch.randn(40).requires_grad_()
+b = torch.randn(40).requires_grad_()
+y = F.layer_norm(x, (40,), w, b)
+print(y[:2, :8])
+y.backward(torch.randn(6, 40))
+print(x.grad[:2, :8], w.grad[:8], b.grad[:8])
+print(F.layer_norm(x.detach(), (40,))[3, -6:])
+print(F.layer_norm(x.detach(), (40,), weight=w.detach())[3, -6:])
+z = torch.randn(2, 3, 4, 5)
+print(F.layer_norm(z, (4, 5), torch.ones(4, 5) * 2, torch.zeros(4, 5) + 0.5)[1, 2])
+print(F.layer_norm(z.transpose(2, 3), (4,))[0, 0])
+print(F.layer_norm(z.double(), (5,))[0, 0, 0], F.layer_norm(z.half(), (5,))[0, 0, 0])
+v = torch.randn(3, 1000).requires_grad_()
+F.layer_norm(v, (1000,), eps=1e-3).pow(2).sum().backward()
+print(v.grad[:, :4])
 # %% module_property_classmethod
 import torch
 import torch.nn as nn

@@ -11,6 +11,22 @@ fn one_minus(t: &Tensor) -> crate::tensor::Result<Tensor> {
     crate::tensor::ops::binary::binary_scalar(BinaryOp::Sub, t, crate::tensor::Scalar::Int(1), true)
 }
 
+/// `f(g, x)` as ATen's activation backward kernels compute it: in float32 for float16 and
+/// bfloat16 (widened, then rounded once to the input's dtype).
+fn widened(
+    g: &Tensor,
+    x: &Tensor,
+    f: impl Fn(&Tensor, &Tensor) -> crate::tensor::Result<Tensor>,
+) -> crate::tensor::Result<Vec<Option<Tensor>>> {
+    let dt = x.dtype();
+    let r = if matches!(dt, DType::F16 | DType::BF16) {
+        f(&g.to_dtype(DType::F32)?, &x.to_dtype(DType::F32)?)?.to_dtype(dt)?
+    } else {
+        f(g, x)?
+    };
+    Ok(vec![Some(r)])
+}
+
 pub(super) fn record_unary(op: UnaryOp, x: &Tensor, out: &Tensor) -> crate::tensor::Result<()> {
     use UnaryOp::*;
     let i = [x];
@@ -117,23 +133,19 @@ pub(super) fn record_unary(op: UnaryOp, x: &Tensor, out: &Tensor) -> crate::tens
             Ok(vec![Some(g.clone())])
         }),
         Silu => record("SiluBackward0", &i, out, &sx, |g, c| {
-            // ATen's vector formula: grad * s * (1 + x * (1 - s)), s = sigmoid(x), in float32
-            // for float16/bfloat16 (rounded once, as ATen's kernel widens them)
-            let dt = c.saved(0).dtype();
-            let wide = matches!(dt, DType::F16 | DType::BF16);
-            let at = |t: &Tensor| {
-                if wide {
-                    t.to_dtype(DType::F32)
-                } else {
-                    Ok(t.clone())
-                }
-            };
-            let (x, g) = (&at(c.saved(0))?, &at(g)?);
-            let s = unary(Sigmoid, x)?;
-            let one_minus = one_minus(&s)?;
-            let inner = scalar_op(BinaryOp::Add, &mul(x, &one_minus)?, 1.0)?;
-            Ok(vec![Some(mul(&mul(g, &s)?, &inner)?.to_dtype(dt)?)])
+            // ATen's vector formula: grad * s * (1 + x * (1 - s)), s = sigmoid(x)
+            widened(g, c.saved(0), |g, x| {
+                let s = unary(Sigmoid, x)?;
+                let one_minus = one_minus(&s)?;
+                let inner = scalar_op(BinaryOp::Add, &mul(x, &one_minus)?, 1.0)?;
+                mul(&mul(g, &s)?, &inner)
+            })
         }),
+        Gelu | GeluTanh => record("GeluBackward0", &i, out, &sx, move |g, c| {
+            let d = if op == Gelu { GeluGrad } else { GeluTanhGrad };
+            widened(g, c.saved(0), |g, x| mul(g, &unary(d, x)?))
+        }),
+        GeluGrad | GeluTanhGrad => Ok(()),
         LogicalNot | BitwiseNot | IsNan | Signbit => Ok(()),
     }
 }
