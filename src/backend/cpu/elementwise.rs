@@ -281,19 +281,57 @@ pub fn update<D: Copy + Send + Sync, S: Copy + Sync>(
         return;
     }
     let (sd, ss) = (inner(&st[0]), inner(&st[1]));
-    for_rows(
-        &cs,
-        &st,
-        [dst_offset, src.offset],
-        0,
-        n,
-        |_, len, [id, is]| {
-            for i in 0..len {
-                let p = id + i * sd;
-                dst[p] = f(dst[p], src.data[is + i * ss]);
-            }
-        },
-    );
+    // elements `start..end` (row-major over `cs`) into `part`, the slice of `dst` from `base`
+    let run = |part: &mut [D], base: usize, start: usize, end: usize| {
+        for_rows(
+            &cs,
+            &st,
+            [dst_offset, src.offset],
+            start,
+            end,
+            |_, len, [id, is]| {
+                let id = id - base;
+                if sd == 1 && ss == 1 {
+                    let o = &mut part[id..id + len];
+                    for (o, x) in o.iter_mut().zip(&src.data[is..is + len]) {
+                        *o = f(*o, *x);
+                    }
+                } else {
+                    for i in 0..len {
+                        let p = id + i * sd;
+                        part[p] = f(part[p], src.data[is + i * ss]);
+                    }
+                }
+            },
+        );
+    };
+    // Over the team, a block of outer indices each, when each outer index's elements lie
+    // below the next one's (then the blocks' address ranges are disjoint slices of `dst`).
+    let (outer, s0) = (cs[0], st[0][0]);
+    let extent: usize = (1..cs.len()).map(|d| (cs[d] - 1) * st[0][d]).sum();
+    let parts = team::parts_for(n, PAR_THRESHOLD).min(outer);
+    if parts < 2 || extent >= s0 {
+        return run(dst, 0, 0, n);
+    }
+    let (per_row, rows_per) = (n / outer, outer.div_ceil(parts));
+    let mut blocks = Vec::with_capacity(parts);
+    let mut rest = &mut dst[dst_offset..];
+    let mut at = dst_offset;
+    for a in (0..outer).step_by(rows_per) {
+        let b = (a + rows_per).min(outer);
+        let (lo, hi) = (dst_offset + a * s0, dst_offset + (b - 1) * s0 + extent + 1);
+        let (_, r) = std::mem::take(&mut rest).split_at_mut(lo - at);
+        let (block, r) = r.split_at_mut(hi - lo);
+        rest = r;
+        at = hi;
+        blocks.push((block, lo, a * per_row, b * per_row));
+    }
+    let count = blocks.len();
+    team::for_pieces(&mut blocks, count, 1, &|_, piece| {
+        for (block, lo, start, end) in piece.iter_mut() {
+            run(block, *lo, *start, *end);
+        }
+    });
 }
 
 /// `dst[i] = v` over a strided view.
@@ -317,4 +355,42 @@ pub fn fill<D: Copy + Send + Sync>(
         },
         |_, s| s,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{update, Src};
+
+    /// `update` against a plain loop over the multi-index, for strided destinations large
+    /// enough to split over the team.
+    fn check(rows: usize, cols: usize, dst_strides: [usize; 2], offset: usize) {
+        let len = offset + (rows - 1) * dst_strides[0] + (cols - 1) * dst_strides[1] + 1;
+        let src: Vec<f32> = (0..rows * cols).map(|i| i as f32).collect();
+        let mut got = vec![-1f32; len];
+        let strides = [cols, 1];
+        let s = Src {
+            data: &src,
+            offset: 0,
+            strides: &strides,
+        };
+        update(&mut got, offset, &dst_strides, &[rows, cols], s, |_, x| x);
+        let mut want = vec![-1f32; len];
+        for r in 0..rows {
+            for c in 0..cols {
+                want[offset + r * dst_strides[0] + c * dst_strides[1]] = src[r * cols + c];
+            }
+        }
+        assert_eq!(got, want, "{rows}x{cols} strides {dst_strides:?}");
+    }
+
+    #[test]
+    fn strided_destinations_match_the_plain_loop() {
+        // every other column: each row's elements lie below the next row's (split over rows)
+        check(300, 400, [800, 2], 3);
+        // rows interleaved with the next ones, no address twice (a row reaches past the next
+        // row's start: one thread)
+        check(20_000, 4, [7, 3], 0);
+        // a slab of a stacked output, as `stack(dim=1)` writes it
+        check(64, 4096, [4 * 4096, 1], 4096);
+    }
 }

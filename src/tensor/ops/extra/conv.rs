@@ -1,7 +1,7 @@
-//! Convolution and pooling as im2col: the windows of the input are gathered by flat position
-//! (`host::take_flat`; positions in the padding read one extra element appended to the input:
-//! 0 for convolution and average pooling, -inf for max pooling), then convolution is one
-//! matmul with the weights and pooling a max or mean over each window. Every step is an
+//! Convolution and pooling as im2col: the windows of the input are one strided slice of the
+//! padded input per kernel offset, stacked (`unfold`; the padding is 0 for convolution and
+//! average pooling, -inf for max pooling), then convolution is one matmul with the weights and
+//! pooling a max or mean over each window. Every step is an
 //! existing op, so this runs on every device with autograd; the last node is named as
 //! PyTorch names it (`ConvolutionBackward0`, `MaxPool2DWithIndicesBackward0`, ...).
 //!
@@ -20,7 +20,8 @@
 use super::host::{i64s, make, make_i64, rename, take_flat, values};
 use crate::tensor::autocast::{self, req, AmpOp};
 use crate::tensor::error::{runtime, Result};
-use crate::tensor::ops::join::cat;
+use crate::tensor::index::{index, IndexItem};
+use crate::tensor::ops::join::{cat, stack};
 use crate::tensor::ops::matmul::matmul;
 use crate::tensor::ops::reduce::{max_dim, mean, sum};
 use crate::tensor::shape::fmt_list;
@@ -104,8 +105,41 @@ fn batched(x: &Tensor, op: &str) -> Result<(Tensor, bool)> {
     }
 }
 
-/// The windows of `x` ([N, C, H, W]) as [N, C, kh*kw, OH*OW], and the output size.
-fn unfold(x: &Tensor, w: &Window, fill: f64) -> Result<(Tensor, [usize; 2])> {
+/// `x` ([N, C, H, W]) with `top`/`left` rows/columns of `fill` before and `bottom`/`right`
+/// after (two `cat`s, so gradients flow back to `x`).
+fn padded(
+    x: &Tensor,
+    [top, left]: [usize; 2],
+    [bottom, right]: [usize; 2],
+    fill: f64,
+) -> Result<Tensor> {
+    let mut t = x.clone();
+    for (dim, before, after) in [(2, top, bottom), (3, left, right)] {
+        if before + after == 0 {
+            continue;
+        }
+        let mut shape = t.shape().to_vec();
+        let mut parts = Vec::with_capacity(3);
+        for (n, last) in [(before, false), (after, true)] {
+            if last {
+                parts.push(t.clone());
+            }
+            if n > 0 {
+                shape[dim] = n;
+                let len = shape.iter().product();
+                parts.push(make(&vec![fill; len], &shape, t.dtype(), t.device())?);
+            }
+        }
+        t = cat(&parts, dim as i64)?;
+    }
+    Ok(t)
+}
+
+/// The windows of `x` ([N, C, H, W]): one strided slice of the padded input per kernel offset
+/// (`[N, C, OH, OW]` each, offsets row-major), and the output size. Positions in the padding
+/// (or past it, for a `ceil_mode` window) read `fill`: 0 for convolution and average pooling,
+/// -inf for max pooling.
+fn window_views(x: &Tensor, w: &Window, fill: f64) -> Result<(Vec<Tensor>, [usize; 2])> {
     let s = x.shape().to_vec();
     let Some(out) = w.out_size([s[2], s[3]]) else {
         return runtime(format!(
@@ -116,13 +150,40 @@ fn unfold(x: &Tensor, w: &Window, fill: f64) -> Result<(Tensor, [usize; 2])> {
             w.dilation[1] * (w.kernel[1] - 1) + 1
         ));
     };
-    let pos = window_positions(&s, w, out);
-    let src = with_pad_element(x, fill)?;
-    let cols = take_flat(
-        &src,
-        &pos,
-        &[s[0], s[1], w.kernel[0] * w.kernel[1], out[0] * out[1]],
-    )?;
+    // the rows and columns the last window reaches, past the input and its padding with ceil_mode
+    let reach = |k: usize| (out[k] - 1) * w.stride[k] + w.dilation[k] * (w.kernel[k] - 1) + 1;
+    let after = |k: usize| reach(k).saturating_sub(s[2 + k] + w.padding[k]);
+    let xp = padded(x, w.padding, [after(0), after(1)], fill)?;
+    let all = IndexItem::Slice(None, None, None);
+    let mut views = Vec::with_capacity(w.kernel[0] * w.kernel[1]);
+    for ki in 0..w.kernel[0] {
+        for kj in 0..w.kernel[1] {
+            let at = |k: usize, o: usize| {
+                let start = (o * w.dilation[k]) as i64;
+                let stop = start + ((out[k] - 1) * w.stride[k]) as i64 + 1;
+                IndexItem::Slice(Some(start), Some(stop), Some(w.stride[k] as i64))
+            };
+            views.push(index(
+                &xp,
+                &[all.clone(), all.clone(), at(0, ki), at(1, kj)],
+            )?);
+        }
+    }
+    Ok((views, out))
+}
+
+/// The windows of `x` ([N, C, H, W]) stacked as [N, C, kh*kw, OH*OW], or with `offsets_outer`
+/// as [N, kh*kw, C, OH*OW], and the output size (see `window_views`).
+fn unfold(x: &Tensor, w: &Window, fill: f64, offsets_outer: bool) -> Result<(Tensor, [usize; 2])> {
+    let s = x.shape().to_vec();
+    let (views, out) = window_views(x, w, fill)?;
+    let stacked = stack(&views, if offsets_outer { 1 } else { 2 })?;
+    let (a, b) = if offsets_outer {
+        (views.len(), s[1])
+    } else {
+        (s[1], views.len())
+    };
+    let cols = stacked.view(&i64s(&[s[0], a, b, out[0] * out[1]]))?;
     Ok((cols, out))
 }
 
@@ -134,7 +195,7 @@ const SMALL_CHANNELS: usize = 16;
 /// One group's columns as [N, K, L] and weights as [og, K], the reduction index K in the
 /// order PyTorch's CPU convolution sums it (one fused multiply-add per term, bias last), so
 /// the matmul's sequential sums round as PyTorch's do (checked bit for bit for 1 to 16
-/// channels; see `SMALL_CHANNELS`).
+/// channels; see `SMALL_CHANNELS`). `cols` is `unfold`'s, offsets outer for small groups.
 fn reduction_order(
     cols: &Tensor,
     weight: &Tensor,
@@ -143,13 +204,14 @@ fn reduction_order(
     l: i64,
 ) -> Result<(Tensor, Tensor)> {
     let n = cols.shape()[0] as i64;
-    let gc = cols.narrow(1, c0 as i64, cg as i64)?;
     let gw = weight.narrow(0, o0 as i64, og as i64)?;
     if cg > SMALL_CHANNELS {
+        let gc = cols.narrow(1, c0 as i64, cg as i64)?;
         return Ok((gc.reshape(&[n, -1, l])?, gw.reshape(&[og as i64, -1])?));
     }
+    let gc = cols.narrow(2, c0 as i64, cg as i64)?;
     Ok((
-        gc.permute(&[0, 2, 1, 3])?.reshape(&[n, -1, l])?,
+        gc.reshape(&[n, -1, l])?,
         gw.permute(&[0, 2, 3, 1])?.reshape(&[og as i64, -1])?,
     ))
 }
@@ -203,9 +265,9 @@ fn conv2d_uncast(
         kernel: [ws[2], ws[3]],
         ..w
     };
-    let (cols, out) = unfold(&xb, &win, 0.0)?;
-    let l = (out[0] * out[1]) as i64;
     let (cg, og) = (c / groups, ws[0] / groups);
+    let (cols, out) = unfold(&xb, &win, 0.0, cg <= SMALL_CHANNELS)?;
+    let l = (out[0] * out[1]) as i64;
     let mut parts = Vec::with_capacity(groups);
     for g in 0..groups {
         let (gcols, gw) = reduction_order(&cols, weight, (g * cg, cg), (g * og, og), l)?;
@@ -318,7 +380,7 @@ fn max_pool2d_uncast(
     with_indices: bool,
 ) -> Result<(Tensor, Option<Tensor>)> {
     let (xb, added) = pool_input(x, "max_pool2d", &w)?;
-    let (cols, out) = unfold(&xb, &w, f64::NEG_INFINITY)?;
+    let (cols, out) = unfold(&xb, &w, f64::NEG_INFINITY, false)?;
     let (v, at) = max_dim(&cols, 2, false, true)?;
     let s = xb.shape().to_vec();
     let shape = i64s(&[s[0], s[1], out[0], out[1]]);
@@ -435,17 +497,16 @@ fn avg_pool2d_uncast(
     divisor_override: Option<usize>,
 ) -> Result<Tensor> {
     let (xb, added) = pool_input(x, "avg_pool2d", &w)?;
-    let (cols, out) = unfold(&xb, &w, 0.0)?;
+    // each window's sum in window order (PyTorch's), one added view per kernel offset
+    let (views, out) = window_views(&xb, &w, 0.0)?;
+    let mut total = views[0].clone();
+    for v in &views[1..] {
+        total = crate::tensor::autograd::util::add(&total, v)?;
+    }
     let s = xb.shape().to_vec();
     let div = avg_divisors(&w, [s[2], s[3]], out, count_include_pad, divisor_override);
-    let area = (w.kernel[0] * w.kernel[1]) as f64;
-    let v = if div.iter().all(|&d| d == area) {
-        mean(&cols, Some(&[2]), false, None)?
-    } else {
-        // each window's sum divided by its own divisor
-        let c = make(&div, &[out[0] * out[1]], x.dtype(), x.device())?;
-        crate::tensor::autograd::util::div(&sum(&cols, Some(&[2]), false, None)?, &c)?
-    };
+    let c = make(&div, &[out[0], out[1]], x.dtype(), x.device())?;
+    let v = crate::tensor::autograd::util::div(&total, &c)?;
     let y = v.reshape(&i64s(&[s[0], s[1], out[0], out[1]]))?;
     unbatch(y, added, "AvgPool2DBackward0")
 }
