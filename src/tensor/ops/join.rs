@@ -82,7 +82,8 @@ fn cat_raw(ts: &[Tensor], dim: i64) -> Result<Tensor> {
     shape[d] = total;
     let be = crate::tensor::dispatch::on(device);
     let n = crate::tensor::shape::checked_numel(&shape)?;
-    let storage = be.zeros(dtype, n, device)?;
+    // every element is one input's copy below (the skipped inputs fill none of it)
+    let storage = be.empty(dtype, n, device)?;
     let out = Tensor::from_parts(storage, shape.clone(), contiguous_strides(&shape), 0);
     let mut at = 0usize;
     for t in ts.iter().filter(|t| !skip(t)) {
