@@ -242,6 +242,24 @@ print(x + torch.tensor(2.0))
 }
 
 #[test]
+fn layer_norm_with_weights_on_another_device_is_a_mismatch() {
+    // the CPU row kernel must not be handed the GPU's weight and bias
+    let out = sim("import torch.nn.functional as F
+x = torch.randn(3, 4)
+w, b = torch.ones(4, device='cuda'), torch.zeros(4, device='cuda')
+try:
+    F.layer_norm(x, (4,), w, b)
+except RuntimeError as e:
+    print(e)
+print(F.layer_norm(x.cuda(), (4,), w, b).device)
+");
+    assert_eq!(
+        out,
+        "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!\ncuda:0\n"
+    );
+}
+
+#[test]
 fn two_gpus_mismatch_and_set_device() {
     let out = sim_with(
         &["--sim-gpu=2"],

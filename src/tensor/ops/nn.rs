@@ -274,7 +274,12 @@ fn layer_norm_uncast(
         w.map(|w| w.contiguous()).transpose()?,
         b.map(|b| b.contiguous()).transpose()?,
     );
-    let affine = wc.as_ref().zip(bc.as_ref());
+    // (operands on another device take the op-by-op path below, which reports the mismatch)
+    let here = |t: &&Tensor| t.device() == x.device();
+    let affine = wc
+        .as_ref()
+        .zip(bc.as_ref())
+        .filter(|(w, b)| here(w) && here(b));
     let (xhat, fused, rstd) =
         match dispatch.layer_norm_rows(&x.contiguous()?, inner, affine, eps)? {
             Some((xhat, y, _mean, rstd)) => (xhat, y, rstd.reshape_to(&stat_shape)?),
@@ -398,6 +403,9 @@ fn layer_norm_grads(
     rstd: &Tensor,
     params: bool,
 ) -> Result<Option<crate::tensor::dispatch::NormGradients>> {
+    if w.is_some_and(|w| w.device() != g.device()) {
+        return Ok(None);
+    }
     let d = crate::tensor::dispatch::on(g.device());
     let wc = w.map(|w| w.contiguous()).transpose()?;
     d.layer_norm_backward_rows(&g.contiguous()?, xhat, wc.as_ref(), rstd, params)
