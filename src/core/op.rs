@@ -46,42 +46,13 @@ pub enum UnaryOp {
 }
 
 /// Every unary op, in declaration order (the CUDA kernels' op codes follow it).
+#[rustfmt::skip]
 pub const ALL_UNARY: [UnaryOp; 33] = {
     use UnaryOp::*;
     [
-        Neg,
-        Abs,
-        Sqrt,
-        Rsqrt,
-        Exp,
-        Expm1,
-        Log,
-        Log2,
-        Log10,
-        Log1p,
-        Sin,
-        Cos,
-        Tan,
-        Tanh,
-        Sigmoid,
-        Relu,
-        Floor,
-        Ceil,
-        Round,
-        Trunc,
-        Frac,
-        Sign,
-        Reciprocal,
-        Square,
-        LogicalNot,
-        BitwiseNot,
-        IsNan,
-        Signbit,
-        Silu,
-        Gelu,
-        GeluTanh,
-        GeluGrad,
-        GeluTanhGrad,
+        Neg, Abs, Sqrt, Rsqrt, Exp, Expm1, Log, Log2, Log10, Log1p, Sin, Cos, Tan, Tanh, Sigmoid,
+        Relu, Floor, Ceil, Round, Trunc, Frac, Sign, Reciprocal, Square, LogicalNot, BitwiseNot,
+        IsNan, Signbit, Silu, Gelu, GeluTanh, GeluGrad, GeluTanhGrad,
     ]
 };
 
@@ -126,15 +97,14 @@ impl UnaryOp {
     /// Parse a method name (`x.exp()` → `Exp`); `None` for names that are not unary ops.
     pub fn from_name(name: &str) -> Option<UnaryOp> {
         use UnaryOp::*;
-        const ALL: [UnaryOp; 28] = [
-            Neg, Abs, Sqrt, Rsqrt, Exp, Expm1, Log, Log2, Log10, Log1p, Sin, Cos, Tan, Tanh,
-            Sigmoid, Relu, Floor, Ceil, Round, Trunc, Frac, Sign, Reciprocal, Square, LogicalNot,
-            BitwiseNot, IsNan, Signbit,
-        ];
         match name {
             "negative" => Some(Neg),
             "absolute" => Some(Abs),
-            _ => ALL.into_iter().find(|op| op.name() == name),
+            // the activations are functions of `torch.nn.functional`, not tensor methods
+            _ => ALL_UNARY
+                .into_iter()
+                .filter(|op| !matches!(op, Silu | Gelu | GeluTanh | GeluGrad | GeluTanhGrad))
+                .find(|op| op.name() == name),
         }
     }
 

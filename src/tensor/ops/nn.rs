@@ -330,7 +330,7 @@ fn layer_norm_uncast(
                     None => (None, None),
                 };
                 let dx = match dx {
-                    Some(dx) => Some(dx),
+                    Some(dx) => c.needs(0).then_some(dx),
                     None => when(c.needs(0), || layer_norm_dx(g, xhat, w, &rstd, &red))?,
                 };
                 let mut r = vec![dx];
