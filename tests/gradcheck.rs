@@ -557,13 +557,13 @@ fn idx(v: &[i64], shape: &[usize]) -> Tensor {
 #[test]
 fn sorting_and_selection() {
     check("sort", &[t(&[3, 4], 40)], &|x| {
-        Ok(sort::sort(&x[0], -1, false)?.0)
+        Ok(sort::sort(&x[0], -1, false, false)?.0)
     });
     check("sort desc dim0", &[t(&[3, 4], 41)], &|x| {
-        Ok(sort::sort(&x[0], 0, true)?.0)
+        Ok(sort::sort(&x[0], 0, true, false)?.0)
     });
     check("topk", &[t(&[3, 5], 42)], &|x| {
-        Ok(sort::topk(&x[0], 2, 1, true)?.0)
+        Ok(sort::topk(&x[0], 2, 1, true, true)?.0)
     });
     check("kthvalue", &[t(&[4, 3], 43)], &|x| {
         Ok(sort::kthvalue(&x[0], 2, 0, false)?.0)

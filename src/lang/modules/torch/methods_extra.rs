@@ -27,6 +27,14 @@ fn int_arg(a: &Args, k: usize, name: &str, default: i64) -> PyResult<i64> {
     }
 }
 
+/// The keyword-only `stable=` of `sort`/`argsort` (None and absent: False).
+fn stable(i: &mut Interp, a: &Args) -> PyResult<bool> {
+    match kwarg(a, "stable") {
+        None | Some(Value::None) => Ok(false),
+        Some(v) => i.truthy(&v),
+    }
+}
+
 fn flag(i: &mut Interp, a: &Args, k: usize, name: &str, default: bool) -> PyResult<bool> {
     match arg(a, k, name) {
         None => Ok(default),
@@ -284,17 +292,18 @@ m! {
     "svd" => super::linalg_svd::tensor_svd,
     "sort" => |i, t, a| {
         let (d, desc) = (int_arg(&a, 0, "dim", -1)?, flag(i, &a, 1, "descending", false)?);
-        let (v, ix) = sort::sort(&this(t)?, d, desc).py()?;
+        let (v, ix) = sort::sort(&this(t)?, d, desc, stable(i, &a)?).py()?;
         Ok(pair("sort", v, ix))
     },
     "argsort" => |i, t, a| {
         let (d, desc) = (int_arg(&a, 0, "dim", -1)?, flag(i, &a, 1, "descending", false)?);
-        Ok(wrap(sort::argsort(&this(t)?, d, desc).py()?))
+        Ok(wrap(sort::argsort(&this(t)?, d, desc, stable(i, &a)?).py()?))
     },
     "topk" => |i, t, a| {
         let k = need_int(&a, 0, "k", "topk")?;
         let (d, largest) = (int_arg(&a, 1, "dim", -1)?, flag(i, &a, 2, "largest", true)?);
-        let (v, ix) = sort::topk(&this(t)?, k, d, largest).py()?;
+        let sorted = flag(i, &a, 3, "sorted", true)?;
+        let (v, ix) = sort::topk(&this(t)?, k, d, largest, sorted).py()?;
         Ok(pair("topk", v, ix))
     },
     "kthvalue" => |i, t, a| {

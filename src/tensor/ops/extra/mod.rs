@@ -10,6 +10,7 @@ pub mod gather;
 pub mod host;
 pub mod layout;
 pub mod rounding;
+pub mod select;
 pub mod sort;
 pub mod stats;
 pub mod svd;

@@ -2,39 +2,97 @@
 //! values are then gathered from the input on its own device (`host::take_flat`), which
 //! gives them their gradient (renamed to PyTorch's `SortBackward0`, `TopkBackward0`, ...).
 use super::host::{lanes, make_i64, rename, take_flat, values};
+use super::select::{self, Item, Value};
 use crate::tensor::error::{runtime, Result};
 use crate::tensor::shape::wrap_dim;
 use crate::tensor::{DType, Tensor};
 use std::cmp::Ordering;
 
-/// PyTorch's order for sorting: NaN is larger than every number.
-fn cmp_nan_last(a: f64, b: f64) -> Ordering {
-    match (a.is_nan(), b.is_nan()) {
-        (true, true) => Ordering::Equal,
-        (true, false) => Ordering::Greater,
-        (false, true) => Ordering::Less,
-        _ => a.partial_cmp(&b).unwrap_or(Ordering::Equal),
+/// What a lane's order is wanted for.
+#[derive(Clone, Copy)]
+enum Want {
+    /// Every position, ascending or descending, ties in position order.
+    Stable { descending: bool },
+    /// Every position as `std::sort` leaves them (PyTorch's unstable sort of the dtypes it
+    /// sorts that way).
+    Unstable { descending: bool },
+    /// The `k` largest or smallest, as `topk_impl_loop` picks them: `std::partial_sort` when
+    /// `k * 64 <= n`, else `std::nth_element` and (`sorted`) `std::sort` of the first `k - 1`.
+    Top {
+        k: usize,
+        largest: bool,
+        sorted: bool,
+    },
+    /// The `k`-th least (from 0), by TH's quickselect.
+    Kth { k: usize },
+}
+
+/// For each lane along `dim`: the positions (0..n) that `want` asks for, in order. int64
+/// values are compared as they are, the rest as f64 (which holds each of them exactly).
+fn lane_orders(x: &Tensor, dim: usize, want: Want) -> Result<Vec<Vec<usize>>> {
+    let lanes = lanes(x.shape(), dim);
+    if x.dtype() == DType::I64 {
+        Ok(orders_of(&x.contiguous_values_i64()?, lanes, want))
+    } else {
+        Ok(orders_of(&values(x)?, lanes, want))
     }
 }
 
-/// For each lane along `dim`: the positions (0..n) in sorted order, stable.
-fn lane_orders(x: &Tensor, dim: usize, descending: bool) -> Result<Vec<Vec<usize>>> {
-    let v = values(x)?;
-    let (outer, n, inner) = lanes(x.shape(), dim);
+fn orders_of<T: Value>(
+    v: &[T],
+    (outer, n, inner): (usize, usize, usize),
+    want: Want,
+) -> Vec<Vec<usize>> {
     let mut out = Vec::with_capacity(outer * inner);
+    let mut items: Vec<Item<T>> = Vec::with_capacity(n);
     for o in 0..outer {
         for i in 0..inner {
-            let at = |k: usize| v[(o * n + k) * inner + i];
-            let mut order: Vec<usize> = (0..n).collect();
-            if descending {
-                order.sort_by(|&a, &b| cmp_nan_last(at(b), at(a)));
-            } else {
-                order.sort_by(|&a, &b| cmp_nan_last(at(a), at(b)));
-            }
-            out.push(order);
+            items.clear();
+            items.extend((0..n).map(|k| (v[(o * n + k) * inner + i], k)));
+            out.push(lane_order(&mut items, want));
         }
     }
-    Ok(out)
+    out
+}
+
+fn lane_order<T: Value>(items: &mut Vec<Item<T>>, want: Want) -> Vec<usize> {
+    let order = |desc: bool| {
+        if desc {
+            select::descending::<T>
+        } else {
+            select::ascending::<T>
+        }
+    };
+    match want {
+        Want::Stable { descending } => {
+            let less = order(descending);
+            items.sort_by(|a, b| match (less(a.0, b.0), less(b.0, a.0)) {
+                (true, _) => Ordering::Less,
+                (_, true) => Ordering::Greater,
+                _ => Ordering::Equal,
+            })
+        }
+        Want::Unstable { descending } => select::sort(items, order(descending)),
+        Want::Top { k, largest, sorted } => {
+            let less = order(largest);
+            if k == 0 {
+                items.clear();
+            } else if k * 64 <= items.len() {
+                select::partial_sort(items, k, less);
+            } else {
+                select::nth_element(items, k - 1, less);
+                if sorted {
+                    select::sort(&mut items[..k - 1], less);
+                }
+            }
+            items.truncate(k);
+        }
+        Want::Kth { k } => {
+            select::quick_select(items, k, select::descending::<T>);
+            return vec![items[k].1];
+        }
+    }
+    items.iter().map(|it| it.1).collect()
 }
 
 /// Picks the first `k` positions of each lane's order: (values, indices) shaped like `x` with
@@ -76,25 +134,34 @@ fn check_sortable(x: &Tensor, name: &str) -> Result<()> {
     Ok(())
 }
 
-/// `torch.sort(x, dim=-1, descending=False, stable=False)`: stable in every case, as
-/// PyTorch's CPU sort is.
-pub fn sort(x: &Tensor, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> {
+/// `torch.sort(x, dim=-1, descending=False, stable=False)`. PyTorch sorts float32, float64,
+/// int32 and int64 with x86-simd-sort's vector quicksort when asked for no stability (which
+/// equal values come first is its own); those, and every `stable=True` sort, come out stable
+/// here. The other dtypes go through `std::sort` there and here, except 1-D integer
+/// ascending sorts of 32,768 elements or more, which fbgemm's radix sort keeps stable.
+pub fn sort(x: &Tensor, dim: i64, descending: bool, stable: bool) -> Result<(Tensor, Tensor)> {
     check_sortable(x, "sort")?;
     let d = wrap_dim(dim, x.ndim())?;
-    let orders = lane_orders(x, d, descending)?;
+    let vector_sorted = matches!(x.dtype(), DType::F32 | DType::F64 | DType::I32 | DType::I64);
+    let radix = x.dtype().is_integral() && x.ndim() == 1 && !descending && x.numel() >= 32_768;
+    let want = if stable || vector_sorted || radix {
+        Want::Stable { descending }
+    } else {
+        Want::Unstable { descending }
+    };
+    let orders = lane_orders(x, d, want)?;
     let n = if x.ndim() == 0 { 1 } else { x.shape()[d] };
     pick(x, d, &orders, n, "SortBackward0")
 }
 
-/// `torch.argsort(x, dim=-1, descending=False)`.
-pub fn argsort(x: &Tensor, dim: i64, descending: bool) -> Result<Tensor> {
+/// `torch.argsort(x, dim=-1, descending=False, stable=False)`.
+pub fn argsort(x: &Tensor, dim: i64, descending: bool, stable: bool) -> Result<Tensor> {
     let _g = crate::tensor::autograd::mode::NoGrad::new();
-    Ok(sort(x, dim, descending)?.1)
+    Ok(sort(x, dim, descending, stable)?.1)
 }
 
-/// `torch.topk(x, k, dim=-1, largest=True, sorted=True)`: always sorted (PyTorch's order for
-/// `sorted=False` is unspecified).
-pub fn topk(x: &Tensor, k: i64, dim: i64, largest: bool) -> Result<(Tensor, Tensor)> {
+/// `torch.topk(x, k, dim=-1, largest=True, sorted=True)`.
+pub fn topk(x: &Tensor, k: i64, dim: i64, largest: bool, sorted: bool) -> Result<(Tensor, Tensor)> {
     check_sortable(x, "topk")?;
     let d = wrap_dim(dim, x.ndim())?;
     let n = if x.ndim() == 0 { 1 } else { x.shape()[d] };
@@ -105,13 +172,9 @@ pub fn topk(x: &Tensor, k: i64, dim: i64, largest: bool) -> Result<(Tensor, Tens
             ))
         });
     }
-    // PyTorch's largest-first order lists equal values last index first: the ascending
-    // stable order, reversed
-    let mut orders = lane_orders(x, d, false)?;
-    if largest {
-        orders.iter_mut().for_each(|o| o.reverse());
-    }
-    pick(x, d, &orders, k as usize, "TopkBackward0")
+    let k = k as usize;
+    let orders = lane_orders(x, d, Want::Top { k, largest, sorted })?;
+    pick(x, d, &orders, k, "TopkBackward0")
 }
 
 /// `torch.kthvalue(x, k, dim=-1, keepdim=False)`: the k-th smallest (1-based) along `dim`.
@@ -125,10 +188,7 @@ pub fn kthvalue(x: &Tensor, k: i64, dim: i64, keepdim: bool) -> Result<(Tensor, 
         ))
         .map_err(|e| e.with_hint(format!("k counts from 1 up to the size of dim {d}, {n}")));
     }
-    let orders: Vec<Vec<usize>> = lane_orders(x, d, false)?
-        .into_iter()
-        .map(|o| vec![o[k as usize - 1]])
-        .collect();
+    let orders = lane_orders(x, d, Want::Kth { k: k as usize - 1 })?;
     let (v, i) = pick(x, d, &orders, 1, "KthvalueBackward0")?;
     if keepdim || x.ndim() == 0 {
         return Ok((v, i));
