@@ -229,6 +229,12 @@ pub trait Backend {
     ) -> Result<Option<Owned>> {
         Ok(None)
     }
+    /// The gradient of `F.silu` at `x` for the incoming gradient `g` (one shape and dtype),
+    /// computed as PyTorch's kernel for the device does; `None` where the backend has no such
+    /// kernel for these operands (the caller then composes it of ops).
+    fn silu_backward(&self, _g: View, _x: View) -> Result<Option<Owned>> {
+        Ok(None)
+    }
     /// The 2-norm of each row of `len` elements of a contiguous `x`, shaped `shape`, as
     /// PyTorch's vectorised last-dim kernel computes it; `None` where the backend has none for
     /// these operands (the caller then computes it another way).

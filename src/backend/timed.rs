@@ -412,6 +412,24 @@ impl Backend for Timed {
             || self.inner.softmax_backward(g, y, dim, log),
         )
     }
+    fn silu_backward(&self, g: View, x: View) -> Result<Option<Owned>> {
+        if self.mode == Mode::Sim {
+            // the simulated GPU keeps costing the ops CUDA's autograd is composed of here
+            return Ok(None);
+        }
+        if self.mode != Mode::Cpu || g.dtype() != DType::F32 {
+            // no kernel: the ops the caller falls back on are timed one by one
+            return self.inner.silu_backward(g, x);
+        }
+        // an exponential, a division and five multiply-adds over two reads and one write
+        let (n, bx, dt) = (g.numel() as f64, bytes(g), g.dtype());
+        self.kernel(
+            &["aten::silu_backward"],
+            g.device(),
+            |_| stream(8.0 * n, 3.0 * bx, dt),
+            || self.inner.silu_backward(g, x),
+        )
+    }
     fn norm2_rows(&self, x: View, len: usize, shape: &[usize]) -> Result<Option<Owned>> {
         if self.mode != Mode::Cpu {
             // no GPU kernel: the simulated GPU keeps costing the way CUDA computes it

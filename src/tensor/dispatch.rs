@@ -133,6 +133,10 @@ impl On {
             .softmax_backward(g.operand(), y.operand(), dim, log)?;
         Ok(out.map(Tensor::from_owned))
     }
+    pub fn silu_backward(&self, g: &Tensor, x: &Tensor) -> Result<Option<Tensor>> {
+        let out = self.0.silu_backward(g.operand(), x.operand())?;
+        Ok(out.map(Tensor::from_owned))
+    }
     pub fn norm2_rows(&self, x: &Tensor, len: usize, shape: &[usize]) -> Result<Option<Tensor>> {
         let out = self.0.norm2_rows(x.operand(), len, shape)?;
         Ok(out.map(Tensor::from_owned))

@@ -14,6 +14,7 @@ mod matmul;
 mod norm;
 pub mod optim;
 mod reduce;
+mod silu_grad;
 pub mod sleef;
 mod softmax;
 mod softmax_grad;
@@ -450,6 +451,9 @@ impl Backend for Cpu {
 
     fn softmax_backward(&self, g: View, y: View, dim: usize, log: bool) -> Result<Option<Owned>> {
         softmax_grad::softmax_backward(&g, &y, dim, log)
+    }
+    fn silu_backward(&self, g: View, x: View) -> Result<Option<Owned>> {
+        silu_grad::silu_backward(&g, &x)
     }
 
     fn norm2_rows(&self, x: View, len: usize, shape: &[usize]) -> Result<Option<Owned>> {

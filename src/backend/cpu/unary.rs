@@ -105,7 +105,7 @@ fn bool_kernel(op: UnaryOp, v: &[bool], x: &View) -> Result<Laid> {
 /// ATen's `vectorized_loop` runs the vector op on whole pairs of vectors and the scalar op on
 /// the rest: 32 floats a step in the AVX-512 kernels PyTorch picks on the machines its digits
 /// are checked on (a smaller tail on AVX2-only ones).
-const VEC_STEP: usize = 32;
+pub(super) const VEC_STEP: usize = 32;
 
 /// `x` into `out` by `body` up to the last whole `step` of the buffer of `n` elements that `x`
 /// is the part from `at` of, then by `tail` one element at a time: ATen's vectorised loop and its
@@ -145,7 +145,14 @@ fn silu_body(x: &[f32], out: &mut [f32]) {
 /// `exp`, `log`, `tanh`, `sigmoid`, `silu` or a gelu op of `x` into `out`, the part from `at` of a buffer of `n`
 /// elements whose vectorised loop steps by `step` (which only the scalar tails of sigmoid and
 /// silu see).
-fn transcendental(op: UnaryOp, x: &[f32], at: usize, n: usize, step: usize, out: &mut [f32]) {
+pub(super) fn transcendental(
+    op: UnaryOp,
+    x: &[f32],
+    at: usize,
+    n: usize,
+    step: usize,
+    out: &mut [f32],
+) {
     match op {
         UnaryOp::Exp => vmath::exp_slice(x, out),
         UnaryOp::Log => vmath::ln_faithful_slice(x, out),
@@ -163,7 +170,7 @@ fn transcendental(op: UnaryOp, x: &[f32], at: usize, n: usize, step: usize, out:
 }
 
 /// Elements per part of the team for the ops of `transcendental` (any float type).
-const TRANSCENDENTAL_GRAIN: usize = 4096;
+pub(super) const TRANSCENDENTAL_GRAIN: usize = 4096;
 
 /// The contiguous source of a transcendental op with a vectorised kernel, else `None` (a
 /// one-element erf-form gelu too: PyTorch computes it by the scalar formula, `gelu::gelu`).

@@ -426,3 +426,22 @@ class Net(nn.Module):
         return self.missing_layer
 print(Net().fc.in_features)
 Net().broken
+
+# %% silu_backward_bits
+# F.silu's gradient, every float32 bit (PyTorch's kernel: (g * s) * fma(x, 1 - s, 1)), over
+# lengths around its 32-element vector step, an expanded incoming gradient, and float64
+import torch
+import torch.nn.functional as F
+torch.manual_seed(5)
+for n in (1, 17, 32, 37, 100, 4099):
+    x = (torch.randn(n) * 4).requires_grad_()
+    g = torch.randn(n)
+    (gx,) = torch.autograd.grad(F.silu(x), x, g)
+    v = gx.double().tolist()
+    print(n, hash(tuple(v)), v[:2], v[-2:])
+x = (torch.randn(3, 40) * 3).requires_grad_()
+F.silu(x).sum().backward()
+print(hash(tuple(x.grad.double().flatten().tolist())), x.grad[0, :4])
+d = torch.randn(5, dtype=torch.float64, requires_grad=True)
+F.silu(d).backward(torch.ones(5, dtype=torch.float64))
+print(d.grad)

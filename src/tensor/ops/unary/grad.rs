@@ -133,8 +133,16 @@ pub(super) fn record_unary(op: UnaryOp, x: &Tensor, out: &Tensor) -> crate::tens
             Ok(vec![Some(g.clone())])
         }),
         Silu => record("SiluBackward0", &i, out, &sx, |g, c| {
-            // ATen's vector formula: grad * s * (1 + x * (1 - s)), s = sigmoid(x)
-            widened(g, c.saved(0), |g, x| {
+            let x = c.saved(0);
+            if x.dtype() == DType::F32 && g.device() == x.device() && x.is_contiguous() {
+                let on = crate::tensor::dispatch::on(x.device());
+                if let Some(d) = on.silu_backward(g, x)? {
+                    return Ok(vec![Some(d)]);
+                }
+            }
+            // ATen's formula: grad * s * (1 + x * (1 - s)), s = sigmoid(x) (its kernel fuses
+            // the inner multiply-add)
+            widened(g, x, |g, x| {
                 let s = unary(Sigmoid, x)?;
                 let one_minus = one_minus(&s)?;
                 let inner = scalar_op(BinaryOp::Add, &mul(x, &one_minus)?, 1.0)?;
