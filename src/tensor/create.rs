@@ -126,8 +126,8 @@ pub fn arange(
     };
     super::storage::check_alloc(n, dtype)?;
     let buf = match dtype {
-        DType::F32 => Buffer::F32(lanes_arange::<f32>(s, st, n, 8)),
-        DType::F64 => Buffer::F64(lanes_arange::<f64>(s, st, n, 4)),
+        DType::F32 => Buffer::F32(lanes_arange::<f32, 8>(s, st, n)?),
+        DType::F64 => Buffer::F64(lanes_arange::<f64, 4>(s, st, n)?),
         DType::F16 | DType::BF16 => {
             // accumulate type float
             let (s32, st32) = (s as f32, st as f32);
@@ -140,10 +140,17 @@ pub fn arange(
         }
         _ => {
             let (s, st) = (start.to_i64(), step.to_i64());
-            let v: Vec<i64> = (0..n as i64)
-                .map(|i| s.wrapping_add(st.wrapping_mul(i)))
-                .collect();
-            crate::with_dtype!(dtype, T => <T as Element>::wrap(v.iter().map(|&x| <T as Element>::from_i64(x)).collect()))
+            crate::with_dtype!(dtype, T => {
+                let mut v = crate::backend::storage::output_vec::<T>(n)?;
+                // a running sum (the same values: wrapping adds are associative), which the
+                // compiler vectorises without 64-bit multiplies
+                let mut x = s;
+                for o in v.iter_mut() {
+                    *o = T::from_i64(x);
+                    x = x.wrapping_add(st);
+                }
+                <T as Element>::wrap(v)
+            })
         }
     };
     let t = Tensor::from_buffer(buf, &[n], Device::Cpu)?;
@@ -167,21 +174,47 @@ fn fmt_num(s: Scalar) -> String {
 /// arange values as ATen's AVX2 loop makes them: blocks of `2 * lanes` elements come from
 /// vectors whose first lane is rounded to the element type before the others are added (the
 /// compiler fuses `a + b * c` into one FMA); the tail is `start + step * i`, also fused.
-fn lanes_arange<T: Element>(s: f64, st: f64, n: usize, lanes: usize) -> Vec<T> {
-    let mut v = Vec::with_capacity(n);
-    let vec_end = n / (2 * lanes) * (2 * lanes);
-    let mut i = 0;
-    while i < vec_end {
-        let base = T::from_f64(st.mul_add(i as f64, s)).to_f64();
-        for l in 0..lanes {
-            v.push(T::from_f64((l as f64).mul_add(st, base)));
+fn lanes_arange<T: Element, const LANES: usize>(s: f64, st: f64, n: usize) -> Result<Vec<T>> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx512f,fma")]
+        fn wide<T: Element, const LANES: usize>(s: f64, st: f64, n: usize) -> Result<Vec<T>> {
+            lanes_arange_body::<T, LANES>(s, st, n)
         }
-        i += lanes;
+        #[target_feature(enable = "fma")]
+        fn fused<T: Element, const LANES: usize>(s: f64, st: f64, n: usize) -> Result<Vec<T>> {
+            lanes_arange_body::<T, LANES>(s, st, n)
+        }
+        if crate::backend::cpu::sleef::has_avx512() {
+            // SAFETY: the CPU has AVX-512F and FMA (checked just above)
+            return unsafe { wide::<T, LANES>(s, st, n) };
+        }
+        if crate::backend::cpu::sleef::has_avx2() {
+            // SAFETY: the CPU has FMA (checked just above), so `mul_add` is one instruction
+            // rather than a call into libm; the same bits either way
+            return unsafe { fused::<T, LANES>(s, st, n) };
+        }
     }
-    for j in vec_end..n {
-        v.push(T::from_f64(st.mul_add(j as f64, s)));
+    lanes_arange_body::<T, LANES>(s, st, n)
+}
+
+/// A block of `LANES` a step (the lanes unrolled, so the compiler vectorises them), into a
+/// recycled buffer when there is one.
+#[inline(always)]
+fn lanes_arange_body<T: Element, const LANES: usize>(s: f64, st: f64, n: usize) -> Result<Vec<T>> {
+    let vec_end = n / (2 * LANES) * (2 * LANES);
+    let mut v = crate::backend::storage::output_vec::<T>(n)?;
+    let (body, tail) = v.split_at_mut(vec_end);
+    for (b, o) in body.chunks_exact_mut(LANES).enumerate() {
+        let base = T::from_f64(st.mul_add((b * LANES) as f64, s)).to_f64();
+        for (l, o) in o.iter_mut().enumerate() {
+            *o = T::from_f64((l as f64).mul_add(st, base));
+        }
     }
-    v
+    for (j, o) in tail.iter_mut().enumerate() {
+        *o = T::from_f64(st.mul_add((vec_end + j) as f64, s));
+    }
+    Ok(v)
 }
 
 /// `torch.linspace(start, end, steps, dtype=None)`: ATen's two-sided formula (values from the

@@ -123,3 +123,14 @@ print(repr(torch.tensor([[-1, 2], [30, 4]]).numpy()))
 import torch
 g = torch.manual_seed(3)
 print(g.initial_seed(), g is torch.manual_seed(4), torch.initial_seed())
+
+# %% arange_lanes_bits
+# long float ranges take PyTorch's vector lanes (each block's first value rounded, then the
+# lanes added to it); every bit, as a hash of the exact values, with a few shown
+import torch
+for args, dt in (((0, 3, 0.1), None), ((-1, 5, 0.037), torch.float64), ((0.5, 100.0, 0.3), None),
+                 ((1e6, 1e6 + 5000, 0.7), None), ((3, -2, -0.013), torch.float64)):
+    v = torch.arange(*args, dtype=dt).double().tolist()
+    print(len(v), hash(tuple(v)), v[15:18], v[-2:])
+i = torch.arange(-7, 100000, 3)
+print(i.shape, i[:3], i[-3:], i.sum(), torch.arange(10, -5, -4, dtype=torch.int32))

@@ -29,22 +29,33 @@ fn positions(x: &Tensor, d: usize, index: &Tensor, op: &str) -> Result<Vec<i64>>
     }
     let iv = index.contiguous_values_i64()?;
     let xst = strides_of(xs);
-    let ist = strides_of(is);
     let size = if xs.is_empty() { 1 } else { xs[d] as i64 };
     let mut out = Vec::with_capacity(iv.len());
-    for (p, &v) in iv.iter().enumerate() {
+    // the index's own multi-index, counted up in row-major order, and the flat position in
+    // `x` of its coordinates with dim `d` left out
+    let mut at = vec![0usize; is.len()];
+    let mut base = 0usize;
+    for &v in &iv {
         if v < -size || v >= size {
             return runtime(format!(
                 "index {v} is out of bounds for dimension {d} with size {size}"
             ));
         }
         let v = if v < 0 { v + size } else { v };
-        let mut flat = 0usize;
-        for k in 0..is.len() {
-            let c = (p / ist[k]) % is[k];
-            flat += if k == d { v as usize } else { c } * xst[k];
+        out.push((base + v as usize * xst.get(d).copied().unwrap_or(1)) as i64);
+        for k in (0..is.len()).rev() {
+            at[k] += 1;
+            if k != d {
+                base += xst[k];
+            }
+            if at[k] < is[k] {
+                break;
+            }
+            if k != d {
+                base -= is[k] * xst[k];
+            }
+            at[k] = 0;
         }
-        out.push(flat as i64);
     }
     Ok(out)
 }
