@@ -44,13 +44,17 @@ fn lg(n: usize) -> usize {
 }
 
 /// `std::partial_sort(v, v + middle, v + len)`: the `middle` least items, in order, first.
-pub fn partial_sort<T: Value>(v: &mut [Item<T>], middle: usize, less: fn(T, T) -> bool) {
+pub fn partial_sort<T: Value>(
+    v: &mut [Item<T>],
+    middle: usize,
+    less: impl Fn(T, T) -> bool + Copy,
+) {
     heap_select(v, middle, less);
     sort_heap(&mut v[..middle], less);
 }
 
 /// `std::nth_element(v, v + nth, v + len)` (introselect).
-pub fn nth_element<T: Value>(v: &mut [Item<T>], nth: usize, less: fn(T, T) -> bool) {
+pub fn nth_element<T: Value>(v: &mut [Item<T>], nth: usize, less: impl Fn(T, T) -> bool + Copy) {
     if nth >= v.len() {
         return;
     }
@@ -74,7 +78,7 @@ pub fn nth_element<T: Value>(v: &mut [Item<T>], nth: usize, less: fn(T, T) -> bo
 }
 
 /// `std::sort` (introsort, then the final insertion sort).
-pub fn sort<T: Value>(v: &mut [Item<T>], less: fn(T, T) -> bool) {
+pub fn sort<T: Value>(v: &mut [Item<T>], less: impl Fn(T, T) -> bool + Copy) {
     if v.len() < 2 {
         return;
     }
@@ -89,7 +93,11 @@ pub fn sort<T: Value>(v: &mut [Item<T>], less: fn(T, T) -> bool) {
     }
 }
 
-fn introsort_loop<T: Value>(v: &mut [Item<T>], mut depth: usize, less: fn(T, T) -> bool) {
+fn introsort_loop<T: Value>(
+    v: &mut [Item<T>],
+    mut depth: usize,
+    less: impl Fn(T, T) -> bool + Copy,
+) {
     let mut last = v.len();
     while last > 16 {
         if depth == 0 {
@@ -105,7 +113,7 @@ fn introsort_loop<T: Value>(v: &mut [Item<T>], mut depth: usize, less: fn(T, T) 
 
 /// `std::__unguarded_partition_pivot`: the median of the second, middle and last items moved
 /// to the front as the pivot, then Hoare's partition of the rest; returns the cut.
-fn partition_pivot<T: Value>(v: &mut [Item<T>], less: fn(T, T) -> bool) -> usize {
+fn partition_pivot<T: Value>(v: &mut [Item<T>], less: impl Fn(T, T) -> bool + Copy) -> usize {
     let (n, mid) = (v.len(), v.len() / 2);
     let lt = |v: &[Item<T>], a: usize, b: usize| less(v[a].0, v[b].0);
     let (a, b, c) = (1, mid, n - 1);
@@ -143,7 +151,7 @@ fn partition_pivot<T: Value>(v: &mut [Item<T>], less: fn(T, T) -> bool) -> usize
 }
 
 /// `std::__insertion_sort`.
-fn insertion_sort<T: Value>(v: &mut [Item<T>], less: fn(T, T) -> bool) {
+fn insertion_sort<T: Value>(v: &mut [Item<T>], less: impl Fn(T, T) -> bool + Copy) {
     for i in 1..v.len() {
         if less(v[i].0, v[0].0) {
             v[..=i].rotate_right(1);
@@ -155,7 +163,7 @@ fn insertion_sort<T: Value>(v: &mut [Item<T>], less: fn(T, T) -> bool) {
 
 /// `std::__unguarded_linear_insert`: moves `v[i]` down past the larger items before it (an
 /// item not larger than it lies below, so no bound check).
-fn linear_insert<T: Value>(v: &mut [Item<T>], mut i: usize, less: fn(T, T) -> bool) {
+fn linear_insert<T: Value>(v: &mut [Item<T>], mut i: usize, less: impl Fn(T, T) -> bool + Copy) {
     let val = v[i];
     while less(val.0, v[i - 1].0) {
         v[i] = v[i - 1];
@@ -166,7 +174,7 @@ fn linear_insert<T: Value>(v: &mut [Item<T>], mut i: usize, less: fn(T, T) -> bo
 
 /// `std::__heap_select(v, v + middle, v + len)`: a max-heap of the first `middle` items,
 /// into which each later item smaller than its top is exchanged.
-fn heap_select<T: Value>(v: &mut [Item<T>], middle: usize, less: fn(T, T) -> bool) {
+fn heap_select<T: Value>(v: &mut [Item<T>], middle: usize, less: impl Fn(T, T) -> bool + Copy) {
     make_heap(&mut v[..middle], less);
     for i in middle..v.len() {
         if middle > 0 && less(v[i].0, v[0].0) {
@@ -178,7 +186,7 @@ fn heap_select<T: Value>(v: &mut [Item<T>], middle: usize, less: fn(T, T) -> boo
     }
 }
 
-fn make_heap<T: Value>(v: &mut [Item<T>], less: fn(T, T) -> bool) {
+fn make_heap<T: Value>(v: &mut [Item<T>], less: impl Fn(T, T) -> bool + Copy) {
     let len = v.len();
     if len < 2 {
         return;
@@ -194,7 +202,7 @@ fn make_heap<T: Value>(v: &mut [Item<T>], less: fn(T, T) -> bool) {
     }
 }
 
-fn sort_heap<T: Value>(v: &mut [Item<T>], less: fn(T, T) -> bool) {
+fn sort_heap<T: Value>(v: &mut [Item<T>], less: impl Fn(T, T) -> bool + Copy) {
     let mut last = v.len();
     while last > 1 {
         last -= 1;
@@ -206,7 +214,12 @@ fn sort_heap<T: Value>(v: &mut [Item<T>], less: fn(T, T) -> bool) {
 
 /// `std::__adjust_heap`: sifts the hole at `hole` down to a leaf, then pushes `val` up from
 /// there (no higher than `hole`).
-fn adjust_heap<T: Value>(v: &mut [Item<T>], mut hole: usize, val: Item<T>, less: fn(T, T) -> bool) {
+fn adjust_heap<T: Value>(
+    v: &mut [Item<T>],
+    mut hole: usize,
+    val: Item<T>,
+    less: impl Fn(T, T) -> bool + Copy,
+) {
     let (len, top) = (v.len(), hole);
     let mut child = hole;
     while child < (len.saturating_sub(1)) / 2 {
@@ -236,7 +249,7 @@ fn adjust_heap<T: Value>(v: &mut [Item<T>], mut hole: usize, val: Item<T>, less:
 
 /// TH's `quick_select_template` for `kthvalue`: moves the `k`-th least item (from 0) of `v`
 /// to `v[k]`, ordering by `gt(a, b)` as "a after b".
-pub fn quick_select<T: Value>(v: &mut [Item<T>], k: usize, gt: fn(T, T) -> bool) {
+pub fn quick_select<T: Value>(v: &mut [Item<T>], k: usize, gt: impl Fn(T, T) -> bool + Copy) {
     if v.is_empty() {
         return;
     }

@@ -56,25 +56,33 @@ fn orders_of<T: Value>(
 }
 
 fn lane_order<T: Value>(items: &mut Vec<Item<T>>, want: Want) -> Vec<usize> {
-    let order = |desc: bool| {
-        if desc {
-            select::descending::<T>
-        } else {
-            select::ascending::<T>
-        }
+    // one monomorphised loop per direction, so each comparison is inlined
+    let descending = match want {
+        Want::Stable { descending } | Want::Unstable { descending } => descending,
+        Want::Top { largest, .. } => largest,
+        // TH's quickselect orders by "greater or NaN"
+        Want::Kth { .. } => true,
     };
+    if descending {
+        order_by(items, want, select::descending::<T>)
+    } else {
+        order_by(items, want, select::ascending::<T>)
+    }
+}
+
+fn order_by<T: Value>(
+    items: &mut Vec<Item<T>>,
+    want: Want,
+    less: impl Fn(T, T) -> bool + Copy,
+) -> Vec<usize> {
     match want {
-        Want::Stable { descending } => {
-            let less = order(descending);
-            items.sort_by(|a, b| match (less(a.0, b.0), less(b.0, a.0)) {
-                (true, _) => Ordering::Less,
-                (_, true) => Ordering::Greater,
-                _ => Ordering::Equal,
-            })
-        }
-        Want::Unstable { descending } => select::sort(items, order(descending)),
-        Want::Top { k, largest, sorted } => {
-            let less = order(largest);
+        Want::Stable { .. } => items.sort_by(|a, b| match (less(a.0, b.0), less(b.0, a.0)) {
+            (true, _) => Ordering::Less,
+            (_, true) => Ordering::Greater,
+            _ => Ordering::Equal,
+        }),
+        Want::Unstable { .. } => select::sort(items, less),
+        Want::Top { k, sorted, .. } => {
             if k == 0 {
                 items.clear();
             } else if k * 64 <= items.len() {
@@ -88,7 +96,7 @@ fn lane_order<T: Value>(items: &mut Vec<Item<T>>, want: Want) -> Vec<usize> {
             items.truncate(k);
         }
         Want::Kth { k } => {
-            select::quick_select(items, k, select::descending::<T>);
+            select::quick_select(items, k, less);
             return vec![items[k].1];
         }
     }
