@@ -36,3 +36,14 @@ import torch
 a = torch.arange(6.).reshape(2, 3)
 b = torch.arange(3.).reshape(1, 3)
 print(torch.einsum('ij,ij->ij', a, b), torch.einsum('ij,kj->ik', a, b))
+
+# %% einsum_edges
+import torch
+a = torch.randn(3, 0); b = torch.randn(0, 4)
+print(torch.einsum('ij,jk->ik', a, b))
+print(torch.einsum('i,->i', torch.arange(3.), torch.tensor(2.)))
+print(torch.einsum(',->', torch.tensor(2.), torch.tensor(3.)))
+print(torch.einsum('ij,ij,ij->', torch.ones(2, 3), torch.ones(2, 3), torch.ones(2, 3)))
+print(torch.einsum('ii,ij->j', torch.eye(3), torch.arange(9.).reshape(3, 3)))
+print(torch.einsum('bij,bjk->bik', torch.ones(2, 2, 3, dtype=torch.float64), torch.ones(2, 3, 1, dtype=torch.float64)).dtype)
+print(torch.einsum('ij,jk->ik', torch.ones(2, 3).half(), torch.ones(3, 2).half()))
