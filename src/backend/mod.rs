@@ -235,6 +235,17 @@ pub trait Backend {
     fn silu_backward(&self, _g: View, _x: View) -> Result<Option<Owned>> {
         Ok(None)
     }
+    /// `v` where `x > 0`, else `v * slope`: `leaky_relu` (`v = x`) or its backward (`v` the
+    /// gradient, `backward`); `None` where the backend has no such kernel for these operands.
+    fn leaky_relu(
+        &self,
+        _x: View,
+        _v: View,
+        _slope: f64,
+        _backward: bool,
+    ) -> Result<Option<Owned>> {
+        Ok(None)
+    }
     /// The 2-norm of each row of `len` elements of a contiguous `x`, shaped `shape`, as
     /// PyTorch's vectorised last-dim kernel computes it; `None` where the backend has none for
     /// these operands (the caller then computes it another way).

@@ -430,6 +430,28 @@ impl Backend for Timed {
             || self.inner.silu_backward(g, x),
         )
     }
+    fn leaky_relu(&self, x: View, v: View, slope: f64, backward: bool) -> Result<Option<Owned>> {
+        if self.mode == Mode::Sim {
+            // the simulated GPU keeps costing the ops it is composed of here
+            return Ok(None);
+        }
+        if self.mode != Mode::Cpu || x.dtype() != DType::F32 {
+            return self.inner.leaky_relu(x, v, slope, backward);
+        }
+        // a compare and a multiply over two reads and one write
+        let (n, bx, dt) = (x.numel() as f64, bytes(x), x.dtype());
+        let name = if backward {
+            "aten::leaky_relu_backward"
+        } else {
+            "aten::leaky_relu"
+        };
+        self.kernel(
+            &[name],
+            x.device(),
+            |_| stream(2.0 * n, 3.0 * bx, dt),
+            || self.inner.leaky_relu(x, v, slope, backward),
+        )
+    }
     fn norm2_rows(&self, x: View, len: usize, shape: &[usize]) -> Result<Option<Owned>> {
         if self.mode != Mode::Cpu {
             // no GPU kernel: the simulated GPU keeps costing the way CUDA computes it

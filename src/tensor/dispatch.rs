@@ -137,6 +137,18 @@ impl On {
         let out = self.0.silu_backward(g.operand(), x.operand())?;
         Ok(out.map(Tensor::from_owned))
     }
+    pub fn leaky_relu(
+        &self,
+        x: &Tensor,
+        v: &Tensor,
+        slope: f64,
+        backward: bool,
+    ) -> Result<Option<Tensor>> {
+        let out = self
+            .0
+            .leaky_relu(x.operand(), v.operand(), slope, backward)?;
+        Ok(out.map(Tensor::from_owned))
+    }
     pub fn norm2_rows(&self, x: &Tensor, len: usize, shape: &[usize]) -> Result<Option<Tensor>> {
         let out = self.0.norm2_rows(x.operand(), len, shape)?;
         Ok(out.map(Tensor::from_owned))

@@ -9,6 +9,7 @@ mod gelu;
 mod index;
 pub mod iter;
 pub mod layer_norm;
+mod leaky_relu;
 pub mod math;
 mod matmul;
 mod norm;
@@ -454,6 +455,9 @@ impl Backend for Cpu {
     }
     fn silu_backward(&self, g: View, x: View) -> Result<Option<Owned>> {
         silu_grad::silu_backward(&g, &x)
+    }
+    fn leaky_relu(&self, x: View, v: View, slope: f64, _: bool) -> Result<Option<Owned>> {
+        leaky_relu::leaky_relu(&x, &v, slope)
     }
 
     fn norm2_rows(&self, x: View, len: usize, shape: &[usize]) -> Result<Option<Owned>> {

@@ -134,18 +134,24 @@ pub fn gelu(x: &Tensor, approximate: &str) -> Result<Tensor> {
 /// gradient `x > 0 ? grad : grad * slope`, each as one select of engine ops.
 pub fn leaky_relu(x: &Tensor, slope: f64) -> Result<Tensor> {
     check_float("leaky_relu_cpu", x)?;
-    let out = mode::without(|| positive_or_scaled(x, x, slope))?;
+    let out = mode::without(|| positive_or_scaled(x, x, slope, false))?;
     if is_recording1(x) {
         record("LeakyReluBackward0", &[x], &out, &[Some(x)], move |g, c| {
-            Ok(vec![Some(positive_or_scaled(c.saved(0), g, slope)?)])
+            Ok(vec![Some(positive_or_scaled(c.saved(0), g, slope, true)?)])
         })?;
     }
     Ok(out)
 }
 
-/// `where(x > 0, v, v * slope)`.
-fn positive_or_scaled(x: &Tensor, v: &Tensor, slope: f64) -> Result<Tensor> {
+/// `where(x > 0, v, v * slope)`: one backend kernel where there is one for the operands.
+fn positive_or_scaled(x: &Tensor, v: &Tensor, slope: f64, backward: bool) -> Result<Tensor> {
     use crate::tensor::ops::join::{where_, TensorOrScalar};
+    if x.device() == v.device() {
+        let on = crate::tensor::dispatch::on(x.device());
+        if let Some(r) = on.leaky_relu(x, v, slope, backward)? {
+            return Ok(r);
+        }
+    }
     where_(
         &binary_scalar(BinaryOp::Gt, x, Scalar::Int(0), false)?,
         &TensorOrScalar::Tensor(v.clone()),

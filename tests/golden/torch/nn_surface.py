@@ -445,3 +445,16 @@ print(hash(tuple(x.grad.double().flatten().tolist())), x.grad[0, :4])
 d = torch.randn(5, dtype=torch.float64, requires_grad=True)
 F.silu(d).backward(torch.ones(5, dtype=torch.float64))
 print(d.grad)
+
+# %% leaky_relu_bits
+# F.leaky_relu and its gradient, every float32 bit (ATen: x > 0 ? v : v * float(slope)), ±0 and NaN
+import torch
+import torch.nn.functional as F
+torch.manual_seed(1)
+for slope in (0.01, 0.2, 0.1234567, -0.3, 1.7):
+    x = (torch.randn(1000) * 3).requires_grad_()
+    x.data[:3] = torch.tensor([0.0, -0.0, float('nan')])
+    y = F.leaky_relu(x, slope)
+    g = torch.randn(1000)
+    (gx,) = torch.autograd.grad(y, x, g)
+    print(slope, hash(tuple(y.double().tolist()[3:])), hash(tuple(gx.double().tolist())), y[:3].tolist())
