@@ -122,6 +122,24 @@ fn device_index(d: Device) -> u32 {
 
 impl Timed {
     /// Run `f` on the CPU kernels, then account for it as the kernel `name` doing `work`.
+    /// A CPU kernel fusing an elementwise op's pieces over two float32 operands shaped like
+    /// `x` and one output, costed at `ops` operations an element; `None` on the GPUs (they
+    /// compose the op, the simulated one costing those pieces) and for other dtypes (whose
+    /// pieces are timed one by one).
+    fn fused_f32(
+        &self,
+        name: &'static str,
+        x: View,
+        ops: f64,
+        f: impl FnOnce() -> Result<Option<Owned>>,
+    ) -> Result<Option<Owned>> {
+        if self.mode != Mode::Cpu || x.dtype() != DType::F32 {
+            return Ok(None);
+        }
+        let (n, bx, dt) = (x.numel() as f64, bytes(x), x.dtype());
+        self.kernel(&[name], x.device(), |_| stream(ops * n, 3.0 * bx, dt), f)
+    }
+
     fn kernel<T>(
         &self,
         name: &[&'static str],
@@ -413,44 +431,21 @@ impl Backend for Timed {
         )
     }
     fn silu_backward(&self, g: View, x: View) -> Result<Option<Owned>> {
-        if self.mode == Mode::Sim {
-            // the simulated GPU keeps costing the ops CUDA's autograd is composed of here
-            return Ok(None);
-        }
-        if self.mode != Mode::Cpu || g.dtype() != DType::F32 {
-            // no kernel: the ops the caller falls back on are timed one by one
-            return self.inner.silu_backward(g, x);
-        }
         // an exponential, a division and five multiply-adds over two reads and one write
-        let (n, bx, dt) = (g.numel() as f64, bytes(g), g.dtype());
-        self.kernel(
-            &["aten::silu_backward"],
-            g.device(),
-            |_| stream(8.0 * n, 3.0 * bx, dt),
-            || self.inner.silu_backward(g, x),
-        )
+        self.fused_f32("aten::silu_backward", x, 8.0, || {
+            self.inner.silu_backward(g, x)
+        })
     }
     fn leaky_relu(&self, x: View, v: View, slope: f64, backward: bool) -> Result<Option<Owned>> {
-        if self.mode == Mode::Sim {
-            // the simulated GPU keeps costing the ops it is composed of here
-            return Ok(None);
-        }
-        if self.mode != Mode::Cpu || x.dtype() != DType::F32 {
-            return self.inner.leaky_relu(x, v, slope, backward);
-        }
-        // a compare and a multiply over two reads and one write
-        let (n, bx, dt) = (x.numel() as f64, bytes(x), x.dtype());
         let name = if backward {
             "aten::leaky_relu_backward"
         } else {
             "aten::leaky_relu"
         };
-        self.kernel(
-            &[name],
-            x.device(),
-            |_| stream(2.0 * n, 3.0 * bx, dt),
-            || self.inner.leaky_relu(x, v, slope, backward),
-        )
+        // a compare and a multiply over two reads and one write
+        self.fused_f32(name, x, 2.0, || {
+            self.inner.leaky_relu(x, v, slope, backward)
+        })
     }
     fn norm2_rows(&self, x: View, len: usize, shape: &[usize]) -> Result<Option<Owned>> {
         if self.mode != Mode::Cpu {

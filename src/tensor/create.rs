@@ -6,6 +6,7 @@ use super::scalar::{checked_scalar, Scalar};
 use super::shape::{contiguous_strides, sizes_from_i64, Dims};
 use super::storage::{Buffer, Element};
 use super::{DType, Device, Tensor};
+use crate::backend::storage::output_vec;
 
 fn alloc(shape: &Dims, dtype: DType, device: Device) -> Result<Tensor> {
     let n = super::shape::checked_numel(shape)?;
@@ -126,8 +127,16 @@ pub fn arange(
     };
     super::storage::check_alloc(n, dtype)?;
     let buf = match dtype {
-        DType::F32 => Buffer::F32(lanes_arange::<f32, 8>(s, st, n)?),
-        DType::F64 => Buffer::F64(lanes_arange::<f64, 4>(s, st, n)?),
+        DType::F32 => {
+            let mut v = output_vec::<f32>(n)?;
+            arange_f32(s, st, &mut v);
+            Buffer::F32(v)
+        }
+        DType::F64 => {
+            let mut v = output_vec::<f64>(n)?;
+            arange_f64(s, st, &mut v);
+            Buffer::F64(v)
+        }
         DType::F16 | DType::BF16 => {
             // accumulate type float
             let (s32, st32) = (s as f32, st as f32);
@@ -141,7 +150,7 @@ pub fn arange(
         _ => {
             let (s, st) = (start.to_i64(), step.to_i64());
             crate::with_dtype!(dtype, T => {
-                let mut v = crate::backend::storage::output_vec::<T>(n)?;
+                let mut v = output_vec::<T>(n)?;
                 // a running sum (the same values: wrapping adds are associative), which the
                 // compiler vectorises without 64-bit multiplies
                 let mut x = s;
@@ -174,37 +183,10 @@ fn fmt_num(s: Scalar) -> String {
 /// arange values as ATen's AVX2 loop makes them: blocks of `2 * lanes` elements come from
 /// vectors whose first lane is rounded to the element type before the others are added (the
 /// compiler fuses `a + b * c` into one FMA); the tail is `start + step * i`, also fused.
-fn lanes_arange<T: Element, const LANES: usize>(s: f64, st: f64, n: usize) -> Result<Vec<T>> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[target_feature(enable = "avx512f,fma")]
-        fn wide<T: Element, const LANES: usize>(s: f64, st: f64, n: usize) -> Result<Vec<T>> {
-            lanes_arange_body::<T, LANES>(s, st, n)
-        }
-        #[target_feature(enable = "fma")]
-        fn fused<T: Element, const LANES: usize>(s: f64, st: f64, n: usize) -> Result<Vec<T>> {
-            lanes_arange_body::<T, LANES>(s, st, n)
-        }
-        if crate::backend::cpu::sleef::has_avx512() {
-            // SAFETY: the CPU has AVX-512F and FMA (checked just above)
-            return unsafe { wide::<T, LANES>(s, st, n) };
-        }
-        if crate::backend::cpu::sleef::has_avx2() {
-            // SAFETY: the CPU has FMA (checked just above), so `mul_add` is one instruction
-            // rather than a call into libm; the same bits either way
-            return unsafe { fused::<T, LANES>(s, st, n) };
-        }
-    }
-    lanes_arange_body::<T, LANES>(s, st, n)
-}
-
-/// A block of `LANES` a step (the lanes unrolled, so the compiler vectorises them), into a
-/// recycled buffer when there is one.
-#[inline(always)]
-fn lanes_arange_body<T: Element, const LANES: usize>(s: f64, st: f64, n: usize) -> Result<Vec<T>> {
-    let vec_end = n / (2 * LANES) * (2 * LANES);
-    let mut v = crate::backend::storage::output_vec::<T>(n)?;
+fn lanes_arange<T: Element, const LANES: usize>(s: f64, st: f64, v: &mut [T]) {
+    let vec_end = v.len() / (2 * LANES) * (2 * LANES);
     let (body, tail) = v.split_at_mut(vec_end);
+    // a block of `LANES` a step, the lanes unrolled so that the compiler vectorises them
     for (b, o) in body.chunks_exact_mut(LANES).enumerate() {
         let base = T::from_f64(st.mul_add((b * LANES) as f64, s)).to_f64();
         for (l, o) in o.iter_mut().enumerate() {
@@ -214,7 +196,20 @@ fn lanes_arange_body<T: Element, const LANES: usize>(s: f64, st: f64, n: usize) 
     for (j, o) in tail.iter_mut().enumerate() {
         *o = T::from_f64(st.mul_add((vec_end + j) as f64, s));
     }
-    Ok(v)
+}
+
+crate::backend::cpu::simd::simd_build! {
+    /// `lanes_arange` for float32 (AVX2's 8 lanes) into `v`, built for FMA where the CPU has it.
+    fn arange_f32<>(s: f64, st: f64, v: &mut [f32]) {
+        lanes_arange::<f32, 8>(s, st, v)
+    }
+}
+
+crate::backend::cpu::simd::simd_build! {
+    /// `lanes_arange` for float64 (4 lanes).
+    fn arange_f64<>(s: f64, st: f64, v: &mut [f64]) {
+        lanes_arange::<f64, 4>(s, st, v)
+    }
 }
 
 /// `torch.linspace(start, end, steps, dtype=None)`: ATen's two-sided formula (values from the

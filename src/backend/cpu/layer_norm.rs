@@ -39,37 +39,13 @@ simd_build! {
     }
 }
 
-/// `y[j] = xhat[j] * w[j] + b[j]`, rounded once (`mul_add`: one instruction where the CPU has
-/// FMA, which `fma_affine` asks for).
-#[inline(always)]
-fn affine_body(xhat: &[f32], w: &[f32], b: &[f32], y: &mut [f32]) {
-    for (((y, &x), &w), &b) in y.iter_mut().zip(xhat).zip(w).zip(b) {
-        *y = x.mul_add(w, b);
-    }
-}
-
-/// `affine_body` built for AVX-512 or AVX2 with FMA where the CPU has them.
-fn fma_affine(xhat: &[f32], w: &[f32], b: &[f32], y: &mut [f32]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[target_feature(enable = "avx512f,avx2,fma")]
-        fn wide(xhat: &[f32], w: &[f32], b: &[f32], y: &mut [f32]) {
-            affine_body(xhat, w, b, y)
-        }
-        #[target_feature(enable = "avx2,fma")]
-        fn narrow(xhat: &[f32], w: &[f32], b: &[f32], y: &mut [f32]) {
-            affine_body(xhat, w, b, y)
-        }
-        if super::sleef::has_avx512() {
-            // SAFETY: the CPU has AVX-512F, AVX2 and FMA (checked just above).
-            return unsafe { wide(xhat, w, b, y) };
-        }
-        if super::sleef::has_avx2() {
-            // SAFETY: the CPU has AVX2 and FMA (checked just above).
-            return unsafe { narrow(xhat, w, b, y) };
+simd_build! {
+    /// `y[j] = xhat[j] * w[j] + b[j]`, rounded once (`mul_add`).
+    fn fma_affine<>(xhat: &[f32], w: &[f32], b: &[f32], y: &mut [f32]) {
+        for (((y, &x), &w), &b) in y.iter_mut().zip(xhat).zip(w).zip(b) {
+            *y = x.mul_add(w, b);
         }
     }
-    affine_body(xhat, w, b, y)
 }
 
 simd_build! {

@@ -4,41 +4,34 @@
 //! and `where`) read and wrote 1e6 floats four times over.
 use super::elementwise::drive_grain;
 use super::iter::PAR_THRESHOLD;
-use super::{tensor_of, Owned, View};
-use crate::backend::storage::Buffer;
+use super::{f32_operands, Owned, View};
 use crate::core::error::Result;
-use crate::core::DType;
 
 /// `Backend::leaky_relu` on the CPU: contiguous float32 operands of one shape; `None` for
 /// anything else.
 pub fn leaky_relu(x: &View, v: &View, slope: f64) -> Result<Option<Owned>> {
-    if x.dtype() != DType::F32
-        || v.dtype() != DType::F32
-        || x.shape() != v.shape()
-        || !x.is_contiguous()
-        || !v.is_contiguous()
-    {
-        return Ok(None);
-    }
-    let n = x.numel();
-    let (xb, vb) = (x.storage().borrow(), v.storage().borrow());
-    let (Buffer::F32(xv), Buffer::F32(vv)) = (&*xb, &*vb) else {
-        return Ok(None);
-    };
-    let (xs, vs) = (
-        &xv[x.offset()..x.offset() + n],
-        &vv[v.offset()..v.offset() + n],
-    );
-    let s = slope as f32;
-    let mut out = crate::backend::storage::output_vec::<f32>(n)?;
-    drive_grain(&mut out, PAR_THRESHOLD, |start, o| {
-        let (x, v, s) = (&xs[start..start + o.len()], &vs[start..start + o.len()], s);
-        // both sides computed and one selected: a blend the compiler vectorises, where a
-        // branch on random signs mispredicted every other element
+    f32_operands([x, v], |[xs, vs]| {
+        let s = slope as f32;
+        let mut out = crate::backend::storage::output_vec::<f32>(xs.len())?;
+        drive_grain(&mut out, PAR_THRESHOLD, |start, o| {
+            select(
+                o,
+                &xs[start..start + o.len()],
+                &vs[start..start + o.len()],
+                s,
+            )
+        });
+        Ok(out)
+    })
+}
+
+simd_build! {
+    /// `o = x > 0 ? v : v * s`, both sides computed and one selected: a blend, where a branch
+    /// on random signs mispredicted every other element.
+    fn select<>(o: &mut [f32], x: &[f32], v: &[f32], s: f32) {
         for ((o, &x), &v) in o.iter_mut().zip(x).zip(v) {
             let scaled = v * s;
             *o = if x > 0.0 { v } else { scaled };
         }
-    });
-    Ok(Some(tensor_of(Buffer::F32(out), x.shape(), x.device())?))
+    }
 }

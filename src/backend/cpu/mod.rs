@@ -1,7 +1,7 @@
 //! The CPU backend: host memory, kernels written over `Element` types, the `team` for large work,
 //! `gemm` for matrix products.
 #[macro_use]
-mod simd;
+pub(crate) mod simd;
 mod binary;
 mod convert;
 pub mod elementwise;
@@ -64,6 +64,39 @@ pub(crate) fn src_of<'a, T>(data: &'a [T], t: &View<'a>) -> Src<'a, T> {
 #[inline(always)]
 pub(crate) fn tensor_of(buf: Buffer, shape: &[usize], device: Device) -> Result<Owned> {
     Ok(Owned::contiguous(Storage::new(buf, device)?, shape))
+}
+
+/// `f` over the float32 elements of `ops` when they are contiguous float32 operands of one
+/// shape, and its result as a new tensor of that shape on their device; `None` (the caller
+/// composes the op another way) for any other operands. The fused kernels' common entry.
+pub(crate) fn f32_operands<const N: usize>(
+    ops: [&View; N],
+    f: impl FnOnce([&[f32]; N]) -> Result<Vec<f32>>,
+) -> Result<Option<Owned>> {
+    let Some(first) = ops.first() else {
+        return Ok(None);
+    };
+    let (shape, n) = (first.shape(), first.numel());
+    if ops.iter().any(|o| o.shape() != shape || !o.is_contiguous()) {
+        return Ok(None);
+    }
+    let guards = ops.map(|o| o.storage().borrow());
+    let slices: Option<Vec<&[f32]>> = guards
+        .iter()
+        .zip(ops)
+        .map(|(g, o)| match &**g {
+            Buffer::F32(v) => Some(&v[o.offset()..][..n]),
+            _ => None,
+        })
+        .collect();
+    let Some(Ok(slices)) = slices.map(<[&[f32]; N]>::try_from) else {
+        return Ok(None);
+    };
+    Ok(Some(tensor_of(
+        Buffer::F32(f(slices)?),
+        shape,
+        first.device(),
+    )?))
 }
 
 /// A snapshot of `src` when it shares storage with `dst` (so the kernel can borrow both).

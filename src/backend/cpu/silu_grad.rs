@@ -5,10 +5,10 @@
 //! The five ops it replaces streamed four 16 MB intermediates for a 4M-element gradient.
 use super::elementwise::drive_grain;
 use super::unary::{transcendental, TRANSCENDENTAL_GRAIN, VEC_STEP};
-use super::{sleef, tensor_of, Owned, View};
+use super::{f32_operands, Owned, View};
 use crate::backend::storage::Buffer;
 use crate::core::error::Result;
-use crate::core::{DType, UnaryOp};
+use crate::core::UnaryOp;
 
 /// The incoming gradient: one per element, or one value for all (`y.sum().backward()` passes
 /// an expanded scalar).
@@ -18,31 +18,24 @@ pub enum Grad<'a> {
     All(f32),
 }
 
-/// `Backend::silu_backward` on the CPU: float32 operands of one shape, `x` contiguous and `g`
-/// contiguous or one value expanded; `None` for anything else.
+/// `Backend::silu_backward` on the CPU: contiguous float32 operands of one shape, or `g` one
+/// value expanded to `x`'s shape; `None` for anything else.
 pub fn silu_backward(g: &View, x: &View) -> Result<Option<Owned>> {
-    let expanded = g.strides().iter().all(|&s| s == 0);
-    if g.dtype() != DType::F32
-        || x.dtype() != DType::F32
-        || g.shape() != x.shape()
-        || !(g.is_contiguous() || expanded)
-        || !x.is_contiguous()
-    {
-        return Ok(None);
+    match expanded_value(g, x) {
+        Some(v) => f32_operands([x], |[xs]| silu_backward_f32(Grad::All(v), xs)),
+        None => f32_operands([g, x], |[gs, xs]| silu_backward_f32(Grad::Each(gs), xs)),
     }
-    let n = x.numel();
-    let (gb, xb) = (g.storage().borrow(), x.storage().borrow());
-    let (Buffer::F32(gv), Buffer::F32(xv)) = (&*gb, &*xb) else {
-        return Ok(None);
-    };
-    let xs = &xv[x.offset()..x.offset() + n];
-    let gs = match gv.get(g.offset()..g.offset() + if expanded { 1 } else { n }) {
-        Some(&[v]) if expanded => Grad::All(v),
-        Some(s) => Grad::Each(s),
-        None => return Ok(None),
-    };
-    let out = silu_backward_f32(gs, xs)?;
-    Ok(Some(tensor_of(Buffer::F32(out), x.shape(), x.device())?))
+}
+
+/// The one value of a float32 `g` expanded to `x`'s shape (every stride 0), if it is that.
+fn expanded_value(g: &View, x: &View) -> Option<f32> {
+    if g.shape() != x.shape() || !g.strides().iter().all(|&s| s == 0) {
+        return None;
+    }
+    match &*g.storage().borrow() {
+        Buffer::F32(v) => v.get(g.offset()).copied(),
+        _ => None,
+    }
 }
 
 /// Elements a block: the sigmoid goes through `out` and is read back while still in L1.
@@ -68,26 +61,12 @@ pub fn silu_backward_f32(g: Grad, x: &[f32]) -> Result<Vec<f32>> {
     Ok(out)
 }
 
-/// `o = (g * o) * fma(x, 1 - o, 1)`, built for FMA where the CPU has it so the fused
-/// multiply-add is one instruction rather than a call into libm (the same bits either way).
-fn combine(o: &mut [f32], x: &[f32], g: &[f32]) {
-    #[inline(always)]
-    fn body(o: &mut [f32], x: &[f32], g: &[f32]) {
+simd_build! {
+    /// `o = (g * o) * fma(x, 1 - o, 1)`.
+    fn combine<>(o: &mut [f32], x: &[f32], g: &[f32]) {
         for ((o, &x), &g) in o.iter_mut().zip(x).zip(g) {
             let s = *o;
             *o = (g * s) * x.mul_add(1.0 - s, 1.0);
         }
     }
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[target_feature(enable = "avx2,fma")]
-        fn fast(o: &mut [f32], x: &[f32], g: &[f32]) {
-            body(o, x, g)
-        }
-        if sleef::has_avx2() {
-            // SAFETY: the CPU has AVX2 and FMA (checked just above).
-            return unsafe { fast(o, x, g) };
-        }
-    }
-    body(o, x, g)
 }

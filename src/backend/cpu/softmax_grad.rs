@@ -24,35 +24,22 @@
 use super::iter::PAR_THRESHOLD;
 use super::reduce::LANES;
 use super::softmax::{lane_sum, lane_tree};
+use super::{f32_operands, Owned, View};
 use super::{sleef, team, vmath};
-use super::{tensor_of, Owned, View};
-use crate::backend::storage::Buffer;
 use crate::core::error::Result;
 
 /// `Backend::softmax_backward` on the CPU: float32 operands of one shape, both row-major
 /// (the caller makes them so, as ATen's `.contiguous()` does); `None` for anything else.
 pub fn softmax_backward(g: &View, y: &View, dim: usize, log: bool) -> Result<Option<Owned>> {
     let shape = g.shape();
-    if g.dtype() != crate::core::DType::F32
-        || y.dtype() != crate::core::DType::F32
-        || shape != y.shape()
-        || dim >= shape.len()
-        || !g.is_contiguous()
-        || !y.is_contiguous()
-    {
+    if dim >= shape.len() {
         return Ok(None);
     }
-    let n = g.numel();
-    let (gb, yb) = (g.storage().borrow(), y.storage().borrow());
-    let (Buffer::F32(gv), Buffer::F32(yv)) = (&*gb, &*yb) else {
-        return Ok(None);
-    };
-    let gs = &gv[g.offset()..g.offset() + n];
-    let ys = &yv[y.offset()..y.offset() + n];
     let inner: usize = shape[dim + 1..].iter().product();
     let last = dim + 1 == shape.len();
-    let out = softmax_backward_f32(gs, ys, shape[dim], inner, last, log)?;
-    Ok(Some(tensor_of(Buffer::F32(out), shape, g.device())?))
+    f32_operands([g, y], |[gs, ys]| {
+        softmax_backward_f32(gs, ys, shape[dim], inner, last, log)
+    })
 }
 
 /// `g - e * s` as the kernels compute it: one rounding (`vfnmadd`, GCC's contraction).

@@ -131,7 +131,8 @@ pub fn gelu(x: &Tensor, approximate: &str) -> Result<Tensor> {
 }
 
 /// `F.leaky_relu(x, negative_slope=0.01)`: ATen's `x > 0 ? x : x * slope`, and for the
-/// gradient `x > 0 ? grad : grad * slope`, each as one select of engine ops.
+/// gradient `x > 0 ? grad : grad * slope`, each one backend kernel where the backend has it
+/// for the operands, else one select of engine ops.
 pub fn leaky_relu(x: &Tensor, slope: f64) -> Result<Tensor> {
     check_float("leaky_relu_cpu", x)?;
     let out = mode::without(|| positive_or_scaled(x, x, slope, false))?;

@@ -134,7 +134,8 @@ pub(super) fn record_unary(op: UnaryOp, x: &Tensor, out: &Tensor) -> crate::tens
         }),
         Silu => record("SiluBackward0", &i, out, &sx, |g, c| {
             let x = c.saved(0);
-            if x.dtype() == DType::F32 && g.device() == x.device() && x.is_contiguous() {
+            // (the backend takes the operands it has a kernel for, and no mixed devices)
+            if g.device() == x.device() {
                 let on = crate::tensor::dispatch::on(x.device());
                 if let Some(d) = on.silu_backward(g, x)? {
                     return Ok(vec![Some(d)]);
