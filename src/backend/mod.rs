@@ -246,6 +246,13 @@ pub trait Backend {
     ) -> Result<Option<Owned>> {
         Ok(None)
     }
+    /// `torch.clamp(x, lo, hi)` (either bound may be absent) in `x`'s dtype, in one pass: an
+    /// element equal to a bound is kept (`-0.0` stays `-0.0` under `min=0`), a NaN bound makes
+    /// every element NaN; `None` where the backend has no such kernel for `x` (the caller then
+    /// runs `maximum` and `minimum`).
+    fn clamp(&self, _x: View, _lo: Option<Scalar>, _hi: Option<Scalar>) -> Result<Option<Owned>> {
+        Ok(None)
+    }
     /// The 2-norm of each row of `len` elements of a contiguous `x`, shaped `shape`, as
     /// PyTorch's vectorised last-dim kernel computes it; `None` where the backend has none for
     /// these operands (the caller then computes it another way).

@@ -447,6 +447,26 @@ impl Backend for Timed {
             self.inner.leaky_relu(x, v, slope, backward)
         })
     }
+    fn clamp(&self, x: View, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<Option<Owned>> {
+        if self.mode != Mode::Cpu {
+            // the GPUs run `maximum` then `minimum`, each timed and costed as itself
+            return Ok(None);
+        }
+        let name = match (lo, hi) {
+            (Some(_), None) => "aten::clamp_min",
+            (None, Some(_)) => "aten::clamp_max",
+            _ => "aten::clamp",
+        };
+        // a compare per bound over one read and one write
+        let ops = lo.is_some() as u8 + hi.is_some() as u8;
+        let (n, bx, dt) = (x.numel() as f64, bytes(x), x.dtype());
+        self.kernel(
+            &[name],
+            x.device(),
+            |_| stream(f64::from(ops) * n, 2.0 * bx, dt),
+            || self.inner.clamp(x, lo, hi),
+        )
+    }
     fn norm2_rows(&self, x: View, len: usize, shape: &[usize]) -> Result<Option<Owned>> {
         if self.mode != Mode::Cpu {
             // no GPU kernel: the simulated GPU keeps costing the way CUDA computes it

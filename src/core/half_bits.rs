@@ -51,14 +51,15 @@ pub fn bf16_to_f32(h: u16) -> f32 {
     f32::from_bits(((h | quiet) as u32) << 16)
 }
 
-/// float32 to bfloat16 bits, rounding to nearest even (a NaN keeps its leading payload and is
-/// quieted, as the `half` crate does).
+/// float32 to bfloat16 bits, rounding to nearest even, as c10's scalar conversion does: every
+/// NaN becomes `0x7FC0`, a positive quiet NaN (ATen's vector conversion writes `0xFFFF`
+/// instead: see the CPU backend's `bf16_vectorized`).
 #[inline(always)]
 pub fn f32_to_bf16(f: f32) -> u16 {
     let x = f.to_bits();
     let rounded = (x.wrapping_add(0x7FFF + ((x >> 16) & 1)) >> 16) as u16;
     if x & 0x7FFF_FFFF > 0x7F80_0000 {
-        ((x >> 16) | 0x0040) as u16
+        0x7FC0
     } else {
         rounded
     }
@@ -130,11 +131,12 @@ mod tests {
             } else {
                 assert_eq!(h, want, "{x:#010x}");
             }
-            assert_eq!(
-                f32_to_bf16(f),
-                half::bf16::from_f32(f).to_bits(),
-                "{x:#010x}"
-            );
+            let want = if f.is_nan() {
+                0x7FC0
+            } else {
+                half::bf16::from_f32(f).to_bits()
+            };
+            assert_eq!(f32_to_bf16(f), want, "{x:#010x}");
         }
     }
 }

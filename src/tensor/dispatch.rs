@@ -149,6 +149,15 @@ impl On {
             .leaky_relu(x.operand(), v.operand(), slope, backward)?;
         Ok(out.map(Tensor::from_owned))
     }
+    pub fn clamp(
+        &self,
+        x: &Tensor,
+        lo: Option<Scalar>,
+        hi: Option<Scalar>,
+    ) -> Result<Option<Tensor>> {
+        let out = self.0.clamp(x.operand(), lo, hi)?;
+        Ok(out.map(Tensor::from_owned))
+    }
     pub fn norm2_rows(&self, x: &Tensor, len: usize, shape: &[usize]) -> Result<Option<Tensor>> {
         let out = self.0.norm2_rows(x.operand(), len, shape)?;
         Ok(out.map(Tensor::from_owned))

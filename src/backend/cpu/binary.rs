@@ -160,22 +160,26 @@ fn binary_typed<E: Element>(
 pub fn binary(op: BinaryOp, a: &View, b: &View, shape: &[usize]) -> Result<Out> {
     let ab = a.storage().borrow();
     let bb = b.storage().borrow();
-    if let (Buffer::F16(av), Buffer::F16(bv)) = (&*ab, &*bb) {
-        if let Some(r) = f16_arith(op, av, a, bv, b, shape) {
-            return r;
-        }
+    let half = match (&*ab, &*bb) {
+        (Buffer::F16(av), Buffer::F16(bv)) => half_arith(op, av, a, bv, b, shape),
+        (Buffer::BF16(av), Buffer::BF16(bv)) => half_arith(op, av, a, bv, b, shape),
+        _ => None,
+    };
+    if let Some(r) = half {
+        return r;
     }
     with_buffer!(&*ab, av, T => binary_typed::<T>(op, av, a, typed::<T>(&bb)?, b, shape))
 }
 
-/// float16 `+ - * /` of two dense operands of the result's shape: each block widened by F16C,
-/// the float32 op, one rounding back (`widen::blockwise2`) — the same bits as the element
-/// loop, which converts one value at a time (2x slower than PyTorch's vector kernels).
-fn f16_arith(
+/// float16/bfloat16 `+ - * /` of two dense operands of the result's shape in one pass, each
+/// vector widened, the float32 op, one rounding back (`widen::zip_half`) — the element loop
+/// converts one value at a time (3x slower than PyTorch's vector kernels) and rounds every
+/// bfloat16 NaN as the scalar conversion does.
+fn half_arith<H: Element<M = f32>>(
     op: BinaryOp,
-    av: &[half::f16],
+    av: &[H],
     a: &View,
-    bv: &[half::f16],
+    bv: &[H],
     b: &View,
     shape: &[usize],
 ) -> Option<Result<Out>> {
@@ -189,25 +193,67 @@ fn f16_arith(
         &bv[b.offset()..b.offset() + n],
     );
     Some(match op {
-        BinaryOp::Add => f16_zip(x, y, |p, q| p + q),
-        BinaryOp::Sub => f16_zip(x, y, |p, q| p - q),
-        BinaryOp::Mul => f16_zip(x, y, |p, q| p * q),
-        BinaryOp::Div => f16_zip(x, y, |p, q| p / q),
+        BinaryOp::Add => half_zip(x, y, |p, q| p + q),
+        BinaryOp::Sub => half_zip(x, y, |p, q| p - q),
+        BinaryOp::Mul => half_zip(x, y, |p, q| p * q),
+        BinaryOp::Div => half_zip(x, y, |p, q| p / q),
         _ => return None,
     })
 }
 
-/// `f` of float16 slices of one length, through float32 blocks.
-fn f16_zip(x: &[half::f16], y: &[half::f16], f: impl Fn(f32, f32) -> f32 + Sync) -> Result<Out> {
-    let mut out = output_vec::<half::f16>(x.len())?;
+/// `f` of half-precision slices of one length, each value widened and the result rounded once.
+fn half_zip<H: Element<M = f32>>(
+    x: &[H],
+    y: &[H],
+    f: impl Fn(f32, f32) -> f32 + Sync,
+) -> Result<Out> {
+    let mut out = output_vec::<H>(x.len())?;
     super::elementwise::drive(&mut out, |start, o| {
         let (x, y) = (&x[start..start + o.len()], &y[start..start + o.len()]);
-        super::widen::blockwise2(x, y, o, |p, q, r| {
-            // SAFETY: `dense2` writes `f`'s results, valid floats, and nothing else.
-            dense2(unsafe { super::elementwise::uninit(r) }, p, q, &f)
-        });
+        super::widen::zip_half(x, y, o, &f);
     });
-    Ok((Buffer::F16(out), None))
+    Ok((H::wrap(out), None))
+}
+
+/// `Backend::clamp` on the CPU, any dtype but bool (`None`): ATen's kernel, each float bound
+/// first rounded to the dtype, then `lo > x ? lo : x` and `hi < r ? hi : r` (`std::max`/`std::min`,
+/// and `vmaxps`/`vminps` with the bound first, agree on these), so a NaN `x` and an `x` equal
+/// to a bound come through as they are; a NaN bound fills the result with NaN, as
+/// `at::clamp` does before its kernel.
+pub fn clamp(x: &View, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<Option<Out>> {
+    fn go<E: Element>(v: &[E], x: &View, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<Out> {
+        let nan = [lo, hi].iter().flatten().any(|s| s.to_f64().is_nan());
+        // (integers compare in int64: `uint8.clamp(-5, 300)` leaves every element)
+        let float = E::DTYPE.is_floating();
+        let bound = |s: Option<Scalar>| {
+            s.map(|s| match scalar_m::<E>(s) {
+                m if float => E::store(m).load(),
+                m => m,
+            })
+        };
+        let (lo, hi) = (bound(lo), bound(hi));
+        let r = if nan {
+            run1(v, x, |_: E| E::from_f64(f64::NAN))?
+        } else {
+            run1(v, x, |e: E| {
+                let a = e.load();
+                let r = match lo {
+                    Some(l) if l > a => l,
+                    _ => a,
+                };
+                E::store(match hi {
+                    Some(h) if h < r => h,
+                    _ => r,
+                })
+            })?
+        };
+        Ok(r.wrap())
+    }
+    let xb = x.storage().borrow();
+    if matches!(&*xb, Buffer::Bool(_)) {
+        return Ok(None);
+    }
+    with_buffer!(&*xb, v, T => go::<T>(v, x, lo, hi)).map(Some)
 }
 
 /// `a op s` over a tensor's elements into a new vector.
@@ -356,41 +402,50 @@ fn scalar_inplace_typed<E: Element>(
     s: Scalar,
 ) -> Result<()> {
     let sm = scalar_m::<E>(s);
-    let zeros = Dims::filled(dst.ndim(), 0);
-    let unit = Src {
-        data: &[()],
-        offset: 0,
-        strides: &zeros,
-    };
     macro_rules! go {
         ($f:expr) => {{
             let f = $f;
-            update(
-                dv,
-                dst.offset(),
-                dst.strides(),
-                dst.shape(),
-                unit,
-                |d: E, _| E::store(f(d.load(), sm)),
-            );
+            update_each(dv, dst, |d: E| E::store(f(d.load(), sm)));
             Ok(())
         }};
     }
     macro_rules! pred {
         ($f:expr) => {{
             let f = $f;
-            update(
-                dv,
-                dst.offset(),
-                dst.strides(),
-                dst.shape(),
-                unit,
-                |d: E, _| E::from_bool(f(d.load(), sm)),
-            );
+            update_each(dv, dst, |d: E| E::from_bool(f(d.load(), sm)));
             Ok(())
         }};
     }
     dispatch_op!(op, E::M, go, pred)
+}
+
+/// `x = g(x)` over the elements of `dst` in `dv`: a contiguous one as a slice, split over the
+/// team (`dense_update` vectorises it), any other through `update`'s walk.
+fn update_each<E: Element>(dv: &mut [E], dst: &View, g: impl Fn(E) -> E + Sync) {
+    if dst.numel() == 0 {
+        // an empty view's offset may lie past the end of its storage
+        return;
+    }
+    if dst.is_contiguous() {
+        let region = &mut dv[dst.offset()..dst.offset() + dst.numel()];
+        return super::elementwise::drive(region, |_, part| {
+            super::elementwise::dense_update(part, &g)
+        });
+    }
+    let zeros = Dims::filled(dst.ndim(), 0);
+    let unit = Src {
+        data: &[()],
+        offset: 0,
+        strides: &zeros,
+    };
+    update(
+        dv,
+        dst.offset(),
+        dst.strides(),
+        dst.shape(),
+        unit,
+        |d: E, _| g(d),
+    );
 }
 
 pub fn binary_scalar_inplace(op: BinaryOp, dst: &View, s: Scalar) -> Result<()> {

@@ -189,6 +189,15 @@ simd_build! {
     }
 }
 
+simd_build! {
+    /// `x[i] = f(x[i])` in place (`clamp`'s upper bound on its fresh lower-bounded result).
+    pub(crate) fn dense_update<A: Copy>(x: &mut [A], f: &impl Fn(A) -> A) {
+        for v in x.iter_mut() {
+            *v = f(*v);
+        }
+    }
+}
+
 /// Initialised elements seen as possibly uninitialised ones, for `dense1` to overwrite.
 ///
 /// # Safety

@@ -493,6 +493,13 @@ impl Backend for Cpu {
         leaky_relu::leaky_relu(&x, &v, slope)
     }
 
+    fn clamp(&self, x: View, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<Option<Owned>> {
+        let Some(buf) = binary::clamp(&x, lo, hi)? else {
+            return Ok(None);
+        };
+        tensor_laid(buf, x.shape(), x.device()).map(Some)
+    }
+
     fn norm2_rows(&self, x: View, len: usize, shape: &[usize]) -> Result<Option<Owned>> {
         norm::norm2_rows(&x, len, shape)
     }

@@ -275,6 +275,27 @@ mod avx2 {
         }
     }
 
+    /// `super::silu_slice` on 8 lanes, `WAYS` vectors a step.
+    #[target_feature(enable = "avx2,fma")]
+    pub fn silu(x: &[f32], out: &mut [f32]) {
+        let one = _mm256_set1_ps(1.0);
+        let sign = _mm256_set1_ps(-0.0);
+        // SAFETY: as in `exp_shifted`.
+        unsafe {
+            map(x, out, |v| {
+                let mut e = v;
+                for e in &mut e {
+                    *e = _mm256_xor_ps(*e, sign);
+                }
+                let mut e = exp8n(e);
+                for (e, v) in e.iter_mut().zip(v) {
+                    *e = _mm256_div_ps(v, _mm256_add_ps(one, *e));
+                }
+                e
+            })
+        }
+    }
+
     /// `super::sigmoid_slice` on 8 lanes, `WAYS` vectors a step.
     #[target_feature(enable = "avx2,fma")]
     pub fn sigmoid(x: &[f32], out: &mut [f32]) {
@@ -539,6 +560,37 @@ pub(crate) mod avx512 {
         }
     }
 
+    /// `x / (1 + exp(-x))`, the negation a sign flip as ATen's `neg()` is.
+    struct Silu;
+
+    impl LaneMap<1> for Silu {
+        #[inline(always)]
+        unsafe fn apply<const N: usize>(&self, [v]: [[__m512; N]; 1]) -> [__m512; N] {
+            // SAFETY: the CPU's features are the caller's promise.
+            unsafe {
+                let one = _mm512_set1_ps(1.0);
+                let sign = _mm512_set1_epi32(i32::MIN);
+                let mut e = v;
+                for e in &mut e {
+                    *e = _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(*e), sign));
+                }
+                let mut e = exp16n(e);
+                for (e, v) in e.iter_mut().zip(v) {
+                    *e = _mm512_div_ps(v, _mm512_add_ps(one, *e));
+                }
+                e
+            }
+        }
+    }
+
+    /// `super::silu_slice` on 16 lanes, `WAYS` vectors a step.
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    pub fn silu(x: &[f32], out: &mut [f32]) {
+        let n = x.len().min(out.len());
+        // SAFETY: as in `exp_shifted`.
+        unsafe { zip_map::<1, WAYS>([x], &mut out[..n], Silu) }
+    }
+
     /// `super::exp_shifted` on 16 lanes, `WAYS` vectors a step.
     #[target_feature(enable = "avx512f,avx2,fma")]
     pub fn exp_shifted(x: &[f32], m: f32, out: &mut [f32]) {
@@ -654,6 +706,25 @@ pub fn sigmoid_slice(x: &[f32], out: &mut [f32]) {
     }
     for (o, &v) in out.iter_mut().zip(x) {
         *o = sigmoid(v);
+    }
+}
+
+/// `out[i] = x[i] / (1 + exp(-x[i]))`: ATen's vector silu, its exp SLEEF's (the `exp` op's own
+/// kernel is MKL's, rounded differently).
+pub fn silu_slice(x: &[f32], out: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_avx512() {
+            // SAFETY: the CPU has AVX-512F, AVX2 and FMA (checked just above).
+            return unsafe { avx512::silu(x, out) };
+        }
+        if has_avx2() {
+            // SAFETY: the CPU has AVX2 and FMA (checked just above).
+            return unsafe { avx2::silu(x, out) };
+        }
+    }
+    for (o, &v) in out.iter_mut().zip(x) {
+        *o = v / (1.0 + exp(-v));
     }
 }
 

@@ -126,22 +126,6 @@ fn split_tail(
     }
 }
 
-/// ATen's vector silu `x / (1 + exp(-x))` with SLEEF's exp (`exp(t - 0)` is `exp(t)`; the `exp`
-/// op's own kernel is MKL's, rounded differently), a stack block at a time.
-fn silu_body(x: &[f32], out: &mut [f32]) {
-    let mut neg = [0f32; 256];
-    for (xs, os) in x.chunks(neg.len()).zip(out.chunks_mut(neg.len())) {
-        let t = &mut neg[..xs.len()];
-        for (t, &v) in t.iter_mut().zip(xs) {
-            *t = -v;
-        }
-        sleef::exp_shifted(t, 0.0, os);
-        for (o, &v) in os.iter_mut().zip(xs) {
-            *o = v / (1.0 + *o);
-        }
-    }
-}
-
 /// `exp`, `log`, `tanh`, `sigmoid`, `silu` or a gelu op of `x` into `out`, the part from `at` of a buffer of `n`
 /// elements whose vectorised loop steps by `step` (which only the scalar tails of sigmoid and
 /// silu see).
@@ -158,7 +142,7 @@ pub(super) fn transcendental(
         UnaryOp::Log => vmath::ln_faithful_slice(x, out),
         UnaryOp::Tanh => vmath::tanh_slice(x, out),
         // the scalar tails: glibc's expf, whose correctly rounded value `vmath::exp` is
-        UnaryOp::Silu => split_tail(x, at, n, step, out, silu_body, |v| {
+        UnaryOp::Silu => split_tail(x, at, n, step, out, sleef::silu_slice, |v| {
             v / (1.0 + vmath::exp(-v))
         }),
         UnaryOp::Gelu | UnaryOp::GeluGrad => gelu::gelu_slice(x, out, op == UnaryOp::GeluGrad),

@@ -2,7 +2,8 @@
 //! floats, the float kernel, one rounding back. `widen` and `narrow` convert whole slices
 //! (float16 by F16C, 8 a step, where the CPU has it; the `half` crate's slice conversions call
 //! a function per 8 values); `blockwise` runs a float32 kernel through stack blocks, so the wide
-//! copy never leaves the L1 cache (element by element, the conversions cost more than the op).
+//! copy never leaves the L1 cache (element by element, the conversions cost more than the op);
+//! `zip_half` runs a binary op widened, computed and narrowed in one pass.
 use super::sum::{slice_as, slice_as_mut};
 use crate::backend::storage::Element;
 use crate::core::DType;
@@ -28,26 +29,49 @@ pub fn blockwise<H: Element<M = f32>>(
     }
 }
 
-/// `blockwise` for two operands: `out = narrow(f(widen(xs), widen(ys)))` (one length).
-pub fn blockwise2<H: Element<M = f32>>(
+/// `out[i] = f(xs[i], ys[i])` on half-precision slices of one length, each value widened, `f`
+/// in float32 and rounded back once, in one pass: float16 by F16C (8 lanes widened, `f`,
+/// narrowed) where the CPU has it; bfloat16 rounded as ATen's binary loop rounds, whole vectors
+/// of 32 by its vector conversion (a NaN becomes `0xFFFF`) and the rest by c10's scalar one
+/// (`0x7FC0`) — `xs` must start on a vector boundary of the tensor.
+pub fn zip_half<H: Element<M = f32>>(
     xs: &[H],
     ys: &[H],
     out: &mut [H],
-    f: impl Fn(&[f32], &[f32], &mut [f32]),
+    f: impl Fn(f32, f32) -> f32,
 ) {
-    let mut wx = [0f32; BLOCK];
-    let mut wy = [0f32; BLOCK];
-    let mut res = [0f32; BLOCK];
-    for ((x, y), o) in xs
-        .chunks(BLOCK)
-        .zip(ys.chunks(BLOCK))
-        .zip(out.chunks_mut(BLOCK))
-    {
-        let n = x.len();
-        widen(x, &mut wx[..n]);
-        widen(y, &mut wy[..n]);
-        f(&wx[..n], &wy[..n], &mut res[..n]);
-        narrow(&res[..n], o);
+    #[cfg(target_arch = "x86_64")]
+    if let (Some(x), Some(y), Some(o)) = (
+        slice_as::<H, f16>(xs),
+        slice_as::<H, f16>(ys),
+        slice_as_mut::<H, f16>(out),
+    ) {
+        if std::is_x86_feature_detected!("f16c") {
+            // SAFETY: the CPU has F16C and AVX (detected just above).
+            return unsafe { f16c::zip(x, y, o, f) };
+        }
+    }
+    let whole = if H::DTYPE == DType::BF16 {
+        out.len() / 32 * 32
+    } else {
+        0
+    };
+    if let Some(o) = slice_as_mut::<H, bf16>(&mut out[..whole]) {
+        bf16_zip(as_bits(&xs[..whole]), as_bits(&ys[..whole]), o, &f);
+    }
+    for ((o, x), y) in out[whole..].iter_mut().zip(&xs[whole..]).zip(&ys[whole..]) {
+        *o = H::store(f(x.load(), y.load()));
+    }
+}
+
+simd_build! {
+    /// `zip_half`'s bfloat16 vector part on the values' bits: the widening a shift (bfloat16
+    /// is a float's upper half), the narrowing ATen's vector rounding.
+    fn bf16_zip<>(xs: &[u16], ys: &[u16], out: &mut [bf16], f: &impl Fn(f32, f32) -> f32) {
+        for ((o, &x), &y) in out.iter_mut().zip(xs).zip(ys) {
+            let (p, q) = (f32::from_bits((x as u32) << 16), f32::from_bits((y as u32) << 16));
+            *o = super::bf16_vectorized(f(p, q));
+        }
     }
 }
 
@@ -132,6 +156,31 @@ mod f16c {
         }
         for i in body..n {
             out[i] = xs[i].to_f32();
+        }
+    }
+
+    /// `super::zip_f16` 8 lanes a step (`f` is inlined into the step, and its 8 calls on the
+    /// widened lanes become one AVX instruction).
+    #[target_feature(enable = "avx,f16c")]
+    pub fn zip(xs: &[f16], ys: &[f16], out: &mut [f16], f: impl Fn(f32, f32) -> f32) {
+        let n = xs.len().min(ys.len()).min(out.len());
+        let body = n / 8 * 8;
+        let (mut p, mut q) = ([0f32; 8], [0f32; 8]);
+        for i in (0..body).step_by(8) {
+            // SAFETY: elements `i..i + 8` lie in all three slices (`i + 8 <= body <= n`; `f16`
+            // is a `u16` in memory), and `p`, `q`, `r` hold 8 floats; unaligned loads and stores.
+            unsafe {
+                let a = _mm_loadu_si128(xs.as_ptr().add(i).cast());
+                let b = _mm_loadu_si128(ys.as_ptr().add(i).cast());
+                _mm256_storeu_ps(p.as_mut_ptr(), _mm256_cvtph_ps(a));
+                _mm256_storeu_ps(q.as_mut_ptr(), _mm256_cvtph_ps(b));
+                let r: [f32; 8] = std::array::from_fn(|k| f(p[k], q[k]));
+                let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_loadu_ps(r.as_ptr()));
+                _mm_storeu_si128(out.as_mut_ptr().add(i).cast(), h);
+            }
+        }
+        for i in body..n {
+            out[i] = f16::from_f32(f(xs[i].to_f32(), ys[i].to_f32()));
         }
     }
 
