@@ -253,6 +253,23 @@ pub trait Backend {
     fn clamp(&self, _x: View, _lo: Option<Scalar>, _hi: Option<Scalar>) -> Result<Option<Owned>> {
         Ok(None)
     }
+    /// The variance (`std`: the standard deviation) of each group of a contiguous `x` seen as
+    /// `[outer, kept, len]` (`groups = [outer, len]`), reduced over `outer` and `len`, shaped
+    /// `shape`, divided by `outer * len - correction`, as PyTorch's CPU kernels compute it in
+    /// double; the deviations from `mean` where given (`std_var_all_cpu` takes the tensor's
+    /// own `mean()`), else from each group's mean. `None` where the backend has no
+    /// such kernel for these operands (the caller then computes it another way).
+    fn var_rows(
+        &self,
+        _x: View,
+        _groups: [usize; 2],
+        _correction: f64,
+        _std: bool,
+        _mean: Option<f64>,
+        _shape: &[usize],
+    ) -> Result<Option<Owned>> {
+        Ok(None)
+    }
     /// The 2-norm of each row of `len` elements of a contiguous `x`, shaped `shape`, as
     /// PyTorch's vectorised last-dim kernel computes it; `None` where the backend has none for
     /// these operands (the caller then computes it another way).

@@ -467,6 +467,28 @@ impl Backend for Timed {
             || self.inner.clamp(x, lo, hi),
         )
     }
+    fn var_rows(
+        &self,
+        x: View,
+        groups: [usize; 2],
+        correction: f64,
+        std: bool,
+        mean: Option<f64>,
+        shape: &[usize],
+    ) -> Result<Option<Owned>> {
+        if self.mode != Mode::Cpu {
+            // no GPU kernel (see `norm2_rows`)
+            return Ok(None);
+        }
+        // two reads of each element (the mean, then the deviations' squares)
+        let (n, bx, dt) = (x.numel() as f64, bytes(x), x.dtype());
+        self.kernel(
+            &[if std { "aten::std" } else { "aten::var" }],
+            x.device(),
+            |_| stream(4.0 * n, 2.0 * bx, dt),
+            || self.inner.var_rows(x, groups, correction, std, mean, shape),
+        )
+    }
     fn norm2_rows(&self, x: View, len: usize, shape: &[usize]) -> Result<Option<Owned>> {
         if self.mode != Mode::Cpu {
             // no GPU kernel: the simulated GPU keeps costing the way CUDA computes it

@@ -158,6 +158,20 @@ impl On {
         let out = self.0.clamp(x.operand(), lo, hi)?;
         Ok(out.map(Tensor::from_owned))
     }
+    pub fn var_rows(
+        &self,
+        x: &Tensor,
+        groups: [usize; 2],
+        correction: f64,
+        std: bool,
+        mean: Option<f64>,
+        shape: &[usize],
+    ) -> Result<Option<Tensor>> {
+        let out = self
+            .0
+            .var_rows(x.operand(), groups, correction, std, mean, shape)?;
+        Ok(out.map(Tensor::from_owned))
+    }
     pub fn norm2_rows(&self, x: &Tensor, len: usize, shape: &[usize]) -> Result<Option<Tensor>> {
         let out = self.0.norm2_rows(x.operand(), len, shape)?;
         Ok(out.map(Tensor::from_owned))

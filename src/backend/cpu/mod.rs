@@ -23,6 +23,7 @@ mod sum;
 pub mod team;
 mod transpose;
 mod unary;
+mod var;
 pub mod vmath;
 mod widen;
 
@@ -498,6 +499,18 @@ impl Backend for Cpu {
             return Ok(None);
         };
         tensor_laid(buf, x.shape(), x.device()).map(Some)
+    }
+
+    fn var_rows(
+        &self,
+        x: View,
+        groups: [usize; 2],
+        correction: f64,
+        std: bool,
+        mean: Option<f64>,
+        shape: &[usize],
+    ) -> Result<Option<Owned>> {
+        var::var_rows(&x, groups, correction, std, mean, shape)
     }
 
     fn norm2_rows(&self, x: View, len: usize, shape: &[usize]) -> Result<Option<Owned>> {

@@ -66,3 +66,31 @@ print(torch.tensor([1.5, 2.5]).half().clamp(0.1, 2.0), torch.tensor([0.1]).bfloa
 y = torch.tensor([-1.0, 0.5, 3.0], requires_grad=True)
 y.clamp(min=0.0).sum().backward()
 print(y.grad, torch.tensor([True, False]).clamp(0, 1))
+
+# %% var_all_and_rows
+# var/std in double: over all elements the deviations are from the float32 mean() (visible with
+# a large mean), over trailing dims from each row's double mean; views, size-1 dims, dtypes
+import torch
+torch.manual_seed(0)
+for off in (0.0, 1e3, 1e4, 3e5):
+    x = torch.randn(100003) + off
+    print(off, x.var().item(), x.std().item(), x.var(correction=0).item())
+    y = x[:100000].reshape(1000, 100)
+    print(hash(tuple(y.var(1).double().tolist())), hash(tuple(y.std(1, correction=0).double().tolist())), hash(tuple(y.var(0).double().tolist())))
+z = torch.randn(1, 5000) + 2e4
+print(z.var(1).item(), z.var(0)[:2], z.std(dim=(0, 1)).item(), z.t().var(0).item())
+w = torch.randn(4, 30, 50) + 5e3
+print(hash(tuple(w.var((1, 2)).double().tolist())), hash(tuple(w.std(-1).flatten().double().tolist())))
+print(torch.randn(7, dtype=torch.float64).var().dtype, torch.tensor([1.0]).var(), torch.tensor([1.0, 2.0]).var(correction=2))
+print((torch.randn(300) + 1e4).half().var(), (torch.randn(2, 300, dtype=torch.float64) + 1e9).var(1))
+
+# %% var_batchnorm_dims
+# var over the leading and trailing dims (BatchNorm's (0, 2, 3)), short runs, and BatchNorm2d
+import torch
+torch.manual_seed(2)
+img = torch.randn(8, 5, 12, 12) * 3 + 100
+print(hash(tuple(img.var((0, 2, 3)).double().tolist())), hash(tuple(img.var((0, 2, 3), correction=0).double().tolist())))
+print(hash(tuple(img.std((0, 3)).flatten().double().tolist())), img.var((0, 1)).shape, hash(tuple(img.var(0).flatten().double().tolist())))
+bn = torch.nn.BatchNorm2d(5)
+bn(img)
+print(bn.running_var, bn.running_mean)

@@ -98,23 +98,22 @@ pub fn var(
         );
     }
     let ds = reduce_dims(dims, x.ndim())?;
-    let (gs, kshape) = Groups::of(x, &ds)?;
-    let n = gs.n as f64;
-    let denom = (n - correction).max(0.0);
-    let vals: Vec<f64> = gs
-        .iter()
-        .map(|g| {
-            let m = g.iter().sum::<f64>() / n;
-            let v = g.iter().map(|a| (a - m) * (a - m)).sum::<f64>() / denom;
-            if std {
-                v.sqrt()
-            } else {
-                v
-            }
-        })
-        .collect();
+    let kshape = kept_shape(x.shape(), &ds);
+    let n: usize = ds.iter().map(|&d| x.shape()[d]).product();
+    let denom = (n as f64 - correction).max(0.0);
     let shape = out_shape(&kshape, &ds, keepdim);
-    let out = make(&vals, &shape, x.dtype(), x.device())?;
+    // Over all elements (every dim reduced, or the others of size 1: ATen's iterator then
+    // reduces everything), `std_var_all_cpu` takes the deviations from the tensor's own
+    // `mean()`, rounded to float32 for float32 (float16/bfloat16 take the dim route).
+    let mean = if x.numel() == n && matches!(x.dtype(), DType::F32 | DType::F64) {
+        Some(values(&reduce::mean(x, None, false, None)?)?[0])
+    } else {
+        None
+    };
+    let out = match var_fused(x, &ds, (correction, std, mean), &shape)? {
+        Some(out) => out,
+        None => var_host(x, &ds, (correction, std, mean), &shape)?,
+    };
     if is_recording1(x) {
         let name = if std { "StdBackward0" } else { "VarBackward0" };
         let dims_i: Vec<i64> = ds.iter().map(|&d| d as i64).collect();
@@ -143,6 +142,74 @@ pub fn var(
         })?;
     }
     Ok(out)
+}
+
+/// `var` by the backend's kernel over the leading and trailing dims of a contiguous float32
+/// tensor (`split_dims`); `None` where that path does not apply. `how`: the correction,
+/// whether to take the square root, and the mean to take the deviations from, if not each
+/// group's own.
+fn var_fused(
+    x: &Tensor,
+    ds: &[usize],
+    how: (f64, bool, Option<f64>),
+    shape: &[usize],
+) -> Result<Option<Tensor>> {
+    // (runs shorter than a few vectors cost a call each: the host's gather is faster)
+    let Some(groups) = split_dims(x, ds).filter(|&[outer, len]| outer == 1 || len >= 64) else {
+        return Ok(None);
+    };
+    let (correction, std, mean) = how;
+    crate::tensor::dispatch::on(x.device()).var_rows(x, groups, correction, std, mean, shape)
+}
+
+/// `[outer, len]` when `x` is a non-empty contiguous float32 tensor and `ds` its first dims
+/// up to some point and its last ones from another (either part may be empty): the reduction
+/// then sees `x` as `[outer, kept, len]`, its groups runs of `len` at a stride. `None` else.
+fn split_dims(x: &Tensor, ds: &[usize]) -> Option<[usize; 2]> {
+    let (shape, nd) = (x.shape(), x.ndim());
+    if ds.is_empty() || x.dtype() != DType::F32 || x.numel() == 0 || !x.is_contiguous() {
+        return None;
+    }
+    let lead = ds.iter().enumerate().take_while(|&(k, &d)| k == d).count();
+    let tail = &ds[lead..];
+    let trailing = tail
+        .iter()
+        .enumerate()
+        .all(|(k, &d)| d == nd - tail.len() + k);
+    let size = |dims: &[usize]| dims.iter().map(|&d| shape[d]).product::<usize>();
+    let (outer, len) = (size(&ds[..lead]), size(tail));
+    // every element reduced (the other dims of size 1) is one run
+    trailing.then_some(if outer * len == x.numel() {
+        [1, x.numel()]
+    } else {
+        [outer, len]
+    })
+}
+
+/// `var` of `x`'s groups over `ds` in f64 on the host (`how` as `var_trailing`'s): each
+/// group's mean, then its squared deviations' sum.
+fn var_host(
+    x: &Tensor,
+    ds: &[usize],
+    (correction, std, mean): (f64, bool, Option<f64>),
+    shape: &[usize],
+) -> Result<Tensor> {
+    let (gs, _) = Groups::of(x, ds)?;
+    let n = gs.n as f64;
+    let denom = (n - correction).max(0.0);
+    let vals: Vec<f64> = gs
+        .iter()
+        .map(|g| {
+            let m = mean.unwrap_or_else(|| g.iter().sum::<f64>() / n);
+            let v = g.iter().map(|a| (a - m) * (a - m)).sum::<f64>() / denom;
+            if std {
+                v.sqrt()
+            } else {
+                v
+            }
+        })
+        .collect();
+    make(&vals, shape, x.dtype(), x.device())
 }
 
 /// The `p` of a vector norm: a number, or `inf`/`-inf`.
@@ -182,9 +249,8 @@ fn norm2_trailing(
     ds: &[usize],
     keepdim: bool,
 ) -> Result<Option<(Tensor, Vec<usize>)>> {
-    let nd = x.ndim();
-    let trailing = !ds.is_empty() && ds.iter().enumerate().all(|(k, &d)| d == nd - ds.len() + k);
-    if p != 2.0 || !trailing || x.dtype() != DType::F32 || x.numel() == 0 || !x.is_contiguous() {
+    let rows = split_dims(x, ds).is_some_and(|[outer, _]| outer == 1);
+    if p != 2.0 || !rows {
         return Ok(None);
     }
     let kshape = kept_shape(x.shape(), ds);
