@@ -93,6 +93,31 @@ impl DType {
         }
     }
 
+    /// The legacy tensor type name `x.type()` gives and some messages use:
+    /// `torch.FloatTensor`, `torch.cuda.FloatTensor` on a GPU.
+    pub fn tensor_type(self, device: crate::core::Device) -> String {
+        let on = if device == crate::core::Device::Cpu {
+            ""
+        } else {
+            "cuda."
+        };
+        format!("torch.{on}{}", self.tensor_type_name())
+    }
+
+    fn tensor_type_name(self) -> &'static str {
+        match self {
+            DType::Bool => "BoolTensor",
+            DType::U8 => "ByteTensor",
+            DType::I8 => "CharTensor",
+            DType::I32 => "IntTensor",
+            DType::I64 => "LongTensor",
+            DType::F16 => "HalfTensor",
+            DType::BF16 => "BFloat16Tensor",
+            DType::F32 => "FloatTensor",
+            DType::F64 => "DoubleTensor",
+        }
+    }
+
     /// The C type name some messages use (`expected m1 and m2 to have the same dtype, but got:
     /// float != double`).
     pub fn cpp_name(self) -> &'static str {

@@ -134,17 +134,7 @@ class Embedding(Module):
                 self.weight[self.padding_idx].fill_(0)
 
     def forward(self, input):
-        if input.dtype != torch.long and input.dtype != torch.int:
-            raise RuntimeError(f'Expected tensor for argument #1 \'indices\' to have one of the following scalar types: Long, Int; but got {input.type()} instead (while checking arguments for embedding)')
-        if input.numel() > 0 and (int(input.max()) >= self.num_embeddings or int(input.min()) < 0):
-            raise IndexError('index out of range in self')
-        out = self.weight[input]
-        if self.padding_idx is not None:
-            # the padding row gets no gradient
-            keep = (input != self.padding_idx).unsqueeze(-1).to(out.dtype)
-            out = out * keep
-        _N.name_grad_fn(out, 'EmbeddingBackward0')
-        return out
+        return F.embedding(input, self.weight, self.padding_idx)
 
     def extra_repr(self):
         s = '{num_embeddings}, {embedding_dim}'

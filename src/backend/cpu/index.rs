@@ -1,9 +1,11 @@
 //! Advanced-indexing kernels: copy sub-tensors from (gather) or to (scatter) a list of base
 //! offsets in a storage.
 use super::elementwise::{update, Src};
+use super::iter::PAR_THRESHOLD;
 use super::iter::{coalesce, for_rows};
+use super::team;
 use super::{tensor_of, typed, CPU};
-use crate::backend::storage::{zeroed_vec, Element};
+use crate::backend::storage::{output_vec, Element};
 use crate::backend::Backend;
 use crate::backend::{Owned, View};
 use crate::core::error::Result;
@@ -16,12 +18,23 @@ pub fn gather(src: &View, bases: &[usize], shape: &[usize], strides: &[usize]) -
     let step = st[0].last().copied().unwrap_or(0);
     let b = src.storage().borrow();
     let buf = with_buffer!(&*b, v, T => {
-        let mut out = zeroed_vec::<T>(bases.len() * inner)?;
-        for (p, &base) in bases.iter().enumerate() {
-            let o = &mut out[p * inner..(p + 1) * inner];
-            for_rows(&cs, &st, [base], 0, inner, |pos, len, [off]| {
-                for i in 0..len {
-                    o[pos + i] = v[off + i * step];
+        let mut out = output_vec::<T>(bases.len() * inner)?;
+        if inner > 0 {
+            // whole sub-tensors a part (a row lookup's rows copied as slices)
+            let parts = team::parts_for(out.len(), PAR_THRESHOLD).min(bases.len());
+            team::for_pieces(&mut out, parts, inner, &|start, part| {
+                for (k, o) in part.chunks_exact_mut(inner).enumerate() {
+                    let base = bases[start / inner + k];
+                    for_rows(&cs, &st, [base], 0, inner, |pos, len, [off]| {
+                        let o = &mut o[pos..pos + len];
+                        if step == 1 {
+                            o.copy_from_slice(&v[off..off + len]);
+                        } else {
+                            for (i, o) in o.iter_mut().enumerate() {
+                                *o = v[off + i * step];
+                            }
+                        }
+                    });
                 }
             });
         }

@@ -2,9 +2,12 @@
 //! `dropout`, `layer_norm`, `one_hot`, with PyTorch's signatures. The work is in
 //! `crate::tensor::ops::nn`.
 use super::convert::*;
-use crate::lang::error::{type_error, PyResult};
+use crate::lang::error::{not_implemented, type_error, PyResult};
 use crate::lang::interp::Interp;
+use crate::lang::modules::ExcKind;
 use crate::lang::value::*;
+use crate::lang::PyErr;
+use crate::tensor::ops::extra::gather;
 use crate::tensor::ops::nn::{self as nn, Reduction};
 use crate::tensor::ops::reduce::softmax;
 use crate::tensor::ops::unary::{unary, unary_};
@@ -355,6 +358,39 @@ fn functions() -> Vec<(&'static str, NativeFn)> {
                 return Ok(a.pos[0].clone());
             }
             Ok(wrap(r))
+        }),
+        ("embedding", |i, _, a| {
+            const NAMES: &[&str] = &[
+                "input",
+                "weight",
+                "padding_idx",
+                "max_norm",
+                "norm_type",
+                "scale_grad_by_freq",
+                "sparse",
+            ];
+            let b = bind("embedding", NAMES, &a)?;
+            let (input, weight) = (b.tensor(0)?, b.tensor(1)?);
+            if b.get(3).is_some() || b.flag(i, 5, false)? || b.flag(i, 6, false)? {
+                return Err(not_implemented(
+                    "F.embedding(max_norm=, scale_grad_by_freq=, sparse=)",
+                ));
+            }
+            let rows = weight.shape().first().copied().unwrap_or(0) as i64;
+            let pad = match b.get(2) {
+                None => None,
+                Some(_) => {
+                    let p = b.int(2, 0)?;
+                    if p >= rows || p < -rows {
+                        return Err(PyErr::new(
+                            ExcKind::AssertionError,
+                            "Padding_idx must be within num_embeddings",
+                        ));
+                    }
+                    Some((if p < 0 { p + rows } else { p }) as usize)
+                }
+            };
+            Ok(wrap(gather::embedding(&input, &weight, pad).py()?))
         }),
         ("one_hot", |_, _, a| {
             let b = bind("one_hot", &["tensor", "num_classes"], &a)?;

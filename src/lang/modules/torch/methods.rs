@@ -266,11 +266,10 @@ m! {
     "byte" => |_, t, _| cast(t, DType::U8),
     "type" => |_, t, a| match a.pos.first().and_then(dtype_of) {
         Some(d) => cast(t, d),
-        None => Ok(Value::str(match this(t)?.dtype() {
-            DType::F32 => "torch.FloatTensor", DType::F64 => "torch.DoubleTensor", DType::F16 => "torch.HalfTensor",
-            DType::BF16 => "torch.BFloat16Tensor", DType::I64 => "torch.LongTensor", DType::I32 => "torch.IntTensor",
-            DType::I8 => "torch.CharTensor", DType::U8 => "torch.ByteTensor", DType::Bool => "torch.BoolTensor",
-        })),
+        None => {
+            let x = this(t)?;
+            Ok(Value::str(&x.dtype().tensor_type(x.device())))
+        }
     },
     "view" => |i, t, a| {
         if let Some(d) = a.pos.first().and_then(dtype_of) {

@@ -338,6 +338,11 @@ m! {
         let idx = need_tensor(&a, 1, "index", "gather")?;
         Ok(wrap(gather::gather(&this(t)?, d, &idx).py()?))
     },
+    "index_select" => |_, t, a| {
+        let d = need_int(&a, 0, "dim", "index_select")?;
+        let idx = need_tensor(&a, 1, "index", "index_select")?;
+        Ok(wrap(gather::index_select(&this(t)?, d, &idx).py()?))
+    },
     "scatter" => |_, t, a| Ok(wrap(scatter_m(t, &a, false)?)),
     "scatter_add" => |_, t, a| Ok(wrap(scatter_m(t, &a, true)?)),
     "scatter_" => |_, t, a| { let r = scatter_m(t, &a, false)?; in_place(t, &r) },
@@ -468,6 +473,7 @@ torch_forms!(
     "norm",
     "logsumexp",
     "gather",
+    "index_select",
     "scatter",
     "scatter_add",
     "masked_fill",

@@ -3,10 +3,12 @@
 //! host (writes that may collide are ordered there) with its own backward rule.
 use super::host::{make, rename, strides_of, take_flat, values};
 use crate::tensor::autograd::{is_recording, record};
-use crate::tensor::error::{runtime, Result};
+use crate::tensor::error::{index_err, not_impl, runtime, Result};
+use crate::tensor::index::IndexItem;
+use crate::tensor::ops::compare::compare_scalar;
 use crate::tensor::ops::join::{where_, TensorOrScalar};
 use crate::tensor::shape::{fmt_list, wrap_dim};
-use crate::tensor::{DType, Scalar, Tensor};
+use crate::tensor::{BinaryOp, DType, Scalar, Tensor};
 
 /// For each element of `index`: its flat position in `x` (dim `d` replaced by the index
 /// value), with PyTorch's checks.
@@ -66,6 +68,68 @@ pub fn gather(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
     let flat = positions(x, d, index, "gather")?;
     let out = take_flat(x, &flat, index.shape())?;
     rename(&out, "GatherBackward0");
+    Ok(out)
+}
+
+/// `x.index_select(dim, index)`: the slices of `x` along `dim` at the positions `index` (a
+/// vector or one number, int32 or int64, none negative) lists (`IndexSelectBackward0`).
+pub fn index_select(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
+    let d = wrap_dim(dim, x.ndim())?;
+    if index.ndim() > 1 {
+        return index_err("index_select(): Index is supposed to be a vector");
+    }
+    if index.dtype() != DType::I64 && index.dtype() != DType::I32 {
+        return runtime("index_select(): Expected dtype int32 or int64 for index");
+    }
+    if x.ndim() == 0 {
+        return not_impl("cudalearn does not implement index_select on a 0-dim tensor yet");
+    }
+    // (one number keeps the dim, as a one-element vector does)
+    let out = pick_rows(x, d, &index.reshape(&[-1])?)?;
+    rename(&out, "IndexSelectBackward0");
+    Ok(out)
+}
+
+/// `x[:, ..., index]` with `index` at dim `d`, each of its values checked to lie in
+/// `0..x.shape()[d]` (no negative positions): `index_select`'s and `embedding`'s lookup.
+fn pick_rows(x: &Tensor, d: usize, index: &Tensor) -> Result<Tensor> {
+    let size = x.shape()[d] as i64;
+    if index
+        .contiguous_values_i64()?
+        .iter()
+        .any(|&v| v < 0 || v >= size)
+    {
+        return index_err("index out of range in self");
+    }
+    let mut items = vec![IndexItem::Slice(None, None, None); d];
+    items.push(IndexItem::Tensor(index.clone()));
+    crate::tensor::index::index(x, &items)
+}
+
+/// `F.embedding(input, weight, padding_idx)`: the rows of the 2-d `weight` at the int32 or
+/// int64 positions `input` holds, shaped `input.shape + [columns]` (`EmbeddingBackward0`);
+/// the `padding_idx` row (a row of `weight`) gets no gradient.
+pub fn embedding(input: &Tensor, weight: &Tensor, padding_idx: Option<usize>) -> Result<Tensor> {
+    if input.dtype() != DType::I64 && input.dtype() != DType::I32 {
+        return runtime(format!(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got {} instead (while checking arguments for embedding)",
+            input.dtype().tensor_type(input.device())
+        ));
+    }
+    if weight.ndim() != 2 {
+        return runtime("'weight' must be 2-D");
+    }
+    let mut out = pick_rows(weight, 0, input)?;
+    if let Some(p) = padding_idx {
+        // the padding row's value with no history: where(input != p, out, out.detach())
+        let keep = compare_scalar(BinaryOp::Ne, input, Scalar::Int(p as i64))?.unsqueeze(-1)?;
+        out = where_(
+            &keep,
+            &TensorOrScalar::Tensor(out.clone()),
+            &TensorOrScalar::Tensor(out.detach()),
+        )?;
+    }
+    rename(&out, "EmbeddingBackward0");
     Ok(out)
 }
 
