@@ -1,7 +1,8 @@
 //! Reductions and elementwise ops with PyTorch's accumulation: `var`/`std` (with
 //! `correction`), vector norms, `logsumexp`, `lerp`, `nan_to_num`, `outer`. Forward values are
 //! computed on the host in f64 (PyTorch's CPU kernels accumulate these in double), except
-//! `logsumexp`, composed of engine ops as ATen composes it; each backward rule is written with
+//! `logsumexp`, composed of engine ops as ATen composes it, and the float32 `var`/`std` and
+//! 2-norm shapes the backend has kernels for (`Backend::var_rows`, `Backend::norm2_rows`); each backward rule is written with
 //! tensor ops, so it runs on the input's device and can itself be differentiated
 //! (`create_graph=True`).
 use super::host::{i64s, make, values};
