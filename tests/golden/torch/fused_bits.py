@@ -94,3 +94,13 @@ print(hash(tuple(img.std((0, 3)).flatten().double().tolist())), img.var((0, 1)).
 bn = torch.nn.BatchNorm2d(5)
 bn(img)
 print(bn.running_var, bn.running_mean)
+
+# %% float_to_long
+# float32 -> int64 truncates toward zero; NaN, infinities and values outside int64 become its minimum,
+# in the vector body and the tail alike
+import torch
+x = torch.tensor([0.5, -0.5, 1.9, -1.9, 3e9, -3e9, 9.3e18, -9.3e18, -9.2233720e18, float('nan'), float('inf'), float('-inf'), 2**62, -0.0, 7.0, 123456789.0, 1e-45] * 3)
+print(x.long().tolist())
+print(x[:5].long(), x.t().long()[:3] if x.dim() == 2 else x[::2].long()[:4])
+torch.manual_seed(0)
+print(torch.randn(100003).mul(1e6).long().sum())
