@@ -19,7 +19,12 @@ pub fn gather(src: &View, bases: &[usize], shape: &[usize], strides: &[usize]) -
     let b = src.storage().borrow();
     let buf = with_buffer!(&*b, v, T => {
         let mut out = output_vec::<T>(bases.len() * inner)?;
-        if inner > 0 {
+        if inner == 1 {
+            // one element a base (`torch.gather`, a mask's picks)
+            for (o, &base) in out.iter_mut().zip(bases) {
+                *o = v[base];
+            }
+        } else if inner > 1 {
             // whole sub-tensors a part (a row lookup's rows copied as slices)
             let parts = team::parts_for(out.len(), PAR_THRESHOLD).min(bases.len());
             team::for_pieces(&mut out, parts, inner, &|start, part| {
