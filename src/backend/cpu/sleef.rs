@@ -591,6 +591,33 @@ pub(crate) mod avx512 {
         unsafe { zip_map::<1, WAYS>([x], &mut out[..n], Silu) }
     }
 
+    /// `super::exp_f16` on 16 lanes, `WAYS` vectors a step: the widening (`vcvtph2ps`, exact),
+    /// the exponential and the rounding back (`vcvtps2ph`, nearest even, F16C's NaN) in
+    /// registers; returns how many elements it did.
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    pub fn exp_f16(x: &[half::f16], out: &mut [half::f16]) -> usize {
+        const STEP: usize = 16 * WAYS;
+        let n = x.len().min(out.len()) / STEP * STEP;
+        for (xs, os) in x[..n]
+            .chunks_exact(STEP)
+            .zip(out[..n].chunks_exact_mut(STEP))
+        {
+            // SAFETY: `xs` and `os` hold `STEP` halves (a `u16` each in memory), read and
+            // written 16 at a time unaligned; the CPU's features are this function's.
+            unsafe {
+                let mut v = [_mm512_setzero_ps(); WAYS];
+                for (w, v) in v.iter_mut().enumerate() {
+                    *v = _mm512_cvtph_ps(_mm256_loadu_si256(xs.as_ptr().add(16 * w).cast()));
+                }
+                for (w, e) in exp16n(v).into_iter().enumerate() {
+                    let h = _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(e);
+                    _mm256_storeu_si256(os.as_mut_ptr().add(16 * w).cast(), h);
+                }
+            }
+        }
+        n
+    }
+
     /// `super::exp_shifted` on 16 lanes, `WAYS` vectors a step.
     #[target_feature(enable = "avx512f,avx2,fma")]
     pub fn exp_shifted(x: &[f32], m: f32, out: &mut [f32]) {
@@ -688,6 +715,18 @@ pub fn exp_shifted(x: &[f32], m: f32, out: &mut [f32]) {
     for (o, &v) in out.iter_mut().zip(x) {
         *o = exp(v - m);
     }
+}
+
+/// float16 `exp` of the whole `16 * WAYS`-element steps of `x` into `out` with AVX-512 (the
+/// same bits as widening, `exp_shifted` and F16C's narrowing); returns how many it did, 0
+/// without AVX-512.
+pub fn exp_f16(x: &[half::f16], out: &mut [half::f16]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx512() {
+        // SAFETY: the CPU has AVX-512F, AVX2 and FMA (checked just above).
+        return unsafe { avx512::exp_f16(x, out) };
+    }
+    0
 }
 
 /// `out[i] = 1 / (1 + exp(0 - x[i]))`: ATen's vector sigmoid (`(0 - x).exp() + 1`, then the

@@ -1,6 +1,7 @@
 //! Unary elementwise kernels, by dtype family (the op layer has already promoted the input).
 use super::elementwise::drive_grain;
 use super::math::FloatMath;
+use super::sum::{slice_as, slice_as_mut};
 use super::{gelu, sleef, vmath, widen};
 use super::{internal, map_keep};
 use crate::backend::storage::output_vec;
@@ -194,7 +195,15 @@ fn fast_half<H: Element<M = f32>>(op: UnaryOp, v: &[H], x: &View) -> Option<Resu
     let src = transcendental_src(op, v, x)?;
     Some(output_vec::<H>(src.len()).map(|mut out| {
         drive_grain(&mut out, TRANSCENDENTAL_GRAIN, |start, o| {
-            let s = &src[start..start + o.len()];
+            let mut s = &src[start..start + o.len()];
+            let mut o = o;
+            if op == UnaryOp::Exp {
+                // float16 whole steps widened, exponentiated and narrowed in registers
+                if let (Some(h), Some(ho)) = (slice_as::<H, f16>(s), slice_as_mut::<H, f16>(o)) {
+                    let done = sleef::exp_f16(h, ho);
+                    (s, o) = (&s[done..], &mut o[done..]);
+                }
+            }
             widen::blockwise(s, o, |at, w, r| match op {
                 UnaryOp::Exp => sleef::exp_shifted(w, 0.0, r),
                 UnaryOp::Log => r.iter_mut().zip(w).for_each(|(r, &v)| *r = sleef::ln(v)),

@@ -104,3 +104,17 @@ print(x.long().tolist())
 print(x[:5].long(), x.t().long()[:3] if x.dim() == 2 else x[::2].long()[:4])
 torch.manual_seed(0)
 print(torch.randn(100003).mul(1e6).long().sum())
+
+# %% half_exp_bits
+# float16 exp: whole steps widened, exponentiated (SLEEF) and narrowed in registers, the rest
+# through float32 blocks; every bit over a sweep of float16 values, lengths around the step, specials
+import torch
+torch.manual_seed(1)
+for n in (1, 31, 64, 65, 1000, 70001):
+    x = (torch.randn(n) * 4).half()
+    v = x.exp().double().tolist()
+    print(n, hash(tuple(v)), v[:2])
+s = torch.tensor([0.0, -0.0, float('inf'), float('-inf'), float('nan'), 11.1, -17.5, 11.09] * 10).half()
+print(s.exp().tolist()[:8], s.exp().signbit().tolist()[:8])
+a = torch.arange(-20.0, 12.0, 1 / 1024).half()
+print(hash(tuple(a.exp().double().tolist())))
