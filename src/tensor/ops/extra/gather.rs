@@ -32,20 +32,32 @@ fn positions(x: &Tensor, d: usize, index: &Tensor, op: &str) -> Result<Vec<i64>>
     let iv = index.contiguous_values_i64()?;
     let xst = strides_of(xs);
     let size = if xs.is_empty() { 1 } else { xs[d] as i64 };
+    let sd = xst.get(d).copied().unwrap_or(1);
     let mut out = Vec::with_capacity(iv.len());
-    // the index's own multi-index, counted up in row-major order, and the flat position in
-    // `x` of its coordinates with dim `d` left out
-    let mut at = vec![0usize; is.len()];
+    if iv.is_empty() {
+        return Ok(out);
+    }
+    // the index's rows along its last dim; `base`: the flat position in `x` of a row's outer
+    // coordinates (dim `d` left out), counted up with an odometer over them
+    let last = is.len().saturating_sub(1);
+    let (row, step) = match is.last() {
+        Some(&n) if last != d => (n, xst[last]),
+        Some(&n) => (n, 0),
+        None => (1, 0),
+    };
+    let mut at = vec![0usize; last];
     let mut base = 0usize;
-    for &v in &iv {
-        if v < -size || v >= size {
-            return runtime(format!(
-                "index {v} is out of bounds for dimension {d} with size {size}"
-            ));
+    for vals in iv.chunks(row) {
+        for (j, &v) in vals.iter().enumerate() {
+            if v < -size || v >= size {
+                return runtime(format!(
+                    "index {v} is out of bounds for dimension {d} with size {size}"
+                ));
+            }
+            let v = if v < 0 { v + size } else { v };
+            out.push((base + j * step + v as usize * sd) as i64);
         }
-        let v = if v < 0 { v + size } else { v };
-        out.push((base + v as usize * xst.get(d).copied().unwrap_or(1)) as i64);
-        for k in (0..is.len()).rev() {
+        for k in (0..last).rev() {
             at[k] += 1;
             if k != d {
                 base += xst[k];
