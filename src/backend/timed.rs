@@ -121,11 +121,26 @@ fn device_index(d: Device) -> u32 {
 }
 
 impl Timed {
-    /// Run `f` on the CPU kernels, then account for it as the kernel `name` doing `work`.
+    /// A kernel only the CPU has (the GPUs compose the op of others, each timed and costed as
+    /// itself, so `None` there): `f` timed as `name`, costed at `ops` operations per element
+    /// of `x` and `reads` times `x`'s bytes of traffic.
+    fn cpu_only<T>(
+        &self,
+        name: &'static str,
+        x: View,
+        (ops, reads): (f64, f64),
+        f: impl FnOnce() -> Result<Option<T>>,
+    ) -> Result<Option<T>> {
+        if self.mode != Mode::Cpu {
+            return Ok(None);
+        }
+        let (n, bx, dt) = (x.numel() as f64, bytes(x), x.dtype());
+        self.kernel(&[name], x.device(), |_| stream(ops * n, reads * bx, dt), f)
+    }
+
     /// A CPU kernel fusing an elementwise op's pieces over two float32 operands shaped like
-    /// `x` and one output, costed at `ops` operations an element; `None` on the GPUs (they
-    /// compose the op, the simulated one costing those pieces) and for other dtypes (whose
-    /// pieces are timed one by one).
+    /// `x` and one output, costed at `ops` operations an element; `None` on the GPUs and for
+    /// other dtypes (whose pieces are timed one by one).
     fn fused_f32(
         &self,
         name: &'static str,
@@ -133,13 +148,13 @@ impl Timed {
         ops: f64,
         f: impl FnOnce() -> Result<Option<Owned>>,
     ) -> Result<Option<Owned>> {
-        if self.mode != Mode::Cpu || x.dtype() != DType::F32 {
+        if x.dtype() != DType::F32 {
             return Ok(None);
         }
-        let (n, bx, dt) = (x.numel() as f64, bytes(x), x.dtype());
-        self.kernel(&[name], x.device(), |_| stream(ops * n, 3.0 * bx, dt), f)
+        self.cpu_only(name, x, (ops, 3.0), f)
     }
 
+    /// Run `f` on the CPU kernels, then account for it as the kernel `name` doing `work`.
     fn kernel<T>(
         &self,
         name: &[&'static str],
@@ -448,24 +463,14 @@ impl Backend for Timed {
         })
     }
     fn clamp(&self, x: View, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<Option<Owned>> {
-        if self.mode != Mode::Cpu {
-            // the GPUs run `maximum` then `minimum`, each timed and costed as itself
-            return Ok(None);
-        }
         let name = match (lo, hi) {
             (Some(_), None) => "aten::clamp_min",
             (None, Some(_)) => "aten::clamp_max",
             _ => "aten::clamp",
         };
         // a compare per bound over one read and one write
-        let ops = lo.is_some() as u8 + hi.is_some() as u8;
-        let (n, bx, dt) = (x.numel() as f64, bytes(x), x.dtype());
-        self.kernel(
-            &[name],
-            x.device(),
-            |_| stream(f64::from(ops) * n, 2.0 * bx, dt),
-            || self.inner.clamp(x, lo, hi),
-        )
+        let ops = f64::from(lo.is_some() as u8 + hi.is_some() as u8);
+        self.cpu_only(name, x, (ops, 2.0), || self.inner.clamp(x, lo, hi))
     }
     fn var_rows(
         &self,
@@ -476,32 +481,17 @@ impl Backend for Timed {
         mean: Option<f64>,
         shape: &[usize],
     ) -> Result<Option<Owned>> {
-        if self.mode != Mode::Cpu {
-            // no GPU kernel (see `norm2_rows`)
-            return Ok(None);
-        }
         // two reads of each element (the mean, then the deviations' squares)
-        let (n, bx, dt) = (x.numel() as f64, bytes(x), x.dtype());
-        self.kernel(
-            &[if std { "aten::std" } else { "aten::var" }],
-            x.device(),
-            |_| stream(4.0 * n, 2.0 * bx, dt),
-            || self.inner.var_rows(x, groups, correction, std, mean, shape),
-        )
+        let name = if std { "aten::std" } else { "aten::var" };
+        self.cpu_only(name, x, (4.0, 2.0), || {
+            self.inner.var_rows(x, groups, correction, std, mean, shape)
+        })
     }
     fn norm2_rows(&self, x: View, len: usize, shape: &[usize]) -> Result<Option<Owned>> {
-        if self.mode != Mode::Cpu {
-            // no GPU kernel: the simulated GPU keeps costing the way CUDA computes it
-            return Ok(None);
-        }
         // a multiply-add per element over one read
-        let (n, bx, dt) = (x.numel() as f64, bytes(x), x.dtype());
-        self.kernel(
-            &["aten::linalg_vector_norm"],
-            x.device(),
-            |_| stream(2.0 * n, bx, dt),
-            || self.inner.norm2_rows(x, len, shape),
-        )
+        self.cpu_only("aten::linalg_vector_norm", x, (2.0, 1.0), || {
+            self.inner.norm2_rows(x, len, shape)
+        })
     }
     fn layer_norm_rows(
         &self,
@@ -510,18 +500,10 @@ impl Backend for Timed {
         affine: Option<(View, View)>,
         eps: f64,
     ) -> Result<Option<Normed>> {
-        if self.mode != Mode::Cpu {
-            // no GPU kernel (see `norm2_rows`)
-            return Ok(None);
-        }
         // two reads of each row (sums, then the output) and one write
-        let (n, bx, dt) = (x.numel() as f64, bytes(x), x.dtype());
-        self.kernel(
-            &["aten::native_layer_norm"],
-            x.device(),
-            |_| stream(5.0 * n, 2.0 * bx, dt),
-            || self.inner.layer_norm_rows(x, inner, affine, eps),
-        )
+        self.cpu_only("aten::native_layer_norm", x, (5.0, 2.0), || {
+            self.inner.layer_norm_rows(x, inner, affine, eps)
+        })
     }
     fn layer_norm_backward_rows(
         &self,
@@ -531,19 +513,10 @@ impl Backend for Timed {
         rstd: View,
         params: bool,
     ) -> Result<Option<NormGrads>> {
-        if self.mode != Mode::Cpu {
-            return Ok(None);
-        }
-        let (n, bx, dt) = (g.numel() as f64, bytes(g), g.dtype());
-        self.kernel(
-            &["aten::native_layer_norm_backward"],
-            g.device(),
-            |_| stream(6.0 * n, 3.0 * bx, dt),
-            || {
-                self.inner
-                    .layer_norm_backward_rows(g, xhat, w, rstd, params)
-            },
-        )
+        self.cpu_only("aten::native_layer_norm_backward", g, (6.0, 3.0), || {
+            self.inner
+                .layer_norm_backward_rows(g, xhat, w, rstd, params)
+        })
     }
     fn max_all(&self, max: bool, x: View) -> Result<Owned> {
         // named `aten::max` as PyTorch's profiler names `t.max()` on every device

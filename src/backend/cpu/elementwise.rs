@@ -190,7 +190,7 @@ simd_build! {
 }
 
 simd_build! {
-    /// `x[i] = f(x[i])` in place (`clamp`'s upper bound on its fresh lower-bounded result).
+    /// `x[i] = f(x[i])` in place (a contiguous tensor's in-place scalar op).
     pub(crate) fn dense_update<A: Copy>(x: &mut [A], f: &impl Fn(A) -> A) {
         for v in x.iter_mut() {
             *v = f(*v);

@@ -77,6 +77,22 @@ pub(crate) fn f32_operands<const N: usize>(
     let Some(first) = ops.first() else {
         return Ok(None);
     };
+    let (shape, device) = (first.shape(), first.device());
+    f32_slices(ops, f)?
+        .map(|v| tensor_of(Buffer::F32(v), shape, device))
+        .transpose()
+}
+
+/// `f` of the float32 elements of `ops` when they are contiguous float32 operands of one
+/// shape; `None` for any other operands (`f32_operands` without the result's shape, for the
+/// row kernels, whose result has another).
+pub(crate) fn f32_slices<const N: usize, R>(
+    ops: [&View; N],
+    f: impl FnOnce([&[f32]; N]) -> Result<R>,
+) -> Result<Option<R>> {
+    let Some(first) = ops.first() else {
+        return Ok(None);
+    };
     let (shape, n) = (first.shape(), first.numel());
     if ops.iter().any(|o| o.shape() != shape || !o.is_contiguous()) {
         return Ok(None);
@@ -93,11 +109,7 @@ pub(crate) fn f32_operands<const N: usize>(
     let Some(Ok(slices)) = slices.map(<[&[f32]; N]>::try_from) else {
         return Ok(None);
     };
-    Ok(Some(tensor_of(
-        Buffer::F32(f(slices)?),
-        shape,
-        first.device(),
-    )?))
+    f(slices).map(Some)
 }
 
 /// A snapshot of `src` when it shares storage with `dst` (so the kernel can borrow both).

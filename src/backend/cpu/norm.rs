@@ -2,41 +2,39 @@
 //! (`norm_kernel_tensor_iterator_impl` where the reduction is the contiguous last dim; built
 //! for AVX2, so 8 lanes), so the norms carry PyTorch's bits.
 use super::iter::PAR_THRESHOLD;
-use super::{sleef, team, tensor_of, Owned, View};
+use super::{f32_slices, sleef, team, tensor_of, Owned, View};
 use crate::backend::storage::{output_vec, Buffer};
 use crate::core::error::Result;
-use crate::core::DType;
 
 /// The 2-norm of each row of `len` of a contiguous float32 `x` (the rows: all of `x`'s
 /// elements in order), shaped `shape`; `None` for other operands.
 pub fn norm2_rows(x: &View, len: usize, shape: &[usize]) -> Result<Option<Owned>> {
-    if x.dtype() != DType::F32 || !x.is_contiguous() || len == 0 || !x.numel().is_multiple_of(len) {
+    if len == 0 || !x.numel().is_multiple_of(len) {
         return Ok(None);
     }
-    let b = x.storage().borrow();
-    let Buffer::F32(v) = &*b else {
-        return Ok(None);
-    };
-    let xs = &v[x.offset()..x.offset() + x.numel()];
-    let rows = xs.len() / len;
-    let mut out = output_vec::<f32>(rows)?;
-    let parts = team::parts_for(xs.len(), PAR_THRESHOLD).min(rows);
-    team::for_pieces(&mut out, parts, 1, &|start, piece| {
-        let xs = &xs[start * len..(start + piece.len()) * len];
-        #[cfg(target_arch = "x86_64")]
-        {
-            #[target_feature(enable = "avx2,fma")]
-            fn fast(out: &mut [f32], xs: &[f32], len: usize) {
-                rows_norm2(out, xs, len)
+    f32_slices([x], |[xs]| {
+        let rows = xs.len() / len;
+        let mut out = output_vec::<f32>(rows)?;
+        let parts = team::parts_for(xs.len(), PAR_THRESHOLD).min(rows);
+        team::for_pieces(&mut out, parts, 1, &|start, piece| {
+            let xs = &xs[start * len..(start + piece.len()) * len];
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx2,fma")]
+                fn fast(out: &mut [f32], xs: &[f32], len: usize) {
+                    rows_norm2(out, xs, len)
+                }
+                if sleef::has_avx2() {
+                    // SAFETY: the CPU has AVX2 and FMA (checked just above).
+                    return unsafe { fast(piece, xs, len) };
+                }
             }
-            if sleef::has_avx2() {
-                // SAFETY: the CPU has AVX2 and FMA (checked just above).
-                return unsafe { fast(piece, xs, len) };
-            }
-        }
-        rows_norm2(piece, xs, len)
-    });
-    Ok(Some(tensor_of(Buffer::F32(out), shape, x.device())?))
+            rows_norm2(piece, xs, len)
+        });
+        Ok(out)
+    })?
+    .map(|out| tensor_of(Buffer::F32(out), shape, x.device()))
+    .transpose()
 }
 
 /// Lane `l` adds `x * x` (rounded, then added: `Vectorized`'s operators are not contracted)

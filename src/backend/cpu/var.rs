@@ -1,17 +1,15 @@
 //! The float32 variance and standard deviation over the leading and trailing dims of a
 //! contiguous tensor (all of it, its last dims, or BatchNorm's all but the channels), in
-//! double as ATen computes them: the sum of squared
-//! deviations from the mean, divided by `n - correction`, the square root for `std`, and one
-//! rounding to float32. Over everything, ATen's `std_var_all_cpu` takes the deviations from
+//! double as ATen computes them: the sum of squared deviations from the mean, divided by
+//! `n - correction`, the square root for `std`, and one rounding to float32. Over everything, ATen's `std_var_all_cpu` takes the deviations from
 //! the float32 `mean()` (the caller passes it: with a large mean its rounding moves the
 //! variance's last bits); over a dim, its Welford recurrence keeps the mean in double, as
 //! `sum / n` here does. The double sums' order is not ATen's, which moves them by about 1e-16
 //! relative, far below float32's rounding.
 use super::iter::PAR_THRESHOLD;
-use super::{team, tensor_of, Owned, View};
+use super::{f32_slices, team, tensor_of, Owned, View};
 use crate::backend::storage::{output_vec, Buffer};
 use crate::core::error::Result;
-use crate::core::DType;
 
 /// `var` (or `std`) of each group of a contiguous float32 `x` seen as `[outer, kept, len]`,
 /// reduced over `outer` and `len` (BatchNorm's `(0, 2, 3)` of NCHW; `outer = 1`: each row of
@@ -26,14 +24,23 @@ pub fn var_rows(
     shape: &[usize],
 ) -> Result<Option<Owned>> {
     let run = outer * len;
-    if x.dtype() != DType::F32 || !x.is_contiguous() || run == 0 || !x.numel().is_multiple_of(run) {
+    if run == 0 || !x.numel().is_multiple_of(run) {
         return Ok(None);
     }
-    let b = x.storage().borrow();
-    let Buffer::F32(v) = &*b else {
-        return Ok(None);
-    };
-    let xs = &v[x.offset()..x.offset() + x.numel()];
+    f32_slices([x], |[xs]| {
+        var_groups(xs, [outer, len], (correction, std, mean))
+    })?
+    .map(|out| tensor_of(Buffer::F32(out), shape, x.device()))
+    .transpose()
+}
+
+/// `var_rows` on the elements `xs` (`how`: the correction, `std`, the given mean).
+fn var_groups(
+    xs: &[f32],
+    [outer, len]: [usize; 2],
+    (correction, std, mean): (f64, bool, Option<f64>),
+) -> Result<Vec<f32>> {
+    let run = outer * len;
     let kept = xs.len() / run;
     let finish = |sq: f64| {
         let v = sq / (run as f64 - correction).max(0.0);
@@ -59,7 +66,7 @@ pub fn var_rows(
             }
         });
     }
-    Ok(Some(tensor_of(Buffer::F32(out), shape, x.device())?))
+    Ok(out)
 }
 
 /// `f` of `xs` in one chunk per thread, the chunks' results added.
@@ -76,35 +83,28 @@ fn split_sum(xs: &[f32], f: impl Fn(&[f32]) -> f64 + Sync) -> f64 {
     partial.iter().sum()
 }
 
-simd_build! {
-    /// `Σ x` in double, eight running sums side by side (one dependency chain stalls on each
-    /// add's latency).
-    fn sum<>(xs: &[f32]) -> f64 {
-        let mut acc = [0f64; 8];
-        let chunks = xs.chunks_exact(8);
-        let rest = chunks.remainder();
-        for c in chunks {
-            for (a, &v) in acc.iter_mut().zip(c) {
-                *a += f64::from(v);
-            }
-        }
-        acc.iter().sum::<f64>() + rest.iter().map(|&v| f64::from(v)).sum::<f64>()
-    }
+/// `Σ x` in double.
+fn sum(xs: &[f32]) -> f64 {
+    lane_sum(xs, &|v| v)
+}
+
+/// `Σ (x - m)²` in double.
+fn squared_deviations(xs: &[f32], m: f64) -> f64 {
+    lane_sum(xs, &|v| (v - m) * (v - m))
 }
 
 simd_build! {
-    /// `Σ (x - m)²` in double, as `sum`.
-    fn squared_deviations<>(xs: &[f32], m: f64) -> f64 {
+    /// `Σ f(x)` over `xs` widened to double, eight running sums side by side (one dependency
+    /// chain stalls on each add's latency).
+    fn lane_sum<>(xs: &[f32], f: &impl Fn(f64) -> f64) -> f64 {
         let mut acc = [0f64; 8];
         let chunks = xs.chunks_exact(8);
         let rest = chunks.remainder();
         for c in chunks {
             for (a, &v) in acc.iter_mut().zip(c) {
-                let d = f64::from(v) - m;
-                *a += d * d;
+                *a += f(f64::from(v));
             }
         }
-        let tail = rest.iter().map(|&v| (f64::from(v) - m) * (f64::from(v) - m));
-        acc.iter().sum::<f64>() + tail.sum::<f64>()
+        acc.iter().sum::<f64>() + rest.iter().map(|&v| f(f64::from(v))).sum::<f64>()
     }
 }

@@ -51,13 +51,15 @@ pub fn zip_half<H: Element<M = f32>>(
             return unsafe { f16c::zip(x, y, o, f) };
         }
     }
-    let whole = if H::DTYPE == DType::BF16 {
-        out.len() / 32 * 32
-    } else {
-        0
-    };
-    if let Some(o) = slice_as_mut::<H, bf16>(&mut out[..whole]) {
-        bf16_zip(as_bits(&xs[..whole]), as_bits(&ys[..whole]), o, &f);
+    let mut whole = 0;
+    if let Some(o) = slice_as_mut::<H, bf16>(out) {
+        whole = o.len() / 32 * 32;
+        bf16_zip(
+            as_bits(&xs[..whole]),
+            as_bits(&ys[..whole]),
+            &mut o[..whole],
+            &f,
+        );
     }
     for ((o, x), y) in out[whole..].iter_mut().zip(&xs[whole..]).zip(&ys[whole..]) {
         *o = H::store(f(x.load(), y.load()));
@@ -159,7 +161,7 @@ mod f16c {
         }
     }
 
-    /// `super::zip_f16` 8 lanes a step (`f` is inlined into the step, and its 8 calls on the
+    /// `super::zip_half` on float16, 8 lanes a step (`f` is inlined into the step, and its 8 calls on the
     /// widened lanes become one AVX instruction).
     #[target_feature(enable = "avx,f16c")]
     pub fn zip(xs: &[f16], ys: &[f16], out: &mut [f16], f: impl Fn(f32, f32) -> f32) {
@@ -168,7 +170,8 @@ mod f16c {
         let (mut p, mut q) = ([0f32; 8], [0f32; 8]);
         for i in (0..body).step_by(8) {
             // SAFETY: elements `i..i + 8` lie in all three slices (`i + 8 <= body <= n`; `f16`
-            // is a `u16` in memory), and `p`, `q`, `r` hold 8 floats; unaligned loads and stores.
+            // is a `u16` in memory), and `p`, `q` and `r` hold 8 floats; unaligned loads and
+            // stores.
             unsafe {
                 let a = _mm_loadu_si128(xs.as_ptr().add(i).cast());
                 let b = _mm_loadu_si128(ys.as_ptr().add(i).cast());

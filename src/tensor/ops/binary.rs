@@ -252,24 +252,25 @@ pub fn clamp(x: &Tensor, min: Option<Scalar>, max: Option<Scalar>) -> Result<Ten
         return runtime("torch.clamp: At least one of 'min' or 'max' must not be None");
     }
     // bounds that leave the dtype: one pass where the backend has it (the CPU)
-    let bounds = [min, max];
     let keeps = |s: &Scalar| x.dtype().is_floating() || x.dtype().is_integral() && !s.is_float();
-    let fused = if bounds.iter().flatten().all(keeps) {
+    let fused = if [min, max].iter().flatten().all(keeps) {
         crate::tensor::dispatch::on(x.device()).clamp(x, min, max)?
     } else {
         None
     };
-    let mut r = x.clone();
-    if let Some(f) = fused {
-        r = f;
-    } else {
-        if let Some(lo) = min {
-            r = binary_scalar_raw(BinaryOp::Maximum, &r, lo, false)?;
+    let mut r = match fused {
+        Some(r) => r,
+        None => {
+            let mut r = x.clone();
+            if let Some(lo) = min {
+                r = binary_scalar_raw(BinaryOp::Maximum, &r, lo, false)?;
+            }
+            if let Some(hi) = max {
+                r = binary_scalar_raw(BinaryOp::Minimum, &r, hi, false)?;
+            }
+            r
         }
-        if let Some(hi) = max {
-            r = binary_scalar_raw(BinaryOp::Minimum, &r, hi, false)?;
-        }
-    }
+    };
     if r.ptr_eq(x) {
         r = x.clone_tensor()?;
     }

@@ -2,9 +2,9 @@
 //! `correction`), vector norms, `logsumexp`, `lerp`, `nan_to_num`, `outer`. Forward values are
 //! computed on the host in f64 (PyTorch's CPU kernels accumulate these in double), except
 //! `logsumexp`, composed of engine ops as ATen composes it, and the float32 `var`/`std` and
-//! 2-norm shapes the backend has kernels for (`Backend::var_rows`, `Backend::norm2_rows`); each backward rule is written with
-//! tensor ops, so it runs on the input's device and can itself be differentiated
-//! (`create_graph=True`).
+//! 2-norm shapes the backend has kernels for (`Backend::var_rows`, `Backend::norm2_rows`);
+//! each backward rule is written with tensor ops, so it runs on the input's device and can
+//! itself be differentiated (`create_graph=True`).
 use super::host::{i64s, make, values};
 use crate::tensor::autocast;
 use crate::tensor::autograd::util::{add, mul, sub};
@@ -187,7 +187,7 @@ fn split_dims(x: &Tensor, ds: &[usize]) -> Option<[usize; 2]> {
     })
 }
 
-/// `var` of `x`'s groups over `ds` in f64 on the host (`how` as `var_trailing`'s): each
+/// `var` of `x`'s groups over `ds` in f64 on the host (`how` as `var_fused`'s): each
 /// group's mean, then its squared deviations' sum.
 fn var_host(
     x: &Tensor,
@@ -250,12 +250,10 @@ fn norm2_trailing(
     ds: &[usize],
     keepdim: bool,
 ) -> Result<Option<(Tensor, Vec<usize>)>> {
-    let rows = split_dims(x, ds).is_some_and(|[outer, _]| outer == 1);
-    if p != 2.0 || !rows {
+    let Some([1, len]) = split_dims(x, ds).filter(|_| p == 2.0) else {
         return Ok(None);
-    }
+    };
     let kshape = kept_shape(x.shape(), ds);
-    let len = ds.iter().map(|&d| x.shape()[d]).product();
     let shape = out_shape(&kshape, ds, keepdim);
     let out = crate::tensor::dispatch::on(x.device()).norm2_rows(x, len, &shape)?;
     Ok(out.map(|t| (t, kshape)))
