@@ -1,5 +1,6 @@
 //! Batched matrix products. f32, f64 and f16 go through the `gemm` crate (packed, vectorised,
-//! split over the threads of `team` for large sizes); bf16 is computed in f32 and rounded once,
+//! split over the threads of `team` for large sizes), except the f32 blocks that `sgemm`'s
+//! AVX-512 tiles take with gemm's bits; bf16 is computed in f32 and rounded once,
 //! as PyTorch's CPU path accumulates it; integer types use a plain triple loop (PyTorch supports them on CPU).
 use super::team;
 use super::{internal, tensor_of, typed};
@@ -30,7 +31,7 @@ fn dims(a: &View, b: &View) -> Dims3 {
     }
 }
 
-fn gemm_typed<T: Element + Sync>(
+fn gemm_typed<T: Element + Sync + 'static>(
     a: &View,
     av: &[T],
     b: &View,
@@ -82,6 +83,30 @@ fn gemm_typed<T: Element + Sync>(
             (d.m, hi - lo)
         };
         let (row0, col0) = if split_rows { (lo, 0) } else { (0, lo) };
+        #[cfg(target_arch = "x86_64")]
+        if std::any::TypeId::of::<T>() == std::any::TypeId::of::<f32>()
+            && super::sgemm::routes(m, n, d.k)
+        {
+            let operand = |base: usize, at: usize, rs: usize, cs: usize| super::sgemm::Operand {
+                ptr: (base as *const f32).wrapping_add(at),
+                rs,
+                cs,
+            };
+            // SAFETY: as for gemm below (the same block, pointers and strides); `T` is f32
+            // and `routes` checked AVX-512.
+            unsafe {
+                super::sgemm::sgemm(
+                    m,
+                    n,
+                    d.k,
+                    operand(lhs, i * sa[0] + row0 * sa[1], sa[1], sa[2]),
+                    operand(rhs, i * sb[0] + col0 * sb[2], sb[1], sb[2]),
+                    (dst as *mut f32).add(i * d.m * d.n + row0 * d.n + col0),
+                    d.n,
+                );
+            }
+            return;
+        }
         // SAFETY: tasks write disjoint blocks of `out` (rows row0.. or columns col0.. of matrix
         // i, row stride n); the lhs/rhs pointers plus the given strides stay within `av`/`bv`
         // (checked above for the farthest element); `run` returns only after every task.

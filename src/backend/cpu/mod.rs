@@ -15,6 +15,8 @@ mod matmul;
 mod norm;
 pub mod optim;
 mod reduce;
+#[cfg(target_arch = "x86_64")]
+mod sgemm;
 mod silu_grad;
 pub mod sleef;
 mod softmax;
