@@ -24,6 +24,7 @@ pub mod storage;
 pub mod timed;
 
 use crate::core::error::Result;
+use crate::core::window::Window;
 use crate::core::{BinaryOp, DType, Device, Layout, ReduceOp, Scalar, UnaryOp};
 use storage::{Buffer, Storage};
 
@@ -251,6 +252,20 @@ pub trait Backend {
     /// every element NaN; `None` where the backend has no such kernel for `x` (the caller then
     /// runs `maximum` and `minimum`).
     fn clamp(&self, _x: View, _lo: Option<Scalar>, _hi: Option<Scalar>) -> Result<Option<Owned>> {
+        Ok(None)
+    }
+    /// The windows of a 4-d image batch `x` as the rows a convolution multiplies:
+    /// `[N, kh*kw, C, OH*OW]` (`offsets_outer`) or `[N, C, kh*kw, OH*OW]`, `fill` where a
+    /// window reads the padding (`out`: the output size); `None` where the backend has no such
+    /// kernel for `x` (the caller then slices and stacks the padded input).
+    fn im2col(
+        &self,
+        _x: View,
+        _w: &Window,
+        _out: [usize; 2],
+        _fill: f64,
+        _offsets_outer: bool,
+    ) -> Result<Option<Owned>> {
         Ok(None)
     }
     /// The variance (`std`: the standard deviation) of each group of a contiguous `x` seen as

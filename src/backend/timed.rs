@@ -5,6 +5,7 @@ use super::cpu::CPU;
 use super::sim_model::{self, Step, Work};
 use super::storage::{Buffer, Storage};
 use super::{profile_log, Backend, NormGrads, Normed, Owned, View};
+use crate::core::window::Window;
 use crate::core::{BinaryOp, DType, Device, ReduceOp, Result, Scalar, UnaryOp};
 use std::cell::Cell;
 use std::time::Instant;
@@ -471,6 +472,20 @@ impl Backend for Timed {
         // a compare per bound over one read and one write
         let ops = f64::from(lo.is_some() as u8 + hi.is_some() as u8);
         self.cpu_only(name, x, (ops, 2.0), || self.inner.clamp(x, lo, hi))
+    }
+    fn im2col(
+        &self,
+        x: View,
+        w: &Window,
+        out: [usize; 2],
+        fill: f64,
+        offsets_outer: bool,
+    ) -> Result<Option<Owned>> {
+        // each input element read about once, each of the kh*kw copies written
+        let copies = (w.kernel[0] * w.kernel[1]) as f64;
+        self.cpu_only("aten::im2col", x, (copies, 1.0), || {
+            self.inner.im2col(x, w, out, fill, offsets_outer)
+        })
     }
     fn var_rows(
         &self,

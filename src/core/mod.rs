@@ -3,7 +3,7 @@
 //! `Arith`; `half_bits.rs`: float16/bfloat16 conversions that vectorise), Python numbers
 //! crossing into the engine (`scalar.rs`), typed host memory (`buffer.rs`), devices
 //! (`device.rs`), shapes, strides and their rules (`shape.rs`), a view's `Layout` (`layout.rs`),
-//! the op enums (`op.rs`) and the engine error with PyTorch's message text (`error.rs`).
+//! the op enums (`op.rs`), a 2-d op's window geometry (`window.rs`) and the engine error with PyTorch's message text (`error.rs`).
 //!
 //! Dependencies run one way: `lang` → `tensor` (with its autograd) → `backend` → `core`;
 //! `core` refers to nothing else in the crate (`tests/layering.rs` checks it).
@@ -17,6 +17,7 @@ pub mod layout;
 pub mod op;
 pub mod scalar;
 pub mod shape;
+pub mod window;
 
 pub use buffer::Buffer;
 pub use device::Device;

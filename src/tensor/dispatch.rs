@@ -158,6 +158,17 @@ impl On {
         let out = self.0.clamp(x.operand(), lo, hi)?;
         Ok(out.map(Tensor::from_owned))
     }
+    pub fn im2col(
+        &self,
+        x: &Tensor,
+        w: &crate::core::window::Window,
+        out: [usize; 2],
+        fill: f64,
+        offsets_outer: bool,
+    ) -> Result<Option<Tensor>> {
+        let out = self.0.im2col(x.operand(), w, out, fill, offsets_outer)?;
+        Ok(out.map(Tensor::from_owned))
+    }
     pub fn var_rows(
         &self,
         x: &Tensor,

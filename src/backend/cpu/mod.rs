@@ -6,6 +6,7 @@ mod binary;
 mod convert;
 pub mod elementwise;
 mod gelu;
+mod im2col;
 mod index;
 pub mod iter;
 pub mod layer_norm;
@@ -33,6 +34,7 @@ use super::storage::{output_vec, Arith, Buffer, Element, Storage};
 use super::{Backend, NormGrads, Normed, Owned, View};
 use crate::core::error::{runtime, Result};
 use crate::core::shape::{broadcast_strides, numel, Dims};
+use crate::core::window::Window;
 use crate::core::{BinaryOp, DType, Device, Layout, ReduceOp, Scalar, UnaryOp};
 use crate::with_buffer;
 use elementwise::{map1, update, Src};
@@ -513,6 +515,17 @@ impl Backend for Cpu {
             return Ok(None);
         };
         tensor_laid(buf, x.shape(), x.device()).map(Some)
+    }
+
+    fn im2col(
+        &self,
+        x: View,
+        w: &Window,
+        out: [usize; 2],
+        fill: f64,
+        offsets_outer: bool,
+    ) -> Result<Option<Owned>> {
+        im2col::im2col(&x, w, out, fill as f32, offsets_outer)
     }
 
     fn var_rows(

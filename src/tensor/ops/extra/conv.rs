@@ -18,7 +18,9 @@
 //! 4th printed digit but Adam, which divides by each gradient's running size, amplifies into
 //! the 3rd-4th digit within a few epochs on the digits CNN.
 use super::host::{i64s, make, make_i64, rename, take_flat, values};
+pub use crate::core::window::Window;
 use crate::tensor::autocast::{self, req, AmpOp};
+use crate::tensor::autograd::is_recording1;
 use crate::tensor::error::{runtime, Result};
 use crate::tensor::index::{index, IndexItem};
 use crate::tensor::ops::join::{cat, stack};
@@ -26,38 +28,6 @@ use crate::tensor::ops::matmul::matmul;
 use crate::tensor::ops::reduce::{max_dim, mean, sum};
 use crate::tensor::shape::fmt_list;
 use crate::tensor::Tensor;
-
-/// Window geometry of a 2-d op: kernel, stride, padding, dilation (each (h, w)).
-#[derive(Clone, Copy, Debug)]
-pub struct Window {
-    pub kernel: [usize; 2],
-    pub stride: [usize; 2],
-    pub padding: [usize; 2],
-    pub dilation: [usize; 2],
-    pub ceil_mode: bool,
-}
-
-impl Window {
-    fn out_size(&self, input: [usize; 2]) -> Option<[usize; 2]> {
-        let mut o = [0; 2];
-        for k in 0..2 {
-            let span = self.dilation[k] * (self.kernel[k] - 1) + 1;
-            let padded = input[k] + 2 * self.padding[k];
-            if padded < span || self.stride[k] == 0 {
-                return None;
-            }
-            let mut n = (padded - span) / self.stride[k] + 1;
-            if self.ceil_mode && !(padded - span).is_multiple_of(self.stride[k]) {
-                // a last window may start in the input or left padding, never the right
-                if (n) * self.stride[k] < input[k] + self.padding[k] {
-                    n += 1;
-                }
-            }
-            o[k] = n;
-        }
-        Some(o)
-    }
-}
 
 /// The flat positions of every window element of `x` ([N, C, H, W], contiguous order), in the
 /// order [n][c][ki][kj][oy][ox]; positions outside the input are `n*c*h*w` (the pad element).
@@ -175,6 +145,26 @@ fn window_views(x: &Tensor, w: &Window, fill: f64) -> Result<(Vec<Tensor>, [usiz
 /// The windows of `x` ([N, C, H, W]) stacked as [N, C, kh*kw, OH*OW], or with `offsets_outer`
 /// as [N, kh*kw, C, OH*OW], and the output size (see `window_views`).
 fn unfold(x: &Tensor, w: &Window, fill: f64, offsets_outer: bool) -> Result<(Tensor, [usize; 2])> {
+    if !is_recording1(x) {
+        // nothing to differentiate: the backend's one-pass kernel, where it has one
+        if let Some(out) = w.out_size([x.shape()[2], x.shape()[3]]) {
+            let backend = crate::tensor::dispatch::on(x.device());
+            if let Some(cols) = backend.im2col(x, w, out, fill, offsets_outer)? {
+                return Ok((cols, out));
+            }
+        }
+    }
+    unfold_composed(x, w, fill, offsets_outer)
+}
+
+/// `unfold` from existing ops (slices of the padded input, stacked), so it runs on every
+/// device and records its gradient.
+fn unfold_composed(
+    x: &Tensor,
+    w: &Window,
+    fill: f64,
+    offsets_outer: bool,
+) -> Result<(Tensor, [usize; 2])> {
     let s = x.shape().to_vec();
     let (views, out) = window_views(x, w, fill)?;
     let stacked = stack(&views, if offsets_outer { 1 } else { 2 })?;
@@ -574,4 +564,50 @@ fn adaptive_avg_pool2d_uncast(x: &Tensor, size: [usize; 2]) -> Result<Tensor> {
     let v = crate::tensor::autograd::util::div(&sum(&cols, Some(&[2]), false, None)?, &c)?;
     let y = v.reshape(&i64s(&[s[0], s[1], size[0], size[1]]))?;
     unbatch(y, added, "AdaptiveAvgPool2DBackward0")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{DType, Device};
+
+    /// The CPU's one-pass `im2col` gives the composed unfold's columns, for strides, padding,
+    /// dilation, `ceil_mode` windows past the input, both fills and both layouts.
+    #[test]
+    fn im2col_matches_the_composed_windows() {
+        let shape = [2, 3, 7, 6];
+        let v: Vec<f64> = (0..252)
+            .map(|i| ((i * 37) % 101) as f64 / 7.0 - 5.0)
+            .collect();
+        let x = make(&v, &shape, DType::F32, Device::Cpu).unwrap();
+        let geometry = [
+            ([3, 3], [1, 1], [1, 1], [1, 1], false),
+            ([2, 3], [2, 1], [0, 1], [1, 2], false),
+            ([3, 2], [2, 3], [1, 1], [1, 1], true),
+            ([1, 1], [3, 2], [0, 0], [1, 1], true),
+            ([5, 4], [1, 2], [2, 2], [1, 1], false),
+        ];
+        for (kernel, stride, padding, dilation, ceil_mode) in geometry {
+            let w = Window {
+                kernel,
+                stride,
+                padding,
+                dilation,
+                ceil_mode,
+            };
+            for fill in [0.0, f64::NEG_INFINITY] {
+                for outer in [false, true] {
+                    let (fast, out) = unfold(&x, &w, fill, outer).unwrap();
+                    let (slow, out2) = unfold_composed(&x, &w, fill, outer).unwrap();
+                    assert_eq!(out, out2);
+                    assert_eq!(fast.shape(), slow.shape(), "{w:?}");
+                    let (a, b) = (values(&fast).unwrap(), values(&slow).unwrap());
+                    assert!(
+                        a.iter().zip(&b).all(|(p, q)| p == q),
+                        "{w:?} fill {fill} outer {outer}"
+                    );
+                }
+            }
+        }
+    }
 }
