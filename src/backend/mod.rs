@@ -268,6 +268,19 @@ pub trait Backend {
     ) -> Result<Option<Owned>> {
         Ok(None)
     }
+    /// The adjoint of `im2col` (its gradient): each element of `g` (shaped as `im2col`'s
+    /// columns of an input shaped `shape`) summed onto the input element it was read from;
+    /// `None` where the backend has no such kernel for `g`.
+    fn col2im(
+        &self,
+        _g: View,
+        _shape: [usize; 4],
+        _w: &Window,
+        _out: [usize; 2],
+        _offsets_outer: bool,
+    ) -> Result<Option<Owned>> {
+        Ok(None)
+    }
     /// The variance (`std`: the standard deviation) of each group of a contiguous `x` seen as
     /// `[outer, kept, len]` (`groups = [outer, len]`), reduced over `outer` and `len`, shaped
     /// `shape`, divided by `outer * len - correction`, as PyTorch's CPU kernels compute it in

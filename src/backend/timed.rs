@@ -487,6 +487,19 @@ impl Backend for Timed {
             self.inner.im2col(x, w, out, fill, offsets_outer)
         })
     }
+    fn col2im(
+        &self,
+        g: View,
+        shape: [usize; 4],
+        w: &Window,
+        out: [usize; 2],
+        offsets_outer: bool,
+    ) -> Result<Option<Owned>> {
+        // each column element read and added once
+        self.cpu_only("aten::col2im", g, (1.0, 2.0), || {
+            self.inner.col2im(g, shape, w, out, offsets_outer)
+        })
+    }
     fn var_rows(
         &self,
         x: View,

@@ -169,6 +169,17 @@ impl On {
         let out = self.0.im2col(x.operand(), w, out, fill, offsets_outer)?;
         Ok(out.map(Tensor::from_owned))
     }
+    pub fn col2im(
+        &self,
+        g: &Tensor,
+        shape: [usize; 4],
+        w: &crate::core::window::Window,
+        out: [usize; 2],
+        offsets_outer: bool,
+    ) -> Result<Option<Tensor>> {
+        let out = self.0.col2im(g.operand(), shape, w, out, offsets_outer)?;
+        Ok(out.map(Tensor::from_owned))
+    }
     pub fn var_rows(
         &self,
         x: &Tensor,

@@ -1,9 +1,10 @@
 //! `im2col`: the windows of a contiguous float32 image batch `[N, C, H, W]`, written out in one
 //! pass as the rows a convolution multiplies (or a pooling reduces). Each output row is one
 //! (image, kernel offset, channel), `OH * OW` long: the input elements that offset reads for
-//! every output position, and `fill` where it reads the padding.
+//! every output position, and `fill` where it reads the padding. `col2im` is its adjoint (the
+//! gradient): each column element added back onto the input element it was read from.
 use super::{f32_slices, team, tensor_of};
-use crate::backend::storage::{output_vec, Buffer};
+use crate::backend::storage::{output_vec, zeroed_vec, Buffer};
 use crate::backend::{Owned, View};
 use crate::core::error::Result;
 use crate::core::window::Window;
@@ -54,6 +55,75 @@ pub fn im2col(
     })?
     .map(|cols| tensor_of(Buffer::F32(cols), &shape, x.device()))
     .transpose()
+}
+
+/// The adjoint of `im2col`: `g` (contiguous float32, `im2col`'s shape for an input shaped
+/// `shape`) summed onto the input positions its elements were read from, from +0 in kernel
+/// offsets from the last to the first: the order in which the autograd engine adds the
+/// gradients of the composed slices (`conv.rs`), so both give the same bits. `None` unless
+/// `g` is a contiguous float32 tensor.
+pub fn col2im(
+    g: &View,
+    shape: [usize; 4],
+    w: &Window,
+    out: [usize; 2],
+    offsets_outer: bool,
+) -> Result<Option<Owned>> {
+    let [n, c, h, wd] = shape;
+    let (kk, len) = (w.kernel[0] * w.kernel[1], out[0] * out[1]);
+    if g.numel() != n * kk * c * len {
+        return Ok(None);
+    }
+    f32_slices([g], |[gs]| {
+        let mut gx = zeroed_vec::<f32>(n * c * h * wd)?;
+        if gx.is_empty() {
+            return Ok(gx);
+        }
+        let parts = team::parts_for(gs.len(), 1 << 15);
+        // each thread sums whole planes (image, channel), so no two write one element
+        team::for_pieces(&mut gx, parts, h * wd, &|start, piece| {
+            for (i, plane) in piece.chunks_mut(h * wd).enumerate() {
+                let p = start / (h * wd) + i;
+                let (img, ch) = (p / c, p % c);
+                for off in (0..kk).rev() {
+                    let row = if offsets_outer {
+                        (img * kk + off) * c + ch
+                    } else {
+                        (img * c + ch) * kk + off
+                    };
+                    add_row(plane, [h, wd], &gs[row * len..][..len], w, out, off);
+                }
+            }
+        });
+        Ok(gx)
+    })?
+    .map(|gx| tensor_of(Buffer::F32(gx), &shape, g.device()))
+    .transpose()
+}
+
+/// Adds the column row of kernel offset `off` onto the input `plane` it was read from.
+fn add_row(
+    plane: &mut [f32],
+    [h, wd]: [usize; 2],
+    row: &[f32],
+    w: &Window,
+    out: [usize; 2],
+    off: usize,
+) {
+    let (ki, kj) = (off / w.kernel[1], off % w.kernel[1]);
+    for (oy, src) in row.chunks(out[1]).enumerate() {
+        let y = (oy * w.stride[0] + ki * w.dilation[0]) as isize - w.padding[0] as isize;
+        if y < 0 || y >= h as isize {
+            continue;
+        }
+        let dst = &mut plane[y as usize * wd..][..wd];
+        for (ox, &v) in src.iter().enumerate() {
+            let x = (ox * w.stride[1] + kj * w.dilation[1]) as isize - w.padding[1] as isize;
+            if x >= 0 && x < wd as isize {
+                dst[x as usize] += v;
+            }
+        }
+    }
 }
 
 /// What every output row needs to know.

@@ -528,6 +528,17 @@ impl Backend for Cpu {
         im2col::im2col(&x, w, out, fill as f32, offsets_outer)
     }
 
+    fn col2im(
+        &self,
+        g: View,
+        shape: [usize; 4],
+        w: &Window,
+        out: [usize; 2],
+        offsets_outer: bool,
+    ) -> Result<Option<Owned>> {
+        im2col::col2im(&g, shape, w, out, offsets_outer)
+    }
+
     fn var_rows(
         &self,
         x: View,

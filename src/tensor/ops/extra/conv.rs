@@ -20,7 +20,7 @@
 use super::host::{i64s, make, make_i64, rename, take_flat, values};
 pub use crate::core::window::Window;
 use crate::tensor::autocast::{self, req, AmpOp};
-use crate::tensor::autograd::is_recording1;
+use crate::tensor::autograd::{is_recording1, record};
 use crate::tensor::error::{runtime, Result};
 use crate::tensor::index::{index, IndexItem};
 use crate::tensor::ops::join::{cat, stack};
@@ -145,16 +145,41 @@ fn window_views(x: &Tensor, w: &Window, fill: f64) -> Result<(Vec<Tensor>, [usiz
 /// The windows of `x` ([N, C, H, W]) stacked as [N, C, kh*kw, OH*OW], or with `offsets_outer`
 /// as [N, kh*kw, C, OH*OW], and the output size (see `window_views`).
 fn unfold(x: &Tensor, w: &Window, fill: f64, offsets_outer: bool) -> Result<(Tensor, [usize; 2])> {
-    if !is_recording1(x) {
-        // nothing to differentiate: the backend's one-pass kernel, where it has one
-        if let Some(out) = w.out_size([x.shape()[2], x.shape()[3]]) {
-            let backend = crate::tensor::dispatch::on(x.device());
-            if let Some(cols) = backend.im2col(x, w, out, fill, offsets_outer)? {
-                return Ok((cols, out));
+    // the backend's one-pass kernel where it has one, its gradient `fold`
+    let s = x.shape();
+    if let Some(out) = w.out_size([s[2], s[3]]) {
+        let backend = crate::tensor::dispatch::on(x.device());
+        if let Some(cols) = backend.im2col(x, w, out, fill, offsets_outer)? {
+            if is_recording1(x) {
+                let (shape, w) = ([s[0], s[1], s[2], s[3]], *w);
+                record("Im2ColBackward0", &[x], &cols, &[], move |g, _| {
+                    Ok(vec![Some(fold(g, shape, &w, out, offsets_outer)?)])
+                })?;
             }
+            return Ok((cols, out));
         }
     }
     unfold_composed(x, w, fill, offsets_outer)
+}
+
+/// The adjoint of `unfold` (the gradient of its one-pass kernel): the columns `g` summed back
+/// onto an input shaped `shape`; its own gradient is `unfold` again (second derivatives).
+fn fold(g: &Tensor, shape: [usize; 4], w: &Window, out: [usize; 2], outer: bool) -> Result<Tensor> {
+    let backend = crate::tensor::dispatch::on(g.device());
+    // (`unfold`'s columns were float32 on the CPU, so their gradient is too)
+    let Some(gx) = backend.col2im(&g.contiguous()?, shape, w, out, outer)? else {
+        return runtime(format!(
+            "col2im: no kernel for a {} gradient",
+            g.dtype().name()
+        ));
+    };
+    if is_recording1(g) {
+        let w = *w;
+        record("Col2ImBackward0", &[g], &gx, &[], move |gg, _| {
+            Ok(vec![Some(unfold(gg, &w, 0.0, outer)?.0)])
+        })?;
+    }
+    Ok(gx)
 }
 
 /// `unfold` from existing ops (slices of the padded input, stacked), so it runs on every
@@ -570,6 +595,102 @@ fn adaptive_avg_pool2d_uncast(x: &Tensor, size: [usize; 2]) -> Result<Tensor> {
 mod tests {
     use super::*;
     use crate::core::{DType, Device};
+
+    /// Its gradient (`col2im`) gives the composed slices' gradient to the bit: the same sums
+    /// in the same order.
+    #[test]
+    fn col2im_matches_the_composed_gradient() {
+        let shape = [2, 3, 7, 6];
+        let v: Vec<f64> = (0..252)
+            .map(|i| ((i * 37) % 101) as f64 / 7.0 - 5.0)
+            .collect();
+        let x = make(&v, &shape, DType::F32, Device::Cpu).unwrap();
+        x.set_requires_grad(true);
+        for (kernel, stride, padding) in [
+            ([3, 3], [1, 1], [1, 1]),
+            ([3, 2], [2, 1], [1, 0]),
+            ([5, 5], [1, 1], [2, 2]),
+        ] {
+            let w = Window {
+                kernel,
+                stride,
+                padding,
+                dilation: [1, 1],
+                ceil_mode: false,
+            };
+            for outer in [false, true] {
+                let (fast, _) = unfold(&x, &w, 0.0, outer).unwrap();
+                let (slow, _) = unfold_composed(&x, &w, 0.0, outer).unwrap();
+                let n = fast.numel();
+                let gv: Vec<f64> = (0..n)
+                    .map(|i| ((i * 7919) % 1013) as f64 / 97.0 - 5.2)
+                    .collect();
+                let g = make(&gv, fast.shape(), DType::F32, Device::Cpu).unwrap();
+                let grad = |cols: &Tensor| {
+                    let r = crate::tensor::autograd::grad(
+                        std::slice::from_ref(cols),
+                        std::slice::from_ref(&x),
+                        &[Some(g.clone())],
+                        false,
+                        false,
+                    );
+                    values(r.unwrap()[0].as_ref().unwrap()).unwrap()
+                };
+                let (a, b) = (grad(&fast), grad(&slow));
+                assert_eq!(a.len(), b.len());
+                assert!(
+                    a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits()),
+                    "{w:?} outer {outer}"
+                );
+            }
+        }
+    }
+
+    /// The one-pass gradient is itself differentiable: d<fold(g), h>/dg is `unfold(h)`.
+    #[test]
+    fn col2im_has_a_second_derivative() {
+        use crate::tensor::autograd::{grad, grad_with, util::mul};
+        let v: Vec<f64> = (0..50)
+            .map(|i| ((i * 13) % 29) as f64 / 3.0 - 4.0)
+            .collect();
+        let x = make(&v, &[1, 2, 5, 5], DType::F32, Device::Cpu).unwrap();
+        x.set_requires_grad(true);
+        let w = Window {
+            kernel: [3, 3],
+            stride: [2, 1],
+            padding: [1, 1],
+            dilation: [1, 1],
+            ceil_mode: false,
+        };
+        let (cols, _) = unfold(&x, &w, 0.0, true).unwrap();
+        let gv: Vec<f64> = (0..cols.numel()).map(|i| (i % 11) as f64 - 5.0).collect();
+        let g = make(&gv, cols.shape(), DType::F32, Device::Cpu).unwrap();
+        g.set_requires_grad(true);
+        let gx = grad_with(
+            &[cols],
+            std::slice::from_ref(&x),
+            &[Some(g.clone())],
+            true,
+            false,
+            true,
+        )
+        .unwrap();
+        let hv: Vec<f64> = v.iter().map(|a| a * 0.5 + 1.0).collect();
+        let h = make(&hv, &[1, 2, 5, 5], DType::F32, Device::Cpu).unwrap();
+        let s = sum(
+            &mul(gx[0].as_ref().unwrap(), &h).unwrap(),
+            None,
+            false,
+            None,
+        )
+        .unwrap();
+        let dg = grad(&[s], &[g], &[None], false, false).unwrap();
+        let expected = unfold_composed(&h, &w, 0.0, true).unwrap().0;
+        assert_eq!(
+            values(dg[0].as_ref().unwrap()).unwrap(),
+            values(&expected).unwrap()
+        );
+    }
 
     /// The CPU's one-pass `im2col` gives the composed unfold's columns, for strides, padding,
     /// dilation, `ceil_mode` windows past the input, both fills and both layouts.
