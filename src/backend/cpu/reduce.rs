@@ -923,6 +923,11 @@ fn arg_typed<E: Element>(max: bool, v: &[E], x: &View, s: &Split) -> Result<(Buf
             return Ok((Buffer::F32(vals), i64::wrap(idxs)));
         }
     }
+    if x.is_contiguous() && stride > 1 && n_red > 0 {
+        // a middle dim (max pooling's window offsets): the dims after it are `stride` long
+        let (vals, idxs) = arg_middle(max, &v[x.offset()..][..x.numel()], n_red, stride)?;
+        return Ok((E::wrap(vals), i64::wrap(idxs)));
+    }
     let mut vals = zeroed_vec::<E>(n_out)?;
     let mut idxs = zeroed_vec::<i64>(n_out)?;
     for_each_output(s, x.offset(), |j, base| {
@@ -942,6 +947,47 @@ fn arg_typed<E: Element>(max: bool, v: &[E], x: &View, s: &Split) -> Result<(Buf
         idxs[j] = bi as i64;
     });
     Ok((E::wrap(vals), i64::wrap(idxs)))
+}
+
+/// `arg_typed` over the middle dim of a contiguous `v` seen as `[outer, n, inner]`: each of the
+/// `n` rows compared with the best so far across a whole inner run (a loop that vectorises),
+/// in order, so a tie keeps the first and the first NaN wins, as in the scalar loop.
+fn arg_middle<E: Element>(
+    max: bool,
+    v: &[E],
+    n: usize,
+    inner: usize,
+) -> Result<(Vec<E>, Vec<i64>)> {
+    let outer = v.len() / (n * inner);
+    let mut vals = zeroed_vec::<E>(outer * inner)?;
+    let mut idxs = zeroed_vec::<i64>(outer * inner)?;
+    let blocks = v
+        .chunks(n * inner)
+        .zip(vals.chunks_mut(inner))
+        .zip(idxs.chunks_mut(inner));
+    for ((block, best), at) in blocks {
+        for (b, a) in best.iter_mut().zip(&block[..inner]) {
+            *b = E::store(a.load());
+        }
+        for k in 1..n {
+            middle_step(best, at, &block[k * inner..][..inner], (k as i64, max));
+        }
+    }
+    Ok((vals, idxs))
+}
+
+simd_build! {
+    /// One row `k` of `arg_middle`: `better`'s test as lane-wise selects, so it vectorises.
+    fn middle_step<E: Element>(best: &mut [E], at: &mut [i64], row: &[E], step: (i64, bool)) {
+        let (k, max) = step;
+        for ((b, i), a) in best.iter_mut().zip(at.iter_mut()).zip(row) {
+            let (av, bv) = (a.load(), b.load());
+            let wins = if max { av > bv } else { av < bv };
+            let take = !bv.is_nan() & (av.is_nan() | wins);
+            *b = E::store(if take { av } else { bv });
+            *i = if take { k } else { *i };
+        }
+    }
 }
 
 /// `arg_typed` for contiguous f32 runs of `n`, outputs split over the team: the two-pass
