@@ -129,6 +129,11 @@ for (h, w) in ((512, 784), (4096, 4096)):
     row(f"clone {h}x{w}", median_us(lambda: t.clone(), r))
     row(f"clone of transposed {h}x{w}", median_us(lambda: t.t().clone(), r))
 
+# convolution and pooling (im2col and the matmul; the CNN step below trains through them)
+img, cw = torch.randn(32, 16, 32, 32), torch.randn(32, 16, 3, 3)
+row("conv2d 32x16x32x32, 32 3x3 filters", median_us(lambda: F.conv2d(img, cw, padding=1), 2))
+row("max_pool2d 32x16x32x32", median_us(lambda: F.max_pool2d(img, 2), 5))
+
 row("randn 4096x4096", median_us(lambda: torch.randn(4096, 4096), 1))
 row("rand 4096x4096", median_us(lambda: torch.rand(4096, 4096), 1))
 
@@ -148,6 +153,11 @@ def train_step_us(model, xb, yb, reps):
 mlp = nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 10))
 row("MLP 784-512-512-10 Adam step, batch 128",
     train_step_us(mlp, torch.randn(128, 784), torch.randint(0, 10, (128,)), 10))
+cnn = nn.Sequential(nn.Conv2d(1, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                    nn.Conv2d(16, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                    nn.Flatten(), nn.Linear(32 * 7 * 7, 10))
+row("CNN 1-16-32 Adam step, batch 64 of 28x28",
+    train_step_us(cnn, torch.randn(64, 1, 28, 28), torch.randint(0, 10, (64,)), 2))
 if load_digits is not None:
     X, y = load_digits()
     digits = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 10))
