@@ -20,8 +20,8 @@ const NR: usize = 32;
 const A_BLOCK: usize = 1 << 17;
 /// Packed B blocks up to this many floats (2 MB, shared through L3).
 const B_BLOCK: usize = 1 << 19;
-/// Up to this many rows of A, B's contiguous rows are read in place rather than packed.
-const DIRECT_ROWS: usize = 48;
+/// Up to this many rows of A, B is packed a strip at a time.
+const FEW_ROWS: usize = 48;
 
 /// Whether an `m`×`k` by `k`×`n` product runs here: AVX-512, one pass over k (gemm's blocks
 /// are at least 512 deep; 1024 on CPUs with 48 KB L1 caches, but only above 64×64 outputs),
@@ -66,11 +66,11 @@ pub(super) unsafe fn sgemm(
             let cols = nc.min(n - j0);
             let panels_b = cols.div_ceil(NR);
             // a strip of B serves every strip of A; with few of them (a convolution's output
-            // channels) packing B costs more than it saves, and contiguous rows are read in
-            // place
-            let direct = b.cs == 1 && m <= DIRECT_ROWS;
-            if !direct {
-                pb.resize(panels_b * NR * k, 0.0);
+            // channels) each strip is packed just before its tiles, into a buffer that stays
+            // in L1, rather than the whole block first
+            let one_strip = m <= FEW_ROWS;
+            pb.resize(if one_strip { NR * k } else { panels_b * NR * k }, 0.0);
+            if !one_strip {
                 for q in 0..panels_b {
                     let w = NR.min(cols - q * NR);
                     // SAFETY: columns j0 + q*NR .. + w of `b` are in the matrix (caller).
@@ -88,18 +88,20 @@ pub(super) unsafe fn sgemm(
                 }
                 for q in 0..panels_b {
                     let w = NR.min(cols - q * NR);
-                    let strip = if direct {
-                        (b.ptr.add(j0 + q * NR), b.rs)
+                    let strip = if one_strip {
+                        // SAFETY: as above.
+                        unsafe { pack_b(&mut pb[..NR * k], b, k, j0 + q * NR, w) };
+                        0
                     } else {
-                        (pb[q * NR * k..].as_ptr(), NR)
+                        q * NR * k
                     };
                     for r in 0..panels_a {
                         let h = MR.min(rows - r * MR);
                         let at = c.add((i0 + r * MR) * c_rs + j0 + q * NR);
-                        // SAFETY: the A panel holds k*MR floats; each of the strip's k rows
-                        // has w readable floats (in `b` or its panel); the tile's h rows and
+                        let (ap, bp) = (pa[r * MR * k..].as_ptr(), pb[strip..].as_ptr());
+                        // SAFETY: the panels hold k*MR and k*NR floats; the tile's h rows and
                         // w columns are inside `c` (caller); AVX-512F (routes).
-                        unsafe { tile(k, pa[r * MR * k..].as_ptr(), strip, at, c_rs, h, w) };
+                        unsafe { tile(k, ap, bp, at, c_rs, h, w) };
                     }
                 }
             }
@@ -151,14 +153,13 @@ unsafe fn pack_b(dst: &mut [f32], b: Operand, k: usize, j0: usize, w: usize) {
 /// One `h`×`w` tile of `c` from a packed A strip and B strip of depth `k`.
 ///
 /// # Safety
-/// `ap` holds `k * MR` floats; `bp` is the B strip's first float and `b_rs` its row step,
-/// each of its `k` rows with `w` readable floats; rows `0..h` and columns `0..w` at `c` (rows
+/// `ap` holds `k * MR` floats, `bp` `k * NR`; rows `0..h` and columns `0..w` at `c` (rows
 /// `c_rs` apart) are writable; the CPU has AVX-512F.
 #[target_feature(enable = "avx512f")]
 unsafe fn tile(
     k: usize,
     ap: *const f32,
-    (bp, b_rs): (*const f32, usize),
+    bp: *const f32,
     c: *mut f32,
     c_rs: usize,
     h: usize,
@@ -171,9 +172,8 @@ unsafe fn tile(
     let (m0, m1) = (mask(0), mask(16));
     let mut acc = [[_mm512_setzero_ps(); 2]; MR];
     for p in 0..k {
-        // (masked: a strip read in place ends at the matrix's last column)
-        let b0 = _mm512_maskz_loadu_ps(m0, bp.add(p * b_rs));
-        let b1 = _mm512_maskz_loadu_ps(m1, bp.add(p * b_rs + 16));
+        let b0 = _mm512_loadu_ps(bp.add(p * NR));
+        let b1 = _mm512_loadu_ps(bp.add(p * NR + 16));
         for (i, row) in acc.iter_mut().enumerate() {
             let x = _mm512_set1_ps(*ap.add(p * MR + i));
             row[0] = _mm512_fmadd_ps(x, b0, row[0]);
