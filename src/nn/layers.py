@@ -100,6 +100,37 @@ class Tanh(Module):
         return torch.tanh(input)
 
 
+class ELU(Module):
+    __module__ = 'torch.nn.modules.activation'
+
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.elu(input, self.alpha, self.inplace)
+
+    def extra_repr(self):
+        inplace_str = ', inplace=True' if self.inplace else ''
+        return f'alpha={self.alpha}{inplace_str}'
+
+
+class Softplus(Module):
+    __module__ = 'torch.nn.modules.activation'
+
+    def __init__(self, beta=1.0, threshold=20.0):
+        super().__init__()
+        self.beta = beta
+        self.threshold = threshold
+
+    def forward(self, input):
+        return F.softplus(input, self.beta, self.threshold)
+
+    def extra_repr(self):
+        return f'beta={self.beta}, threshold={self.threshold}'
+
+
 class SiLU(Module):
     __module__ = 'torch.nn.modules.activation'
 

@@ -45,6 +45,7 @@ amp_ops! {
     Rsqrt => "rsqrt",
     Tan => "tan",
     Pow => "pow",
+    Softplus => "softplus",
     Sum => "sum",
     Prod => "prod",
     Softmax => "softmax",

@@ -160,6 +160,66 @@ fn positive_or_scaled(x: &Tensor, v: &Tensor, slope: f64, backward: bool) -> Res
     )
 }
 
+/// `where(c, a, b)` for tensors of one shape.
+fn pick(c: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    use crate::tensor::ops::join::{where_, TensorOrScalar};
+    where_(
+        c,
+        &TensorOrScalar::Tensor(a.clone()),
+        &TensorOrScalar::Tensor(b.clone()),
+    )
+}
+
+/// `F.elu(x, alpha)`: `expm1(x) * alpha` where `x <= 0`, else `x` (ATen's formula, a NaN
+/// taking the second branch; `EluBackward0`: `g * alpha * exp(x)` where `x <= 0`, else `g`).
+pub fn elu(x: &Tensor, alpha: f64) -> Result<Tensor> {
+    check_float("elu_cpu", x)?;
+    let at_most_0 = |t: &Tensor| binary_scalar(BinaryOp::Le, t, Scalar::Int(0), false);
+    // one kernel in PyTorch, outside autocast's lists: its expm1 is not cast
+    let expm1 = || scale(&unary(UnaryOp::Expm1, x)?, alpha);
+    let out = autocast::excluded(|| mode::without(|| pick(&at_most_0(x)?, &expm1()?, x)))?;
+    if is_recording1(x) {
+        record("EluBackward0", &[x], &out, &[Some(x)], move |g, c| {
+            let x = c.saved(0);
+            let slope = scale(&mul(g, &unary(UnaryOp::Exp, x)?)?, alpha)?;
+            Ok(vec![Some(pick(&at_most_0(x)?, &slope, g)?)])
+        })?;
+    }
+    Ok(out)
+}
+
+/// `F.softplus(x, beta, threshold)`: `log1p(exp(x * beta)) / beta`, or `x` itself where
+/// `x * beta > threshold` (ATen's formula; `SoftplusBackward0`: `g * z / (z + 1)` with
+/// `z = exp(x * beta)`, or `g` past the threshold).
+pub fn softplus(x: &Tensor, beta: f64, threshold: f64) -> Result<Tensor> {
+    // float32 under CUDA autocast, as PyTorch lists it
+    let v = autocast::cast_opts(AmpOp::Softplus, &[Some(x)])?;
+    autocast::excluded(|| softplus_uncast(req(&v[0]), beta, threshold))
+}
+
+/// `softplus` past autocast.
+fn softplus_uncast(x: &Tensor, beta: f64, threshold: f64) -> Result<Tensor> {
+    check_float("softplus_cpu", x)?;
+    let parts = move |x: &Tensor| -> Result<(Tensor, Tensor)> {
+        let bx = scale(x, beta)?;
+        let linear = binary_scalar(BinaryOp::Gt, &bx, Scalar::Float(threshold), false)?;
+        Ok((linear, unary(UnaryOp::Exp, &bx)?))
+    };
+    let out = mode::without(|| {
+        let (linear, z) = parts(x)?;
+        let soft = scalar_op(BinaryOp::Div, &unary(UnaryOp::Log1p, &z)?, beta)?;
+        pick(&linear, x, &soft)
+    })?;
+    if is_recording1(x) {
+        record("SoftplusBackward0", &[x], &out, &[Some(x)], move |g, c| {
+            let (linear, z) = parts(c.saved(0))?;
+            let slope = div(&mul(g, &z)?, &scalar_op(BinaryOp::Add, &z, 1.0)?)?;
+            Ok(vec![Some(pick(&linear, g, &slope)?)])
+        })?;
+    }
+    Ok(out)
+}
+
 /// `F.silu(x)` = x * sigmoid(x) (SiLU, also called swish): the engine's `Silu` op.
 pub fn silu(x: &Tensor) -> Result<Tensor> {
     check_float("silu_cpu", x)?;

@@ -349,6 +349,21 @@ fn functions() -> Vec<(&'static str, NativeFn)> {
             }
             Ok(wrap(r))
         }),
+        ("elu", |i, _, a| {
+            let b = bind("elu", &["input", "alpha", "inplace"], &a)?;
+            let x = b.tensor(0)?;
+            let r = nn::elu(&x, b.float(1, 1.0)?).py()?;
+            if b.flag(i, 2, false)? {
+                crate::tensor::ops::inplace::copy_(&x, &r).py()?;
+                return Ok(a.pos[0].clone());
+            }
+            Ok(wrap(r))
+        }),
+        ("softplus", |_, _, a| {
+            let b = bind("softplus", &["input", "beta", "threshold"], &a)?;
+            let (beta, threshold) = (b.float(1, 1.0)?, b.float(2, 20.0)?);
+            Ok(wrap(nn::softplus(&b.tensor(0)?, beta, threshold).py()?))
+        }),
         ("silu", |i, _, a| {
             let b = bind("silu", &["input", "inplace"], &a)?;
             let x = b.tensor(0)?;
