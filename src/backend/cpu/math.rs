@@ -26,7 +26,7 @@ pub trait FloatMath: Arith {
 }
 
 macro_rules! float_math {
-    ($t:ty, $exp:path, $ln:path, $ln_faithful:path, $tanh:path) => {
+    ($t:ty, $exp:path, $exp_m1:path, $ln:path, $ln_1p:path, $ln_faithful:path, $tanh:path) => {
         impl FloatMath for $t {
             #[inline(always)]
             fn sqrt(self) -> Self {
@@ -36,8 +36,9 @@ macro_rules! float_math {
             fn exp(self) -> Self {
                 $exp(self)
             }
+            #[inline(always)]
             fn exp_m1(self) -> Self {
-                <$t>::exp_m1(self)
+                $exp_m1(self)
             }
             #[inline(always)]
             fn ln(self) -> Self {
@@ -53,8 +54,9 @@ macro_rules! float_math {
             fn log10(self) -> Self {
                 <$t>::log10(self)
             }
+            #[inline(always)]
             fn ln_1p(self) -> Self {
-                <$t>::ln_1p(self)
+                $ln_1p(self)
             }
             fn sin(self) -> Self {
                 <$t>::sin(self)
@@ -99,8 +101,18 @@ macro_rules! float_math {
 float_math!(
     f32,
     super::vmath::exp,
+    super::vmath::exp_m1,
     super::vmath::ln,
+    super::vmath::ln_1p,
     super::vmath::ln_faithful,
     super::vmath::tanh
 );
-float_math!(f64, f64::exp, f64::ln, f64::ln, f64::tanh);
+float_math!(
+    f64,
+    f64::exp,
+    f64::exp_m1,
+    f64::ln,
+    f64::ln_1p,
+    f64::ln,
+    f64::tanh
+);

@@ -108,10 +108,61 @@ pub fn exp(x: f32) -> f32 {
     exp_clamped(x as f64) as f32
 }
 
+/// e^x - 1 rounded to f32 (`torch.expm1`), computed in f64 like `exp`: near 0 (no reduction
+/// step) the Taylor series without its constant term, so tiny x keep every digit (-0.0
+/// included); elsewhere `scale * (e^r - 1) + (scale - 1)`.
+#[inline(always)]
+pub fn exp_m1(x: f32) -> f32 {
+    let (r, scale) = exp_reduce(x as f64);
+    let mut p = EXP_TAYLOR[0];
+    for c in &EXP_TAYLOR[1..EXP_TAYLOR.len() - 1] {
+        p = p.mul_add(r, *c);
+    }
+    let q = p * r; // e^r - 1
+    let y = if scale == 1.0 {
+        q
+    } else {
+        scale.mul_add(q, scale - 1.0)
+    };
+    y as f32
+}
+
+/// ln(1 + x) rounded to f32 (`torch.log1p`), in f64: `ln(u) * x / (u - 1)` with `u = 1 + x`
+/// rounded, which cancels that rounding (Goldberg's formula); -inf at -1, NaN below it.
+#[inline(always)]
+pub fn ln_1p(x: f32) -> f32 {
+    let d = x as f64;
+    let u = 1.0 + d;
+    let y = if u == 1.0 {
+        d
+    } else {
+        ln_f64(u) * (d / (u - 1.0))
+    };
+    let y = if x == f32::INFINITY { f64::INFINITY } else { y };
+    let y = if x == -1.0 { f64::NEG_INFINITY } else { y };
+    if x < -1.0 || x.is_nan() {
+        f32::NAN
+    } else {
+        y as f32
+    }
+}
+
 /// ln x rounded to f32 (-inf at 0, NaN below 0 and for NaN, inf at inf).
 #[inline(always)]
 pub fn ln(x: f32) -> f32 {
-    let d = x as f64; // f32 subnormals are normal f64s
+    let r = ln_f64(x as f64) as f32; // f32 subnormals are normal f64s
+    let r = if x == f32::INFINITY { x } else { r };
+    let r = if x == 0.0 { f32::NEG_INFINITY } else { r };
+    if x < 0.0 || x.is_nan() {
+        f32::NAN
+    } else {
+        r
+    }
+}
+
+/// ln d in f64 for a positive, finite, normal `d`, within a few f64 ulps.
+#[inline(always)]
+fn ln_f64(d: f64) -> f64 {
     let ix = d.to_bits();
     // bits of sqrt(1/2): z = d / 2^k lands in [sqrt(1/2), sqrt(2)); k biased by 1024 so the
     // shift is a logical one (AVX2 has no 64-bit arithmetic shift)
@@ -129,14 +180,7 @@ pub fn ln(x: f32) -> f32 {
         p = p.mul_add(s2, 1.0 / c);
     }
     let lz = (2.0 * s).mul_add(s2 * p, 2.0 * s);
-    let r = k.mul_add(std::f64::consts::LN_2, lz) as f32;
-    let r = if x == f32::INFINITY { x } else { r };
-    let r = if x == 0.0 { f32::NEG_INFINITY } else { r };
-    if x < 0.0 || x.is_nan() {
-        f32::NAN
-    } else {
-        r
-    }
+    k.mul_add(std::f64::consts::LN_2, lz)
 }
 
 /// ln x in f32 arithmetic, what `torch.log` computes: within 0.8 ulp (not always correctly
@@ -282,6 +326,44 @@ mod tests {
 
     fn same(a: f32, b: u32) -> bool {
         a.to_bits() == b || (a.is_nan() && f32::from_bits(b).is_nan())
+    }
+
+    /// expm1 and log1p round as f64's libm results rounded to f32 do (correctly, but within
+    /// ~1e-16 of a halfway point), over a sweep of magnitudes with both signs and the edges.
+    #[test]
+    fn expm1_and_log1p_are_correctly_rounded() {
+        let mut xs = vec![
+            0.0f32,
+            -0.0,
+            -1.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            88.7,
+            89.5,
+            -104.5,
+            1e-40,
+            -1e-40,
+        ];
+        let mut v = 1e-30f32;
+        while v < 1e4 {
+            xs.extend([v, -v, v * 1.37, -v * 0.71]);
+            v *= 1.09;
+        }
+        for &x in &xs {
+            let want = (x as f64).exp_m1() as f32;
+            assert!(
+                same(exp_m1(x), want.to_bits()),
+                "expm1({x:e}) = {:e}, not {want:e}",
+                exp_m1(x)
+            );
+            let want = (x as f64).ln_1p() as f32;
+            assert!(
+                same(ln_1p(x), want.to_bits()),
+                "log1p({x:e}) = {:e}, not {want:e}",
+                ln_1p(x)
+            );
+        }
+        assert!(exp_m1(f32::NAN).is_nan() && ln_1p(f32::NAN).is_nan() && ln_1p(-2.0).is_nan());
     }
 
     #[test]
