@@ -38,3 +38,17 @@ except Exception as e:
     print(type(e).__name__, e)
 with torch.autocast('cpu'):
     print(F.softplus(torch.randn(3)).dtype, F.softplus(torch.randn(3).bfloat16()).dtype, F.elu(torch.randn(3).bfloat16()).dtype)
+
+# %% activation_inplace_by_keyword
+# in-place activations return the input object, passed by position or as input=
+import torch, torch.nn.functional as F
+x = torch.tensor([-1.0, 2.0])
+y = F.leaky_relu(input=x, inplace=True)
+print(y is x, x)
+y = F.dropout(input=x, training=False)
+print(y is x)
+z = torch.tensor([-1.0, 2.0])
+w = F.relu(input=z, inplace=True)
+print(w is z, z)
+v = torch.tensor([-1.0, 2.0])
+print(F.elu(v, inplace=True) is v, F.silu(input=v, inplace=True) is v, v)

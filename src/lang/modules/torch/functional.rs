@@ -150,9 +150,25 @@ fn unary_f(
     let x = b.tensor(0)?;
     if with_inplace && b.flag(i, 1, false)? {
         unary_(op, &x).py()?;
-        return Ok(a.pos[0].clone());
+        // the input object itself (passed by position or as `input=`)
+        return Ok(b.get(0).cloned().unwrap_or_else(|| wrap(x)));
     }
     Ok(wrap(unary(op, &x).py()?))
+}
+
+/// An activation's result `r` of its input (argument 0 of `b`, positional or `input=`): with
+/// `inplace`, written into the input and the input object returned; the input object too when
+/// the op returned it unchanged (dropout in eval mode).
+fn activation(inplace: bool, b: &Bound, x: &Tensor, r: Tensor) -> PyResult<Value> {
+    // (`x` came from argument 0, so it is there)
+    let Some(input) = b.get(0) else {
+        return Ok(wrap(r));
+    };
+    if inplace {
+        crate::tensor::ops::inplace::copy_(x, &r).py()?;
+        return Ok(input.clone());
+    }
+    Ok(if r.ptr_eq(x) { input.clone() } else { wrap(r) })
 }
 
 /// `_get_softmax_dim`: the implicit dim of `F.softmax(x)` (with PyTorch's warning).
@@ -306,15 +322,7 @@ fn functions() -> Vec<(&'static str, NativeFn)> {
             let b = bind("dropout", &["input", "p", "training", "inplace"], &a)?;
             let x = b.tensor(0)?;
             let r = nn::dropout(&x, b.float(1, 0.5)?, b.flag(i, 2, true)?).py()?;
-            if b.flag(i, 3, false)? {
-                crate::tensor::ops::inplace::copy_(&x, &r).py()?;
-                return Ok(a.pos[0].clone());
-            }
-            Ok(if r.ptr_eq(&x) {
-                a.pos[0].clone()
-            } else {
-                wrap(r)
-            })
+            activation(b.flag(i, 3, false)?, &b, &x, r)
         }),
         ("layer_norm", |i, _, a| {
             let b = bind(
@@ -343,21 +351,13 @@ fn functions() -> Vec<(&'static str, NativeFn)> {
             let b = bind("leaky_relu", &["input", "negative_slope", "inplace"], &a)?;
             let x = b.tensor(0)?;
             let r = nn::leaky_relu(&x, b.float(1, 0.01)?).py()?;
-            if b.flag(i, 2, false)? {
-                crate::tensor::ops::inplace::copy_(&x, &r).py()?;
-                return Ok(a.pos[0].clone());
-            }
-            Ok(wrap(r))
+            activation(b.flag(i, 2, false)?, &b, &x, r)
         }),
         ("elu", |i, _, a| {
             let b = bind("elu", &["input", "alpha", "inplace"], &a)?;
             let x = b.tensor(0)?;
             let r = nn::elu(&x, b.float(1, 1.0)?).py()?;
-            if b.flag(i, 2, false)? {
-                crate::tensor::ops::inplace::copy_(&x, &r).py()?;
-                return Ok(a.pos[0].clone());
-            }
-            Ok(wrap(r))
+            activation(b.flag(i, 2, false)?, &b, &x, r)
         }),
         ("softplus", |_, _, a| {
             let b = bind("softplus", &["input", "beta", "threshold"], &a)?;
@@ -368,11 +368,7 @@ fn functions() -> Vec<(&'static str, NativeFn)> {
             let b = bind("silu", &["input", "inplace"], &a)?;
             let x = b.tensor(0)?;
             let r = nn::silu(&x).py()?;
-            if b.flag(i, 1, false)? {
-                crate::tensor::ops::inplace::copy_(&x, &r).py()?;
-                return Ok(a.pos[0].clone());
-            }
-            Ok(wrap(r))
+            activation(b.flag(i, 1, false)?, &b, &x, r)
         }),
         ("embedding", |i, _, a| {
             const NAMES: &[&str] = &[
