@@ -24,7 +24,7 @@ pub mod storage;
 pub mod timed;
 
 use crate::core::error::Result;
-use crate::core::window::Window;
+use crate::core::window::Columns;
 use crate::core::{BinaryOp, DType, Device, Layout, ReduceOp, Scalar, UnaryOp};
 use storage::{Buffer, Storage};
 
@@ -254,31 +254,16 @@ pub trait Backend {
     fn clamp(&self, _x: View, _lo: Option<Scalar>, _hi: Option<Scalar>) -> Result<Option<Owned>> {
         Ok(None)
     }
-    /// The windows of a 4-d image batch `x` as the rows a convolution multiplies:
-    /// `[N, kh*kw, C, OH*OW]` (`offsets_outer`) or `[N, C, kh*kw, OH*OW]`, `fill` where a
-    /// window reads the padding (`out`: the output size); `None` where the backend has no such
-    /// kernel for `x` (the caller then slices and stacks the padded input).
-    fn im2col(
-        &self,
-        _x: View,
-        _w: &Window,
-        _out: [usize; 2],
-        _fill: f64,
-        _offsets_outer: bool,
-    ) -> Result<Option<Owned>> {
+    /// The windows of a 4-d image batch `x` as the rows a convolution multiplies, laid out as
+    /// `cols` says, `fill` where a window reads the padding; `None` where the backend has no
+    /// such kernel for `x` (the caller then slices and stacks the padded input).
+    fn im2col(&self, _x: View, _cols: &Columns, _fill: f64) -> Result<Option<Owned>> {
         Ok(None)
     }
-    /// The adjoint of `im2col` (its gradient): each element of `g` (shaped as `im2col`'s
-    /// columns of an input shaped `shape`) summed onto the input element it was read from;
-    /// `None` where the backend has no such kernel for `g`.
-    fn col2im(
-        &self,
-        _g: View,
-        _shape: [usize; 4],
-        _w: &Window,
-        _out: [usize; 2],
-        _offsets_outer: bool,
-    ) -> Result<Option<Owned>> {
+    /// The adjoint of `im2col` (its gradient): each element of `g` (`im2col`'s columns of an
+    /// input shaped `shape`) summed onto the input element it was read from; `None` where the
+    /// backend has no such kernel for `g`.
+    fn col2im(&self, _g: View, _shape: [usize; 4], _cols: &Columns) -> Result<Option<Owned>> {
         Ok(None)
     }
     /// The variance (`std`: the standard deviation) of each group of a contiguous `x` seen as

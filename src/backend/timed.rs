@@ -5,7 +5,7 @@ use super::cpu::CPU;
 use super::sim_model::{self, Step, Work};
 use super::storage::{Buffer, Storage};
 use super::{profile_log, Backend, NormGrads, Normed, Owned, View};
-use crate::core::window::Window;
+use crate::core::window::Columns;
 use crate::core::{BinaryOp, DType, Device, ReduceOp, Result, Scalar, UnaryOp};
 use std::cell::Cell;
 use std::time::Instant;
@@ -473,31 +473,17 @@ impl Backend for Timed {
         let ops = f64::from(lo.is_some() as u8 + hi.is_some() as u8);
         self.cpu_only(name, x, (ops, 2.0), || self.inner.clamp(x, lo, hi))
     }
-    fn im2col(
-        &self,
-        x: View,
-        w: &Window,
-        out: [usize; 2],
-        fill: f64,
-        offsets_outer: bool,
-    ) -> Result<Option<Owned>> {
+    fn im2col(&self, x: View, cols: &Columns, fill: f64) -> Result<Option<Owned>> {
         // each input element read about once, each of the kh*kw copies written
-        let copies = (w.kernel[0] * w.kernel[1]) as f64;
+        let copies = cols.offsets() as f64;
         self.cpu_only("aten::im2col", x, (copies, 1.0), || {
-            self.inner.im2col(x, w, out, fill, offsets_outer)
+            self.inner.im2col(x, cols, fill)
         })
     }
-    fn col2im(
-        &self,
-        g: View,
-        shape: [usize; 4],
-        w: &Window,
-        out: [usize; 2],
-        offsets_outer: bool,
-    ) -> Result<Option<Owned>> {
+    fn col2im(&self, g: View, shape: [usize; 4], cols: &Columns) -> Result<Option<Owned>> {
         // each column element read and added once
         self.cpu_only("aten::col2im", g, (1.0, 2.0), || {
-            self.inner.col2im(g, shape, w, out, offsets_outer)
+            self.inner.col2im(g, shape, cols)
         })
     }
     fn var_rows(

@@ -4,6 +4,7 @@
 //! dtype and shape rules.
 use super::{Buffer, DType, Device, Result, Scalar, Storage, Tensor};
 use crate::backend::{self, Backend};
+use crate::core::window::Columns;
 use crate::core::{BinaryOp, ReduceOp, UnaryOp};
 use std::rc::Rc;
 
@@ -158,26 +159,12 @@ impl On {
         let out = self.0.clamp(x.operand(), lo, hi)?;
         Ok(out.map(Tensor::from_owned))
     }
-    pub fn im2col(
-        &self,
-        x: &Tensor,
-        w: &crate::core::window::Window,
-        out: [usize; 2],
-        fill: f64,
-        offsets_outer: bool,
-    ) -> Result<Option<Tensor>> {
-        let out = self.0.im2col(x.operand(), w, out, fill, offsets_outer)?;
+    pub fn im2col(&self, x: &Tensor, cols: &Columns, fill: f64) -> Result<Option<Tensor>> {
+        let out = self.0.im2col(x.operand(), cols, fill)?;
         Ok(out.map(Tensor::from_owned))
     }
-    pub fn col2im(
-        &self,
-        g: &Tensor,
-        shape: [usize; 4],
-        w: &crate::core::window::Window,
-        out: [usize; 2],
-        offsets_outer: bool,
-    ) -> Result<Option<Tensor>> {
-        let out = self.0.col2im(g.operand(), shape, w, out, offsets_outer)?;
+    pub fn col2im(&self, g: &Tensor, shape: [usize; 4], cols: &Columns) -> Result<Option<Tensor>> {
+        let out = self.0.col2im(g.operand(), shape, cols)?;
         Ok(out.map(Tensor::from_owned))
     }
     pub fn var_rows(

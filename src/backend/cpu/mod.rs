@@ -34,7 +34,7 @@ use super::storage::{output_vec, Arith, Buffer, Element, Storage};
 use super::{Backend, NormGrads, Normed, Owned, View};
 use crate::core::error::{runtime, Result};
 use crate::core::shape::{broadcast_strides, numel, Dims};
-use crate::core::window::Window;
+use crate::core::window::Columns;
 use crate::core::{BinaryOp, DType, Device, Layout, ReduceOp, Scalar, UnaryOp};
 use crate::with_buffer;
 use elementwise::{map1, update, Src};
@@ -69,6 +69,22 @@ pub(crate) fn src_of<'a, T>(data: &'a [T], t: &View<'a>) -> Src<'a, T> {
 #[inline(always)]
 pub(crate) fn tensor_of(buf: Buffer, shape: &[usize], device: Device) -> Result<Owned> {
     Ok(Owned::contiguous(Storage::new(buf, device)?, shape))
+}
+
+/// `dst` = the first `dst.len()` elements of `src`, in fixed-size pieces: for runs of tens of
+/// floats (an image row, a packed strip), where a `memcpy` call costs more than the copy.
+#[inline(always)]
+pub(crate) fn copy_run(dst: &mut [f32], src: &[f32]) {
+    let mut d = dst.chunks_exact_mut(16);
+    let mut s = src.chunks_exact(16);
+    for (d, s) in (&mut d).zip(&mut s) {
+        let s: &[f32; 16] = s.try_into().unwrap_or(&[0.0; 16]);
+        d.copy_from_slice(s);
+    }
+    let (d, s) = (d.into_remainder(), s.remainder());
+    for (d, s) in d.iter_mut().zip(s) {
+        *d = *s;
+    }
 }
 
 /// `f` over the float32 elements of `ops` when they are contiguous float32 operands of one
@@ -517,26 +533,12 @@ impl Backend for Cpu {
         tensor_laid(buf, x.shape(), x.device()).map(Some)
     }
 
-    fn im2col(
-        &self,
-        x: View,
-        w: &Window,
-        out: [usize; 2],
-        fill: f64,
-        offsets_outer: bool,
-    ) -> Result<Option<Owned>> {
-        im2col::im2col(&x, w, out, fill as f32, offsets_outer)
+    fn im2col(&self, x: View, cols: &Columns, fill: f64) -> Result<Option<Owned>> {
+        im2col::im2col(&x, cols, fill as f32)
     }
 
-    fn col2im(
-        &self,
-        g: View,
-        shape: [usize; 4],
-        w: &Window,
-        out: [usize; 2],
-        offsets_outer: bool,
-    ) -> Result<Option<Owned>> {
-        im2col::col2im(&g, shape, w, out, offsets_outer)
+    fn col2im(&self, g: View, shape: [usize; 4], cols: &Columns) -> Result<Option<Owned>> {
+        im2col::col2im(&g, shape, cols)
     }
 
     fn var_rows(

@@ -60,15 +60,15 @@ pub(super) unsafe fn sgemm(
 ) {
     let nc = (B_BLOCK / k / NR).max(1) * NR;
     let mc = (A_BLOCK / k / MR).max(1) * MR;
+    // a strip of B serves every strip of A; with few of them (a convolution's output
+    // channels) each strip is packed just before its tiles, into a buffer that stays in L1,
+    // rather than the whole block first
+    let one_strip = m <= FEW_ROWS;
     PACKS.with(|packs| {
         let (pa, pb) = &mut *packs.borrow_mut();
         for j0 in (0..n).step_by(nc) {
             let cols = nc.min(n - j0);
             let panels_b = cols.div_ceil(NR);
-            // a strip of B serves every strip of A; with few of them (a convolution's output
-            // channels) each strip is packed just before its tiles, into a buffer that stays
-            // in L1, rather than the whole block first
-            let one_strip = m <= FEW_ROWS;
             pb.resize(if one_strip { NR * k } else { panels_b * NR * k }, 0.0);
             if !one_strip {
                 for q in 0..panels_b {
@@ -137,7 +137,7 @@ unsafe fn pack_b(dst: &mut [f32], b: Operand, k: usize, j0: usize, w: usize) {
         // rows of b are contiguous: copy each row's run
         for p in 0..k {
             let row = std::slice::from_raw_parts(b.ptr.add(p * b.rs + j0), w);
-            super::im2col::copy_run(&mut dst[p * NR..p * NR + w], row);
+            super::copy_run(&mut dst[p * NR..p * NR + w], row);
         }
     } else {
         // read along each column (contiguous when b is a transposed matrix)

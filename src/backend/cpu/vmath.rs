@@ -138,19 +138,20 @@ pub fn ln_1p(x: f32) -> f32 {
     } else {
         ln_f64(u) * (d / (u - 1.0))
     };
-    let y = if x == f32::INFINITY { f64::INFINITY } else { y };
-    let y = if x == -1.0 { f64::NEG_INFINITY } else { y };
-    if x < -1.0 || x.is_nan() {
-        f32::NAN
-    } else {
-        y as f32
-    }
+    // 1 + x in f32 is exactly 0 at x = -1, negative below it, inf only at inf
+    ln_edges(1.0 + x, y as f32)
 }
 
 /// ln x rounded to f32 (-inf at 0, NaN below 0 and for NaN, inf at inf).
 #[inline(always)]
 pub fn ln(x: f32) -> f32 {
-    let r = ln_f64(x as f64) as f32; // f32 subnormals are normal f64s
+    ln_edges(x, ln_f64(x as f64) as f32) // f32 subnormals are normal f64s
+}
+
+/// `r`, a logarithm of `x` computed for positive finite `x`, with the edges as libm's: inf at
+/// inf, -inf at 0, NaN below 0 and for NaN (selects, so callers still vectorise).
+#[inline(always)]
+fn ln_edges(x: f32, r: f32) -> f32 {
     let r = if x == f32::INFINITY { x } else { r };
     let r = if x == 0.0 { f32::NEG_INFINITY } else { r };
     if x < 0.0 || x.is_nan() {
@@ -220,14 +221,7 @@ pub fn ln_faithful(x: f32) -> f32 {
     // ln 2 = 355/512 + LN2_LO: k * 355/512 is exact for every k here
     const LN2_LO: f32 = -2.121_944_4e-4;
     let y = p * f * f2 + LN2_LO * k - 0.5 * f2;
-    let r = (f + y) + (355.0 / 512.0) * k;
-    let r = if x == f32::INFINITY { x } else { r };
-    let r = if x == 0.0 { f32::NEG_INFINITY } else { r };
-    if x < 0.0 || x.is_nan() {
-        f32::NAN
-    } else {
-        r
-    }
+    ln_edges(x, (f + y) + (355.0 / 512.0) * k)
 }
 
 /// tanh x rounded to f32.

@@ -131,6 +131,15 @@ fn stack_uncast(ts: &[Tensor], dim: i64) -> Result<Tensor> {
     Ok(out)
 }
 
+/// `torch.where(cond, a, b)` with tensors on both sides.
+pub fn where_tensors(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    where_(
+        cond,
+        &TensorOrScalar::Tensor(a.clone()),
+        &TensorOrScalar::Tensor(b.clone()),
+    )
+}
+
 /// `torch.where(cond, a, b)`.
 pub fn where_(cond: &Tensor, a: &TensorOrScalar, b: &TensorOrScalar) -> Result<Tensor> {
     if cond.dtype() != DType::Bool {

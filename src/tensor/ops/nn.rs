@@ -7,6 +7,7 @@ use crate::tensor::autograd::util::{add, div, mul, neg, scalar_op, scale, sub, w
 use crate::tensor::autograd::{is_recording, is_recording1, mode, record, Grads};
 use crate::tensor::error::{index_err, runtime, value_err, Result};
 use crate::tensor::ops::binary::{binary, binary_scalar, BinaryOp};
+use crate::tensor::ops::join::where_tensors;
 use crate::tensor::ops::matmul::matmul;
 use crate::tensor::ops::reduce::{mean, softmax, sum};
 use crate::tensor::ops::unary::{unary, UnaryOp};
@@ -146,28 +147,14 @@ pub fn leaky_relu(x: &Tensor, slope: f64) -> Result<Tensor> {
 
 /// `where(x > 0, v, v * slope)`: one backend kernel where there is one for the operands.
 fn positive_or_scaled(x: &Tensor, v: &Tensor, slope: f64, backward: bool) -> Result<Tensor> {
-    use crate::tensor::ops::join::{where_, TensorOrScalar};
     if x.device() == v.device() {
         let on = crate::tensor::dispatch::on(x.device());
         if let Some(r) = on.leaky_relu(x, v, slope, backward)? {
             return Ok(r);
         }
     }
-    where_(
-        &binary_scalar(BinaryOp::Gt, x, Scalar::Int(0), false)?,
-        &TensorOrScalar::Tensor(v.clone()),
-        &TensorOrScalar::Tensor(scale(v, slope)?),
-    )
-}
-
-/// `where(c, a, b)` for tensors of one shape.
-fn pick(c: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    use crate::tensor::ops::join::{where_, TensorOrScalar};
-    where_(
-        c,
-        &TensorOrScalar::Tensor(a.clone()),
-        &TensorOrScalar::Tensor(b.clone()),
-    )
+    let positive = binary_scalar(BinaryOp::Gt, x, Scalar::Int(0), false)?;
+    where_tensors(&positive, v, &scale(v, slope)?)
 }
 
 /// `F.elu(x, alpha)`: `expm1(x) * alpha` where `x <= 0`, else `x` (ATen's formula, a NaN
@@ -177,12 +164,12 @@ pub fn elu(x: &Tensor, alpha: f64) -> Result<Tensor> {
     let at_most_0 = |t: &Tensor| binary_scalar(BinaryOp::Le, t, Scalar::Int(0), false);
     // one kernel in PyTorch, outside autocast's lists: its expm1 is not cast
     let expm1 = || scale(&unary(UnaryOp::Expm1, x)?, alpha);
-    let out = autocast::excluded(|| mode::without(|| pick(&at_most_0(x)?, &expm1()?, x)))?;
+    let out = autocast::excluded(|| mode::without(|| where_tensors(&at_most_0(x)?, &expm1()?, x)))?;
     if is_recording1(x) {
         record("EluBackward0", &[x], &out, &[Some(x)], move |g, c| {
             let x = c.saved(0);
             let slope = scale(&mul(g, &unary(UnaryOp::Exp, x)?)?, alpha)?;
-            Ok(vec![Some(pick(&at_most_0(x)?, &slope, g)?)])
+            Ok(vec![Some(where_tensors(&at_most_0(x)?, &slope, g)?)])
         })?;
     }
     Ok(out)
@@ -208,13 +195,13 @@ fn softplus_uncast(x: &Tensor, beta: f64, threshold: f64) -> Result<Tensor> {
     let out = mode::without(|| {
         let (linear, z) = parts(x)?;
         let soft = scalar_op(BinaryOp::Div, &unary(UnaryOp::Log1p, &z)?, beta)?;
-        pick(&linear, x, &soft)
+        where_tensors(&linear, x, &soft)
     })?;
     if is_recording1(x) {
         record("SoftplusBackward0", &[x], &out, &[Some(x)], move |g, c| {
             let (linear, z) = parts(c.saved(0))?;
             let slope = div(&mul(g, &z)?, &scalar_op(BinaryOp::Add, &z, 1.0)?)?;
-            Ok(vec![Some(pick(&linear, g, &slope)?)])
+            Ok(vec![Some(where_tensors(&linear, g, &slope)?)])
         })?;
     }
     Ok(out)

@@ -18,6 +18,7 @@
 //! 4th printed digit but Adam, which divides by each gradient's running size, amplifies into
 //! the 3rd-4th digit within a few epochs on the digits CNN.
 use super::host::{i64s, make, make_i64, rename, take_flat, values};
+use crate::core::window::Columns;
 pub use crate::core::window::Window;
 use crate::tensor::autocast::{self, req, AmpOp};
 use crate::tensor::autograd::{is_recording1, record};
@@ -148,12 +149,17 @@ fn unfold(x: &Tensor, w: &Window, fill: f64, offsets_outer: bool) -> Result<(Ten
     // the backend's one-pass kernel where it has one, its gradient `fold`
     let s = x.shape();
     if let Some(out) = w.out_size([s[2], s[3]]) {
+        let layout = Columns {
+            window: *w,
+            out,
+            offsets_outer,
+        };
         let backend = crate::tensor::dispatch::on(x.device());
-        if let Some(cols) = backend.im2col(x, w, out, fill, offsets_outer)? {
+        if let Some(cols) = backend.im2col(x, &layout, fill)? {
             if is_recording1(x) {
-                let (shape, w) = ([s[0], s[1], s[2], s[3]], *w);
+                let shape = [s[0], s[1], s[2], s[3]];
                 record("Im2ColBackward0", &[x], &cols, &[], move |g, _| {
-                    Ok(vec![Some(fold(g, shape, &w, out, offsets_outer)?)])
+                    Ok(vec![Some(fold(g, shape, layout)?)])
                 })?;
             }
             return Ok((cols, out));
@@ -164,18 +170,18 @@ fn unfold(x: &Tensor, w: &Window, fill: f64, offsets_outer: bool) -> Result<(Ten
 
 /// The adjoint of `unfold` (the gradient of its one-pass kernel): the columns `g` summed back
 /// onto an input shaped `shape`; its own gradient is `unfold` again (second derivatives).
-fn fold(g: &Tensor, shape: [usize; 4], w: &Window, out: [usize; 2], outer: bool) -> Result<Tensor> {
+fn fold(g: &Tensor, shape: [usize; 4], layout: Columns) -> Result<Tensor> {
     let backend = crate::tensor::dispatch::on(g.device());
     // (`unfold`'s columns were float32 on the CPU, so their gradient is too)
-    let Some(gx) = backend.col2im(&g.contiguous()?, shape, w, out, outer)? else {
+    let Some(gx) = backend.col2im(&g.contiguous()?, shape, &layout)? else {
         return runtime(format!(
             "col2im: no kernel for a {} gradient",
             g.dtype().name()
         ));
     };
     if is_recording1(g) {
-        let w = *w;
         record("Col2ImBackward0", &[g], &gx, &[], move |gg, _| {
+            let (w, outer) = (layout.window, layout.offsets_outer);
             Ok(vec![Some(unfold(gg, &w, 0.0, outer)?.0)])
         })?;
     }

@@ -6,7 +6,7 @@ use crate::tensor::autograd::{is_recording, record};
 use crate::tensor::error::{index_err, not_impl, runtime, Result};
 use crate::tensor::index::IndexItem;
 use crate::tensor::ops::compare::compare_scalar;
-use crate::tensor::ops::join::{where_, TensorOrScalar};
+use crate::tensor::ops::join::{where_, where_tensors, TensorOrScalar};
 use crate::tensor::shape::{fmt_list, wrap_dim};
 use crate::tensor::{BinaryOp, DType, Scalar, Tensor};
 
@@ -135,11 +135,7 @@ pub fn embedding(input: &Tensor, weight: &Tensor, padding_idx: Option<usize>) ->
     if let Some(p) = padding_idx {
         // the padding row's value with no history: where(input != p, out, out.detach())
         let keep = compare_scalar(BinaryOp::Ne, input, Scalar::Int(p as i64))?.unsqueeze(-1)?;
-        out = where_(
-            &keep,
-            &TensorOrScalar::Tensor(out.clone()),
-            &TensorOrScalar::Tensor(out.detach()),
-        )?;
+        out = where_tensors(&keep, &out, &out.detach())?;
     }
     rename(&out, "EmbeddingBackward0");
     Ok(out)
