@@ -1,8 +1,9 @@
 //! Binary elementwise kernels: one generic loop per op, chosen once per call (not per element).
-use super::elementwise::{map2, update, Src};
+use super::elementwise::{drive_grain, map2, update, Src};
 use super::iter::PAR_THRESHOLD;
 use super::iter::{output_order, permuted, strides_for_order};
-use super::{scalar_m, typed, Laid};
+use super::unary::TRANSCENDENTAL_GRAIN;
+use super::{scalar_m, typed, vmath, Laid};
 use crate::backend::storage::{check_alloc, output_vec, Arith, Buffer, Element};
 use crate::backend::View;
 use crate::core::error::Result;
@@ -287,6 +288,21 @@ fn pow_scalar<E: Element>(av: &[E], a: &View, e: f64) -> Result<Out> {
     Ok(v.wrap())
 }
 
+/// `pow_scalar`'s general case for a contiguous float32 tensor: `vmath::pow_slice`, split
+/// over the team as the transcendental ops are (libm's double pow cost ~6 ns an element).
+fn pow_f32(v: &[f32], a: &View, e: f64) -> Option<Result<Out>> {
+    if [2.0, 3.0, -2.0, 0.5, -0.5, -1.0].contains(&e) || !a.is_contiguous() {
+        return None;
+    }
+    let x = &v[a.offset()..a.offset() + a.numel()];
+    Some(output_vec::<f32>(x.len()).map(|mut out| {
+        drive_grain(&mut out, TRANSCENDENTAL_GRAIN, |start, o| {
+            vmath::pow_slice(&x[start..start + o.len()], e, o)
+        });
+        (Buffer::F32(out), None)
+    }))
+}
+
 fn binary_scalar_typed<E: Element>(
     op: BinaryOp,
     av: &[E],
@@ -325,6 +341,11 @@ fn binary_scalar_typed<E: Element>(
 
 pub fn binary_scalar(op: BinaryOp, a: &View, s: Scalar, reversed: bool) -> Result<Out> {
     let ab = a.storage().borrow();
+    if let (BinaryOp::Pow, false, Buffer::F32(v)) = (op, reversed, &*ab) {
+        if let Some(out) = pow_f32(v, a, s.to_f64()) {
+            return out;
+        }
+    }
     with_buffer!(&*ab, av, T => binary_scalar_typed::<T>(op, av, a, s, reversed))
 }
 

@@ -164,6 +164,19 @@ fn ln_edges(x: f32, r: f32) -> f32 {
 /// ln d in f64 for a positive, finite, normal `d`, within a few f64 ulps.
 #[inline(always)]
 fn ln_f64(d: f64) -> f64 {
+    let (s, k) = ln_reduce(d);
+    let s2 = s * s;
+    let mut p = LN_ATANH[0];
+    for c in &LN_ATANH[1..] {
+        p = p.mul_add(s2, *c);
+    }
+    ln_finish(s, s2, p, k)
+}
+
+/// `ln_f64`'s argument reduction: `d = 2^k z`, z in [sqrt(1/2), sqrt(2)), and
+/// `s = (z - 1) / (z + 1)` (|s| <= 0.1716), so that ln z = 2 atanh s.
+#[inline(always)]
+fn ln_reduce(d: f64) -> (f64, f64) {
     let ix = d.to_bits();
     // bits of sqrt(1/2): z = d / 2^k lands in [sqrt(1/2), sqrt(2)); k biased by 1024 so the
     // shift is a logical one (AVX2 has no 64-bit arithmetic shift)
@@ -173,13 +186,27 @@ fn ln_f64(d: f64) -> f64 {
     let k = f64::from_bits(0x4330_0000_0000_0000 | kb) - 4_503_599_627_370_496.0 - 1024.0;
     let z = f64::from_bits(ix.wrapping_sub(kb.wrapping_sub(1024) << 52));
     let f = z - 1.0;
-    let s = f / (2.0 + f); // |s| <= 0.1716
-    let s2 = s * s;
-    // ln z = 2 atanh s = 2s (1 + s^2/3 + s^4/5 + ...), to s^20 (remainder < 3e-17)
-    let mut p: f64 = 1.0 / 21.0;
-    for c in [19.0, 17.0, 15.0, 13.0, 11.0, 9.0, 7.0, 5.0, 3.0] {
-        p = p.mul_add(s2, 1.0 / c);
-    }
+    (f / (2.0 + f), k)
+}
+
+/// 2 atanh s = 2s (1 + s^2/3 + s^4/5 + ...): the series' coefficients to s^20 (the remainder
+/// is under 3e-17), highest first.
+const LN_ATANH: [f64; 10] = [
+    1.0 / 21.0,
+    1.0 / 19.0,
+    1.0 / 17.0,
+    1.0 / 15.0,
+    1.0 / 13.0,
+    1.0 / 11.0,
+    1.0 / 9.0,
+    1.0 / 7.0,
+    1.0 / 5.0,
+    1.0 / 3.0,
+];
+
+/// ln d from `ln_reduce`'s `s` and `k` and the series `p` at `s2 = s * s`.
+#[inline(always)]
+fn ln_finish(s: f64, s2: f64, p: f64, k: f64) -> f64 {
     let lz = (2.0 * s).mul_add(s2 * p, 2.0 * s);
     k.mul_add(std::f64::consts::LN_2, lz)
 }
@@ -237,6 +264,107 @@ pub fn tanh(x: f32) -> f32 {
     (t as f32).copysign(x)
 }
 
+/// A Python-number exponent as `pow` needs it: C's pow takes the sign of a negative base
+/// from an odd integer exponent and gives NaN for a negative finite base under any other
+/// non-integer one (an infinite exponent counts as an even integer).
+#[derive(Clone, Copy)]
+pub struct Exponent {
+    e: f64,
+    odd: bool,
+    int: bool,
+}
+
+impl Exponent {
+    pub fn new(e: f64) -> Self {
+        let int = e.is_infinite() || e.trunc() == e;
+        Exponent {
+            e,
+            odd: e.is_finite() && int && e % 2.0 != 0.0,
+            int,
+        }
+    }
+}
+
+/// x^e rounded to f32, for an exponent other than 0 (`pow_slice` fills those with 1):
+/// `e^(e ln|x|)` in f64 from `ln_f64` and `exp_clamped`, within ~1e-13 relative of the exact
+/// power, so it rounds as ATen's scalar `std::pow(float, double)` (the double result rounded
+/// once) does except within that distance of a halfway point. The special values are C's:
+/// `pow(1, e) = 1`, zeros and infinities through `ln`'s -inf and inf, NaN passed on.
+#[inline(always)]
+pub fn pow(x: f32, p: Exponent) -> f32 {
+    let a = (x as f64).abs(); // f32 subnormals are normal f64s
+    pow_edges(x, p, exp_clamped(p.e * ln_abs_edges(a, ln_f64(a))) as f32)
+}
+
+/// `l`, `ln_f64(a)` for `a = |x|` of an f32, with the edges: -inf at 0, inf at inf, NaN for
+/// NaN (selects, so callers still vectorise).
+#[inline(always)]
+fn ln_abs_edges(a: f64, l: f64) -> f64 {
+    let l = if a == 0.0 { f64::NEG_INFINITY } else { l };
+    if a == f64::INFINITY || a.is_nan() {
+        a
+    } else {
+        l
+    }
+}
+
+/// `r = |x|^e` with `pow`'s rules for a base of 1 and for negative bases.
+#[inline(always)]
+fn pow_edges(x: f32, p: Exponent, r: f32) -> f32 {
+    let r = if x.abs() == 1.0 { 1.0 } else { r };
+    let r = if x.is_sign_negative() && p.odd { -r } else { r };
+    if x < 0.0 && x != f32::NEG_INFINITY && !p.int {
+        f32::NAN
+    } else {
+        r
+    }
+}
+
+/// `pow` of `BLOCK` elements, each step for all of them before the next, as in `exp_block`
+/// (the logarithm's and the exponential's chains of dependent FMAs, eight vectors side by
+/// side). The same operations, so the same bits.
+#[inline(always)]
+fn pow_block(x: &[f32; BLOCK], p: Exponent, out: &mut [f32; BLOCK]) {
+    let (mut s, mut k, mut s2, mut q) = (
+        [0f64; BLOCK],
+        [0f64; BLOCK],
+        [0f64; BLOCK],
+        [LN_ATANH[0]; BLOCK],
+    );
+    for i in 0..BLOCK {
+        (s[i], k[i]) = ln_reduce((x[i] as f64).abs());
+        s2[i] = s[i] * s[i];
+    }
+    for c in &LN_ATANH[1..] {
+        for i in 0..BLOCK {
+            q[i] = q[i].mul_add(s2[i], *c);
+        }
+    }
+    let (mut r, mut scale, mut e) = ([0f64; BLOCK], [0f64; BLOCK], [EXP_TAYLOR[0]; BLOCK]);
+    for i in 0..BLOCK {
+        let l = ln_finish(s[i], s2[i], q[i], k[i]);
+        (r[i], scale[i]) = exp_reduce(p.e * ln_abs_edges((x[i] as f64).abs(), l));
+    }
+    for c in &EXP_TAYLOR[1..] {
+        for i in 0..BLOCK {
+            e[i] = e[i].mul_add(r[i], *c);
+        }
+    }
+    for i in 0..BLOCK {
+        out[i] = pow_edges(x[i], p, (e[i] * scale[i]) as f32);
+    }
+}
+
+/// `out[i] = x[i]^e` (equal lengths), with the AVX-512 or AVX2+FMA build where the CPU has it.
+pub fn pow_slice(x: &[f32], e: f64, out: &mut [f32]) {
+    if e == 0.0 {
+        // pow(x, 0) is 1 for every x, NaN included (e * ln x would be NaN at 0 and inf)
+        out.fill(1.0);
+        return;
+    }
+    pow_tiers(x, Exponent::new(e), out)
+}
+
 /// ATen's scalar sigmoid, `1 / (1 + exp(-x))` in f32 (the tail after its vector body, which is
 /// `sleef::sigmoid_slice`).
 #[inline(always)]
@@ -247,7 +375,7 @@ pub fn sigmoid(x: f32) -> f32 {
 macro_rules! slice_kernel {
     // `f` applied element by element
     ($name:ident, $f:path) => {
-        slice_kernel!(@body $name, |x, out| {
+        slice_kernel!(@body $name (), |x, out| {
             for (o, &v) in out.iter_mut().zip(x) {
                 *o = $f(v);
             }
@@ -255,23 +383,24 @@ macro_rules! slice_kernel {
     };
     // `g(x, out)` over the whole slices
     ($name:ident, slice $g:path) => {
-        slice_kernel!(@body $name, |x, out| { $g(x, out) });
+        slice_kernel!(@body $name (), |x, out| { $g(x, out) });
     };
-    (@body $name:ident, |$x:ident, $out:ident| $body:block) => {
+    // `body` with parameters `$p` besides the slices
+    (@body $name:ident ($($p:ident: $t:ty),*), |$x:ident, $out:ident| $body:block) => {
         /// `out[i] = f(x[i])` (the lengths are equal), with the AVX2+FMA build where the CPU
         /// has it.
-        pub fn $name(x: &[f32], out: &mut [f32]) {
+        pub fn $name(x: &[f32], $($p: $t,)* out: &mut [f32]) {
             #[inline(always)]
-            fn body($x: &[f32], $out: &mut [f32]) $body
+            fn body($x: &[f32], $($p: $t,)* $out: &mut [f32]) $body
             #[cfg(target_arch = "x86_64")]
             {
                 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
-                unsafe fn avx512(x: &[f32], out: &mut [f32]) {
-                    body(x, out)
+                unsafe fn avx512(x: &[f32], $($p: $t,)* out: &mut [f32]) {
+                    body(x, $($p,)* out)
                 }
                 #[target_feature(enable = "avx2,fma")]
-                unsafe fn avx2(x: &[f32], out: &mut [f32]) {
-                    body(x, out)
+                unsafe fn avx2(x: &[f32], $($p: $t,)* out: &mut [f32]) {
+                    body(x, $($p,)* out)
                 }
                 if std::is_x86_feature_detected!("avx512f")
                     && std::is_x86_feature_detected!("avx512dq")
@@ -281,17 +410,17 @@ macro_rules! slice_kernel {
                     // (detected just above), the only requirement of a `target_feature`
                     // function. Eight f64 lanes and AVX-512's 64-bit integer conversions; the
                     // same operations, so the same bits.
-                    unsafe { avx512(x, out) };
+                    unsafe { avx512(x, $($p,)* out) };
                     return;
                 }
                 if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
                     // SAFETY: the CPU has AVX2 and FMA (detected just above), the only
                     // requirement of a `target_feature` function.
-                    unsafe { avx2(x, out) };
+                    unsafe { avx2(x, $($p,)* out) };
                     return;
                 }
             }
-            body(x, out)
+            body(x, $($p,)* out)
         }
     };
 }
@@ -299,6 +428,16 @@ slice_kernel!(exp_slice, slice exp_blocks);
 
 slice_kernel!(ln_faithful_slice, ln_faithful);
 slice_kernel!(tanh_slice, tanh);
+slice_kernel!(@body pow_tiers (p: Exponent), |x, out| {
+    let whole = x.len() / BLOCK * BLOCK;
+    let blocks = x[..whole].chunks_exact(BLOCK).zip(out[..whole].chunks_exact_mut(BLOCK));
+    for (xs, os) in blocks {
+        pow_block(xs.try_into().expect("BLOCK"), p, os.try_into().expect("BLOCK"));
+    }
+    for (o, &v) in out[whole..].iter_mut().zip(&x[whole..]) {
+        *o = pow(v, p);
+    }
+});
 
 #[cfg(test)]
 mod tests {
@@ -438,5 +577,53 @@ mod tests {
         assert!(check(&out, ln_faithful));
         tanh_slice(&xs, &mut out);
         assert!(check(&out, tanh));
+    }
+
+    /// `pow_slice` (its blocks and its tail) gives libm's double pow rounded to f32, what
+    /// ATen's scalar loop gives, with C's rules at the edges: a sweep of magnitudes with both
+    /// signs and the special values, under integer, odd, fractional and infinite exponents.
+    #[test]
+    fn pow_is_the_double_pow_rounded() {
+        let mut xs: Vec<f32> = vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            1e-40,
+            -1e-40,
+            f32::MAX,
+            -f32::MAX,
+            0.999,
+            1.001,
+        ];
+        for i in 0..20_000 {
+            let m = 10f32.powf(i as f32 / 20_000.0 * 16.0 - 8.0);
+            xs.extend([m, -m]);
+        }
+        for e in [
+            1.5,
+            -1.5,
+            2.5,
+            3.0001,
+            1.0 / 3.0,
+            7.0,
+            -3.0,
+            1.0,
+            100.0,
+            -0.1,
+            1e-5,
+        ] {
+            for e in [e, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 0.0] {
+                let mut out = vec![0f32; xs.len()];
+                pow_slice(&xs, e, &mut out);
+                for (&x, &o) in xs.iter().zip(&out) {
+                    let want = (x as f64).powf(e) as f32;
+                    assert!(same(o, want.to_bits()), "{x}^{e}: {o} vs {want}");
+                }
+            }
+        }
     }
 }
