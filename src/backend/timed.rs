@@ -480,6 +480,15 @@ impl Backend for Timed {
             self.inner.im2col(x, cols, fill)
         })
     }
+    fn conv2d(&self, x: View, w: View, cols: &Columns) -> Result<Option<Owned>> {
+        // a multiply-add per weight, output position and image
+        let per_input = (2 * w.numel() * cols.out[0] * cols.out[1]) as f64
+            / x.numel().max(1) as f64
+            * x.shape()[0] as f64;
+        self.cpu_only("aten::convolution", x, (per_input, 1.0), || {
+            self.inner.conv2d(x, w, cols)
+        })
+    }
     fn col2im(&self, g: View, shape: [usize; 4], cols: &Columns) -> Result<Option<Owned>> {
         // each column element read and added once
         self.cpu_only("aten::col2im", g, (1.0, 2.0), || {

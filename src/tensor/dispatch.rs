@@ -163,6 +163,10 @@ impl On {
         let out = self.0.im2col(x.operand(), cols, fill)?;
         Ok(out.map(Tensor::from_owned))
     }
+    pub fn conv2d(&self, x: &Tensor, w: &Tensor, cols: &Columns) -> Result<Option<Tensor>> {
+        let out = self.0.conv2d(x.operand(), w.operand(), cols)?;
+        Ok(out.map(Tensor::from_owned))
+    }
     pub fn col2im(&self, g: &Tensor, shape: [usize; 4], cols: &Columns) -> Result<Option<Tensor>> {
         let out = self.0.col2im(g.operand(), shape, cols)?;
         Ok(out.map(Tensor::from_owned))

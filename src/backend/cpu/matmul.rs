@@ -31,6 +31,52 @@ fn dims(a: &View, b: &View) -> Dims3 {
     }
 }
 
+/// How a product is split into tasks (one matrix of the batch, a block of its rows or
+/// columns) handed round-robin to the threads of `team`; each task is one single-threaded
+/// gemm or `sgemm`.
+struct Tasks {
+    /// Threads worth using.
+    parts: usize,
+    split_rows: bool,
+    /// Rows (`split_rows`) or columns of each matrix.
+    len: usize,
+    /// Blocks of `chunk` rows or columns per matrix (the last one shorter).
+    chunks: usize,
+    chunk: usize,
+}
+
+fn tasks(d: &Dims3) -> Tasks {
+    let work = d.batch * d.m * d.n * d.k;
+    let parts = (work / PAR_FLOPS).clamp(1, team::threads());
+    let split_rows = d.m > d.n;
+    let len = if split_rows { d.m } else { d.n };
+    let chunks = parts.div_ceil(d.batch).min(len.div_ceil(MIN_CHUNK)).max(1);
+    Tasks {
+        parts,
+        split_rows,
+        len,
+        chunks,
+        chunk: len.div_ceil(chunks),
+    }
+}
+
+/// Whether every task of a float32 `batch` x (`m`×`k` @ `k`×`n`) product runs on `sgemm`'s
+/// tiles, so that its every element is one FMA per k in order from +0 (a convolution that
+/// computes those tiles its own way then gives the product's bits, `conv.rs`).
+#[cfg(target_arch = "x86_64")]
+pub(super) fn sgemm_throughout(batch: usize, m: usize, n: usize, k: usize) -> bool {
+    let t = tasks(&Dims3 { batch, m, k, n });
+    if t.len == 0 {
+        return false;
+    }
+    // the pieces are `chunk` long but the last, which is what remains of `len`
+    let last = t.len - t.len.saturating_sub(1) / t.chunk * t.chunk;
+    [t.chunk, last].iter().all(|&piece| {
+        let (m, n) = if t.split_rows { (piece, n) } else { (m, piece) };
+        super::sgemm::routes(m, n, k)
+    })
+}
+
 fn gemm_typed<T: Element + Sync + 'static>(
     a: &View,
     av: &[T],
@@ -54,14 +100,13 @@ fn gemm_typed<T: Element + Sync + 'static>(
     if a_last >= av.len() || b_last >= bv.len() {
         return internal("matmul operand layout outside its storage");
     }
-    // The work is split into tasks (one matrix of the batch, a block of its rows or columns)
-    // handed round-robin to the threads of `team`; each task is one single-threaded gemm.
-    let work = d.batch * d.m * d.n * d.k;
-    let parts = (work / PAR_FLOPS).clamp(1, team::threads());
-    let split_rows = d.m > d.n;
-    let len = if split_rows { d.m } else { d.n };
-    let chunks = parts.div_ceil(d.batch).min(len.div_ceil(MIN_CHUNK)).max(1);
-    let chunk = len.div_ceil(chunks);
+    let Tasks {
+        parts,
+        split_rows,
+        len,
+        chunks,
+        chunk,
+    } = tasks(d);
     let tasks = d.batch * chunks;
     // plain numbers, so the task can go to other threads (tensors are `Rc`s)
     let (dst, lhs, rhs) = (

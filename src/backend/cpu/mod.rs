@@ -3,6 +3,8 @@
 #[macro_use]
 pub(crate) mod simd;
 mod binary;
+#[cfg(target_arch = "x86_64")]
+mod conv;
 mod convert;
 pub mod elementwise;
 mod gelu;
@@ -75,6 +77,8 @@ pub(crate) fn tensor_of(buf: Buffer, shape: &[usize], device: Device) -> Result<
 /// floats (an image row, a packed strip), where a `memcpy` call costs more than the copy.
 #[inline(always)]
 pub(crate) fn copy_run(dst: &mut [f32], src: &[f32]) {
+    // (the pieces of both from their starts: `src`'s remainder must follow its last piece)
+    let src = &src[..dst.len().min(src.len())];
     let mut d = dst.chunks_exact_mut(16);
     let mut s = src.chunks_exact(16);
     for (d, s) in (&mut d).zip(&mut s) {
@@ -539,6 +543,11 @@ impl Backend for Cpu {
 
     fn col2im(&self, g: View, shape: [usize; 4], cols: &Columns) -> Result<Option<Owned>> {
         im2col::col2im(&g, shape, cols)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn conv2d(&self, x: View, w: View, cols: &Columns) -> Result<Option<Owned>> {
+        conv::conv2d(&x, &w, cols)
     }
 
     fn var_rows(

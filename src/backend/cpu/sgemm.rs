@@ -15,7 +15,7 @@ use std::cell::RefCell;
 /// Rows of the register tile.
 const MR: usize = 12;
 /// Columns of the register tile (two 16-float registers).
-const NR: usize = 32;
+pub(super) const NR: usize = 32;
 /// Packed A blocks up to this many floats (half of a 1 MB L2 cache).
 const A_BLOCK: usize = 1 << 17;
 /// Packed B blocks up to this many floats (2 MB, shared through L3).
@@ -58,6 +58,27 @@ pub(super) unsafe fn sgemm(
     c: *mut f32,
     c_rs: usize,
 ) {
+    // SAFETY: the columns `sgemm_packed` asks for are in `b` (caller).
+    let strip = |dst: &mut [f32], j0: usize, w: usize| unsafe { pack_b(dst, b, k, j0, w) };
+    // SAFETY: the caller's promises, with B packed by `pack_b`.
+    unsafe { sgemm_packed(m, n, k, a, strip, c, c_rs) }
+}
+
+/// `sgemm` with B given as its packed strips: `strip(dst, j0, w)` writes columns
+/// `j0..j0 + w` (`w <= NR`) into `dst` (`k * NR` floats) as `dst[p * NR + j]`, the columns
+/// past `w` zero (a convolution builds them from the image, `conv.rs`).
+///
+/// # Safety
+/// As `sgemm`, for `a` and `c`.
+pub(super) unsafe fn sgemm_packed(
+    m: usize,
+    n: usize,
+    k: usize,
+    a: Operand,
+    strip: impl Fn(&mut [f32], usize, usize),
+    c: *mut f32,
+    c_rs: usize,
+) {
     let nc = (B_BLOCK / k / NR).max(1) * NR;
     let mc = (A_BLOCK / k / MR).max(1) * MR;
     // a strip of B serves every strip of A; with few of them (a convolution's output
@@ -73,8 +94,7 @@ pub(super) unsafe fn sgemm(
             if !one_strip {
                 for q in 0..panels_b {
                     let w = NR.min(cols - q * NR);
-                    // SAFETY: columns j0 + q*NR .. + w of `b` are in the matrix (caller).
-                    unsafe { pack_b(&mut pb[q * NR * k..(q + 1) * NR * k], b, k, j0 + q * NR, w) };
+                    strip(&mut pb[q * NR * k..(q + 1) * NR * k], j0 + q * NR, w);
                 }
             }
             for i0 in (0..m).step_by(mc) {
@@ -88,9 +108,8 @@ pub(super) unsafe fn sgemm(
                 }
                 for q in 0..panels_b {
                     let w = NR.min(cols - q * NR);
-                    let strip = if one_strip {
-                        // SAFETY: as above.
-                        unsafe { pack_b(&mut pb[..NR * k], b, k, j0 + q * NR, w) };
+                    let packed = if one_strip {
+                        strip(&mut pb[..NR * k], j0 + q * NR, w);
                         0
                     } else {
                         q * NR * k
@@ -98,7 +117,7 @@ pub(super) unsafe fn sgemm(
                     for r in 0..panels_a {
                         let h = MR.min(rows - r * MR);
                         let at = c.add((i0 + r * MR) * c_rs + j0 + q * NR);
-                        let (ap, bp) = (pa[r * MR * k..].as_ptr(), pb[strip..].as_ptr());
+                        let (ap, bp) = (pa[r * MR * k..].as_ptr(), pb[packed..].as_ptr());
                         // SAFETY: the panels hold k*MR and k*NR floats; the tile's h rows and
                         // w columns are inside `c` (caller); AVX-512F (routes).
                         unsafe { tile(k, ap, bp, at, c_rs, h, w) };

@@ -21,7 +21,7 @@ use super::host::{i64s, make, make_i64, rename, take_flat, values};
 use crate::core::window::Columns;
 pub use crate::core::window::Window;
 use crate::tensor::autocast::{self, req, AmpOp};
-use crate::tensor::autograd::{is_recording1, record};
+use crate::tensor::autograd::{is_recording, is_recording1, record};
 use crate::tensor::error::{runtime, Result};
 use crate::tensor::index::{index, IndexItem};
 use crate::tensor::ops::join::{cat, stack};
@@ -225,16 +225,52 @@ fn reduction_order(
     l: i64,
 ) -> Result<(Tensor, Tensor)> {
     let n = cols.shape()[0] as i64;
-    let gw = weight.narrow(0, o0 as i64, og as i64)?;
-    if cg > SMALL_CHANNELS {
-        let gc = cols.narrow(1, c0 as i64, cg as i64)?;
-        return Ok((gc.reshape(&[n, -1, l])?, gw.reshape(&[og as i64, -1])?));
-    }
-    let gc = cols.narrow(2, c0 as i64, cg as i64)?;
+    let small = cg <= SMALL_CHANNELS;
+    let gc = cols.narrow(if small { 2 } else { 1 }, c0 as i64, cg as i64)?;
     Ok((
         gc.reshape(&[n, -1, l])?,
-        gw.permute(&[0, 2, 3, 1])?.reshape(&[og as i64, -1])?,
+        group_weights(weight, (o0, og), small)?,
     ))
+}
+
+/// The weights of output channels `o0..o0 + og` as `[og, K]`, K in the order of `unfold`'s
+/// rows: (kernel offset, channel) for `small` groups (`SMALL_CHANNELS`), else (channel, offset).
+fn group_weights(weight: &Tensor, (o0, og): (usize, usize), small: bool) -> Result<Tensor> {
+    let gw = weight.narrow(0, o0 as i64, og as i64)?;
+    if small {
+        gw.permute(&[0, 2, 3, 1])?.reshape(&[og as i64, -1])
+    } else {
+        gw.reshape(&[og as i64, -1])
+    }
+}
+
+/// The backend's one-pass convolution (`Backend::conv2d`: the product of `unfold`'s columns
+/// with the weights, with its bits, without writing the columns out) as `[N, O, OH * OW]`,
+/// and the output size; `None` where it has none, and when a gradient is wanted (the
+/// composed path records the columns for it) or the weights form groups.
+fn one_pass(
+    x: &Tensor,
+    weight: &Tensor,
+    w: &Window,
+    groups: usize,
+) -> Result<Option<(Tensor, [usize; 2])>> {
+    let s = x.shape();
+    let Some(out) = w.out_size([s[2], s[3]]) else {
+        return Ok(None);
+    };
+    if groups != 1 || is_recording(&[x, weight]) {
+        return Ok(None);
+    }
+    let layout = Columns {
+        window: *w,
+        out,
+        offsets_outer: s[1] <= SMALL_CHANNELS,
+    };
+    let gw = group_weights(weight, (0, weight.shape()[0]), layout.offsets_outer)?;
+    let backend = crate::tensor::dispatch::on(x.device());
+    Ok(backend
+        .conv2d(x, &gw.contiguous()?, &layout)?
+        .map(|y| (y, out)))
 }
 
 /// `F.conv2d(x, weight, bias, stride, padding, dilation, groups)`.
@@ -287,17 +323,23 @@ fn conv2d_uncast(
         ..w
     };
     let (cg, og) = (c / groups, ws[0] / groups);
-    let (cols, out) = unfold(&xb, &win, 0.0, cg <= SMALL_CHANNELS)?;
-    let l = (out[0] * out[1]) as i64;
-    let mut parts = Vec::with_capacity(groups);
-    for g in 0..groups {
-        let (gcols, gw) = reduction_order(&cols, weight, (g * cg, cg), (g * og, og), l)?;
-        parts.push(matmul(&gw, &gcols)?);
-    }
-    let mut y = if groups == 1 {
-        parts.remove(0)
-    } else {
-        cat(&parts, 1)?
+    let (mut y, out) = match one_pass(&xb, weight, &win, groups)? {
+        Some(done) => done,
+        None => {
+            let (cols, out) = unfold(&xb, &win, 0.0, cg <= SMALL_CHANNELS)?;
+            let l = (out[0] * out[1]) as i64;
+            let mut parts = Vec::with_capacity(groups);
+            for g in 0..groups {
+                let (gcols, gw) = reduction_order(&cols, weight, (g * cg, cg), (g * og, og), l)?;
+                parts.push(matmul(&gw, &gcols)?);
+            }
+            let y = if groups == 1 {
+                parts.remove(0)
+            } else {
+                cat(&parts, 1)?
+            };
+            (y, out)
+        }
     };
     if let Some(b) = bias {
         y = crate::tensor::autograd::util::add(&y, &b.reshape(&[1, -1, 1])?)?;
@@ -649,6 +691,53 @@ mod tests {
                     "{w:?} outer {outer}"
                 );
             }
+        }
+    }
+
+    /// The backend's one-pass convolution (taken when no gradient is wanted) gives the
+    /// composed product's bits: strides, padding, dilation, 1×1 kernels, one image (its
+    /// columns split over the threads), strips that cross output rows or end short, and
+    /// both reduction orders (up to 16 channels and above).
+    #[test]
+    fn the_one_pass_convolution_gives_the_composed_bits() {
+        let cases = [
+            ([32, 16, 12, 32], [32, 16, 3, 3], [1, 1], [1, 1], [1, 1]),
+            ([2, 3, 17, 13], [5, 3, 3, 3], [1, 1], [1, 1], [1, 1]),
+            ([1, 1, 28, 28], [16, 1, 3, 3], [1, 1], [0, 0], [1, 1]),
+            ([4, 20, 9, 11], [8, 20, 3, 2], [2, 2], [1, 2], [1, 1]),
+            ([3, 4, 15, 15], [6, 4, 3, 3], [1, 3], [2, 2], [2, 2]),
+            ([2, 8, 7, 40], [33, 8, 1, 1], [1, 1], [0, 0], [1, 1]),
+            ([1, 24, 8, 8], [70, 24, 3, 3], [1, 1], [1, 1], [1, 1]),
+            ([5, 2, 6, 6], [8, 2, 5, 5], [1, 1], [3, 3], [1, 1]),
+        ];
+        let fill = |shape: &[usize], seed: usize| {
+            let n: usize = shape.iter().product();
+            let v: Vec<f64> = (0..n)
+                .map(|i| ((i * 7919 + seed) % 1013) as f64 / 97.0 - 5.2)
+                .collect();
+            make(&v, shape, DType::F32, Device::Cpu).unwrap()
+        };
+        for (xs, ws, stride, padding, dilation) in cases {
+            let (x, weight, bias) = (fill(&xs, 1), fill(&ws, 2), fill(&ws[..1], 3));
+            let win = Window {
+                kernel: [ws[2], ws[3]],
+                stride,
+                padding,
+                dilation,
+                ceil_mode: false,
+            };
+            if crate::backend::cpu::sleef::has_avx512() {
+                assert!(one_pass(&x, &weight, &win, 1).unwrap().is_some(), "{xs:?}");
+            }
+            let fast = conv2d(&x, &weight, Some(&bias), win, 1).unwrap();
+            x.set_requires_grad(true);
+            let composed = conv2d(&x, &weight, Some(&bias), win, 1).unwrap();
+            let (a, b) = (values(&fast).unwrap(), values(&composed).unwrap());
+            assert_eq!(fast.shape(), composed.shape());
+            assert!(
+                a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits()),
+                "{xs:?} {ws:?}"
+            );
         }
     }
 
