@@ -791,19 +791,23 @@ mod tests {
     /// dilation, `ceil_mode` windows past the input, both fills and both layouts.
     #[test]
     fn im2col_matches_the_composed_windows() {
-        let shape = [2, 3, 7, 6];
-        let v: Vec<f64> = (0..252)
-            .map(|i| ((i * 37) % 101) as f64 / 7.0 - 5.0)
-            .collect();
-        let x = make(&v, &shape, DType::F32, Device::Cpu).unwrap();
+        let image = |shape: [usize; 4]| {
+            let v: Vec<f64> = (0..shape.iter().product::<usize>())
+                .map(|i| ((i * 37) % 101) as f64 / 7.0 - 5.0)
+                .collect();
+            make(&v, &shape, DType::F32, Device::Cpu).unwrap()
+        };
+        let (x, wide) = (image([2, 3, 7, 6]), image([1, 2, 3, 40]));
         let geometry = [
-            ([3, 3], [1, 1], [1, 1], [1, 1], false),
-            ([2, 3], [2, 1], [0, 1], [1, 2], false),
-            ([3, 2], [2, 3], [1, 1], [1, 1], true),
-            ([1, 1], [3, 2], [0, 0], [1, 1], true),
-            ([5, 4], [1, 2], [2, 2], [1, 1], false),
+            (&x, [3, 3], [1, 1], [1, 1], [1, 1], false),
+            (&x, [2, 3], [2, 1], [0, 1], [1, 2], false),
+            (&x, [3, 2], [2, 3], [1, 1], [1, 1], true),
+            (&x, [1, 1], [3, 2], [0, 0], [1, 1], true),
+            (&x, [5, 4], [1, 2], [2, 2], [1, 1], false),
+            // a row of 30 outputs read from one of 40: the copy's tail is the row's
+            (&wide, [1, 11], [1, 1], [0, 0], [1, 1], false),
         ];
-        for (kernel, stride, padding, dilation, ceil_mode) in geometry {
+        for (x, kernel, stride, padding, dilation, ceil_mode) in geometry {
             let w = Window {
                 kernel,
                 stride,
@@ -813,8 +817,8 @@ mod tests {
             };
             for fill in [0.0, f64::NEG_INFINITY] {
                 for outer in [false, true] {
-                    let (fast, out) = unfold(&x, &w, fill, outer).unwrap();
-                    let (slow, out2) = unfold_composed(&x, &w, fill, outer).unwrap();
+                    let (fast, out) = unfold(x, &w, fill, outer).unwrap();
+                    let (slow, out2) = unfold_composed(x, &w, fill, outer).unwrap();
                     assert_eq!(out, out2);
                     assert_eq!(fast.shape(), slow.shape(), "{w:?}");
                     let (a, b) = (values(&fast).unwrap(), values(&slow).unwrap());
