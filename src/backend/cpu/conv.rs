@@ -7,10 +7,9 @@
 //! Same tiles, so the same bits as `im2col` followed by the batched product, wherever each of
 //! that product's tasks runs on `sgemm` (`matmul::sgemm_throughout`); elsewhere `None`, and the
 //! caller composes the convolution as before.
-use super::im2col::write_span;
 use super::matmul::sgemm_throughout;
 use super::sgemm::{sgemm_packed, Operand, NR};
-use super::{f32_slices, team, tensor_of};
+use super::{copy_run, f32_slices, team, tensor_of};
 use crate::backend::storage::{output_vec, Buffer};
 use crate::backend::{Owned, View};
 use crate::core::error::Result;
@@ -32,6 +31,7 @@ pub fn conv2d(x: &View, w: &View, cols: &Columns) -> Result<Option<Owned>> {
     let out = f32_slices([x], |[xs]| {
         f32_slices([w], |[wv]| {
             let mut out = output_vec::<f32>(n * o * len)?;
+            let taps = taps(cols, [c, h, wd]);
             // tasks: whole images, or blocks of strips of one image when there are fewer
             // images than threads (any split gives the same bits: each element is its own sum)
             let blocks = team::threads().div_ceil(n).min(len.div_ceil(NR));
@@ -45,9 +45,9 @@ pub fn conv2d(x: &View, w: &View, cols: &Columns) -> Result<Option<Owned>> {
                 if j0 == j1 {
                     return;
                 }
-                let plane = &xs[img * c * h * wd..][..c * h * wd];
+                let image = &xs[img * c * h * wd..][..c * h * wd];
                 let strip = |buf: &mut [f32], at: usize, width: usize| {
-                    strip_of(buf, plane, [c, h, wd], cols, j0 + at, width)
+                    strip_of(buf, image, &taps, cols, [h, wd], j0 + at, width)
                 };
                 let a = Operand {
                     ptr: weights as *const f32,
@@ -76,29 +76,85 @@ pub fn conv2d(x: &View, w: &View, cols: &Columns) -> Result<Option<Owned>> {
         .transpose()
 }
 
-/// Columns `j0..j0 + width` of one image's `im2col` matrix (`[K, OH * OW]`, rows in `cols`'
-/// order), packed k-major as `sgemm` takes a strip: `buf[p * NR + j]`, zero past `width`.
+/// Where one row of an image's columns (a kernel offset of a channel) reads: its channel's
+/// plane, the input row and column that output position (0, 0) reads (negative in the
+/// padding), and the output columns `lo..hi` whose input column lies inside the image.
+#[derive(Clone, Copy)]
+struct Tap {
+    plane: usize,
+    dy: isize,
+    dx: isize,
+    lo: usize,
+    hi: usize,
+}
+
+/// The taps of the `K` rows of an image's columns, in `cols`' order.
+fn taps(cols: &Columns, [c, h, wd]: [usize; 3]) -> Vec<Tap> {
+    let w = &cols.window;
+    let at = |k: usize, d: usize| (k * w.dilation[d]) as isize - w.padding[d] as isize;
+    (0..c * cols.offsets())
+        .map(|p| {
+            let [_, off, ch] = cols.place(c, p);
+            let (dy, dx) = (at(off / w.kernel[1], 0), at(off % w.kernel[1], 1));
+            // the first output column whose input column is at least x
+            let first = |x: isize| {
+                ((x - dx).max(0) as usize)
+                    .div_ceil(w.stride[1])
+                    .min(cols.out[1])
+            };
+            Tap {
+                plane: ch * h * wd,
+                dy,
+                dx,
+                lo: first(0),
+                hi: first(wd as isize),
+            }
+        })
+        .collect()
+}
+
+/// Columns `j0..j0 + width` of one image's `im2col` matrix (`[K, OH * OW]`, a row a tap),
+/// packed k-major as `sgemm` takes a strip: `buf[p * NR + j]`, zero past `width` and in the
+/// padding.
 fn strip_of(
     buf: &mut [f32],
-    plane: &[f32],
-    [c, h, wd]: [usize; 3],
+    image: &[f32],
+    taps: &[Tap],
     cols: &Columns,
+    [h, wd]: [usize; 2],
     j0: usize,
     width: usize,
 ) {
-    let ow = cols.out[1];
-    for (p, dst) in buf.chunks_exact_mut(NR).enumerate() {
-        // (one image: `place` of row p of image 0)
-        let [_, off, ch] = cols.place(c, p);
-        let src = &plane[ch * h * wd..][..h * wd];
-        let mut j = 0;
-        while j < width {
-            // the rest of output row `oy` from column `ox`, as far as the strip goes
-            let (oy, ox) = ((j0 + j) / ow, (j0 + j) % ow);
-            let run = (ow - ox).min(width - j);
-            write_span(&mut dst[j..j + run], src, [h, wd], cols, off, oy, ox, 0.0);
-            j += run;
+    let (ow, sy, sx) = (cols.out[1], cols.window.stride[0], cols.window.stride[1]);
+    // the strip's pieces of output rows: (first column in the strip, length, oy, ox)
+    let mut pieces = [(0, 0, 0, 0); NR];
+    let (mut n, mut j) = (0, 0);
+    while j < width {
+        let (oy, ox) = ((j0 + j) / ow, (j0 + j) % ow);
+        let run = (ow - ox).min(width - j);
+        pieces[n] = (j, run, oy, ox);
+        (n, j) = (n + 1, j + run);
+    }
+    for (dst, t) in buf.chunks_exact_mut(NR).zip(taps) {
+        // (a fixed-size clear is two vector stores; the padding stays 0)
+        let dst: &mut [f32; NR] = dst.try_into().expect("strips are NR wide");
+        *dst = [0.0; NR];
+        for &(j, run, oy, ox) in &pieces[..n] {
+            let y = (oy * sy) as isize + t.dy;
+            let (lo, hi) = (t.lo.max(ox), t.hi.min(ox + run));
+            if y < 0 || y >= h as isize || lo >= hi {
+                continue;
+            }
+            let row = &image[t.plane + y as usize * wd..][..wd];
+            let x = ((lo * sx) as isize + t.dx) as usize;
+            let out = &mut dst[j + lo - ox..j + hi - ox];
+            if sx == 1 {
+                copy_run(out, &row[x..]);
+            } else {
+                for (d, s) in out.iter_mut().zip(row[x..].iter().step_by(sx)) {
+                    *d = *s;
+                }
+            }
         }
-        dst[width..].fill(0.0);
     }
 }

@@ -93,50 +93,30 @@ fn write_row(
     off: usize,
     fill: f32,
 ) {
-    for (oy, dst) in row.chunks_mut(cols.out[1]).enumerate() {
-        write_span(dst, plane, [h, wd], cols, off, oy, 0, fill);
-    }
-}
-
-/// Output positions `(oy, ox0..ox0 + dst.len())` of a column row (kernel offset `off` of the
-/// input `plane`, `[h, wd]`) into `dst`, `fill` in the padding: a run of an input row (every
-/// `stride`-th element), padded at its ends.
-#[allow(clippy::too_many_arguments)] // write_row's, and the span's place
-pub(super) fn write_span(
-    dst: &mut [f32],
-    plane: &[f32],
-    [h, wd]: [usize; 2],
-    cols: &Columns,
-    off: usize,
-    oy: usize,
-    ox0: usize,
-    fill: f32,
-) {
-    let w = &cols.window;
+    let (ow, stride) = (cols.out[1], cols.window.stride[1]);
     let at = source(cols, off);
-    let y = at(oy, 0).0;
-    if y < 0 || y >= h as isize {
-        dst.fill(fill);
-        return;
-    }
-    let src = &plane[y as usize * wd..][..wd];
-    // the output columns whose input column lies in 0..wd: lo..hi (x = ox * stride + x0)
-    let (stride, x0) = (w.stride[1] as isize, at(0, 0).1);
-    let first = |x: isize| ((x - x0).max(0) as usize).div_ceil(stride as usize) as isize;
-    let span = |ox: isize| (ox - ox0 as isize).clamp(0, dst.len() as isize) as usize;
-    let (lo, hi) = (span(first(0)), span(first(wd as isize)));
-    dst[..lo].fill(fill);
-    dst[hi.max(lo)..].fill(fill);
-    if lo < hi {
-        let x = (at(0, ox0 + lo).1) as usize;
-        if stride == 1 {
-            copy_run(&mut dst[lo..hi], &src[x..]);
-        } else {
-            for (d, s) in dst[lo..hi]
-                .iter_mut()
-                .zip(src[x..].iter().step_by(stride as usize))
-            {
-                *d = *s;
+    // the output columns whose input column lies in 0..wd: lo..hi
+    let lo = (0..ow).find(|&ox| at(0, ox).1 >= 0).unwrap_or(ow);
+    let hi = (lo..ow)
+        .find(|&ox| at(0, ox).1 >= wd as isize)
+        .unwrap_or(ow);
+    for (oy, dst) in row.chunks_mut(ow).enumerate() {
+        let y = at(oy, 0).0;
+        if y < 0 || y >= h as isize {
+            dst.fill(fill);
+            continue;
+        }
+        let src = &plane[y as usize * wd..][..wd];
+        dst[..lo].fill(fill);
+        dst[hi..].fill(fill);
+        if lo < hi {
+            let x0 = at(0, lo).1 as usize;
+            if stride == 1 {
+                copy_run(&mut dst[lo..hi], &src[x0..]);
+            } else {
+                for (d, s) in dst[lo..hi].iter_mut().zip(src[x0..].iter().step_by(stride)) {
+                    *d = *s;
+                }
             }
         }
     }
