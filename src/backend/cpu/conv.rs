@@ -47,7 +47,8 @@ pub fn conv2d(x: &View, w: &View, cols: &Columns) -> Result<Option<Owned>> {
                 }
                 let image = &xs[img * c * h * wd..][..c * h * wd];
                 let strip = |buf: &mut [f32], at: usize, width: usize| {
-                    strip_of(buf, image, &taps, cols, [h, wd], j0 + at, width)
+                    // SAFETY: `sgemm_throughout` checked `routes`, so the CPU has AVX-512F.
+                    unsafe { strip_of(buf, image, &taps, cols, [h, wd], j0 + at, width) }
                 };
                 let a = Operand {
                     ptr: weights as *const f32,
@@ -116,7 +117,10 @@ fn taps(cols: &Columns, [c, h, wd]: [usize; 3]) -> Vec<Tap> {
 /// Columns `j0..j0 + width` of one image's `im2col` matrix (`[K, OH * OW]`, a row a tap),
 /// packed k-major as `sgemm` takes a strip: `buf[p * NR + j]`, zero past `width` and in the
 /// padding.
-fn strip_of(
+///
+/// # Safety
+/// The CPU has AVX-512F.
+unsafe fn strip_of(
     buf: &mut [f32],
     image: &[f32],
     taps: &[Tap],
@@ -134,6 +138,11 @@ fn strip_of(
         let run = (ow - ox).min(width - j);
         pieces[n] = (j, run, oy, ox);
         (n, j) = (n + 1, j + run);
+    }
+    if n == 1 && sx == 1 {
+        let (_, run, oy, ox) = pieces[0];
+        // SAFETY: AVX-512F is the caller's promise; `row_run` reads only inside each row.
+        return unsafe { row_runs(buf, image, taps, [h, wd], (oy * sy, ox), run) };
     }
     for (dst, t) in buf.chunks_exact_mut(NR).zip(taps) {
         // (a fixed-size clear is two vector stores; the padding stays 0)
@@ -154,6 +163,48 @@ fn strip_of(
                 for (d, s) in out.iter_mut().zip(row[x..].iter().step_by(sx)) {
                     *d = *s;
                 }
+            }
+        }
+    }
+}
+
+/// `strip_of` for a strip that lies in one output row (from column `ox`, `run` long) with a
+/// column stride of 1: each tap's row of the strip is one run of an input row, read by two
+/// masked loads (the lanes outside the image read nothing and give 0) and written by two
+/// stores, where copying and clearing by pieces cost more than the tiles' arithmetic.
+///
+/// # Safety
+/// The CPU has AVX-512F.
+#[target_feature(enable = "avx512f")]
+unsafe fn row_runs(
+    buf: &mut [f32],
+    image: &[f32],
+    taps: &[Tap],
+    [h, wd]: [usize; 2],
+    (y0, ox): (usize, usize),
+    run: usize,
+) {
+    use std::arch::x86_64::*;
+    for (dst, t) in buf.chunks_exact_mut(NR).zip(taps) {
+        let dst: &mut [f32; NR] = dst.try_into().expect("strips are NR wide");
+        let y = y0 as isize + t.dy;
+        // the strip's columns that read inside the image: q in lo..hi reads x = ox + q + dx
+        let (lo, hi) = (t.lo.max(ox) - ox, t.hi.min(ox + run).saturating_sub(ox));
+        if y < 0 || y >= h as isize || lo >= hi {
+            *dst = [0.0; NR];
+            continue;
+        }
+        let row = &image[t.plane + y as usize * wd..][..wd];
+        // where column 0 of the strip would read (outside the row when lo > 0: never read)
+        let base = row.as_ptr().wrapping_offset(ox as isize + t.dx);
+        let lanes = ((1u64 << hi) - 1) & !((1u64 << lo) - 1);
+        for half in 0..NR / 16 {
+            let mask = (lanes >> (16 * half)) as __mmask16;
+            // SAFETY: the lanes set in `mask` are columns lo..hi, whose x lie in 0..wd of
+            // `row`; the store writes 16 of `dst`'s 32 floats.
+            unsafe {
+                let v = _mm512_maskz_loadu_ps(mask, base.wrapping_add(16 * half));
+                _mm512_storeu_ps(dst.as_mut_ptr().add(16 * half), v);
             }
         }
     }

@@ -696,8 +696,8 @@ mod tests {
 
     /// The backend's one-pass convolution (taken when no gradient is wanted) gives the
     /// composed product's bits: strides, padding, dilation, 1×1 kernels, one image (its
-    /// columns split over the threads), strips that cross output rows or end short, and
-    /// both reduction orders (up to 16 channels and above).
+    /// columns split over the threads), strips inside one output row, strips that cross
+    /// output rows or end short, and both reduction orders (up to 16 channels and above).
     #[test]
     fn the_one_pass_convolution_gives_the_composed_bits() {
         let cases = [
@@ -709,6 +709,8 @@ mod tests {
             ([2, 8, 7, 40], [33, 8, 1, 1], [1, 1], [0, 0], [1, 1]),
             ([1, 24, 8, 8], [70, 24, 3, 3], [1, 1], [1, 1], [1, 1]),
             ([5, 2, 6, 6], [8, 2, 5, 5], [1, 1], [3, 3], [1, 1]),
+            // rows of 64 outputs: every strip inside one row (`row_runs`), padded both sides
+            ([2, 3, 5, 64], [8, 3, 3, 3], [1, 1], [1, 2], [1, 2]),
         ];
         let fill = |shape: &[usize], seed: usize| {
             let n: usize = shape.iter().product();
