@@ -55,7 +55,8 @@ pub fn conv2d(x: &View, w: &View, cols: &Columns) -> Result<Option<Owned>> {
                     rs: k,
                     cs: 1,
                 };
-                // SAFETY: `sgemm_throughout` checked `routes` (AVX-512) for these shapes; the
+                // SAFETY: `sgemm_throughout` checked `routes` for the product's pieces, so the
+                // CPU has AVX-512F (a block's tiles give the same sums at any width); the
                 // weights are `o * k` floats; tasks write disjoint column blocks j0..j1 of
                 // image `img`'s `[o, len]` matrix, and `run` returns after every task.
                 unsafe {
@@ -141,7 +142,7 @@ unsafe fn strip_of(
     }
     if n == 1 && sx == 1 {
         let (_, run, oy, ox) = pieces[0];
-        // SAFETY: AVX-512F is the caller's promise; `row_run` reads only inside each row.
+        // SAFETY: AVX-512F is the caller's promise; `row_runs` reads only inside each row.
         return unsafe { row_runs(buf, image, taps, [h, wd], (oy * sy, ox), run) };
     }
     for (dst, t) in buf.chunks_exact_mut(NR).zip(taps) {
