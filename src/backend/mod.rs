@@ -266,10 +266,10 @@ pub trait Backend {
     fn col2im(&self, _g: View, _shape: [usize; 4], _cols: &Columns) -> Result<Option<Owned>> {
         Ok(None)
     }
-    /// `x` (`[N, C, H, W]`) convolved with the weights `w` as a matrix `[O, K]` (`K` in the
-    /// order of `cols`' rows), without a bias, as `[N, O, OH * OW]`: the product of `w` with
-    /// `im2col`'s columns in one pass, with that product's bits; `None` where the backend has
-    /// no such kernel for these operands (the caller composes it).
+    /// `x` (`[N, C, H, W]`) convolved with the weights `w` (`[O, C, kh, kw]`), without a
+    /// bias, as `[N, O, OH * OW]`: the product of the weights (as `[O, K]`, `K` in the order
+    /// of `cols`' rows) with `im2col`'s columns in one pass, with that product's bits; `None`
+    /// where the backend has no such kernel for these operands (the caller composes it).
     fn conv2d(&self, _x: View, _w: View, _cols: &Columns) -> Result<Option<Owned>> {
         Ok(None)
     }

@@ -277,6 +277,8 @@ fn pow_scalar<E: Element>(av: &[E], a: &View, e: f64) -> Result<Out> {
         run1(av, a, |x: E| E::store(one.div(Arith::sqrt(x.load()))))?
     } else if e == -1.0 {
         run1(av, a, |x: E| E::store(one.div(x.load())))?
+    } else if let Some(out) = pow_f32(a, e) {
+        return out;
     } else {
         // ATen: std::pow(base, (double)exp), computed in double and rounded once
         run1(av, a, |x: E| {
@@ -289,9 +291,14 @@ fn pow_scalar<E: Element>(av: &[E], a: &View, e: f64) -> Result<Out> {
 }
 
 /// `pow_scalar`'s general case for a contiguous float32 tensor: `vmath::pow_slice`, split
-/// over the team as the transcendental ops are (libm's double pow cost ~6 ns an element).
-fn pow_f32(v: &[f32], a: &View, e: f64) -> Option<Result<Out>> {
-    if [2.0, 3.0, -2.0, 0.5, -0.5, -1.0].contains(&e) || !a.is_contiguous() {
+/// over the team as the transcendental ops are (libm's double pow cost ~6 ns an element);
+/// `None` for other tensors.
+fn pow_f32(a: &View, e: f64) -> Option<Result<Out>> {
+    let b = a.storage().borrow();
+    let Buffer::F32(v) = &*b else {
+        return None;
+    };
+    if !a.is_contiguous() {
         return None;
     }
     let x = &v[a.offset()..a.offset() + a.numel()];
@@ -341,11 +348,6 @@ fn binary_scalar_typed<E: Element>(
 
 pub fn binary_scalar(op: BinaryOp, a: &View, s: Scalar, reversed: bool) -> Result<Out> {
     let ab = a.storage().borrow();
-    if let (BinaryOp::Pow, false, Buffer::F32(v)) = (op, reversed, &*ab) {
-        if let Some(out) = pow_f32(v, a, s.to_f64()) {
-            return out;
-        }
-    }
     with_buffer!(&*ab, av, T => binary_scalar_typed::<T>(op, av, a, s, reversed))
 }
 

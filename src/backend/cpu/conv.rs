@@ -16,22 +16,30 @@ use crate::core::error::Result;
 use crate::core::window::Columns;
 
 /// `x` (a contiguous float32 `[N, C, H, W]`) convolved with `w` (contiguous float32
-/// `[O, K]`, `K = C * kh * kw` in the order of `cols`' rows) as `[N, O, OH * OW]`, without a
-/// bias; `None` for other operands, CPUs without AVX-512 and products `sgemm` would not take.
+/// `[O, C, kh, kw]`) as `[N, O, OH * OW]`, without a bias; `None` for other operands, CPUs
+/// without AVX-512 and products `sgemm` would not take.
 pub fn conv2d(x: &View, w: &View, cols: &Columns) -> Result<Option<Owned>> {
     let (s, ws) = (x.shape(), w.shape());
-    if s.len() != 4 || ws.len() != 2 {
+    if s.len() != 4 || ws.len() != 4 || ws[1] != s[1] || ws[2..] != cols.window.kernel {
         return Ok(None);
     }
     let [n, c, h, wd] = [s[0], s[1], s[2], s[3]];
-    let (o, k, len) = (ws[0], ws[1], cols.out[0] * cols.out[1]);
-    if n == 0 || k != c * cols.offsets() || !sgemm_throughout(n, o, len, k) {
+    let (o, k, len) = (ws[0], c * cols.offsets(), cols.out[0] * cols.out[1]);
+    if n == 0 || !sgemm_throughout(n, o, len, k) {
         return Ok(None);
     }
     let out = f32_slices([x], |[xs]| {
         f32_slices([w], |[wv]| {
             let mut out = output_vec::<f32>(n * o * len)?;
             let taps = taps(cols, [c, h, wd]);
+            // the weights as `[O, K]`, K in the order of the columns' rows
+            let kk = cols.offsets();
+            let wv: Vec<f32> = (0..o * k)
+                .map(|i| {
+                    let [_, off, ch] = cols.place(c, i % k);
+                    wv[(i / k * c + ch) * kk + off]
+                })
+                .collect();
             // tasks: whole images, or blocks of strips of one image when there are fewer
             // images than threads (any split gives the same bits: each element is its own sum)
             let blocks = team::threads().div_ceil(n).min(len.div_ceil(NR));
@@ -64,12 +72,7 @@ pub fn conv2d(x: &View, w: &View, cols: &Columns) -> Result<Option<Owned>> {
                     sgemm_packed(o, j1 - j0, k, a, strip, c0, len);
                 }
             };
-            let workers = tasks.min(team::threads());
-            team::run(workers, &|p| {
-                for t in (p..tasks).step_by(workers) {
-                    task(t);
-                }
-            });
+            team::run_tasks(tasks, team::threads(), &task);
             Ok(out)
         })
     })?
@@ -88,6 +91,18 @@ struct Tap {
     dx: isize,
     lo: usize,
     hi: usize,
+}
+
+impl Tap {
+    /// For a run of output row `oy` (input row `oy * stride` before this tap's offset) from
+    /// output column `ox`, `run` long: the input row this tap reads there and the run's
+    /// columns `lo..hi` (from `ox`) that read inside the image; `None` where none do.
+    #[inline(always)]
+    fn span(&self, y0: usize, h: usize, ox: usize, run: usize) -> Option<(usize, usize, usize)> {
+        let y = y0 as isize + self.dy;
+        let (lo, hi) = (self.lo.max(ox), self.hi.min(ox + run));
+        (y >= 0 && y < h as isize && lo < hi).then(|| (y as usize, lo - ox, hi - ox))
+    }
 }
 
 /// The taps of the `K` rows of an image's columns, in `cols`' order.
@@ -150,14 +165,12 @@ unsafe fn strip_of(
         let dst: &mut [f32; NR] = dst.try_into().expect("strips are NR wide");
         *dst = [0.0; NR];
         for &(j, run, oy, ox) in &pieces[..n] {
-            let y = (oy * sy) as isize + t.dy;
-            let (lo, hi) = (t.lo.max(ox), t.hi.min(ox + run));
-            if y < 0 || y >= h as isize || lo >= hi {
+            let Some((y, lo, hi)) = t.span(oy * sy, h, ox, run) else {
                 continue;
-            }
-            let row = &image[t.plane + y as usize * wd..][..wd];
-            let x = ((lo * sx) as isize + t.dx) as usize;
-            let out = &mut dst[j + lo - ox..j + hi - ox];
+            };
+            let row = &image[t.plane + y * wd..][..wd];
+            let x = (((ox + lo) * sx) as isize + t.dx) as usize;
+            let out = &mut dst[j + lo..j + hi];
             if sx == 1 {
                 copy_run(out, &row[x..]);
             } else {
@@ -188,14 +201,12 @@ unsafe fn row_runs(
     use std::arch::x86_64::*;
     for (dst, t) in buf.chunks_exact_mut(NR).zip(taps) {
         let dst: &mut [f32; NR] = dst.try_into().expect("strips are NR wide");
-        let y = y0 as isize + t.dy;
         // the strip's columns that read inside the image: q in lo..hi reads x = ox + q + dx
-        let (lo, hi) = (t.lo.max(ox) - ox, t.hi.min(ox + run).saturating_sub(ox));
-        if y < 0 || y >= h as isize || lo >= hi {
+        let Some((y, lo, hi)) = t.span(y0, h, ox, run) else {
             *dst = [0.0; NR];
             continue;
-        }
-        let row = &image[t.plane + y as usize * wd..][..wd];
+        };
+        let row = &image[t.plane + y * wd..][..wd];
         // where column 0 of the strip would read (outside the row when lo > 0: never read)
         let base = row.as_ptr().wrapping_offset(ox as isize + t.dx);
         let lanes = ((1u64 << hi) - 1) & !((1u64 << lo) - 1);

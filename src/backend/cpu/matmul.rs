@@ -179,12 +179,7 @@ fn gemm_typed<T: Element + Sync + 'static>(
             );
         }
     };
-    let workers = parts.min(tasks);
-    team::run(workers, &|p| {
-        for t in (p..tasks).step_by(workers) {
-            task(t);
-        }
-    });
+    team::run_tasks(tasks, parts, &task);
     Ok(out)
 }
 

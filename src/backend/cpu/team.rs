@@ -204,6 +204,18 @@ pub fn run(parts: usize, f: &(dyn Fn(usize) + Sync)) {
     drop(guard);
 }
 
+/// Runs `task(0)`, …, `task(tasks - 1)` on `workers` parts of the team, each part taking every
+/// `workers`-th task from its own (round robin: a part's tasks are spread over the work, so
+/// parts of unequal tasks finish together).
+pub fn run_tasks(tasks: usize, workers: usize, task: &(dyn Fn(usize) + Sync)) {
+    let workers = workers.min(tasks).max(1);
+    run(workers, &|p| {
+        for t in (p..tasks).step_by(workers) {
+            task(t);
+        }
+    });
+}
+
 /// A piece of a split output and its first index, taken once by whichever thread runs it.
 type Piece<'a, O> = Mutex<Option<(usize, &'a mut [O])>>;
 

@@ -225,23 +225,16 @@ fn reduction_order(
     l: i64,
 ) -> Result<(Tensor, Tensor)> {
     let n = cols.shape()[0] as i64;
-    let small = cg <= SMALL_CHANNELS;
-    let gc = cols.narrow(if small { 2 } else { 1 }, c0 as i64, cg as i64)?;
+    let gw = weight.narrow(0, o0 as i64, og as i64)?;
+    if cg > SMALL_CHANNELS {
+        let gc = cols.narrow(1, c0 as i64, cg as i64)?;
+        return Ok((gc.reshape(&[n, -1, l])?, gw.reshape(&[og as i64, -1])?));
+    }
+    let gc = cols.narrow(2, c0 as i64, cg as i64)?;
     Ok((
         gc.reshape(&[n, -1, l])?,
-        group_weights(weight, (o0, og), small)?,
+        gw.permute(&[0, 2, 3, 1])?.reshape(&[og as i64, -1])?,
     ))
-}
-
-/// The weights of output channels `o0..o0 + og` as `[og, K]`, K in the order of `unfold`'s
-/// rows: (kernel offset, channel) for `small` groups (`SMALL_CHANNELS`), else (channel, offset).
-fn group_weights(weight: &Tensor, (o0, og): (usize, usize), small: bool) -> Result<Tensor> {
-    let gw = weight.narrow(0, o0 as i64, og as i64)?;
-    if small {
-        gw.permute(&[0, 2, 3, 1])?.reshape(&[og as i64, -1])
-    } else {
-        gw.reshape(&[og as i64, -1])
-    }
 }
 
 /// The backend's one-pass convolution (`Backend::conv2d`: the product of `unfold`'s columns
@@ -266,11 +259,8 @@ fn one_pass(
         out,
         offsets_outer: s[1] <= SMALL_CHANNELS,
     };
-    let gw = group_weights(weight, (0, weight.shape()[0]), layout.offsets_outer)?;
     let backend = crate::tensor::dispatch::on(x.device());
-    Ok(backend
-        .conv2d(x, &gw.contiguous()?, &layout)?
-        .map(|y| (y, out)))
+    Ok(backend.conv2d(x, weight, &layout)?.map(|y| (y, out)))
 }
 
 /// `F.conv2d(x, weight, bias, stride, padding, dilation, groups)`.
