@@ -290,10 +290,16 @@ pub trait Backend {
     ) -> Result<Option<Owned>> {
         Ok(None)
     }
-    /// The 2-norm of each row of `len` elements of a contiguous `x`, shaped `shape`, as
-    /// PyTorch's vectorised last-dim kernel computes it; `None` where the backend has none for
+    /// The `p`-norm of `x` over `dims` (sorted, distinct; every dim for a whole-tensor norm),
+    /// shaped `shape`, as PyTorch's kernels compute it; `None` where the backend has none for
     /// these operands (the caller then computes it another way).
-    fn norm2_rows(&self, _x: View, _len: usize, _shape: &[usize]) -> Result<Option<Owned>> {
+    fn vector_norm(
+        &self,
+        _x: View,
+        _p: f64,
+        _dims: &[usize],
+        _shape: &[usize],
+    ) -> Result<Option<Owned>> {
         Ok(None)
     }
     /// `F.layer_norm`'s normalisation of each row of `inner` trailing elements of `x`: the

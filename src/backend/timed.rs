@@ -510,10 +510,16 @@ impl Backend for Timed {
             self.inner.var_rows(x, groups, correction, std, mean, shape)
         })
     }
-    fn norm2_rows(&self, x: View, len: usize, shape: &[usize]) -> Result<Option<Owned>> {
+    fn vector_norm(
+        &self,
+        x: View,
+        p: f64,
+        dims: &[usize],
+        shape: &[usize],
+    ) -> Result<Option<Owned>> {
         // a multiply-add per element over one read
         self.cpu_only("aten::linalg_vector_norm", x, (2.0, 1.0), || {
-            self.inner.norm2_rows(x, len, shape)
+            self.inner.vector_norm(x, p, dims, shape)
         })
     }
     fn layer_norm_rows(

@@ -185,8 +185,14 @@ impl On {
             .var_rows(x.operand(), groups, correction, std, mean, shape)?;
         Ok(out.map(Tensor::from_owned))
     }
-    pub fn norm2_rows(&self, x: &Tensor, len: usize, shape: &[usize]) -> Result<Option<Tensor>> {
-        let out = self.0.norm2_rows(x.operand(), len, shape)?;
+    pub fn vector_norm(
+        &self,
+        x: &Tensor,
+        p: f64,
+        dims: &[usize],
+        shape: &[usize],
+    ) -> Result<Option<Tensor>> {
+        let out = self.0.vector_norm(x.operand(), p, dims, shape)?;
         Ok(out.map(Tensor::from_owned))
     }
     /// `Backend::layer_norm_rows`: the normalised rows, the affine output if asked for, each

@@ -562,8 +562,14 @@ impl Backend for Cpu {
         var::var_rows(&x, groups, correction, std, mean, shape)
     }
 
-    fn norm2_rows(&self, x: View, len: usize, shape: &[usize]) -> Result<Option<Owned>> {
-        norm::norm2_rows(&x, len, shape)
+    fn vector_norm(
+        &self,
+        x: View,
+        p: f64,
+        dims: &[usize],
+        shape: &[usize],
+    ) -> Result<Option<Owned>> {
+        norm::vector_norm(&x, p, dims, shape)
     }
 
     fn layer_norm_rows(

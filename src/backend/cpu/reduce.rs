@@ -16,15 +16,15 @@ use crate::core::ReduceOp;
 use crate::with_buffer;
 
 /// The kept and reduced parts of a layout.
-struct Split {
-    kept_shape: Dims,
-    kept_strides: Dims,
-    red_shape: Dims,
-    red_strides: Dims,
+pub(super) struct Split {
+    pub(super) kept_shape: Dims,
+    pub(super) kept_strides: Dims,
+    pub(super) red_shape: Dims,
+    pub(super) red_strides: Dims,
     out_shape: Dims,
 }
 
-fn split(x: &View, dims: &[usize], keepdim: bool) -> Split {
+pub(super) fn split(x: &View, dims: &[usize], keepdim: bool) -> Split {
     let mut s = Split {
         kept_shape: Dims::new(),
         kept_strides: Dims::new(),
@@ -60,13 +60,13 @@ fn for_each_output(s: &Split, offset: usize, mut f: impl FnMut(usize, usize)) {
 /// Where each output's region starts in storage: `start + j * step` when the kept dims
 /// coalesce to one (`sum(dim=-1)` of a matrix: nothing to tabulate before the team starts),
 /// else a table.
-enum Bases {
+pub(super) enum Bases {
     Step(usize, usize),
     Table(Vec<usize>),
 }
 
 impl Bases {
-    fn new(s: &Split, offset: usize) -> Bases {
+    pub(super) fn new(s: &Split, offset: usize) -> Bases {
         let (cs, st) = coalesce(&s.kept_shape, [&s.kept_strides]);
         if cs.len() <= 1 {
             return Bases::Step(offset, st[0].first().copied().unwrap_or(0));
@@ -77,7 +77,7 @@ impl Bases {
     }
 
     #[inline]
-    fn at(&self, j: usize) -> usize {
+    pub(super) fn at(&self, j: usize) -> usize {
         match self {
             Bases::Step(start, step) => start + j * step,
             Bases::Table(t) => t[j],
@@ -746,7 +746,7 @@ fn settled<E: Element>(xs: &[E], best: E::M, nan: bool, max: bool, zeros: Zeros)
 
 /// How `parallel_for` splits `n` elements over the threads for a whole-tensor reduction: the
 /// chunks used (one per thread, at least the 32K grain each) and their length.
-fn two_pass_chunks(n: usize) -> (usize, usize) {
+pub(super) fn two_pass_chunks(n: usize) -> (usize, usize) {
     let used = n.div_ceil(PAR_THRESHOLD).min(team::threads()).max(1);
     (used, n.div_ceil(used))
 }

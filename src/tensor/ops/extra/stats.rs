@@ -1,8 +1,9 @@
 //! Reductions and elementwise ops with PyTorch's accumulation: `var`/`std` (with
 //! `correction`), vector norms, `logsumexp`, `lerp`, `nan_to_num`, `outer`. Forward values are
 //! computed on the host in f64 (PyTorch's CPU kernels accumulate these in double), except
-//! `logsumexp`, composed of engine ops as ATen composes it, and the float32 `var`/`std` and
-//! 2-norm shapes the backend has kernels for (`Backend::var_rows`, `Backend::norm2_rows`);
+//! `logsumexp`, composed of engine ops as ATen composes it, the float32 `var`/`std` shapes the
+//! backend has kernels for (`Backend::var_rows`), and the norms the backend computes in
+//! PyTorch's accumulate type and order (`Backend::vector_norm`, the CPU's);
 //! each backward rule is written with tensor ops, so it runs on the input's device and can
 //! itself be differentiated (`create_graph=True`).
 use super::host::{i64s, make, values};
@@ -217,9 +218,30 @@ fn var_host(
 pub fn vector_norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
     float_only(x, "linalg.vector_norm")?;
     let ds = reduce_dims(dims, x.ndim())?;
-    let (out, kshape) = match norm2_trailing(x, p, &ds, keepdim)? {
-        Some(found) => found,
-        None => vector_norm_host(x, p, &ds, keepdim)?,
+    if p < 0.0 || p == f64::INFINITY {
+        // min and max of nothing have no value (ATen's `linalg_vector_norm` checks)
+        let p = if p.fract() == 0.0 {
+            format!("{p:.0}")
+        } else {
+            format!("{p}")
+        };
+        let cannot = format!("linalg.vector_norm cannot compute the {p} norm on");
+        let identity = "the operation does not have an identity";
+        if dims.is_none_or(|d| d.is_empty()) && x.numel() == 0 {
+            return runtime(format!("{cannot} an empty tensor because {identity}"));
+        }
+        if let Some(d) = ds.iter().find(|&&d| x.shape()[d] == 0) {
+            // (sic: PyTorch's message has no space before "because")
+            return runtime(format!(
+                "{cannot} the dimension {d}because this dimension is empty and {identity}"
+            ));
+        }
+    }
+    let kshape = kept_shape(x.shape(), &ds);
+    let shape = out_shape(&kshape, &ds, keepdim);
+    let out = match crate::tensor::dispatch::on(x.device()).vector_norm(x, p, &ds, &shape)? {
+        Some(out) => out,
+        None => vector_norm_host(x, p, &ds, &shape)?,
     };
     if is_recording1(x) {
         record(
@@ -241,32 +263,10 @@ pub fn vector_norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> R
     Ok(out)
 }
 
-/// The 2-norm over trailing dims (the last, or the last few, or all) of a contiguous float32
-/// tensor by the backend's kernel, which sums as PyTorch's vectorised last-dim path does (the
-/// trailing dims of a contiguous tensor are one run); `None` where that path does not apply.
-fn norm2_trailing(
-    x: &Tensor,
-    p: f64,
-    ds: &[usize],
-    keepdim: bool,
-) -> Result<Option<(Tensor, Vec<usize>)>> {
-    let Some([1, len]) = split_dims(x, ds).filter(|_| p == 2.0) else {
-        return Ok(None);
-    };
-    let kshape = kept_shape(x.shape(), ds);
-    let shape = out_shape(&kshape, ds, keepdim);
-    let out = crate::tensor::dispatch::on(x.device()).norm2_rows(x, len, &shape)?;
-    Ok(out.map(|t| (t, kshape)))
-}
-
-/// A vector norm of `x`'s groups over `ds` in f64 on the host, and the kept-dims shape.
-fn vector_norm_host(
-    x: &Tensor,
-    p: f64,
-    ds: &[usize],
-    keepdim: bool,
-) -> Result<(Tensor, Vec<usize>)> {
-    let (gs, kshape) = Groups::of(x, ds)?;
+/// A vector norm of `x`'s groups over `ds` in f64 on the host (the backends without a norm
+/// kernel), shaped `shape`.
+fn vector_norm_host(x: &Tensor, p: f64, ds: &[usize], shape: &[usize]) -> Result<Tensor> {
+    let (gs, _) = Groups::of(x, ds)?;
     let vals: Vec<f64> = gs
         .iter()
         .map(|g| {
@@ -286,8 +286,7 @@ fn vector_norm_host(
             }
         })
         .collect();
-    let shape = out_shape(&kshape, ds, keepdim);
-    Ok((make(&vals, &shape, x.dtype(), x.device())?, kshape))
+    make(&vals, shape, x.dtype(), x.device())
 }
 
 /// PyTorch's `norm_backward`: 0 where the norm is 0.
