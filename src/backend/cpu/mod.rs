@@ -31,6 +31,7 @@ mod unary;
 mod var;
 pub mod vmath;
 mod widen;
+mod zmm;
 
 use super::storage::{output_vec, Arith, Buffer, Element, Storage};
 use super::{Backend, NormGrads, Normed, Owned, View};

@@ -4,6 +4,7 @@ use super::sum::{
     cascade_column_sum, column_sums, contiguous_sum, contiguous_sums, scalar_row_sum, slice_as,
     slice_as_mut, vec_size,
 };
+use super::zmm::Zmm;
 use super::{sleef, team};
 use super::{tensor_of, CPU};
 use crate::backend::storage::{zeroed_vec, Arith, Buffer, Element};
@@ -174,21 +175,17 @@ fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &View, s: &Split) -> Resul
                 });
                 return Ok(E::wrap(out));
             }
-            let f32s = (slice_as::<E, f32>(v), slice_as_mut::<E, f32>(&mut out));
-            if let (ReduceOp::Max | ReduceOp::Min, (Some(vf), Some(of))) = (op, f32s) {
+            if matches!(op, ReduceOp::Max | ReduceOp::Min) {
                 let max = op == ReduceOp::Max;
-                #[cfg(target_arch = "x86_64")]
-                if dense && n_red >= 1 && sleef::has_avx512() {
-                    let parts = team::parts_for(n_out * n_red, PAR_THRESHOLD).min(n_out);
-                    team::for_pieces(of, parts, 1, &|start, piece| {
-                        let run = |k: usize| &vf[bases.at(start + k)..][..n_red];
-                        // SAFETY: the CPU has AVX-512F (checked above).
-                        unsafe { extreme_rows_avx512(max, piece, run) }
-                    });
-                    return Ok(E::wrap(out));
-                }
-                if let Some(c) = columns {
-                    outer_extremes(max, vf, c, of);
+                let layout = (dense.then_some(n_red), columns, &bases);
+                let done = match (slice_as::<E, f32>(v), slice_as_mut::<E, f32>(&mut out)) {
+                    (Some(v), Some(out)) => float_extremes(max, v, out, layout),
+                    _ => match (slice_as::<E, f64>(v), slice_as_mut::<E, f64>(&mut out)) {
+                        (Some(v), Some(out)) => float_extremes(max, v, out, layout),
+                        _ => false,
+                    },
+                };
+                if done {
                     return Ok(E::wrap(out));
                 }
             }
@@ -252,6 +249,33 @@ fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &View, s: &Split) -> Resul
             Ok(E::wrap(out))
         }
     }
+}
+
+/// A float32 or float64 max (min) into `out` by whole runs or rows where the layout allows:
+/// each output a contiguous run of `n` (`dense`) with AVX-512, or the `Columns` layout;
+/// `false` for other layouts, which `reduce_typed` folds output by output.
+fn float_extremes<T: Zmm + Element<M = T>>(
+    max: bool,
+    v: &[T],
+    out: &mut [T],
+    (dense, columns, bases): (Option<usize>, Option<Columns>, &Bases),
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(n) = dense.filter(|&n| n >= 1 && sleef::has_avx512()) {
+        let parts = team::parts_for(out.len() * n, PAR_THRESHOLD).min(out.len());
+        team::for_pieces(out, parts, 1, &|start, piece| {
+            let run = |k: usize| &v[bases.at(start + k)..][..n];
+            // SAFETY: the CPU has AVX-512F (checked above).
+            unsafe { extreme_rows_avx512(max, piece, run) }
+        });
+        return true;
+    }
+    let _ = (dense, bases);
+    match columns {
+        Some(c) => outer_extremes(max, v, c, out),
+        None => return false,
+    }
+    true
 }
 
 /// The layout of `sum(dim=0)` / `amax(dim=0)` of a matrix (one strided reduced dim, the kept
@@ -328,11 +352,11 @@ fn outer_sum<E: Element>(v: &[E], c: Columns, out: &mut [E]) {
     );
 }
 
-/// A float32 max (min) over the `Columns` layout, reading whole rows. Each column's zero rule
-/// is `max_zeros`'s: the vector combine (the new value on a tie) in the groups of 32 columns,
-/// the scalar one (the old value) after them.
-fn outer_extremes(max: bool, v: &[f32], c: Columns, out: &mut [f32]) {
-    let vector = vector_columns::<f32>(out.len());
+/// A float32 or float64 max (min) over the `Columns` layout, reading whole rows. Each column's
+/// zero rule is `max_zeros`'s: the vector combine (the new value on a tie) in the groups of
+/// `4 * lanes` columns, the scalar one (the old value) after them.
+fn outer_extremes<T: Zmm + Element<M = T>>(max: bool, v: &[T], c: Columns, out: &mut [T]) {
+    let vector = vector_columns::<T>(out.len());
     split_columns(out, c.rows, vector, &|start, vector, scalar| {
         let from = |col: usize| Columns {
             base: c.base + col,
@@ -346,7 +370,13 @@ fn outer_extremes(max: bool, v: &[f32], c: Columns, out: &mut [f32]) {
 /// `out[k]` = the max (min) of column `k` of `c` over its rows, NaN if the column holds one;
 /// on a tie the later value if `later`, else the earlier. In AVX-512 registers where the CPU
 /// has them (`column_rows_avx512`), else a row at a time.
-fn column_extremes(max: bool, later: bool, out: &mut [f32], v: &[f32], c: Columns) {
+fn column_extremes<T: Zmm + Element<M = T>>(
+    max: bool,
+    later: bool,
+    out: &mut [T],
+    v: &[T],
+    c: Columns,
+) {
     if out.is_empty() {
         return;
     }
@@ -360,10 +390,16 @@ fn column_extremes(max: bool, later: bool, out: &mut [f32], v: &[f32], c: Column
 
 /// `column_extremes` a row at a time: compares and selects, a NaN sticking once taken, then
 /// the canonical NaN for every NaN (the one `settled` gives).
-fn column_rows_plain(max: bool, later: bool, out: &mut [f32], v: &[f32], c: Columns) {
+fn column_rows_plain<T: Zmm + Element<M = T>>(
+    max: bool,
+    later: bool,
+    out: &mut [T],
+    v: &[T],
+    c: Columns,
+) {
     let w = out.len();
     out.copy_from_slice(&v[c.base..][..w]);
-    let beats = |p: f32, q: f32| if max { p > q } else { p < q };
+    let beats = |p: T, q: T| if max { p > q } else { p < q };
     for row in (1..c.rows).map(|r| &v[c.base + r * c.row_stride..][..w]) {
         for (a, &x) in out.iter_mut().zip(row) {
             let keep = if later {
@@ -375,74 +411,63 @@ fn column_rows_plain(max: bool, later: bool, out: &mut [f32], v: &[f32], c: Colu
         }
     }
     for a in out.iter_mut().filter(|a| a.is_nan()) {
-        *a = f32::NAN;
+        *a = T::NAN;
     }
 }
 
-/// `column_extremes`' row loop in AVX-512 registers: 64 columns at a time (four registers,
-/// the last ones masked) down all the rows, so each row's step depends on registers rather
+/// `column_extremes`' row loop in AVX-512 registers: four registers of columns at a time (64
+/// floats or 32 doubles, the last ones masked) down all the rows, so each row's step depends on registers rather
 /// than on the store of the row before.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-fn column_rows_avx512(max: bool, later: bool, out: &mut [f32], v: &[f32], c: Columns) {
-    use std::arch::x86_64::*;
+fn column_rows_avx512<T: Zmm>(max: bool, later: bool, out: &mut [T], v: &[T], c: Columns) {
     let Columns {
         base: first,
         row_stride,
         rows: n,
     } = c;
-    let w = out.len();
+    let (w, l) = (out.len(), T::LANES);
     assert!(n >= 1 && first + (n - 1) * row_stride + w <= v.len());
-    for b in (0..w).step_by(64) {
+    for b in (0..w).step_by(4 * l) {
         let mask = |k: usize| {
-            let left = (w - b).saturating_sub(16 * k).min(16);
-            ((1u32 << left) - 1) as __mmask16
+            let left = (w - b).saturating_sub(l * k).min(l);
+            ((1u64 << left) - 1) as u32
         };
         let m = [mask(0), mask(1), mask(2), mask(3)];
         // SAFETY (loads): each mask's lanes lie in row `r`'s `w` columns from `b`, inside `v`
-        // (asserted above); masked-off lanes are not accessed.
+        // (asserted above); masked-off lanes are not accessed. The CPU has AVX-512F.
         let load = |r: usize, k: usize| unsafe {
-            _mm512_maskz_loadu_ps(m[k], v.as_ptr().add(first + r * row_stride + b + 16 * k))
+            T::vload_masked(m[k], v.as_ptr().add(first + r * row_stride + b + l * k))
         };
         let mut acc = [load(0, 0), load(0, 1), load(0, 2), load(0, 3)];
-        let unord = |x: __m512| _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(x, x);
+        // SAFETY: this function's CPU has AVX-512F.
+        let unord = |x: T::V| unsafe { T::vnan_lanes(x) };
         let mut nan = acc.map(unord);
         for r in 1..n {
             for (k, (a, f)) in acc.iter_mut().zip(&mut nan).enumerate() {
                 let x = load(r, k);
                 *f |= unord(x);
-                // SAFETY: this function's CPU has AVX-512F.
-                *a = unsafe { column_step(max, later, *a, x) };
+                // `T::vmax(p, q)` is `p > q ? p : q`, so with the new value second it wins ties
+                // (`later`), first it loses them. NaNs are noted apart (in the masks), which
+                // keeps the chain from row to row one instruction long.
+                let (p, q) = if later { (*a, x) } else { (x, *a) };
+                // SAFETY: as above.
+                *a = unsafe {
+                    if max {
+                        T::vmax(p, q)
+                    } else {
+                        T::vmin(p, q)
+                    }
+                };
             }
         }
-        let nan_v = _mm512_set1_ps(f32::NAN);
         for (k, (a, f)) in acc.into_iter().zip(nan).enumerate() {
-            let a = _mm512_mask_blend_ps(f, a, nan_v);
-            // SAFETY: the mask's lanes are `out[b + 16k..]`, inside `out` (`mask` stops at `w`).
-            unsafe { _mm512_mask_storeu_ps(out.as_mut_ptr().add(b + 16 * k), m[k], a) };
-        }
-    }
-}
-
-/// One row's step of `column_rows_avx512`: `vmaxps p, q` is `p > q ? p : q`, so with the
-/// new value second it wins ties (`later`), first it loses them. NaNs are noted apart (in the
-/// caller's masks), which keeps the chain from row to row one instruction long.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn column_step(
-    max: bool,
-    later: bool,
-    a: std::arch::x86_64::__m512,
-    x: std::arch::x86_64::__m512,
-) -> std::arch::x86_64::__m512 {
-    use std::arch::x86_64::*;
-    let (p, q) = if later { (a, x) } else { (x, a) };
-    // SAFETY: inlined into `column_rows_avx512`, whose CPU has AVX-512F.
-    unsafe {
-        if max {
-            _mm512_max_ps(p, q)
-        } else {
-            _mm512_min_ps(p, q)
+            // SAFETY: the mask's lanes are `out[b + l * k..]`, inside `out` (`mask` stops at
+            // `w`); the CPU has AVX-512F.
+            unsafe {
+                let a = T::vblend(f, a, T::vsplat(T::NAN));
+                T::vstore_masked(out.as_mut_ptr().add(b + l * k), m[k], a);
+            }
         }
     }
 }
@@ -454,35 +479,33 @@ simd_build! {
     }
 }
 
-/// `lanes_extreme` of float32 runs on AVX-512 (`minmax_f32_avx512`); `None` for other element
-/// types or CPUs.
-fn f32_extreme<E: Element>(max: bool, xs: &[E]) -> Option<(E::M, bool)> {
+/// `lanes_extreme` of float32 and float64 runs on AVX-512 (`minmax_avx512`); `None` for other
+/// element types or CPUs.
+fn zmm_extreme<E: Element>(max: bool, xs: &[E]) -> Option<(E::M, bool)> {
     #[cfg(target_arch = "x86_64")]
-    if E::DTYPE == crate::core::DType::F32 && sleef::has_avx512() {
-        // SAFETY: the float32 element type is f32 itself (same size, alignment and bits).
-        let x: &[f32] = unsafe { std::slice::from_raw_parts(xs.as_ptr().cast(), xs.len()) };
-        // SAFETY: the CPU has AVX-512F (checked just above).
-        let (m, nan) = unsafe { minmax_f32_avx512(max, x) };
-        return Some((
-            <E::M as Arith>::of_scalar(crate::core::Scalar::Float(m as f64)),
-            nan,
-        ));
+    if sleef::has_avx512() {
+        let back = |m: f64| <E::M as Arith>::of_scalar(crate::core::Scalar::Float(m));
+        // SAFETY (both): the CPU has AVX-512F (checked just above).
+        if let Some(x) = slice_as::<E, f32>(xs) {
+            let (m, nan) = unsafe { minmax_avx512(max, x) };
+            return Some((back(m as f64), nan));
+        }
+        if let Some(x) = slice_as::<E, f64>(xs) {
+            let (m, nan) = unsafe { minmax_avx512(max, x) };
+            return Some((back(m), nan));
+        }
     }
     None
 }
 
 /// The float max (min) of a non-empty run, ignoring NaNs, and whether it held one: from 16
-/// elements in AVX-512 registers for float32 where the CPU has them, else over 16 lanes;
+/// elements (8 for float64) in AVX-512 registers where the CPU has them, else over 16 lanes;
 /// shorter runs in order.
 fn float_extreme<E: Element>(max: bool, xs: &[E]) -> (E::M, bool) {
     if xs.len() < 16 {
-        let better = |v: E::M, m: E::M| if max { v > m } else { v < m };
-        return xs.iter().fold((xs[0].load(), false), |(m, nan), e| {
-            let v = e.load();
-            (if better(v, m) { v } else { m }, nan | v.is_nan())
-        });
+        return in_order_extreme(max, xs);
     }
-    f32_extreme(max, xs)
+    zmm_extreme(max, xs)
         .or_else(|| f16_extreme(max, xs))
         .unwrap_or_else(|| lanes_extreme_simd(max, xs))
 }
@@ -537,9 +560,10 @@ fn fold<E: Element>(op: ReduceOp, xs: &[E], zeros: Zeros) -> E::M {
     }
 }
 
-/// `extreme_f32` of a non-empty run, from 16 floats on wholly in AVX-512 registers: four
-/// accumulators over 64-float blocks, one over the 16-float blocks left, and the last 16
-/// floats (overlapping ones already seen: a repeat changes no extreme) for a ragged end; then
+/// `extreme_f32` of a non-empty float32 or float64 run, from one register's lanes on (16 or 8)
+/// wholly in AVX-512 registers: four accumulators over blocks of four registers, one over the
+/// whole registers left, and the last register's worth (overlapping elements already seen: a
+/// repeat changes no extreme) for a ragged end; then
 /// the lanes' extreme. `vmaxps v, acc` is `v > acc ? v : acc`, as the in-order fold; NaNs are
 /// flagged apart (and decided by `settled`), so any grouping gives the same extreme. Written
 /// with intrinsics: the generic lanes fold compiles to shuffles here and ran at a third of
@@ -547,51 +571,64 @@ fn fold<E: Element>(op: ReduceOp, xs: &[E], zeros: Zeros) -> E::M {
 /// 100 floats cost 10x PyTorch's.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-pub(super) fn minmax_f32_avx512(max: bool, x: &[f32]) -> (f32, bool) {
-    use std::arch::x86_64::*;
-    let n = x.len();
-    if n < 16 {
-        return extreme_f32(max, x);
+pub(super) fn minmax_avx512<T: Zmm + Element<M = T>>(max: bool, x: &[T]) -> (T, bool) {
+    let (n, l) = (x.len(), T::LANES);
+    if n < l {
+        return in_order_extreme(max, x);
     }
-    let pick = |v: __m512, a: __m512| {
+    // SAFETY (the register ops): this function's CPU has AVX-512F.
+    let pick = |v: T::V, a: T::V| unsafe {
         if max {
-            _mm512_max_ps(v, a)
+            T::vmax(v, a)
         } else {
-            _mm512_min_ps(v, a)
+            T::vmin(v, a)
         }
     };
     let load = |i: usize| {
-        // SAFETY: every caller below passes `i + 16 <= n`.
-        unsafe { _mm512_loadu_ps(x.as_ptr().add(i)) }
+        // SAFETY: every caller below passes `i + l <= n`.
+        unsafe { T::vload(x.as_ptr().add(i)) }
     };
     let mut acc = [load(0); 4];
-    let mut nan: __mmask16 = 0;
-    let mut take = |a: &mut __m512, i: usize| {
+    let mut nan = 0u32;
+    let mut take = |a: &mut T::V, i: usize| {
         let v = load(i);
-        nan |= _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v, v);
+        // SAFETY: as for `pick`.
+        nan |= unsafe { T::vnan_lanes(v) };
         *a = pick(v, *a);
     };
     let mut i = 0;
-    while i + 64 <= n {
+    while i + 4 * l <= n {
         for (k, a) in acc.iter_mut().enumerate() {
-            take(a, i + 16 * k);
+            take(a, i + l * k);
         }
-        i += 64;
+        i += 4 * l;
     }
-    while i + 16 <= n {
+    while i + l <= n {
         take(&mut acc[0], i);
-        i += 16;
+        i += l;
     }
     if i < n {
-        take(&mut acc[1], n - 16);
+        take(&mut acc[1], n - l);
     }
     let v = pick(pick(acc[0], acc[1]), pick(acc[2], acc[3]));
-    let m = if max {
-        _mm512_reduce_max_ps(v)
-    } else {
-        _mm512_reduce_min_ps(v)
+    // SAFETY: as for `pick`.
+    let m = unsafe {
+        if max {
+            T::vreduce_max(v)
+        } else {
+            T::vreduce_min(v)
+        }
     };
     (m, nan != 0)
+}
+
+/// The max (min) of a non-empty run in order, ignoring NaNs, and whether it held one.
+fn in_order_extreme<E: Element>(max: bool, xs: &[E]) -> (E::M, bool) {
+    let better = |v: E::M, m: E::M| if max { v > m } else { v < m };
+    xs.iter().fold((xs[0].load(), false), |(m, nan), e| {
+        let v = e.load();
+        (if better(v, m) { v } else { m }, nan | v.is_nan())
+    })
 }
 
 /// The float `max`/`min` of a run in 16 independent lanes (branch-free, so it vectorises),
@@ -1072,23 +1109,31 @@ unsafe fn short_run_avx512(max: bool, x: &[f32]) -> (usize, bool) {
     }
 }
 
-/// `fold`'s max (min) of the float32 runs `run(k)` into `out[k]` (`Zeros::Row`), the CPU
-/// check made once for all of them: runs of 16 and more through `minmax_f32_avx512`; shorter
-/// ones through `short_run_avx512`, NaN if the run holds one, else the element it finds (a
-/// zero extreme the run's first zero: below one block, the scalar combine in order).
+/// `fold`'s max (min) of the float32 or float64 runs `run(k)` into `out[k]` (`Zeros::Row`), the
+/// CPU check made once for all of them: runs of a register and more through `minmax_avx512`;
+/// shorter float32 ones through `short_run_avx512`, NaN if the run holds one, else the element
+/// it finds (a zero extreme the run's first zero: below one block, the scalar combine in
+/// order); shorter float64 ones in order.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-fn extreme_rows_avx512<'a>(max: bool, out: &mut [f32], run: impl Fn(usize) -> &'a [f32]) {
+fn extreme_rows_avx512<'a, T: Zmm + Element<M = T>>(
+    max: bool,
+    out: &mut [T],
+    run: impl Fn(usize) -> &'a [T],
+) {
     for (k, o) in out.iter_mut().enumerate() {
         let x = run(k);
-        if x.len() >= 16 {
-            let (m, nan) = minmax_f32_avx512(max, x);
-            *o = settled(x, m, nan, max, Zeros::Row);
+        let (m, nan) = if x.len() >= T::LANES {
+            minmax_avx512(max, x)
+        } else if let Some(xf) = slice_as::<T, f32>(x) {
+            // SAFETY: this function's CPU has AVX-512F.
+            let (i, nan) = unsafe { short_run_avx512(max, xf) };
+            *o = if nan { T::NAN } else { x[i] };
             continue;
-        }
-        // SAFETY: this function's CPU has AVX-512F.
-        let (i, nan) = unsafe { short_run_avx512(max, x) };
-        *o = if nan { f32::NAN } else { x[i] };
+        } else {
+            in_order_extreme(max, x)
+        };
+        *o = settled(x, m, nan, max, Zeros::Row);
     }
 }
 

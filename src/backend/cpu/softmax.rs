@@ -4,7 +4,7 @@
 //! the dims after it (`other_dim_f32`). Float16/bfloat16 go through the same float32 kernels
 //! on a widened copy; float64 runs in order, slab by slab.
 use super::iter::PAR_THRESHOLD;
-use super::reduce::{extreme_f32, minmax_f32_avx512, LANES};
+use super::reduce::{extreme_f32, minmax_avx512, LANES};
 use super::{internal, sleef, team, tensor_of, vmath, CPU};
 use crate::backend::cpu::math::FloatMath;
 use crate::backend::storage::{output_vec, zeroed_vec, Arith, Buffer, Element};
@@ -195,7 +195,7 @@ fn softmax_piece(xs: &[f32], out: &mut [f32], len: usize, log: bool, tmp: &mut [
 fn softmax_piece_avx512(xs: &[f32], out: &mut [f32], len: usize, log: bool) {
     for (o, x) in out.chunks_exact_mut(len).zip(xs.chunks_exact(len)) {
         // SAFETY: as for the calls below.
-        let (m, nan) = unsafe { minmax_f32_avx512(true, x) };
+        let (m, nan) = unsafe { minmax_avx512(true, x) };
         let mx = if nan { f32::NAN } else { m };
         if log {
             // SAFETY: only called from a function built for AVX-512F, AVX2 and FMA, which the
