@@ -38,7 +38,9 @@ pub fn softmax(x: &View, dim: usize, log: bool) -> Result<Owned> {
 
 /// Float16/bfloat16 softmax as ATen's kernels compute it for them: in float32, by the float32
 /// kernels here, each result rounded once to the half type. (Element by element in the
-/// generic path it took 15-35 ms over a million values against PyTorch's 0.25.)
+/// generic path it took 15-35 ms over a million values against PyTorch's 0.25.) Over the last
+/// dim a few rows at a time, widened into a buffer that stays in cache and narrowed from
+/// another: a whole float32 copy each way cost twice the softmax (4096x1024: 3.9 ms).
 fn widened<H: Element<M = f32>>(
     xs: &[H],
     len: usize,
@@ -46,13 +48,98 @@ fn widened<H: Element<M = f32>>(
     last: bool,
     log: bool,
 ) -> Result<Vec<H>> {
+    if last {
+        let mut out = output_vec::<H>(xs.len())?;
+        let rows = xs.len() / len;
+        let parts = team::parts_for(xs.len(), PAR_THRESHOLD).min(rows);
+        let rows_per = rows.div_ceil(parts.max(1));
+        // about 32 KB of floats a block (whole rows)
+        let block = (8192 / len).max(1) * len;
+        team::for_pieces(&mut out, parts, rows_per * len, &|start, piece| {
+            let n = block.min(piece.len());
+            let (mut wide, mut y) = (vec![0f32; n], vec![0f32; n]);
+            for (o, x) in piece.chunks_mut(block).zip(xs[start..].chunks(block)) {
+                let (wide, y) = (&mut wide[..x.len()], &mut y[..x.len()]);
+                super::widen::widen(x, wide);
+                if log {
+                    half_log_rows::<H>(wide, y, len);
+                } else {
+                    half_softmax_rows(wide, y, len);
+                }
+                super::widen::narrow(y, o);
+            }
+        });
+        return Ok(out);
+    }
     let wide = super::convert::widened(xs)?;
-    let y = if last {
-        softmax_rows_f32(&wide, len, log)?
-    } else {
-        other_dim_f32(&wide, len, inner, log)?
-    };
-    super::convert::narrowed(&y)
+    super::convert::narrowed(&other_dim_f32(&wide, len, inner, log)?)
+}
+
+/// ATen's last-dim softmax of a half type (`_vec_softmax_lastdim` for reduced floats), on
+/// widened rows into `out` (for the caller to round once): SLEEF's `exp(x - max)` over the
+/// whole 16-float vectors, their sum in lanes and the lane tree, then the tail's exponentials
+/// by libm's `expf` (ATen's scalar `std::exp`) added in order, then `e * (1 / sum)`.
+fn half_softmax_rows(wide: &[f32], out: &mut [f32], len: usize) {
+    let whole = len / LANES * LANES;
+    for (o, x) in out.chunks_exact_mut(len).zip(wide.chunks_exact(len)) {
+        let mx = row_max(x);
+        let (body, tail) = o.split_at_mut(whole);
+        sleef::exp_shifted(&x[..whole], mx, body);
+        let mut sum = if whole > 0 { lane_sum(body) } else { 0.0 };
+        for (e, &v) in tail.iter_mut().zip(&x[whole..]) {
+            *e = (v - mx).exp();
+            sum += *e;
+        }
+        let r = 1.0 / sum;
+        o.iter_mut().for_each(|v| *v *= r);
+    }
+}
+
+/// ATen's last-dim log-softmax of a half type (`serial_vec_log_softmax_lastdim_range`, whose
+/// per-row buffers are of the half type): each widened row's max and exp-sum in float, the sum
+/// stored as the half type, its log (SLEEF's, in float) stored so again, then `(x - max) - log`
+/// in float, into `out` (for the caller to round once). (With the float kernel's unrounded
+/// log, 1 in 4 rows of 5 values printed another last digit.)
+fn half_log_rows<H: Element<M = f32>>(wide: &[f32], out: &mut [f32], len: usize) {
+    #[inline(always)]
+    fn rows<H: Element<M = f32>>(
+        wide: &[f32],
+        out: &mut [f32],
+        len: usize,
+        max_and_sum: impl Fn(&[f32], &mut [f32]) -> (f32, f32),
+    ) {
+        let half = |v: f32| H::store(v).load();
+        for (o, x) in out.chunks_exact_mut(len).zip(wide.chunks_exact(len)) {
+            let (mx, sum) = max_and_sum(x, o);
+            let ls = half(sleef::ln(half(sum)));
+            for (o, &v) in o.iter_mut().zip(x) {
+                *o = (v - mx) - ls;
+            }
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx512f,avx2,fma")]
+        fn avx512<H: Element<M = f32>>(wide: &[f32], out: &mut [f32], len: usize) {
+            rows::<H>(wide, out, len, |x, o| {
+                let (m, nan) = minmax_avx512(true, x);
+                let mx = if nan { f32::NAN } else { m };
+                (
+                    mx,
+                    lane_tree(sleef::avx512::exp_shifted_lanes(x, mx, Some(o))),
+                )
+            })
+        }
+        if len >= LANES && sleef::has_avx512() {
+            // SAFETY: the CPU has AVX-512F, AVX2 and FMA (checked just above).
+            return unsafe { avx512::<H>(wide, out, len) };
+        }
+    }
+    rows::<H>(wide, out, len, |x, o| {
+        let mx = row_max(x);
+        sleef::exp_shifted(x, mx, o);
+        (mx, lane_sum(o))
+    })
 }
 
 /// Softmax along the middle dim of contiguous `[outer, len, inner]` in the compute type (the
@@ -135,37 +222,42 @@ fn softmax_rows_f32(xs: &[f32], len: usize, log: bool) -> Result<Vec<f32>> {
     let parts = team::parts_for(xs.len(), PAR_THRESHOLD).min(rows);
     let rows_per = rows.div_ceil(parts.max(1));
     team::for_pieces(&mut out, parts, rows_per * len, &|start, piece| {
-        let tmp_len = if log && !(len >= LANES && sleef::has_avx512()) {
-            len
-        } else {
-            0
-        };
-        let mut tmp = vec![0f32; tmp_len];
-        let rows = &xs[start..start + piece.len()];
-        #[cfg(target_arch = "x86_64")]
-        {
-            #[target_feature(enable = "avx512f,avx2,fma")]
-            fn avx512(xs: &[f32], out: &mut [f32], len: usize, log: bool) {
-                softmax_piece_avx512(xs, out, len, log)
-            }
-            #[target_feature(enable = "avx2,fma")]
-            fn avx2(xs: &[f32], out: &mut [f32], len: usize, log: bool, tmp: &mut [f32]) {
-                softmax_piece(xs, out, len, log, tmp)
-            }
-            if len >= LANES && sleef::has_avx512() {
-                // SAFETY: the CPU has AVX-512F, AVX2 and FMA (checked just above).
-                return unsafe { avx512(rows, piece, len, log) };
-            }
-            if sleef::has_avx2() {
-                // SAFETY: the CPU has AVX2 and FMA (checked just above). The loops are the
-                // same lane-wise operations in either build (no FMA is formed implicitly), so
-                // the bits are too.
-                return unsafe { avx2(rows, piece, len, log, &mut tmp) };
-            }
-        }
-        softmax_piece(rows, piece, len, log, &mut tmp)
+        rows_here(&xs[start..start + piece.len()], piece, len, log)
     });
     Ok(out)
+}
+
+/// `softmax_rows_f32` of the rows `rows` into `out` on this thread, in the widest SIMD build
+/// the CPU has.
+fn rows_here(rows: &[f32], out: &mut [f32], len: usize, log: bool) {
+    let tmp_len = if log && !(len >= LANES && sleef::has_avx512()) {
+        len
+    } else {
+        0
+    };
+    let mut tmp = vec![0f32; tmp_len];
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx512f,avx2,fma")]
+        fn avx512(xs: &[f32], out: &mut [f32], len: usize, log: bool) {
+            softmax_piece_avx512(xs, out, len, log)
+        }
+        #[target_feature(enable = "avx2,fma")]
+        fn avx2(xs: &[f32], out: &mut [f32], len: usize, log: bool, tmp: &mut [f32]) {
+            softmax_piece(xs, out, len, log, tmp)
+        }
+        if len >= LANES && sleef::has_avx512() {
+            // SAFETY: the CPU has AVX-512F, AVX2 and FMA (checked just above).
+            return unsafe { avx512(rows, out, len, log) };
+        }
+        if sleef::has_avx2() {
+            // SAFETY: the CPU has AVX2 and FMA (checked just above). The loops are the
+            // same lane-wise operations in either build (no FMA is formed implicitly), so
+            // the bits are too.
+            return unsafe { avx2(rows, out, len, log, &mut tmp) };
+        }
+    }
+    softmax_piece(rows, out, len, log, &mut tmp)
 }
 
 /// `softmax_rows_f32`'s rows `xs` into `out` (`tmp`: one row of scratch for log).
