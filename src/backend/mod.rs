@@ -290,6 +290,12 @@ pub trait Backend {
     ) -> Result<Option<Owned>> {
         Ok(None)
     }
+    /// `cumsum` (`cumprod` if `prod`) of `x` along `dim` in `x`'s dtype, as PyTorch's kernel
+    /// accumulates it; `None` where the backend has none for these operands (the caller then
+    /// computes it another way).
+    fn scan(&self, _x: View, _dim: usize, _prod: bool) -> Result<Option<Owned>> {
+        Ok(None)
+    }
     /// The `p`-norm of `x` over `dims` (sorted, distinct; every dim for a whole-tensor norm),
     /// shaped `shape`, as PyTorch's kernels compute it; `None` where the backend has none for
     /// these operands (the caller then computes it another way).

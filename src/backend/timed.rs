@@ -510,6 +510,15 @@ impl Backend for Timed {
             self.inner.var_rows(x, groups, correction, std, mean, shape)
         })
     }
+    fn scan(&self, x: View, dim: usize, prod: bool) -> Result<Option<Owned>> {
+        // one add (multiply) per element over one read
+        let name = if prod {
+            "aten::cumprod"
+        } else {
+            "aten::cumsum"
+        };
+        self.cpu_only(name, x, (1.0, 1.0), || self.inner.scan(x, dim, prod))
+    }
     fn vector_norm(
         &self,
         x: View,

@@ -185,6 +185,9 @@ impl On {
             .var_rows(x.operand(), groups, correction, std, mean, shape)?;
         Ok(out.map(Tensor::from_owned))
     }
+    pub fn scan(&self, x: &Tensor, dim: usize, prod: bool) -> Result<Option<Tensor>> {
+        Ok(self.0.scan(x.operand(), dim, prod)?.map(Tensor::from_owned))
+    }
     pub fn vector_norm(
         &self,
         x: &Tensor,

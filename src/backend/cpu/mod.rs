@@ -18,6 +18,7 @@ mod matmul;
 mod norm;
 pub mod optim;
 mod reduce;
+mod scan;
 #[cfg(target_arch = "x86_64")]
 mod sgemm;
 mod silu_grad;
@@ -561,6 +562,10 @@ impl Backend for Cpu {
         shape: &[usize],
     ) -> Result<Option<Owned>> {
         var::var_rows(&x, groups, correction, std, mean, shape)
+    }
+
+    fn scan(&self, x: View, dim: usize, prod: bool) -> Result<Option<Owned>> {
+        scan::scan(&x, dim, prod)
     }
 
     fn vector_norm(

@@ -1,5 +1,6 @@
-//! Scans and reorderings along dims: `cumsum`, `cumprod` (host route, accumulating in f64 as
-//! PyTorch's CPU kernels accumulate in double), `flip` and `roll` (a gather by flat position).
+//! Scans and reorderings along dims: `cumsum`, `cumprod` (the backend's kernel where it has
+//! one, else the host route, accumulating in f64 as PyTorch's CPU kernels accumulate in
+//! double), `flip` and `roll` (a gather by flat position).
 use super::host::{lanes, make, rename, strides_of, take_flat, values};
 use crate::tensor::autograd::{is_recording1, record};
 use crate::tensor::error::{runtime, Result};
@@ -16,6 +17,11 @@ fn scan_dtype(x: &Tensor, dtype: Option<DType>) -> DType {
 }
 
 fn scan(x: &Tensor, d: usize, dtype: DType, prod: bool) -> Result<Tensor> {
+    if dtype == x.dtype() {
+        if let Some(out) = crate::tensor::dispatch::on(x.device()).scan(x, d, prod)? {
+            return Ok(out);
+        }
+    }
     let v = values(x)?;
     let (outer, n, inner) = lanes(x.shape(), d);
     let mut out = v.clone();
