@@ -221,6 +221,8 @@ pub fn contiguous_sums<E: Element>(
                 let b = base(k);
                 *o = if n < 16 {
                     one_vector_sum(&v[b..b + n])
+                } else if n < avx::SHORT {
+                    avx::short_lanes_sum_f32(&v[b..b + n])
                 } else {
                     avx::lanes_sum_f32(&v[b..b + n])
                 };
@@ -293,6 +295,39 @@ mod avx {
         let mut lanes = [0f32; 8];
         // SAFETY: 8 writable floats.
         unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), vacc) };
+        let tail = xs[nvec * 8..].iter().fold(0f32, |a, &x| a + x);
+        lanes.iter().fold(tail, |a, &l| a + l)
+    }
+
+    /// Rows shorter than this (fewer than 64 vectors: under 16 per partial) never reach
+    /// `multi_row_sum`'s level step, so each partial is a plain chain.
+    pub const SHORT: usize = 64 * 8;
+
+    /// `lanes_sum_f32` of a row of 16 to `SHORT - 1` floats written out: `row_sum`'s four
+    /// partials as plain chains from +0 (its level accumulators stay +0, and adding +0 to a sum
+    /// from +0 changes nothing: such a sum is never -0), the leftover vectors into the first,
+    /// the partials in order, then the lanes after the scalar tail. The general code's level
+    /// bookkeeping cost as much as the adds for `sum(dim=1)` of 10000x100.
+    #[target_feature(enable = "avx2")]
+    pub fn short_lanes_sum_f32(xs: &[f32]) -> f32 {
+        let nvec = xs.len() / 8;
+        assert!(nvec < 64);
+        // SAFETY: every `i` below is under `nvec`: 8 readable floats from `i * 8`.
+        let load = |i: usize| unsafe { _mm256_loadu_ps(xs.as_ptr().add(i * 8)) };
+        let mut p = [_mm256_setzero_ps(); 4];
+        let quads = nvec / 4;
+        for i in 0..quads {
+            for (k, p) in p.iter_mut().enumerate() {
+                *p = _mm256_add_ps(*p, load(4 * i + k));
+            }
+        }
+        for i in 4 * quads..nvec {
+            p[0] = _mm256_add_ps(p[0], load(i));
+        }
+        let v = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(p[0], p[1]), p[2]), p[3]);
+        let mut lanes = [0f32; 8];
+        // SAFETY: 8 writable floats.
+        unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), v) };
         let tail = xs[nvec * 8..].iter().fold(0f32, |a, &x| a + x);
         lanes.iter().fold(tail, |a, &l| a + l)
     }
