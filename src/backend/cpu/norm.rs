@@ -15,7 +15,8 @@
 use super::iter::{coalesce, for_rows, PAR_THRESHOLD};
 use super::reduce::{split, two_pass_chunks, Bases};
 use super::sum::{slice_as, slice_as_mut};
-use super::{sleef, team, tensor_of, Owned, View};
+
+use super::{team, tensor_of, Owned, View};
 use crate::backend::storage::{output_vec, Arith, Buffer, Element};
 use crate::core::error::Result;
 use crate::core::shape::{numel, Dims};
@@ -139,10 +140,8 @@ fn norm_typed<E: Element>(v: &[E], x: &View, p: f64, dims: &[usize]) -> Result<O
         return Ok(Some(E::wrap(out)));
     }
     if p == 2.0 && region.rs.len() == 1 && region.rst[0][0] == 1 {
-        if !region.runs_norm2(&mut out) {
-            return Ok(None);
-        }
-        return Ok(Some(E::wrap(out)));
+        let done = region.runs_norm2(&mut out);
+        return Ok(done.then(|| E::wrap(out)));
     }
     let pm = E::M::of_scalar(Scalar::Float(p));
     match ord_of(p) {
@@ -266,7 +265,7 @@ impl<E: Element> Region<'_, E> {
         } else if let (Some(v), Some(out)) =
             (slice_as::<E, f64>(self.v), slice_as_mut::<E, f64>(out))
         {
-            self.each_run(v, out, norm2_run::<f64, 4>);
+            self.each_run(v, out, norm2_f64);
         } else {
             return false;
         }
@@ -289,20 +288,19 @@ impl<E: Element> Region<'_, E> {
     }
 }
 
-/// A float32 run's 2-norm, in AVX2 registers where the CPU has them.
-fn norm2_f32(x: &[f32]) -> f32 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[target_feature(enable = "avx2,fma")]
-        fn fast(x: &[f32]) -> f32 {
-            norm2_run::<f32, 8>(x)
-        }
-        if sleef::has_avx2() {
-            // SAFETY: the CPU has AVX2 and FMA (checked just above).
-            return unsafe { fast(x) };
-        }
+simd_build! {
+    /// A float32 run's 2-norm (8 lanes, as ATen's AVX2 build), in the widest SIMD build.
+    fn norm2_f32<>(x: &[f32]) -> f32 {
+        norm2_run::<f32, 8>(x)
     }
-    norm2_run::<f32, 8>(x)
+}
+
+simd_build! {
+    /// A float64 run's 2-norm (4 lanes), in the widest SIMD build (the tail's fused adds one
+    /// instruction each).
+    fn norm2_f64<>(x: &[f64]) -> f64 {
+        norm2_run::<f64, 4>(x)
+    }
 }
 
 /// A float type's fused multiply-add.

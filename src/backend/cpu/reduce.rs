@@ -270,11 +270,11 @@ fn float_extremes<T: Zmm + Element<M = T>>(
         });
         return true;
     }
-    let _ = (dense, bases);
-    match columns {
-        Some(c) => outer_extremes(max, v, c, out),
-        None => return false,
-    }
+    let _ = (dense, bases); // (used above on x86 only)
+    let Some(c) = columns else {
+        return false;
+    };
+    outer_extremes(max, v, c, out);
     true
 }
 
@@ -416,8 +416,8 @@ fn column_rows_plain<T: Zmm + Element<M = T>>(
 }
 
 /// `column_extremes`' row loop in AVX-512 registers: four registers of columns at a time (64
-/// floats or 32 doubles, the last ones masked) down all the rows, so each row's step depends on registers rather
-/// than on the store of the row before.
+/// floats or 32 doubles, the last ones masked) down all the rows, so each row's step depends
+/// on registers rather than on the store of the row before.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 fn column_rows_avx512<T: Zmm>(max: bool, later: bool, out: &mut [T], v: &[T], c: Columns) {

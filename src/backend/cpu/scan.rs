@@ -38,33 +38,32 @@ fn scan_typed<E: Element>(xs: &[E], n: usize, inner: usize, prod: bool) -> Resul
     }
     let slabs = xs.len() / slab;
     let parts = team::parts_for(xs.len(), PAR_THRESHOLD).min(slabs);
+    let init = if prod { 1.0 } else { 0.0 };
+    // the running value after element `e`, stored rounded into `r`
+    let step = |a: &mut f64, e: &E, r: &mut E| {
+        *a = if prod {
+            *a * e.to_f64()
+        } else {
+            *a + e.to_f64()
+        };
+        *r = E::from_f64(*a);
+    };
     team::for_pieces(&mut out, parts, slab, &|start, piece| {
-        for (o, x) in piece
-            .chunks_exact_mut(slab)
-            .zip(xs[start..].chunks_exact(slab))
-        {
+        let slabs = piece.chunks_exact_mut(slab);
+        for (o, x) in slabs.zip(xs[start..].chunks_exact(slab)) {
             if inner == 1 {
-                let mut a = if prod { 1.0 } else { 0.0 };
-                for (r, e) in o.iter_mut().zip(x) {
-                    a = if prod { a * e.to_f64() } else { a + e.to_f64() };
-                    *r = E::from_f64(a);
-                }
+                // one line: a plain chain, without the block's slicing per element
+                let mut a = init;
+                o.iter_mut().zip(x).for_each(|(r, e)| step(&mut a, e, r));
                 continue;
             }
             for j in (0..inner).step_by(BLOCK) {
                 let w = BLOCK.min(inner - j);
-                let mut acc = [if prod { 1.0 } else { 0.0 }; BLOCK];
+                let mut acc = [init; BLOCK];
                 for k in 0..n {
                     let at = k * inner + j;
-                    let (xr, or) = (&x[at..at + w], &mut o[at..at + w]);
-                    for ((a, e), r) in acc.iter_mut().zip(xr).zip(or) {
-                        *a = if prod {
-                            *a * e.to_f64()
-                        } else {
-                            *a + e.to_f64()
-                        };
-                        *r = E::from_f64(*a);
-                    }
+                    let lines = acc.iter_mut().zip(&x[at..at + w]).zip(&mut o[at..at + w]);
+                    lines.for_each(|((a, e), r)| step(a, e, r));
                 }
             }
         }

@@ -50,12 +50,9 @@ fn widened<H: Element<M = f32>>(
 ) -> Result<Vec<H>> {
     if last {
         let mut out = output_vec::<H>(xs.len())?;
-        let rows = xs.len() / len;
-        let parts = team::parts_for(xs.len(), PAR_THRESHOLD).min(rows);
-        let rows_per = rows.div_ceil(parts.max(1));
         // about 32 KB of floats a block (whole rows)
         let block = (8192 / len).max(1) * len;
-        team::for_pieces(&mut out, parts, rows_per * len, &|start, piece| {
+        row_pieces(&mut out, len, &|start, piece| {
             let n = block.min(piece.len());
             let (mut wide, mut y) = (vec![0f32; n], vec![0f32; n]);
             for (o, x) in piece.chunks_mut(block).zip(xs[start..].chunks(block)) {
@@ -218,13 +215,17 @@ fn softmax_slabs<E: Element>(
 /// SLEEF's log. Rows are split over the team.
 fn softmax_rows_f32(xs: &[f32], len: usize, log: bool) -> Result<Vec<f32>> {
     let mut out = crate::backend::storage::output_vec::<f32>(xs.len())?;
-    let rows = xs.len() / len;
-    let parts = team::parts_for(xs.len(), PAR_THRESHOLD).min(rows);
-    let rows_per = rows.div_ceil(parts.max(1));
-    team::for_pieces(&mut out, parts, rows_per * len, &|start, piece| {
+    row_pieces(&mut out, len, &|start, piece| {
         rows_here(&xs[start..start + piece.len()], piece, len, log)
     });
     Ok(out)
+}
+
+/// `f(start, piece)` over pieces of whole rows of `len` of `out`, split over the team.
+fn row_pieces<T: Send>(out: &mut [T], len: usize, f: &(dyn Fn(usize, &mut [T]) + Sync)) {
+    let rows = out.len() / len;
+    let parts = team::parts_for(out.len(), PAR_THRESHOLD).min(rows);
+    team::for_pieces(out, parts, rows.div_ceil(parts.max(1)) * len, f);
 }
 
 /// `softmax_rows_f32` of the rows `rows` into `out` on this thread, in the widest SIMD build

@@ -20,16 +20,16 @@ pub(super) trait Zmm: crate::backend::storage::Arith {
     unsafe fn vstore_masked(p: *mut Self, m: u32, v: Self::V);
     #[cfg(target_arch = "x86_64")]
     unsafe fn vsplat(x: Self) -> Self::V;
-    #[cfg(target_arch = "x86_64")]
     /// `a > b ? a : b` (`vmaxp*`: the second operand on a tie or a NaN).
+    #[cfg(target_arch = "x86_64")]
     unsafe fn vmax(a: Self::V, b: Self::V) -> Self::V;
     #[cfg(target_arch = "x86_64")]
     unsafe fn vmin(a: Self::V, b: Self::V) -> Self::V;
-    #[cfg(target_arch = "x86_64")]
     /// The lanes that hold a NaN.
-    unsafe fn vnan_lanes(v: Self::V) -> u32;
     #[cfg(target_arch = "x86_64")]
+    unsafe fn vnan_lanes(v: Self::V) -> u32;
     /// `b` in the lanes of `m`, `a` in the others.
+    #[cfg(target_arch = "x86_64")]
     unsafe fn vblend(m: u32, a: Self::V, b: Self::V) -> Self::V;
     #[cfg(target_arch = "x86_64")]
     unsafe fn vreduce_max(v: Self::V) -> Self;
