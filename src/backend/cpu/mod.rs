@@ -7,6 +7,7 @@ mod binary;
 mod conv;
 mod convert;
 pub mod elementwise;
+mod exp_table;
 mod gelu;
 mod im2col;
 mod index;
