@@ -223,32 +223,93 @@ fn ln_finish(s: f64, s2: f64, p: f64, k: f64) -> f64 {
 pub fn ln_faithful(x: f32) -> f32 {
     // subnormals are scaled by 2^23 into the normal range first
     let sub = x < f32::MIN_POSITIVE;
-    let ix = (if sub { x * 8_388_608.0 } else { x }).to_bits() as i32;
+    let (f, k) = ln32_reduce(if sub { x * 8_388_608.0 } else { x });
+    let k = k - if sub { 23.0 } else { 0.0 };
+    ln_edges(x, ln32_finish(f, k, ln32_series(f)))
+}
+
+/// `x = 2^k (1 + f)` with `1 + f` in [sqrt(1/2), sqrt(2)), for a positive normal `x`.
+#[inline(always)]
+fn ln32_reduce(x: f32) -> (f32, f32) {
+    let ix = x.to_bits() as i32;
     // k from the bits of x / sqrt(1/2); z keeps the mantissa with exponent 0 or -1 (exact)
     let k = ix.wrapping_sub(0x3f35_04f3) >> 23;
     let z = f32::from_bits(ix.wrapping_sub(k << 23) as u32);
-    let k = k as f32 - if sub { 23.0 } else { 0.0 };
-    let f = z - 1.0; // exact (Sterbenz)
-    const P: [f32; 9] = [
-        6.675_272e-2,
-        -1.164_643_5e-1,
-        1.190_471_2e-1,
-        -1.241_126_9e-1,
-        1.421_789_1e-1,
-        -1.666_764_3e-1,
-        2.000_220_4e-1,
-        -2.500_001_5e-1,
-        3.333_331e-1,
-    ];
-    let mut p = P[0];
-    for c in &P[1..] {
+    (z - 1.0, k as f32) // z - 1 is exact (Sterbenz)
+}
+
+const LN32_P: [f32; 9] = [
+    6.675_272e-2,
+    -1.164_643_5e-1,
+    1.190_471_2e-1,
+    -1.241_126_9e-1,
+    1.421_789_1e-1,
+    -1.666_764_3e-1,
+    2.000_220_4e-1,
+    -2.500_001_5e-1,
+    3.333_331e-1,
+];
+
+/// P(f) of `ln(1 + f) = f - f^2/2 + f^3 P(f)`.
+#[inline(always)]
+fn ln32_series(f: f32) -> f32 {
+    let mut p = LN32_P[0];
+    for c in &LN32_P[1..] {
         p = p.mul_add(f, *c);
     }
+    p
+}
+
+/// `k ln 2 + ln(1 + f)` from the series `p` at `f`.
+#[inline(always)]
+fn ln32_finish(f: f32, k: f32, p: f32) -> f32 {
     let f2 = f * f;
     // ln 2 = 355/512 + LN2_LO: k * 355/512 is exact for every k here
     const LN2_LO: f32 = -2.121_944_4e-4;
     let y = p * f * f2 + LN2_LO * k - 0.5 * f2;
-    ln_edges(x, (f + y) + (355.0 / 512.0) * k)
+    (f + y) + (355.0 / 512.0) * k
+}
+
+/// `ln_faithful` of `BLOCK` elements, each step for all of them before the next (as
+/// `exp_block`), assuming positive normal finite inputs; the caller redoes any other.
+#[inline(always)]
+fn ln_faithful_block(x: &[f32; BLOCK], out: &mut [f32; BLOCK]) {
+    let (mut f, mut k, mut p) = ([0f32; BLOCK], [0f32; BLOCK], [0f32; BLOCK]);
+    for i in 0..BLOCK {
+        (f[i], k[i]) = ln32_reduce(x[i]);
+    }
+    for i in 0..BLOCK {
+        p[i] = ln32_series(f[i]);
+    }
+    for i in 0..BLOCK {
+        out[i] = ln32_finish(f[i], k[i], p[i]);
+    }
+}
+
+/// `out[i] = ln_faithful(x[i])` (equal lengths), `BLOCK` elements a step: the edges (zero,
+/// subnormals, negatives, infinity, NaN) are found per block and redone one by one, which
+/// took 0.43 -> 0.29 ns an element against selecting them in every lane.
+#[inline(always)]
+fn ln_faithful_blocks(x: &[f32], out: &mut [f32]) {
+    let n = x.len().min(out.len());
+    let whole = n / BLOCK * BLOCK;
+    let normal = |v: f32| (f32::MIN_POSITIVE..=f32::MAX).contains(&v);
+    let blocks = x[..whole]
+        .chunks_exact(BLOCK)
+        .zip(out[..whole].chunks_exact_mut(BLOCK));
+    for (xs, os) in blocks {
+        ln_faithful_block(xs.try_into().expect("BLOCK"), os.try_into().expect("BLOCK"));
+        if !xs.iter().fold(true, |all, &v| all & normal(v)) {
+            for (o, &v) in os.iter_mut().zip(xs) {
+                if !normal(v) {
+                    *o = ln_faithful(v);
+                }
+            }
+        }
+    }
+    for (o, &v) in out[whole..n].iter_mut().zip(&x[whole..n]) {
+        *o = ln_faithful(v);
+    }
 }
 
 /// tanh x rounded to f32.
@@ -426,7 +487,7 @@ macro_rules! slice_kernel {
 }
 slice_kernel!(exp_slice, slice exp_blocks);
 
-slice_kernel!(ln_faithful_slice, ln_faithful);
+slice_kernel!(ln_faithful_slice, slice ln_faithful_blocks);
 slice_kernel!(tanh_slice, tanh);
 slice_kernel!(@body pow_tiers (p: Exponent), |x, out| {
     let whole = x.len() / BLOCK * BLOCK;

@@ -198,3 +198,12 @@ bool(torch.zeros(0))
 # %% clamp_no_bounds
 import torch
 torch.zeros(2).clamp()
+# %% empty_negative
+import torch
+torch.empty(3, -1)
+# %% randn_negative
+import torch
+torch.randn(-1, 2)
+# %% rand_negative
+import torch
+torch.rand(2, -4)
