@@ -4,8 +4,9 @@
 //! the f64 result is within a few f64 ulps, so the f32 result is the correctly rounded one
 //! except within ~1e-16 of a halfway point (never seen in testing). That is what ATen's scalar
 //! code gets from glibc (`std::exp`, `std::log` in log_softmax). For the tensor ops PyTorch's
-//! x86 wheels call MKL's VML (within 1 ulp, closed code): its `exp` agrees with the correctly
-//! rounded one for ~97% of inputs, but its `log` only for ~92%, so `torch.log` uses
+//! x86 wheels call MKL's VML (within 1 ulp, closed code): `torch.exp` is `exp_table`'s f32
+//! table method (as often MKL's bits as the correctly rounded value, at a third of the cost);
+//! MKL's `log` agrees with the correctly rounded one only for ~92%, so `torch.log` uses
 //! `ln_faithful`, computed in f32, whose errors fall more often where MKL's do (and which
 //! gives `log(2.7182817) == 1` as MKL does). `sigmoid` is ATen's scalar `1 / (1 + exp(-x))`
 //! in f32 around `exp` (glibc's `expf`, near enough always correctly rounded): the tail after
