@@ -618,6 +618,48 @@ pub(crate) mod avx512 {
         n
     }
 
+    /// `super::exp_bf16` on 16 lanes, `WAYS` vectors a step: bfloat16 widened by a shift (exact;
+    /// a NaN stays a NaN, and every NaN leaves as 0xFFFF), the exponential, and the rounding
+    /// back as ATen's vector conversion (nearest even by adding 0x7FFF and the kept lowest bit;
+    /// a NaN becomes 0xFFFF) in registers; returns how many elements it did.
+    #[target_feature(enable = "avx512f,avx512bw,avx2,fma")]
+    pub fn exp_bf16(x: &[half::bf16], out: &mut [half::bf16]) -> usize {
+        const STEP: usize = 16 * WAYS;
+        let n = x.len().min(out.len()) / STEP * STEP;
+        let (bias, one, all) = (
+            _mm512_set1_epi32(0x7FFF),
+            _mm512_set1_epi32(1),
+            _mm512_set1_epi32(0xFFFF),
+        );
+        for (xs, os) in x[..n]
+            .chunks_exact(STEP)
+            .zip(out[..n].chunks_exact_mut(STEP))
+        {
+            // SAFETY: `xs` and `os` hold `STEP` bfloat16s (a `u16` each in memory), read and
+            // written 16 at a time unaligned; the CPU's features are this function's.
+            unsafe {
+                let mut v = [_mm512_setzero_ps(); WAYS];
+                for (w, v) in v.iter_mut().enumerate() {
+                    let h = _mm256_loadu_si256(xs.as_ptr().add(16 * w).cast());
+                    *v = _mm512_castsi512_ps(_mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(h)));
+                }
+                for (w, e) in exp16n(v).into_iter().enumerate() {
+                    let b = _mm512_castps_si512(e);
+                    let lsb = _mm512_and_si512(_mm512_srli_epi32::<16>(b), one);
+                    let r = _mm512_add_epi32(b, _mm512_add_epi32(bias, lsb));
+                    let r = _mm512_srli_epi32::<16>(r);
+                    let nan = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(e, e);
+                    let r = _mm512_mask_blend_epi32(nan, r, all);
+                    _mm256_storeu_si256(
+                        os.as_mut_ptr().add(16 * w).cast(),
+                        _mm512_cvtepi32_epi16(r),
+                    );
+                }
+            }
+        }
+        n
+    }
+
     /// `super::exp_shifted` on 16 lanes, `WAYS` vectors a step.
     #[target_feature(enable = "avx512f,avx2,fma")]
     pub fn exp_shifted(x: &[f32], m: f32, out: &mut [f32]) {
@@ -729,6 +771,18 @@ pub fn exp_f16(x: &[half::f16], out: &mut [half::f16]) -> usize {
     0
 }
 
+/// bfloat16 `exp` of the whole `16 * WAYS`-element steps of `x` into `out` with AVX-512 (the
+/// same bits as widening, `exp_shifted` and ATen's vector narrowing); returns how many it did,
+/// 0 without AVX-512 BW.
+pub fn exp_bf16(x: &[half::bf16], out: &mut [half::bf16]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx512() && std::is_x86_feature_detected!("avx512bw") {
+        // SAFETY: the CPU has AVX-512F/BW, AVX2 and FMA (checked just above).
+        return unsafe { avx512::exp_bf16(x, out) };
+    }
+    0
+}
+
 /// `out[i] = 1 / (1 + exp(0 - x[i]))`: ATen's vector sigmoid (`(0 - x).exp() + 1`, then the
 /// reciprocal as a division).
 pub fn sigmoid_slice(x: &[f32], out: &mut [f32]) {
@@ -776,6 +830,39 @@ pub fn sigmoid(x: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The in-register half exponentials give the bits of widening, `exp_shifted` and ATen's
+    /// vector narrowing, over every bit pattern of both half types (NaNs and infinities too).
+    #[test]
+    fn half_exps_in_registers_match_the_widened_route() {
+        use crate::backend::storage::Element;
+        let all: Vec<u16> = (0..=u16::MAX).collect();
+        let wide = |w: Vec<f32>| {
+            let mut e = vec![0f32; w.len()];
+            exp_shifted(&w, 0.0, &mut e);
+            e
+        };
+        let b: Vec<half::bf16> = all.iter().map(|&h| half::bf16::from_bits(h)).collect();
+        let mut out = vec![half::bf16::ZERO; b.len()];
+        let done = exp_bf16(&b, &mut out);
+        let want = wide(b.iter().map(|h| h.load()).collect());
+        for i in 0..done {
+            let w = super::super::bf16_vectorized(want[i]);
+            assert_eq!(out[i].to_bits(), w.to_bits(), "exp(bf16 {:#06x})", all[i]);
+        }
+        let f: Vec<half::f16> = all.iter().map(|&h| half::f16::from_bits(h)).collect();
+        let mut out = vec![half::f16::ZERO; f.len()];
+        let done = exp_f16(&f, &mut out);
+        let want = wide(f.iter().map(|h| h.to_f32()).collect());
+        for i in 0..done {
+            let (o, w) = (out[i], half::f16::from_f32(want[i]));
+            assert!(
+                o == w || o.is_nan() && w.is_nan(),
+                "exp(f16 {:#06x})",
+                all[i]
+            );
+        }
+    }
 
     const GOLDEN: &str = include_str!("../../../tests/data/sleef_golden.txt");
 

@@ -198,9 +198,14 @@ fn fast_half<H: Element<M = f32>>(op: UnaryOp, v: &[H], x: &View) -> Option<Resu
             let mut s = &src[start..start + o.len()];
             let mut o = o;
             if op == UnaryOp::Exp {
-                // float16 whole steps widened, exponentiated and narrowed in registers
+                // half whole steps widened, exponentiated and narrowed in registers
                 if let (Some(h), Some(ho)) = (slice_as::<H, f16>(s), slice_as_mut::<H, f16>(o)) {
                     let done = sleef::exp_f16(h, ho);
+                    (s, o) = (&s[done..], &mut o[done..]);
+                } else if let (Some(h), Some(ho)) =
+                    (slice_as::<H, bf16>(s), slice_as_mut::<H, bf16>(o))
+                {
+                    let done = sleef::exp_bf16(h, ho);
                     (s, o) = (&s[done..], &mut o[done..]);
                 }
             }
