@@ -229,7 +229,7 @@ fn advise_huge_pages(_p: *mut u8, _bytes: usize) {}
 /// Large buffers freed recently on this thread, kept for the next output of the same dtype and
 /// length. A loop of `z = x + y` on big tensors otherwise spends most of its time having the
 /// kernel fault in and zero fresh pages (PyTorch's CUDA caching allocator exists for the same
-/// reason); two slots bound the memory this holds. From 16 KiB: below 128 KiB malloc hands the
+/// reason); a few slots (below) bound the memory this holds. From 16 KiB: below 128 KiB malloc hands the
 /// same block back but calloc clears it, on the caller's core, so a helper thread writing its
 /// half of the output first had to pull those lines over from the caller's cache: `exp` of 1e4
 /// floats took 7.2 µs on two threads against 3.5 on one, and 2.6 with the recycled buffer.
