@@ -263,11 +263,8 @@ pub(crate) mod pool {
             return;
         }
         let small = |b: &Buffer| bytes(b) < SMALL_BYTES;
-        let (kind, slots) = if small(&b) {
-            (true, SMALL_SLOTS)
-        } else {
-            (false, SLOTS)
-        };
+        let kind = small(&b);
+        let slots = if kind { SMALL_SLOTS } else { SLOTS };
         // during thread teardown the pool may be gone: then the buffer is simply freed
         let _ = FREE.try_with(|f| {
             let mut f = f.borrow_mut();

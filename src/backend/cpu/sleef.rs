@@ -591,73 +591,72 @@ pub(crate) mod avx512 {
         unsafe { zip_map::<1, WAYS>([x], &mut out[..n], Silu) }
     }
 
-    /// `super::exp_f16` on 16 lanes, `WAYS` vectors a step: the widening (`vcvtph2ps`, exact),
-    /// the exponential and the rounding back (`vcvtps2ph`, nearest even, F16C's NaN) in
-    /// registers; returns how many elements it did.
-    #[target_feature(enable = "avx512f,avx2,fma")]
-    pub fn exp_f16(x: &[half::f16], out: &mut [half::f16]) -> usize {
+    /// `super::exp_half` on 16 lanes, `WAYS` vectors a step: each 16 two-byte values widened by
+    /// `widen`, exponentiated and narrowed by `narrow` in registers; returns how many it did.
+    /// The CPU must have AVX-512F, AVX2 and FMA (`inline(always)`, as `exp16n`).
+    #[inline(always)]
+    unsafe fn exp_halves<H>(
+        x: &[H],
+        out: &mut [H],
+        widen: impl Fn(__m256i) -> __m512,
+        narrow: impl Fn(__m512) -> __m256i,
+    ) -> usize {
         const STEP: usize = 16 * WAYS;
+        assert_eq!(std::mem::size_of::<H>(), 2);
         let n = x.len().min(out.len()) / STEP * STEP;
         for (xs, os) in x[..n]
             .chunks_exact(STEP)
             .zip(out[..n].chunks_exact_mut(STEP))
         {
-            // SAFETY: `xs` and `os` hold `STEP` halves (a `u16` each in memory), read and
-            // written 16 at a time unaligned; the CPU's features are this function's.
+            // SAFETY: `xs` and `os` hold `STEP` two-byte values (checked), read and written 16
+            // at a time unaligned; the CPU's features are the caller's promise.
             unsafe {
                 let mut v = [_mm512_setzero_ps(); WAYS];
                 for (w, v) in v.iter_mut().enumerate() {
-                    *v = _mm512_cvtph_ps(_mm256_loadu_si256(xs.as_ptr().add(16 * w).cast()));
+                    *v = widen(_mm256_loadu_si256(xs.as_ptr().add(16 * w).cast()));
                 }
                 for (w, e) in exp16n(v).into_iter().enumerate() {
-                    let h = _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(e);
-                    _mm256_storeu_si256(os.as_mut_ptr().add(16 * w).cast(), h);
+                    _mm256_storeu_si256(os.as_mut_ptr().add(16 * w).cast(), narrow(e));
                 }
             }
         }
         n
     }
 
-    /// `super::exp_bf16` on 16 lanes, `WAYS` vectors a step: bfloat16 widened by a shift (exact;
-    /// a NaN stays a NaN, and every NaN leaves as 0xFFFF), the exponential, and the rounding
-    /// back as ATen's vector conversion (nearest even by adding 0x7FFF and the kept lowest bit;
-    /// a NaN becomes 0xFFFF) in registers; returns how many elements it did.
+    /// float16: the widening `vcvtph2ps` (exact), the rounding back `vcvtps2ph` (nearest even,
+    /// F16C's NaN).
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    pub fn exp_f16(x: &[half::f16], out: &mut [half::f16]) -> usize {
+        // SAFETY: this function's features are `exp_halves`'s.
+        unsafe {
+            exp_halves(
+                x,
+                out,
+                |h| _mm512_cvtph_ps(h),
+                |e| _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(e),
+            )
+        }
+    }
+
+    /// bfloat16: widened by a shift (exact; a NaN stays a NaN), rounded back as ATen's vector
+    /// conversion (nearest even by adding 0x7FFF and the kept lowest bit; a NaN becomes 0xFFFF).
     #[target_feature(enable = "avx512f,avx512bw,avx2,fma")]
     pub fn exp_bf16(x: &[half::bf16], out: &mut [half::bf16]) -> usize {
-        const STEP: usize = 16 * WAYS;
-        let n = x.len().min(out.len()) / STEP * STEP;
         let (bias, one, all) = (
             _mm512_set1_epi32(0x7FFF),
             _mm512_set1_epi32(1),
             _mm512_set1_epi32(0xFFFF),
         );
-        for (xs, os) in x[..n]
-            .chunks_exact(STEP)
-            .zip(out[..n].chunks_exact_mut(STEP))
-        {
-            // SAFETY: `xs` and `os` hold `STEP` bfloat16s (a `u16` each in memory), read and
-            // written 16 at a time unaligned; the CPU's features are this function's.
-            unsafe {
-                let mut v = [_mm512_setzero_ps(); WAYS];
-                for (w, v) in v.iter_mut().enumerate() {
-                    let h = _mm256_loadu_si256(xs.as_ptr().add(16 * w).cast());
-                    *v = _mm512_castsi512_ps(_mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(h)));
-                }
-                for (w, e) in exp16n(v).into_iter().enumerate() {
-                    let b = _mm512_castps_si512(e);
-                    let lsb = _mm512_and_si512(_mm512_srli_epi32::<16>(b), one);
-                    let r = _mm512_add_epi32(b, _mm512_add_epi32(bias, lsb));
-                    let r = _mm512_srli_epi32::<16>(r);
-                    let nan = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(e, e);
-                    let r = _mm512_mask_blend_epi32(nan, r, all);
-                    _mm256_storeu_si256(
-                        os.as_mut_ptr().add(16 * w).cast(),
-                        _mm512_cvtepi32_epi16(r),
-                    );
-                }
-            }
-        }
-        n
+        let widen = |h| _mm512_castsi512_ps(_mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(h)));
+        let narrow = |e| {
+            let b = _mm512_castps_si512(e);
+            let lsb = _mm512_and_si512(_mm512_srli_epi32::<16>(b), one);
+            let r = _mm512_srli_epi32::<16>(_mm512_add_epi32(b, _mm512_add_epi32(bias, lsb)));
+            let nan = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(e, e);
+            _mm512_cvtepi32_epi16(_mm512_mask_blend_epi32(nan, r, all))
+        };
+        // SAFETY: this function's features include `exp_halves`'s.
+        unsafe { exp_halves(x, out, widen, narrow) }
     }
 
     /// `super::exp_shifted` on 16 lanes, `WAYS` vectors a step.
@@ -759,26 +758,24 @@ pub fn exp_shifted(x: &[f32], m: f32, out: &mut [f32]) {
     }
 }
 
-/// float16 `exp` of the whole `16 * WAYS`-element steps of `x` into `out` with AVX-512 (the
-/// same bits as widening, `exp_shifted` and F16C's narrowing); returns how many it did, 0
-/// without AVX-512.
-pub fn exp_f16(x: &[half::f16], out: &mut [half::f16]) -> usize {
+/// float16/bfloat16 `exp` of the whole `16 * WAYS`-element steps of `x` into `out` in AVX-512
+/// registers (the same bits as widening, `exp_shifted` and ATen's vector narrowing); returns
+/// how many it did: 0 for other types, and without AVX-512 (BW too, for bfloat16).
+pub fn exp_half<H: 'static>(x: &[H], out: &mut [H]) -> usize {
     #[cfg(target_arch = "x86_64")]
     if has_avx512() {
-        // SAFETY: the CPU has AVX-512F, AVX2 and FMA (checked just above).
-        return unsafe { avx512::exp_f16(x, out) };
-    }
-    0
-}
-
-/// bfloat16 `exp` of the whole `16 * WAYS`-element steps of `x` into `out` with AVX-512 (the
-/// same bits as widening, `exp_shifted` and ATen's vector narrowing); returns how many it did,
-/// 0 without AVX-512 BW.
-pub fn exp_bf16(x: &[half::bf16], out: &mut [half::bf16]) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if has_avx512() && std::is_x86_feature_detected!("avx512bw") {
-        // SAFETY: the CPU has AVX-512F/BW, AVX2 and FMA (checked just above).
-        return unsafe { avx512::exp_bf16(x, out) };
+        use super::sum::{slice_as, slice_as_mut};
+        use half::{bf16, f16};
+        if let (Some(x), Some(o)) = (slice_as::<H, f16>(x), slice_as_mut::<H, f16>(out)) {
+            // SAFETY: the CPU has AVX-512F, AVX2 and FMA (checked above).
+            return unsafe { avx512::exp_f16(x, o) };
+        }
+        if let (Some(x), Some(o)) = (slice_as::<H, bf16>(x), slice_as_mut::<H, bf16>(out)) {
+            if std::is_x86_feature_detected!("avx512bw") {
+                // SAFETY: the CPU has AVX-512F/BW, AVX2 and FMA (checked above).
+                return unsafe { avx512::exp_bf16(x, o) };
+            }
+        }
     }
     0
 }
@@ -844,7 +841,7 @@ mod tests {
         };
         let b: Vec<half::bf16> = all.iter().map(|&h| half::bf16::from_bits(h)).collect();
         let mut out = vec![half::bf16::ZERO; b.len()];
-        let done = exp_bf16(&b, &mut out);
+        let done = exp_half(&b, &mut out);
         let want = wide(b.iter().map(|h| h.load()).collect());
         for i in 0..done {
             let w = super::super::bf16_vectorized(want[i]);
@@ -852,7 +849,7 @@ mod tests {
         }
         let f: Vec<half::f16> = all.iter().map(|&h| half::f16::from_bits(h)).collect();
         let mut out = vec![half::f16::ZERO; f.len()];
-        let done = exp_f16(&f, &mut out);
+        let done = exp_half(&f, &mut out);
         let want = wide(f.iter().map(|h| h.to_f32()).collect());
         for i in 0..done {
             let (o, w) = (out[i], half::f16::from_f32(want[i]));

@@ -1,7 +1,6 @@
 //! Unary elementwise kernels, by dtype family (the op layer has already promoted the input).
 use super::elementwise::drive_grain;
 use super::math::FloatMath;
-use super::sum::{slice_as, slice_as_mut};
 use super::{exp_table, gelu, sleef, vmath, widen};
 use super::{internal, map_keep};
 use crate::backend::storage::output_vec;
@@ -198,16 +197,9 @@ fn fast_half<H: Element<M = f32>>(op: UnaryOp, v: &[H], x: &View) -> Option<Resu
             let mut s = &src[start..start + o.len()];
             let mut o = o;
             if op == UnaryOp::Exp {
-                // half whole steps widened, exponentiated and narrowed in registers
-                if let (Some(h), Some(ho)) = (slice_as::<H, f16>(s), slice_as_mut::<H, f16>(o)) {
-                    let done = sleef::exp_f16(h, ho);
-                    (s, o) = (&s[done..], &mut o[done..]);
-                } else if let (Some(h), Some(ho)) =
-                    (slice_as::<H, bf16>(s), slice_as_mut::<H, bf16>(o))
-                {
-                    let done = sleef::exp_bf16(h, ho);
-                    (s, o) = (&s[done..], &mut o[done..]);
-                }
+                // whole steps widened, exponentiated and narrowed in registers
+                let done = sleef::exp_half(s, o);
+                (s, o) = (&s[done..], &mut o[done..]);
             }
             widen::blockwise(s, o, |at, w, r| match op {
                 UnaryOp::Exp => sleef::exp_shifted(w, 0.0, r),

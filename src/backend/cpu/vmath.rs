@@ -300,6 +300,7 @@ fn ln_faithful_blocks(x: &[f32], out: &mut [f32]) {
         .zip(out[..whole].chunks_exact_mut(BLOCK));
     for (xs, os) in blocks {
         ln_faithful_block(xs.try_into().expect("BLOCK"), os.try_into().expect("BLOCK"));
+        // a fold, not `all`: no early exit, so it vectorises
         if !xs.iter().fold(true, |all, &v| all & normal(v)) {
             for (o, &v) in os.iter_mut().zip(xs) {
                 if !normal(v) {
