@@ -10,6 +10,7 @@ def filled(n):
 a6 = filled(1_000_000); b6 = filled(1_000_000) + 0.5
 a7 = filled(10_000_000)
 a4 = filled(10_000)
+a5 = filled(100_000)
 m3 = filled(1_000_000).reshape(1000, 1000)
 m4 = a7.reshape(10000, 1000)
 tall = a6.reshape(100000, 10)
@@ -30,6 +31,12 @@ rows = [
     ("mul 1e6", lambda: a6 * b6, 10),
     ("div 1e6", lambda: a6 / b6, 10),
     ("exp 1e6", lambda: torch.exp(a6), 5),
+    ("exp 1e5", lambda: torch.exp(a5), 50),
+    ("log 1e5", lambda: torch.log(a5), 50),
+    ("log 1e6", lambda: torch.log(a6), 5),
+    ("tanh 1e4", lambda: torch.tanh(a4), 200),
+    ("tanh 1e5", lambda: torch.tanh(a5), 50),
+    ("tanh 1e6", lambda: torch.tanh(a6), 5),
     ("sigmoid 1e6", lambda: torch.sigmoid(a6), 5),
     ("sigmoid 1e4", lambda: torch.sigmoid(a4), 200),
     ("sum 1e7", lambda: a7.sum(), 5),

@@ -168,15 +168,21 @@ mod lanes16 {
 }
 
 #[cfg(target_arch = "x86_64")]
-mod lanes8 {
+pub(super) mod lanes8 {
     use super::*;
     use std::arch::x86_64::*;
 
-    /// Entry `k & 31` of a 32-float table held as four vectors of 8: a permute within each
-    /// quarter, then bits 3 and 4 of `k` pick the quarter (blendv reads a lane's sign bit).
+    /// Entry `k & 31` of a 32-float table held as four vectors of 8 (exp's and tanh's): a
+    /// permute within each quarter, then bits 3 and 4 of `k` pick the quarter (blendv reads a
+    /// lane's sign bit).
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn lookup(q: &[__m256; 4], k: __m256i, bit3: __m256, bit4: __m256) -> __m256 {
+    pub(in crate::backend::cpu) fn lookup(
+        q: &[__m256; 4],
+        k: __m256i,
+        bit3: __m256,
+        bit4: __m256,
+    ) -> __m256 {
         let low = _mm256_blendv_ps(
             _mm256_permutevar8x32_ps(q[0], k),
             _mm256_permutevar8x32_ps(q[1], k),

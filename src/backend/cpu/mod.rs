@@ -27,6 +27,7 @@ pub mod sleef;
 mod softmax;
 mod softmax_grad;
 mod sum;
+mod tanh_table;
 pub mod team;
 mod transpose;
 mod unary;

@@ -1,7 +1,7 @@
 //! Unary elementwise kernels, by dtype family (the op layer has already promoted the input).
 use super::elementwise::drive_grain;
 use super::math::FloatMath;
-use super::{exp_table, gelu, sleef, vmath, widen};
+use super::{exp_table, gelu, sleef, tanh_table, vmath, widen};
 use super::{internal, map_keep};
 use crate::backend::storage::output_vec;
 use crate::backend::storage::{Arith, Buffer, Element};
@@ -140,7 +140,7 @@ pub(super) fn transcendental(
     match op {
         UnaryOp::Exp => exp_table::exp_slice(x, out),
         UnaryOp::Log => vmath::ln_faithful_slice(x, out),
-        UnaryOp::Tanh => vmath::tanh_slice(x, out),
+        UnaryOp::Tanh => tanh_table::tanh_slice(x, out),
         // the scalar tails: glibc's expf, whose correctly rounded value `vmath::exp` is
         UnaryOp::Silu => split_tail(x, at, n, step, out, sleef::silu_slice, |v| {
             v / (1.0 + vmath::exp(-v))
@@ -188,8 +188,8 @@ fn fast_f32(op: UnaryOp, v: &[f32], x: &View) -> Option<Result<Laid>> {
 
 /// float16/bfloat16 `exp`, `log`, `tanh`, `sigmoid`, `silu` and gelu: ATen runs the float kernels on each
 /// widened vector (`Vectorized<Half>` holds 32, so the sigmoid and silu loops step by 64). Its
-/// exp and log there are SLEEF's (MKL serves only float32/float64); tanh keeps `vmath`'s (SLEEF's
-/// tanhf is not ported: a rare last-bit difference after rounding to the half type).
+/// exp and log there are SLEEF's (MKL serves only float32/float64); tanh is float32's table
+/// (SLEEF's tanhf is not ported: a rare last-bit difference after rounding to the half type).
 fn fast_half<H: Element<M = f32>>(op: UnaryOp, v: &[H], x: &View) -> Option<Result<Laid>> {
     let src = transcendental_src(op, v, x)?;
     Some(output_vec::<H>(src.len()).map(|mut out| {
@@ -223,8 +223,10 @@ pub fn unary(op: UnaryOp, x: &View) -> Result<Laid> {
         return r;
     }
     match &*b {
-        // strided float32 exp: the contiguous kernel's function, so a layout never shows
+        // strided float32 exp and tanh: the contiguous kernels' functions, so a layout never
+        // shows
         Buffer::F32(v) if op == UnaryOp::Exp => Ok(map_keep(v, x, exp_table::exp)?.wrap()),
+        Buffer::F32(v) if op == UnaryOp::Tanh => Ok(map_keep(v, x, tanh_table::tanh)?.wrap()),
         Buffer::F32(v) => float_kernel::<f32>(op, v, x),
         Buffer::F64(v) => float_kernel::<f64>(op, v, x),
         Buffer::F16(v) => float_kernel::<f16>(op, v, x),
