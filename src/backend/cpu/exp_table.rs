@@ -2,14 +2,16 @@
 //!
 //! `e^x = 2^m * 2^(j/32) * e^r` with `k = 32m + j` the integer nearest `x * 32/ln 2` and
 //! `|r| <= ln(2)/64`. `2^(j/32)` is a table entry held as two floats (`HI + LO`, 48 bits), and
-//! the sum `HI + (HI * (e^r - 1) + LO * e^r)` is rounded once at the end, so the result is
-//! within 0.519 ulp of e^x and is the correctly rounded value for all but 0.035% of floats
-//! (checked against libm over every one of the 2.2 billion floats of the fast range). PyTorch's own kernel (MKL's VML, closed code)
-//! is within 1 ulp; on its sampled outputs (`tests/data/vmath_golden.txt`) this agrees as
-//! often as the correctly rounded value does.
+//! the sum `HI + (HI * (e^r - 1) + LO)` is rounded once at the end, so the result is within
+//! 0.525 ulp of e^x and is the correctly rounded value for all but 0.04% of floats (checked
+//! against libm over every 13th float of the fast range). PyTorch's own kernel (MKL's VML,
+//! closed code) is within 1 ulp; on its sampled outputs (`tests/data/vmath_golden.txt`) this
+//! agrees within a few in 9000 as often as the correctly rounded value does.
 //!
 //! Why not `vmath::exp` (f64, correctly rounded): 8 lanes and a degree-12 polynomial cost
-//! 1.8 cycles an element, twice MKL's on a core with two FMA pipes; this is 0.55.
+//! 1.8 cycles an element, twice MKL's on a core with two FMA pipes; this is 16 vector
+//! operations for 16 elements (it was 24 with `r` carried as two floats and a longer
+//! polynomial, for 0.035% instead of 0.04% not correctly rounded).
 //!
 //! The fast path covers `[-87, 88]`, where the result is a normal float; beyond it infinities
 //! and zeros are set directly, and NaN and the two narrow bands between go to `vmath::exp`. Every
@@ -37,8 +39,9 @@ const SCALE: f32 = f32::from_bits(0x4238_aa3b);
 /// |k| < 4096 of the fast range (Cody and Waite's reduction).
 const C_HI: f32 = f32::from_bits(0x3cb1_7000);
 const C_LO: f32 = f32::from_bits(0x3585_fdf4);
-/// e^r - 1 - r = r^2 (1/2 + r/6 + r^2/24 + r^3/120) + O(r^6): below 2^-45 relative at |r| <= ln(2)/64.
-const P: [f32; 4] = [1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5];
+/// e^r - 1 - r = r^2 (1/2 + r/6 + r^2/24) + O(r^5): the rest is below 2^-39 at
+/// |r| <= ln(2)/64, against e^x's half ulp of 2^-25 relative.
+const P: [f32; 3] = [1.0 / 24.0, 1.0 / 6.0, 0.5];
 /// The fast path's range: results there are normal floats and `m` stays in [-126, 126].
 const FAST_MIN: f32 = -87.0;
 const FAST_MAX: f32 = 88.0;
@@ -72,13 +75,10 @@ fn fast(x: f32) -> f32 {
         f32::from_bits(HI[(k & 31) as usize]),
         f32::from_bits(LO[(k & 31) as usize]),
     );
-    let r_hi = kf.mul_add(-C_HI, x);
-    let r_lo = kf * -C_LO;
-    let r = r_hi + r_lo;
-    let p = P[0].mul_add(r, P[1]).mul_add(r, P[2]).mul_add(r, P[3]);
-    let a = r_lo + r * r * p;
-    let c = th.mul_add(a, tl.mul_add(r_hi, tl));
-    let y = th + th.mul_add(r_hi, c);
+    // x - k C_HI is exact; then one rounding, within 2^-25 of |r| <= 0.0109
+    let r = kf.mul_add(-C_LO, kf.mul_add(-C_HI, x));
+    let q = (r * r).mul_add(P[0].mul_add(r, P[1]).mul_add(r, P[2]), r); // e^r - 1
+    let y = th + th.mul_add(q, tl);
     f32::from_bits((y.to_bits() as i32).wrapping_add((k >> 5) << 23) as u32)
 }
 
@@ -131,7 +131,7 @@ mod lanes16 {
         };
         let s = _mm512_set1_ps;
         let (magic, scale, nc_hi, nc_lo) = (s(MAGIC), s(SCALE), s(-C_HI), s(-C_LO));
-        let (p0, p1, p2, p3) = (s(P[0]), s(P[1]), s(P[2]), s(P[3]));
+        let (p0, p1, p2, to_m) = (s(P[0]), s(P[1]), s(P[2]), s(1.0 / 32.0));
         let (lo, hi) = (s(FAST_MIN), s(FAST_MAX));
         let whole = x.len() / 16 * 16;
         for (xs, os) in x[..whole]
@@ -142,21 +142,21 @@ mod lanes16 {
             let v = unsafe { _mm512_loadu_ps(xs.as_ptr()) };
             let t = _mm512_fmadd_ps(v, scale, magic);
             let kf = _mm512_sub_ps(t, magic);
-            let k = _mm512_sub_epi32(_mm512_castps_si512(t), _mm512_castps_si512(magic));
-            // the permutes read the low 5 bits of each lane: j = k & 31
+            // the permutes read the low 5 bits of each lane, which are j (MAGIC's are 0)
+            let k = _mm512_castps_si512(t);
             let th = _mm512_permutex2var_ps(h0, k, h1);
             let tl = _mm512_permutex2var_ps(l0, k, l1);
-            let r_hi = _mm512_fmadd_ps(kf, nc_hi, v);
-            let r_lo = _mm512_mul_ps(kf, nc_lo);
-            let r = _mm512_add_ps(r_hi, r_lo);
-            let p = _mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_fmadd_ps(p0, r, p1), r, p2), r, p3);
-            let a = _mm512_add_ps(r_lo, _mm512_mul_ps(_mm512_mul_ps(r, r), p));
-            let c = _mm512_fmadd_ps(th, a, _mm512_fmadd_ps(tl, r_hi, tl));
-            let y = _mm512_add_ps(th, _mm512_fmadd_ps(th, r_hi, c));
-            let m = _mm512_slli_epi32::<23>(_mm512_srai_epi32::<5>(k));
-            let y = _mm512_castsi512_ps(_mm512_add_epi32(_mm512_castps_si512(y), m));
-            let fast =
-                _mm512_cmp_ps_mask::<_CMP_GE_OQ>(v, lo) & _mm512_cmp_ps_mask::<_CMP_LE_OQ>(v, hi);
+            let r = _mm512_fmadd_ps(kf, nc_lo, _mm512_fmadd_ps(kf, nc_hi, v));
+            let p = _mm512_fmadd_ps(_mm512_fmadd_ps(p0, r, p1), r, p2);
+            let q = _mm512_fmadd_ps(_mm512_mul_ps(r, r), p, r);
+            let y = _mm512_add_ps(th, _mm512_fmadd_ps(th, q, tl));
+            // y * 2^floor(k/32): exact, the result being a normal float in the fast range
+            let y = _mm512_scalef_ps(y, _mm512_mul_ps(kf, to_m));
+            let fast = _mm512_mask_cmp_ps_mask::<_CMP_LE_OQ>(
+                _mm512_cmp_ps_mask::<_CMP_GE_OQ>(v, lo),
+                v,
+                hi,
+            );
             // SAFETY: as above.
             unsafe { _mm512_storeu_ps(os.as_mut_ptr(), y) };
             if fast != 0xffff {
@@ -208,7 +208,7 @@ pub(super) mod lanes8 {
         let (hq, lq) = (quarters(&HI), quarters(&LO));
         let s = _mm256_set1_ps;
         let (magic, scale, nc_hi, nc_lo) = (s(MAGIC), s(SCALE), s(-C_HI), s(-C_LO));
-        let (p0, p1, p2, p3) = (s(P[0]), s(P[1]), s(P[2]), s(P[3]));
+        let (p0, p1, p2) = (s(P[0]), s(P[1]), s(P[2]));
         let (lo, hi) = (s(FAST_MIN), s(FAST_MAX));
         let whole = x.len() / 8 * 8;
         for (xs, os) in x[..whole]
@@ -224,13 +224,10 @@ pub(super) mod lanes8 {
             let bit4 = _mm256_castsi256_ps(_mm256_slli_epi32::<27>(k));
             let th = lookup(&hq, k, bit3, bit4);
             let tl = lookup(&lq, k, bit3, bit4);
-            let r_hi = _mm256_fmadd_ps(kf, nc_hi, v);
-            let r_lo = _mm256_mul_ps(kf, nc_lo);
-            let r = _mm256_add_ps(r_hi, r_lo);
-            let p = _mm256_fmadd_ps(_mm256_fmadd_ps(_mm256_fmadd_ps(p0, r, p1), r, p2), r, p3);
-            let a = _mm256_add_ps(r_lo, _mm256_mul_ps(_mm256_mul_ps(r, r), p));
-            let c = _mm256_fmadd_ps(th, a, _mm256_fmadd_ps(tl, r_hi, tl));
-            let y = _mm256_add_ps(th, _mm256_fmadd_ps(th, r_hi, c));
+            let r = _mm256_fmadd_ps(kf, nc_lo, _mm256_fmadd_ps(kf, nc_hi, v));
+            let p = _mm256_fmadd_ps(_mm256_fmadd_ps(p0, r, p1), r, p2);
+            let q = _mm256_fmadd_ps(_mm256_mul_ps(r, r), p, r);
+            let y = _mm256_add_ps(th, _mm256_fmadd_ps(th, q, tl));
             let m = _mm256_slli_epi32::<23>(_mm256_srai_epi32::<5>(k));
             let y = _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(y), m));
             let fast = _mm256_movemask_ps(_mm256_and_ps(
@@ -259,7 +256,7 @@ mod tests {
         (y as f64 - e).abs() / ulp
     }
 
-    /// Every 61st float of the fast range (37 million): within 0.52 ulp, and correctly
+    /// Every 61st float of the fast range (37 million): within 0.53 ulp, and correctly
     /// rounded for all but 0.05%.
     #[test]
     fn within_half_an_ulp_and_nearly_always_correctly_rounded() {
@@ -275,12 +272,12 @@ mod tests {
                 n += 1;
             }
         }
-        assert!(worst < 0.52, "{worst} ulp");
+        assert!(worst < 0.53, "{worst} ulp");
         assert!(off * 2000 < n, "{off} of {n} not correctly rounded");
     }
 
     /// PyTorch's sampled exp bits: this agrees with them as often as the correctly rounded
-    /// value does (give or take a few of the ~9900).
+    /// value does, give or take a few of the ~9900 (10 fewer today).
     #[test]
     fn agrees_with_pytorch_as_often_as_the_correctly_rounded_value() {
         let golden = include_str!("../../../tests/data/vmath_golden.txt");
@@ -292,7 +289,7 @@ mod tests {
             ours += same(exp(x)) as i32;
             cr += same(super::super::vmath::exp(x)) as i32;
         }
-        assert!(ours >= cr - 10, "{ours} against {cr}");
+        assert!(ours >= cr - 20, "{ours} against {cr}");
     }
 
     /// The vector builds give the scalar function's bits, the edges included: whole vectors,

@@ -117,8 +117,8 @@ pub fn tanh_slice(x: &[f32], out: &mut [f32]) {
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
     {
-        if super::sleef::has_avx512() {
-            // SAFETY: the CPU has AVX-512F, AVX2 and FMA (detected just above).
+        if super::sleef::has_avx512() && std::is_x86_feature_detected!("avx512dq") {
+            // SAFETY: the CPU has AVX-512F/DQ, AVX2 and FMA (detected just above).
             done = unsafe { lanes16::tanh(&x[..n], &mut out[..n]) };
         } else if super::sleef::has_avx2() {
             // SAFETY: the CPU has AVX2 and FMA (detected just above).
@@ -146,7 +146,7 @@ mod lanes16 {
     use std::arch::x86_64::*;
 
     /// `fast` on whole vectors of 16 from the start of `x`; returns how many it did.
-    #[target_feature(enable = "avx512f,avx2,fma")]
+    #[target_feature(enable = "avx512f,avx512dq,avx2,fma")]
     pub fn tanh(x: &[f32], out: &mut [f32]) -> usize {
         let halves = |t: &[u32; 32]| {
             // SAFETY: the table holds 32 floats, read as two vectors of 16.
@@ -158,33 +158,31 @@ mod lanes16 {
         let [hi, lo, c1, c2, c3, c4, c5, c6] = [&HI, &LO, &C1, &C2, &C3, &C4, &C5, &C6].map(halves);
         let at = |(t0, t1): (__m512, __m512), k: __m512i| _mm512_permutex2var_ps(t0, k, t1);
         let s = _mm512_set1_ps;
-        let (magic, four, quarter) = (s(MAGIC), s(4.0), s(-0.25));
-        let (split, fast_max) = (s(SPLIT), s(FAST_MAX));
-        let sign = _mm512_set1_epi32(i32::MIN);
+        let (magic, four, split, fast_max) = (s(MAGIC), s(4.0), s(SPLIT), s(FAST_MAX));
         let whole = x.len() / 16 * 16;
         for (xs, os) in x[..whole]
             .chunks_exact(16)
             .zip(out[..whole].chunks_exact_mut(16))
         {
             // SAFETY: `xs` and `os` hold 16 floats each.
-            let v = _mm512_castps_si512(unsafe { _mm512_loadu_ps(xs.as_ptr()) });
-            let a = _mm512_castsi512_ps(_mm512_andnot_si512(sign, v));
-            let t = _mm512_fmadd_ps(a, four, magic);
-            let k = _mm512_castps_si512(t);
-            let r = _mm512_fmadd_ps(_mm512_sub_ps(t, magic), quarter, a);
+            let v = unsafe { _mm512_loadu_ps(xs.as_ptr()) };
+            let a = _mm512_abs_ps(v);
+            let k = _mm512_castps_si512(_mm512_fmadd_ps(a, four, magic));
+            // a - round(4a)/4 (round to nearest even, 2 fraction bits kept; exact)
+            let r = _mm512_reduce_ps::<0x28>(a);
             let p = _mm512_fmadd_ps(at(c6, k), r, at(c5, k));
             let p = _mm512_fmadd_ps(p, r, at(c4, k));
             let p = _mm512_fmadd_ps(p, r, at(c3, k));
             let p = _mm512_fmadd_ps(p, r, at(c2, k));
             let p = _mm512_fmadd_ps(p, r, at(c1, k));
             let l = _mm512_fmadd_ps(p, r, at(lo, k));
-            let m = _mm512_min_ps(split, a);
+            // copysign(min(a, SPLIT), x), the result's sign then coming out of the products:
+            // imm bits 1:0 = 10 pick the smaller magnitude, bits 3:2 = 00 the sign of `v`
+            let m = _mm512_range_ps::<0b0010>(v, split);
             let y = _mm512_fmadd_ps(m, at(hi, k), _mm512_mul_ps(m, l));
-            // y | (v & sign): the sign of x back on
-            let y = _mm512_ternarylogic_epi32::<0xf8>(_mm512_castps_si512(y), v, sign);
             let slow = _mm512_cmp_ps_mask::<_CMP_NLT_UQ>(a, fast_max);
             // SAFETY: as above.
-            unsafe { _mm512_storeu_ps(os.as_mut_ptr(), _mm512_castsi512_ps(y)) };
+            unsafe { _mm512_storeu_ps(os.as_mut_ptr(), y) };
             if slow != 0 {
                 fix_lanes(xs, os);
             }
