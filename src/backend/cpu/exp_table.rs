@@ -84,51 +84,28 @@ fn fast(x: f32) -> f32 {
 
 /// `out[i] = exp(x[i])` (equal lengths).
 pub fn exp_slice(x: &[f32], out: &mut [f32]) {
-    let n = x.len().min(out.len());
-    let mut done = 0;
     #[cfg(target_arch = "x86_64")]
-    {
-        if super::sleef::has_avx512() {
-            // SAFETY: the CPU has AVX-512F, AVX2 and FMA (detected just above).
-            done = unsafe { lanes16::exp(&x[..n], &mut out[..n]) };
-        } else if super::sleef::has_avx2() {
-            // SAFETY: the CPU has AVX2 and FMA (detected just above).
-            done = unsafe { lanes8::exp(&x[..n], &mut out[..n]) };
-        }
-    }
-    for (o, &v) in out[done..n].iter_mut().zip(&x[done..n]) {
-        *o = exp(v);
-    }
+    super::table32::map(x, out, exp, lanes16::exp, lanes8::exp);
+    #[cfg(not(target_arch = "x86_64"))]
+    out.iter_mut().zip(x).for_each(|(o, &v)| *o = exp(v));
 }
 
-/// The lanes of a vector outside the fast range, redone by `exp`.
+/// Whether the vector loops' fast path covers `x`.
 #[cfg(target_arch = "x86_64")]
-fn fix_lanes(x: &[f32], y: &mut [f32]) {
-    for (y, &v) in y.iter_mut().zip(x) {
-        if !(FAST_MIN..=FAST_MAX).contains(&v) {
-            *y = exp(v);
-        }
-    }
+fn covered(x: f32) -> bool {
+    (FAST_MIN..=FAST_MAX).contains(&x)
 }
 
 #[cfg(target_arch = "x86_64")]
 mod lanes16 {
+    use super::super::table32::{halves, redo};
     use super::*;
     use std::arch::x86_64::*;
 
     /// `fast` on whole vectors of 16 from the start of `x`; returns how many it did.
     #[target_feature(enable = "avx512f,avx2,fma")]
     pub fn exp(x: &[f32], out: &mut [f32]) -> usize {
-        // SAFETY: the tables are 32 floats each, read as two vectors of 16.
-        let (h0, h1, l0, l1) = unsafe {
-            let (h, l) = (HI.as_ptr() as *const f32, LO.as_ptr() as *const f32);
-            (
-                _mm512_loadu_ps(h),
-                _mm512_loadu_ps(h.add(16)),
-                _mm512_loadu_ps(l),
-                _mm512_loadu_ps(l.add(16)),
-            )
-        };
+        let ((h0, h1), (l0, l1)) = (halves(&HI), halves(&LO));
         let s = _mm512_set1_ps;
         let (magic, scale, nc_hi, nc_lo) = (s(MAGIC), s(SCALE), s(-C_HI), s(-C_LO));
         let (p0, p1, p2, to_m) = (s(P[0]), s(P[1]), s(P[2]), s(1.0 / 32.0));
@@ -160,7 +137,7 @@ mod lanes16 {
             // SAFETY: as above.
             unsafe { _mm512_storeu_ps(os.as_mut_ptr(), y) };
             if fast != 0xffff {
-                fix_lanes(xs, os);
+                redo(xs, os, covered, super::exp);
             }
         }
         whole
@@ -168,43 +145,14 @@ mod lanes16 {
 }
 
 #[cfg(target_arch = "x86_64")]
-pub(super) mod lanes8 {
+mod lanes8 {
+    use super::super::table32::{lookup, quarter_bits, quarters, redo};
     use super::*;
     use std::arch::x86_64::*;
-
-    /// Entry `k & 31` of a 32-float table held as four vectors of 8 (exp's and tanh's): a
-    /// permute within each quarter, then bits 3 and 4 of `k` pick the quarter (blendv reads a
-    /// lane's sign bit).
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    pub(in crate::backend::cpu) fn lookup(
-        q: &[__m256; 4],
-        k: __m256i,
-        bit3: __m256,
-        bit4: __m256,
-    ) -> __m256 {
-        let low = _mm256_blendv_ps(
-            _mm256_permutevar8x32_ps(q[0], k),
-            _mm256_permutevar8x32_ps(q[1], k),
-            bit3,
-        );
-        let high = _mm256_blendv_ps(
-            _mm256_permutevar8x32_ps(q[2], k),
-            _mm256_permutevar8x32_ps(q[3], k),
-            bit3,
-        );
-        _mm256_blendv_ps(low, high, bit4)
-    }
 
     /// `fast` on whole vectors of 8 from the start of `x`; returns how many it did.
     #[target_feature(enable = "avx2,fma")]
     pub fn exp(x: &[f32], out: &mut [f32]) -> usize {
-        let quarters = |t: &[u32; 32]| {
-            // SAFETY: the table holds 32 floats, read as four vectors of 8.
-            std::array::from_fn::<_, 4, _>(|i| unsafe {
-                _mm256_loadu_ps((t.as_ptr() as *const f32).add(8 * i))
-            })
-        };
         let (hq, lq) = (quarters(&HI), quarters(&LO));
         let s = _mm256_set1_ps;
         let (magic, scale, nc_hi, nc_lo) = (s(MAGIC), s(SCALE), s(-C_HI), s(-C_LO));
@@ -220,10 +168,8 @@ pub(super) mod lanes8 {
             let t = _mm256_fmadd_ps(v, scale, magic);
             let kf = _mm256_sub_ps(t, magic);
             let k = _mm256_sub_epi32(_mm256_castps_si256(t), _mm256_castps_si256(magic));
-            let bit3 = _mm256_castsi256_ps(_mm256_slli_epi32::<28>(k));
-            let bit4 = _mm256_castsi256_ps(_mm256_slli_epi32::<27>(k));
-            let th = lookup(&hq, k, bit3, bit4);
-            let tl = lookup(&lq, k, bit3, bit4);
+            let bits = quarter_bits(k);
+            let (th, tl) = (lookup(&hq, k, bits), lookup(&lq, k, bits));
             let r = _mm256_fmadd_ps(kf, nc_lo, _mm256_fmadd_ps(kf, nc_hi, v));
             let p = _mm256_fmadd_ps(_mm256_fmadd_ps(p0, r, p1), r, p2);
             let q = _mm256_fmadd_ps(_mm256_mul_ps(r, r), p, r);
@@ -237,7 +183,7 @@ pub(super) mod lanes8 {
             // SAFETY: as above.
             unsafe { _mm256_storeu_ps(os.as_mut_ptr(), y) };
             if fast != 0xff {
-                fix_lanes(xs, os);
+                redo(xs, os, covered, super::exp);
             }
         }
         whole
@@ -317,25 +263,8 @@ mod tests {
             f32::MAX,
             f32::MIN,
         ]);
-        let want: Vec<u32> = xs.iter().map(|&x| exp(x).to_bits()).collect();
-        let mut out = vec![0f32; xs.len()];
-        let check = |out: &[f32]| {
-            for ((&o, &w), &x) in out.iter().zip(&want).zip(&xs) {
-                assert!(o.to_bits() == w || o.is_nan() && x.is_nan(), "exp({x:e})");
-            }
-        };
-        exp_slice(&xs, &mut out);
-        check(&out);
         #[cfg(target_arch = "x86_64")]
-        if super::super::sleef::has_avx2() {
-            out.fill(0.0);
-            // SAFETY: the CPU has AVX2 and FMA.
-            let done = unsafe { lanes8::exp(&xs, &mut out) };
-            for (o, &v) in out[done..].iter_mut().zip(&xs[done..]) {
-                *o = exp(v);
-            }
-            check(&out);
-        }
+        super::super::table32::assert_builds_agree("exp", &xs, exp, lanes16::exp, lanes8::exp);
         // beyond the fast range, the correctly rounded route's values
         for x in [
             88.5f32, 88.72283, 88.72284, 89.0, 89.5, 1e30, -87.5, -103.9, -104.0, -104.5,

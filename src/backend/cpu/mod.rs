@@ -27,6 +27,8 @@ pub mod sleef;
 mod softmax;
 mod softmax_grad;
 mod sum;
+#[cfg(target_arch = "x86_64")]
+mod table32;
 mod tanh_table;
 pub mod team;
 mod transpose;

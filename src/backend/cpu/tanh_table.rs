@@ -113,49 +113,29 @@ fn fast(a: f32) -> f32 {
 
 /// `out[i] = tanh(x[i])` (equal lengths).
 pub fn tanh_slice(x: &[f32], out: &mut [f32]) {
-    let n = x.len().min(out.len());
-    let mut done = 0;
     #[cfg(target_arch = "x86_64")]
-    {
-        if super::sleef::has_avx512() && std::is_x86_feature_detected!("avx512dq") {
-            // SAFETY: the CPU has AVX-512F/DQ, AVX2 and FMA (detected just above).
-            done = unsafe { lanes16::tanh(&x[..n], &mut out[..n]) };
-        } else if super::sleef::has_avx2() {
-            // SAFETY: the CPU has AVX2 and FMA (detected just above).
-            done = unsafe { lanes8::tanh(&x[..n], &mut out[..n]) };
-        }
-    }
-    for (o, &v) in out[done..n].iter_mut().zip(&x[done..n]) {
-        *o = tanh(v);
-    }
+    super::table32::map(x, out, tanh, lanes16::tanh, lanes8::tanh);
+    #[cfg(not(target_arch = "x86_64"))]
+    out.iter_mut().zip(x).for_each(|(o, &v)| *o = tanh(v));
 }
 
-/// The lanes of a vector at or beyond 7.875 (or NaN), redone by `tanh`.
+/// Whether the vector loops' table covers `x` (below 7.875; not NaN).
 #[cfg(target_arch = "x86_64")]
-fn fix_lanes(x: &[f32], y: &mut [f32]) {
-    for (y, &v) in y.iter_mut().zip(x) {
-        if v.is_nan() || v.abs() >= FAST_MAX {
-            *y = tanh(v);
-        }
-    }
+fn covered(x: f32) -> bool {
+    x.abs() < FAST_MAX
 }
 
 #[cfg(target_arch = "x86_64")]
 mod lanes16 {
+    use super::super::table32::{halves, redo};
     use super::*;
     use std::arch::x86_64::*;
 
     /// `fast` on whole vectors of 16 from the start of `x`; returns how many it did.
     #[target_feature(enable = "avx512f,avx512dq,avx2,fma")]
     pub fn tanh(x: &[f32], out: &mut [f32]) -> usize {
-        let halves = |t: &[u32; 32]| {
-            // SAFETY: the table holds 32 floats, read as two vectors of 16.
-            unsafe {
-                let p = t.as_ptr() as *const f32;
-                (_mm512_loadu_ps(p), _mm512_loadu_ps(p.add(16)))
-            }
-        };
-        let [hi, lo, c1, c2, c3, c4, c5, c6] = [&HI, &LO, &C1, &C2, &C3, &C4, &C5, &C6].map(halves);
+        let [hi, lo, c1, c2, c3, c4, c5, c6] =
+            [&HI, &LO, &C1, &C2, &C3, &C4, &C5, &C6].map(|t| halves(t));
         let at = |(t0, t1): (__m512, __m512), k: __m512i| _mm512_permutex2var_ps(t0, k, t1);
         let s = _mm512_set1_ps;
         let (magic, four, split, fast_max) = (s(MAGIC), s(4.0), s(SPLIT), s(FAST_MAX));
@@ -184,7 +164,7 @@ mod lanes16 {
             // SAFETY: as above.
             unsafe { _mm512_storeu_ps(os.as_mut_ptr(), y) };
             if slow != 0 {
-                fix_lanes(xs, os);
+                redo(xs, os, covered, super::tanh);
             }
         }
         whole
@@ -193,21 +173,15 @@ mod lanes16 {
 
 #[cfg(target_arch = "x86_64")]
 mod lanes8 {
-    use super::super::exp_table::lanes8::lookup;
+    use super::super::table32::{lookup, quarter_bits, quarters, redo};
     use super::*;
     use std::arch::x86_64::*;
 
     /// `fast` on whole vectors of 8 from the start of `x`; returns how many it did.
     #[target_feature(enable = "avx2,fma")]
     pub fn tanh(x: &[f32], out: &mut [f32]) -> usize {
-        let quarters = |t: &[u32; 32]| {
-            // SAFETY: the table holds 32 floats, read as four vectors of 8.
-            std::array::from_fn::<_, 4, _>(|i| unsafe {
-                _mm256_loadu_ps((t.as_ptr() as *const f32).add(8 * i))
-            })
-        };
         let [hi, lo, c1, c2, c3, c4, c5, c6] =
-            [&HI, &LO, &C1, &C2, &C3, &C4, &C5, &C6].map(quarters);
+            [&HI, &LO, &C1, &C2, &C3, &C4, &C5, &C6].map(|t| quarters(t));
         let s = _mm256_set1_ps;
         let (magic, four, quarter) = (s(MAGIC), s(4.0), s(-0.25));
         let (split, fast_max, sign) = (s(SPLIT), s(FAST_MAX), s(-0.0));
@@ -221,9 +195,8 @@ mod lanes8 {
             let a = _mm256_andnot_ps(sign, v);
             let t = _mm256_fmadd_ps(a, four, magic);
             let k = _mm256_castps_si256(t);
-            let bit3 = _mm256_castsi256_ps(_mm256_slli_epi32::<28>(k));
-            let bit4 = _mm256_castsi256_ps(_mm256_slli_epi32::<27>(k));
-            let at = |q: &[__m256; 4]| lookup(q, k, bit3, bit4);
+            let bits = quarter_bits(k);
+            let at = |q: &[__m256; 4]| lookup(q, k, bits);
             let r = _mm256_fmadd_ps(_mm256_sub_ps(t, magic), quarter, a);
             let p = _mm256_fmadd_ps(at(&c6), r, at(&c5));
             let p = _mm256_fmadd_ps(p, r, at(&c4));
@@ -238,7 +211,7 @@ mod lanes8 {
             // SAFETY: as above.
             unsafe { _mm256_storeu_ps(os.as_mut_ptr(), y) };
             if slow != 0 {
-                fix_lanes(xs, os);
+                redo(xs, os, covered, super::tanh);
             }
         }
         whole
@@ -306,25 +279,8 @@ mod tests {
             1.125,
             f32::MAX,
         ]);
-        let want: Vec<u32> = xs.iter().map(|&x| tanh(x).to_bits()).collect();
-        let mut out = vec![0f32; xs.len()];
-        let check = |out: &[f32]| {
-            for ((&o, &w), &x) in out.iter().zip(&want).zip(&xs) {
-                assert!(o.to_bits() == w || o.is_nan() && x.is_nan(), "tanh({x:e})");
-            }
-        };
-        tanh_slice(&xs, &mut out);
-        check(&out);
         #[cfg(target_arch = "x86_64")]
-        if super::super::sleef::has_avx2() {
-            out.fill(0.0);
-            // SAFETY: the CPU has AVX2 and FMA.
-            let done = unsafe { lanes8::tanh(&xs, &mut out) };
-            for (o, &v) in out[done..].iter_mut().zip(&xs[done..]) {
-                *o = tanh(v);
-            }
-            check(&out);
-        }
+        super::super::table32::assert_builds_agree("tanh", &xs, tanh, lanes16::tanh, lanes8::tanh);
     }
 
     /// The edges: ±1 from `ONE_FROM` (where the correctly rounded route turns 1), that route
