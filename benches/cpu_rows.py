@@ -21,6 +21,7 @@ target = torch.randint(0, 1024, (4096,))
 xs = torch.randn(4096, 1024, requires_grad=True)
 ys = torch.softmax(xs, dim=1)
 yl = F.log_softmax(xs, dim=1)
+s784 = filled(512 * 784).reshape(512, 784)
 s256 = filled(65536).reshape(256, 256)
 x3 = torch.randn(64, 128, 32)
 w100 = torch.randn(10000, 100, requires_grad=True)
@@ -30,6 +31,10 @@ rows = [
     ("add 1e6", lambda: a6 + b6, 10),
     ("mul 1e6", lambda: a6 * b6, 10),
     ("div 1e6", lambda: a6 / b6, 10),
+    ("add 1e5", lambda: a5 + a5, 50),
+    ("mul 1e5", lambda: a5 * a5, 50),
+    ("div 1e5", lambda: a5 / a5, 50),
+    ("clone 512x784", lambda: s784.clone(), 50),
     ("exp 1e6", lambda: torch.exp(a6), 5),
     ("exp 1e5", lambda: torch.exp(a5), 50),
     ("log 1e5", lambda: torch.log(a5), 50),

@@ -561,3 +561,33 @@ fn extreme_arguments_are_errors_not_panics() {
     )
     .is_ok());
 }
+
+/// Square float32 products large enough to split over the threads (by rows or by columns)
+/// round every element as one fused multiply-add per k, in k order from +0, as a single
+/// single-threaded pass does: the split never shows in the bits.
+#[test]
+fn split_products_round_as_one_pass() {
+    for (m, k, n) in [(256, 256, 256), (200, 300, 200), (256, 100, 255)] {
+        let fill = |len: usize, seed: u64| -> Vec<f64> {
+            (0..len as u64)
+                .map(|i| (((i * 2654435761 + seed) % 1000) as f64 - 500.0) / 97.0)
+                .map(|v| v as f32 as f64)
+                .collect()
+        };
+        let (av, bv) = (fill(m * k, 1), fill(k * n, 7));
+        let a = Tensor::from_f64s(&av, &[m, k], DType::F32).unwrap();
+        let b = Tensor::from_f64s(&bv, &[k, n], DType::F32).unwrap();
+        let got = cudalearn::tensor::ops::matmul::matmul(&a, &b)
+            .unwrap()
+            .contiguous_values_f64()
+            .unwrap();
+        for i in 0..m {
+            for j in 0..n {
+                let want = (0..k).fold(0f32, |acc, p| {
+                    (av[i * k + p] as f32).mul_add(bv[p * n + j] as f32, acc)
+                });
+                assert_eq!(got[i * n + j] as f32, want, "{m}x{k}x{n} at ({i}, {j})");
+            }
+        }
+    }
+}

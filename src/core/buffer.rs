@@ -170,7 +170,8 @@ fn oom<T>(bytes: usize) -> Result<T> {
 }
 
 /// A vector of `n` zero elements. Every element type here has all-zero bits for zero, so the
-/// allocator's zeroed memory (calloc: fresh pages for large sizes) is used directly.
+/// allocator's zeroed memory (calloc: fresh pages for large sizes, marked for huge pages by
+/// `host_alloc`) is used directly.
 pub fn zeroed_vec<T: Element>(n: usize) -> Result<Vec<T>> {
     let size = std::mem::size_of::<T>();
     let Some(bytes) = n.checked_mul(size) else {
@@ -194,37 +195,9 @@ pub fn zeroed_vec<T: Element>(n: usize) -> Result<Vec<T>> {
         if p.is_null() {
             return oom(bytes);
         }
-        advise_huge_pages(p as *mut u8, bytes);
         Ok(Vec::from_raw_parts(p, n, n))
     }
 }
-
-/// Large buffers come from fresh zero pages, and faulting them in 4 KiB at a time costs more
-/// than the arithmetic (a 10M-element add touches 10,000 pages). Asking for transparent huge
-/// pages makes that 20 faults.
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(p: *mut u8, bytes: usize) {
-    const HUGE: usize = 2 << 20;
-    const MADV_HUGEPAGE: i32 = 14;
-    unsafe extern "C" {
-        fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
-    }
-    if bytes < 2 * HUGE {
-        return;
-    }
-    let start = (p as usize).next_multiple_of(4096);
-    let end = (p as usize + bytes) & !4095;
-    if end > start {
-        // SAFETY: the range lies inside the allocation just made; madvise only changes how the
-        // kernel backs it and reports failure through its return value, which is ignored.
-        unsafe {
-            madvise(start as *mut std::ffi::c_void, end - start, MADV_HUGEPAGE);
-        }
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_p: *mut u8, _bytes: usize) {}
 
 /// Large buffers freed recently on this thread, kept for the next output of the same dtype and
 /// length. A loop of `z = x + y` on big tensors otherwise spends most of its time having the
