@@ -22,6 +22,8 @@ mod reduce;
 mod scan;
 #[cfg(target_arch = "x86_64")]
 mod sgemm;
+#[cfg(target_arch = "x86_64")]
+mod sgemm_pack;
 mod silu_grad;
 pub mod sleef;
 mod softmax;

@@ -9,6 +9,7 @@
 //! admits only the shapes where gemm runs that pass: it splits a deeper product into blocks
 //! whose sums it adds, takes tiny outputs as dot products, and has vector kernels for a row or
 //! a column. Every other shape, and every CPU without AVX-512, stays on gemm.
+use super::sgemm_pack::pack_strip;
 use std::arch::x86_64::*;
 use std::cell::RefCell;
 
@@ -58,7 +59,7 @@ pub(super) unsafe fn sgemm(
     c: *mut f32,
     c_rs: usize,
 ) {
-    // SAFETY: the columns `sgemm_packed` asks for are in `b` (caller).
+    // SAFETY: the columns `sgemm_packed` asks for are in `b` (caller); AVX-512F (routes).
     let strip = |dst: &mut [f32], j0: usize, w: usize| unsafe { pack_b(dst, b, k, j0, w) };
     // SAFETY: the caller's promises, with B packed by `pack_b`.
     unsafe { sgemm_packed(m, n, k, a, strip, c, c_rs) }
@@ -103,7 +104,7 @@ pub(super) unsafe fn sgemm_packed(
                 pa.resize(panels_a * MR * k, 0.0);
                 for r in 0..panels_a {
                     let h = MR.min(rows - r * MR);
-                    // SAFETY: rows i0 + r*MR .. + h of `a` are in the matrix (caller).
+                    // SAFETY: rows i0 + r*MR .. + h of `a` are in the matrix (caller); AVX-512F.
                     unsafe { pack_a(&mut pa[r * MR * k..(r + 1) * MR * k], a, k, i0 + r * MR, h) };
                 }
                 for q in 0..panels_b {
@@ -131,42 +132,17 @@ pub(super) unsafe fn sgemm_packed(
 /// Rows `i0..i0 + h` of `a` into `dst` as `dst[p * MR + i]`, the rows past `h` zero.
 ///
 /// # Safety
-/// Those rows, over columns `0..k`, are readable through `a`.
+/// Those rows, over columns `0..k`, are readable through `a`; the CPU has AVX-512F.
 unsafe fn pack_a(dst: &mut [f32], a: Operand, k: usize, i0: usize, h: usize) {
-    if h < MR {
-        dst.fill(0.0);
-    }
-    for i in 0..h {
-        let row = a.ptr.add((i0 + i) * a.rs);
-        for p in 0..k {
-            dst[p * MR + i] = *row.add(p * a.cs);
-        }
-    }
+    pack_strip(dst, a.ptr.add(i0 * a.rs), (a.rs, a.cs), k, h, MR)
 }
 
 /// Columns `j0..j0 + w` of `b` into `dst` as `dst[p * NR + j]`, the columns past `w` zero.
 ///
 /// # Safety
-/// Those columns, over rows `0..k`, are readable through `b`.
+/// Those columns, over rows `0..k`, are readable through `b`; the CPU has AVX-512F.
 unsafe fn pack_b(dst: &mut [f32], b: Operand, k: usize, j0: usize, w: usize) {
-    if w < NR {
-        dst.fill(0.0);
-    }
-    if b.cs == 1 {
-        // rows of b are contiguous: copy each row's run
-        for p in 0..k {
-            let row = std::slice::from_raw_parts(b.ptr.add(p * b.rs + j0), w);
-            super::copy_run(&mut dst[p * NR..p * NR + w], row);
-        }
-    } else {
-        // read along each column (contiguous when b is a transposed matrix)
-        for j in 0..w {
-            let col = b.ptr.add((j0 + j) * b.cs);
-            for p in 0..k {
-                dst[p * NR + j] = *col.add(p * b.rs);
-            }
-        }
-    }
+    pack_strip(dst, b.ptr.add(j0 * b.cs), (b.cs, b.rs), k, w, NR)
 }
 
 /// One `h`×`w` tile of `c` from a packed A strip and B strip of depth `k`.
