@@ -47,8 +47,8 @@ struct Tasks {
 
 /// `rows_on_tie`: split a square product by rows. Each task packs its own block of one operand
 /// and the whole of the other, so a tie goes to repeating the cheaper pack: `sgemm`'s B strips
-/// are row copies when B's rows are contiguous, its A strips always a scalar transpose (256²
-/// on two threads: 165-180 -> 185-189 GFLOP/s).
+/// are row copies when B's rows are contiguous, where a row-major A's strips are transposes
+/// (256² on two threads, with the scalar packing of the time: 165-180 -> 185-189 GFLOP/s).
 fn tasks(d: &Dims3, rows_on_tie: bool) -> Tasks {
     let work = d.batch * d.m * d.n * d.k;
     let parts = (work / PAR_FLOPS).clamp(1, team::threads());
