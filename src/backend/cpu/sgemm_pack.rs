@@ -22,22 +22,24 @@ pub(super) unsafe fn pack_strip(
     width: usize,
 ) {
     let dst = &mut dst[..k * width];
-    if lines < width {
-        dst.fill(0.0);
-    }
+    // the vector paths write every lane up to `width`, the zeros past `lines` included
     if ls == 1 {
         // (two masked vectors, not `copy_from_slice`: a call into memmove per 12 or 32 floats)
         let (m0, m1) = (first(lines), first(lines.saturating_sub(16)));
+        let (s0, s1) = (first(width), first(width.saturating_sub(16)));
         for p in 0..k {
             let (from, to) = (base.add(p * ps), dst.as_mut_ptr().add(p * width));
-            _mm512_mask_storeu_ps(to, m0, _mm512_maskz_loadu_ps(m0, from));
-            if lines > 16 {
-                _mm512_mask_storeu_ps(to.add(16), m1, _mm512_maskz_loadu_ps(m1, from.add(16)));
+            _mm512_mask_storeu_ps(to, s0, _mm512_maskz_loadu_ps(m0, from));
+            if width > 16 {
+                _mm512_mask_storeu_ps(to.add(16), s1, _mm512_maskz_loadu_ps(m1, from.add(16)));
             }
         }
     } else if ps == 1 {
         transposed(dst, base, ls, k, lines, width);
     } else {
+        if lines < width {
+            dst.fill(0.0);
+        }
         for l in 0..lines {
             for p in 0..k {
                 dst[p * width + l] = *base.add(l * ls + p * ps);
@@ -57,12 +59,12 @@ unsafe fn transposed(
     lines: usize,
     width: usize,
 ) {
-    for g in (0..lines).step_by(16) {
+    for g in (0..width).step_by(16) {
         let store = first(width - g);
         for p0 in (0..k).step_by(16) {
             let depths = (k - p0).min(16);
             let mut r = [_mm512_setzero_ps(); 16];
-            for (l, r) in r.iter_mut().enumerate().take(lines - g) {
+            for (l, r) in r.iter_mut().enumerate().take(lines.saturating_sub(g)) {
                 *r = _mm512_maskz_loadu_ps(first(depths), base.add((g + l) * ls + p0));
             }
             transpose16(&mut r);
