@@ -3,7 +3,8 @@
 //! zero. Three layouts: lines side by side in memory (B's rows, a transposed A's columns) are
 //! one copy per depth; lines each contiguous along the depth (A's rows, and the B of `x @ W.T`,
 //! every `nn.Linear`) are transposed 16×16 in registers; any other strides go one element at a
-//! time. The scalar transposes they replace were 11% of an MLP training step's samples.
+//! time. The scalar loops they replace took 20% of an MLP training step's samples (B's 11.6%,
+//! A's inlined into the caller); these take 15%.
 use std::arch::x86_64::*;
 
 /// Packs `lines` lines of depth `k` starting at `base` (line `l`, depth `p` at
