@@ -83,13 +83,13 @@ pub(super) fn sgemm_throughout(batch: usize, m: usize, n: usize, k: usize) -> bo
     })
 }
 
-/// Whether a square float32 product's halves run on `sgemm` (gemm's own packing is left to
-/// its usual column split, whose bits the tests pin).
-fn sgemm_on_tie<T: 'static>(d: &Dims3) -> bool {
+/// Whether a float32 product's tasks all run on `sgemm`, the only case that breaks a square
+/// product's tie by rows (gemm keeps its usual column split).
+fn on_sgemm<T: 'static>(d: &Dims3) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::any::TypeId::of::<T>() == std::any::TypeId::of::<f32>()
-            && super::sgemm::routes(d.m.div_ceil(2), d.n, d.k)
+            && sgemm_throughout(d.batch, d.m, d.n, d.k)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -127,7 +127,7 @@ fn gemm_typed<T: Element + Sync + 'static>(
         len,
         chunks,
         chunk,
-    } = tasks(d, sgemm_on_tie::<T>(d) && sb[2] == 1);
+    } = tasks(d, d.m == d.n && sb[2] == 1 && on_sgemm::<T>(d));
     let tasks = d.batch * chunks;
     // plain numbers, so the task can go to other threads (tensors are `Rc`s)
     let (dst, lhs, rhs) = (
