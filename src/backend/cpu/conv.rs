@@ -8,12 +8,16 @@
 //! that product's tasks runs on `sgemm` (`matmul::sgemm_throughout`); elsewhere `None`, and the
 //! caller composes the convolution as before.
 use super::matmul::sgemm_throughout;
-use super::sgemm::{sgemm_packed, Operand, NR};
+use super::sgemm::{sgemm_packed, Avx512, Kernel, Operand};
+use super::sleef::has_avx512;
 use super::{copy_run, f32_slices, team, tensor_of};
 use crate::backend::storage::{output_vec, Buffer};
 use crate::backend::{Owned, View};
 use crate::core::error::Result;
 use crate::core::window::Columns;
+
+/// Columns of a strip: the AVX-512 tile's.
+const NR: usize = Avx512::NR;
 
 /// `x` (a contiguous float32 `[N, C, H, W]`) convolved with `w` (contiguous float32
 /// `[O, C, kh, kw]`) as `[N, O, OH * OW]`, without a bias; `None` for other operands, CPUs
@@ -25,7 +29,7 @@ pub fn conv2d(x: &View, w: &View, cols: &Columns) -> Result<Option<Owned>> {
     }
     let [n, c, h, wd] = [s[0], s[1], s[2], s[3]];
     let (o, k, len) = (ws[0], c * cols.offsets(), cols.out[0] * cols.out[1]);
-    if n == 0 || !sgemm_throughout(n, o, len, k) {
+    if n == 0 || !has_avx512() || !sgemm_throughout(n, o, len, k) {
         return Ok(None);
     }
     let out = f32_slices([x], |[xs]| {
@@ -55,7 +59,7 @@ pub fn conv2d(x: &View, w: &View, cols: &Columns) -> Result<Option<Owned>> {
                 }
                 let image = &xs[img * c * h * wd..][..c * h * wd];
                 let strip = |buf: &mut [f32], at: usize, width: usize| {
-                    // SAFETY: `sgemm_throughout` checked `routes`, so the CPU has AVX-512F.
+                    // SAFETY: checked above: the CPU has AVX-512F.
                     unsafe { strip_of(buf, image, &taps, cols, [h, wd], j0 + at, width) }
                 };
                 let a = Operand {
@@ -63,13 +67,13 @@ pub fn conv2d(x: &View, w: &View, cols: &Columns) -> Result<Option<Owned>> {
                     rs: k,
                     cs: 1,
                 };
-                // SAFETY: `sgemm_throughout` checked `routes` for the product's pieces, so the
-                // CPU has AVX-512F (a block's tiles give the same sums at any width); the
+                // SAFETY: `sgemm_throughout` checked `routes` for the product's pieces (a
+                // block's tiles give the same sums at any width) and AVX-512F is checked above; the
                 // weights are `o * k` floats; tasks write disjoint column blocks j0..j1 of
                 // image `img`'s `[o, len]` matrix, and `run` returns after every task.
                 unsafe {
                     let c0 = (dst as *mut f32).add(img * o * len + j0);
-                    sgemm_packed(o, j1 - j0, k, a, strip, c0, len);
+                    sgemm_packed::<Avx512>(o, j1 - j0, k, a, strip, c0, len);
                 }
             };
             team::run_tasks(tasks, team::threads(), &task);

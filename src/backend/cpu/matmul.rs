@@ -1,6 +1,6 @@
 //! Batched matrix products. f32, f64 and f16 go through the `gemm` crate (packed, vectorised,
 //! split over the threads of `team` for large sizes), except the f32 blocks that `sgemm`'s
-//! AVX-512 tiles take with gemm's bits; bf16 is computed in f32 and rounded once,
+//! AVX-512 or AVX2 tiles take with gemm's bits; bf16 is computed in f32 and rounded once,
 //! as PyTorch's CPU path accumulates it; integer types use a plain triple loop (PyTorch supports them on CPU).
 use super::team;
 use super::{internal, tensor_of, typed};

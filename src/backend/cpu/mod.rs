@@ -23,6 +23,8 @@ mod scan;
 #[cfg(target_arch = "x86_64")]
 mod sgemm;
 #[cfg(target_arch = "x86_64")]
+mod sgemm_avx2;
+#[cfg(target_arch = "x86_64")]
 mod sgemm_pack;
 mod silu_grad;
 pub mod sleef;

@@ -117,22 +117,30 @@ unsafe fn transpose16(r: &mut [__m512; 16]) {
 
 #[cfg(test)]
 mod tests {
-    /// Every layout, widths of A's and B's strips, partial strips and depths that are not a
-    /// multiple of 16: the panel holds each element where the definition puts it.
-    #[test]
-    fn strips_pack_as_defined() {
-        if !super::super::sleef::has_avx512() {
-            return;
-        }
+    use crate::backend::cpu::sgemm::{Avx2, Avx512, Kernel};
+    use crate::backend::cpu::sleef::{has_avx2, has_avx512};
+
+    /// Every layout, widths of each kernel's A and B strips, partial strips and depths that are
+    /// not a multiple of the transposes' blocks: the panel holds each element where the
+    /// definition puts it.
+    fn strips_pack_as_defined<K: Kernel>() {
         let src: Vec<f32> = (0..4096).map(|i| i as f32 + 0.5).collect();
-        for (width, lines) in [(12, 12), (12, 5), (32, 32), (32, 17), (32, 3)] {
+        let (mr, nr) = (K::MR, K::NR);
+        let cases = [
+            (mr, mr),
+            (mr, mr / 2 + 1),
+            (nr, nr),
+            (nr, nr / 2 + 1),
+            (nr, 3),
+        ];
+        for (width, lines) in cases {
             for k in [1, 7, 16, 33] {
                 // (line stride, depth stride): lines side by side, lines along the depth, neither
                 for (ls, ps) in [(1, 40), (40, 1), (2, 80)] {
                     let mut got = vec![f32::NAN; k * width];
-                    // SAFETY: the largest offset (31 * 2 + 32 * 80) is below 4096; AVX-512F
-                    // checked above.
-                    unsafe { super::pack_strip(&mut got, src.as_ptr(), (ls, ps), k, lines, width) };
+                    // SAFETY: the largest offset (31 * 2 + 32 * 80) is below 4096; the caller
+                    // checked the kernel's instruction set.
+                    unsafe { K::pack(&mut got, src.as_ptr(), (ls, ps), k, lines, width) };
                     let want: Vec<f32> = (0..k * width)
                         .map(|at| {
                             let (p, l) = (at / width, at % width);
@@ -149,6 +157,20 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn avx512_strips_pack_as_defined() {
+        if has_avx512() {
+            strips_pack_as_defined::<Avx512>();
+        }
+    }
+
+    #[test]
+    fn avx2_strips_pack_as_defined() {
+        if has_avx2() {
+            strips_pack_as_defined::<Avx2>();
         }
     }
 }
