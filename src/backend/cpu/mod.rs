@@ -8,6 +8,7 @@ mod conv;
 mod convert;
 pub mod elementwise;
 mod exp_table;
+mod extremes;
 mod gelu;
 mod im2col;
 mod index;
@@ -39,8 +40,8 @@ mod transpose;
 mod unary;
 mod var;
 pub mod vmath;
+mod vreg;
 mod widen;
-mod zmm;
 
 use super::storage::{output_vec, Arith, Buffer, Element, Storage};
 use super::{Backend, NormGrads, Normed, Owned, View};

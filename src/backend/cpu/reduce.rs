@@ -1,10 +1,15 @@
 //! Reductions (sum, prod, max, min, all, any) and max/min with indices.
+use super::extremes::{column_extremes, Columns};
+#[cfg(target_arch = "x86_64")]
+use super::extremes::{minmax_avx2, minmax_avx512};
 use super::iter::{coalesce, for_rows, PAR_THRESHOLD};
 use super::sum::{
     cascade_column_sum, column_sums, contiguous_sum, contiguous_sums, scalar_row_sum, slice_as,
     slice_as_mut, vec_size,
 };
-use super::zmm::Zmm;
+use super::vreg::Float;
+#[cfg(target_arch = "x86_64")]
+use super::vreg::Reg;
 use super::{sleef, team};
 use super::{tensor_of, CPU};
 use crate::backend::storage::{zeroed_vec, Arith, Buffer, Element};
@@ -252,21 +257,28 @@ fn reduce_typed<E: Element>(op: ReduceOp, v: &[E], x: &View, s: &Split) -> Resul
 }
 
 /// A float32 or float64 max (min) into `out` by whole runs or rows where the layout allows:
-/// each output a contiguous run of `n` (`dense`) with AVX-512, or the `Columns` layout;
-/// `false` for other layouts, which `reduce_typed` folds output by output.
-fn float_extremes<T: Zmm + Element<M = T>>(
+/// each output a contiguous run of `n` (`dense`) with AVX-512 or AVX2, or the `Columns`
+/// layout; `false` for other layouts, which `reduce_typed` folds output by output.
+fn float_extremes<T: Float + Element<M = T>>(
     max: bool,
     v: &[T],
     out: &mut [T],
     (dense, columns, bases): (Option<usize>, Option<Columns>, &Bases),
 ) -> bool {
     #[cfg(target_arch = "x86_64")]
-    if let Some(n) = dense.filter(|&n| n >= 1 && sleef::has_avx512()) {
+    if let Some(n) = dense.filter(|&n| n >= 1 && sleef::has_avx2()) {
         let parts = team::parts_for(out.len() * n, PAR_THRESHOLD).min(out.len());
+        let wide = sleef::has_avx512();
         team::for_pieces(out, parts, 1, &|start, piece| {
             let run = |k: usize| &v[bases.at(start + k)..][..n];
-            // SAFETY: the CPU has AVX-512F (checked above).
-            unsafe { extreme_rows_avx512(max, piece, run) }
+            // SAFETY: the CPU has AVX-512F where `wide`, else AVX2 (checked above).
+            unsafe {
+                if wide {
+                    extreme_rows_avx512(max, piece, run)
+                } else {
+                    extreme_rows_avx2(max, piece, run)
+                }
+            }
         });
         return true;
     }
@@ -276,16 +288,6 @@ fn float_extremes<T: Zmm + Element<M = T>>(
     };
     outer_extremes(max, v, c, out);
     true
-}
-
-/// The layout of `sum(dim=0)` / `amax(dim=0)` of a matrix (one strided reduced dim, the kept
-/// elements one contiguous run: one kept dim, as `sum_order` counts columns along it): column
-/// `c`'s element in row `r` is `v[base + r * row_stride + c]`.
-#[derive(Clone, Copy)]
-struct Columns {
-    base: usize,
-    row_stride: usize,
-    rows: usize,
 }
 
 /// `x`'s `Columns` layout, `None` for other layouts (or no rows or columns).
@@ -355,7 +357,7 @@ fn outer_sum<E: Element>(v: &[E], c: Columns, out: &mut [E]) {
 /// A float32 or float64 max (min) over the `Columns` layout, reading whole rows. Each column's
 /// zero rule is `max_zeros`'s: the vector combine (the new value on a tie) in the groups of
 /// `4 * lanes` columns, the scalar one (the old value) after them.
-fn outer_extremes<T: Zmm + Element<M = T>>(max: bool, v: &[T], c: Columns, out: &mut [T]) {
+fn outer_extremes<T: Float + Element<M = T>>(max: bool, v: &[T], c: Columns, out: &mut [T]) {
     let vector = vector_columns::<T>(out.len());
     split_columns(out, c.rows, vector, &|start, vector, scalar| {
         let from = |col: usize| Columns {
@@ -367,111 +369,6 @@ fn outer_extremes<T: Zmm + Element<M = T>>(max: bool, v: &[T], c: Columns, out: 
     });
 }
 
-/// `out[k]` = the max (min) of column `k` of `c` over its rows, NaN if the column holds one;
-/// on a tie the later value if `later`, else the earlier. In AVX-512 registers where the CPU
-/// has them (`column_rows_avx512`), else a row at a time.
-fn column_extremes<T: Zmm + Element<M = T>>(
-    max: bool,
-    later: bool,
-    out: &mut [T],
-    v: &[T],
-    c: Columns,
-) {
-    if out.is_empty() {
-        return;
-    }
-    #[cfg(target_arch = "x86_64")]
-    if sleef::has_avx512() {
-        // SAFETY: the CPU has AVX-512F (checked just above).
-        return unsafe { column_rows_avx512(max, later, out, v, c) };
-    }
-    column_rows_plain(max, later, out, v, c)
-}
-
-/// `column_extremes` a row at a time: compares and selects, a NaN sticking once taken, then
-/// the canonical NaN for every NaN (the one `settled` gives).
-fn column_rows_plain<T: Zmm + Element<M = T>>(
-    max: bool,
-    later: bool,
-    out: &mut [T],
-    v: &[T],
-    c: Columns,
-) {
-    let w = out.len();
-    out.copy_from_slice(&v[c.base..][..w]);
-    let beats = |p: T, q: T| if max { p > q } else { p < q };
-    for row in (1..c.rows).map(|r| &v[c.base + r * c.row_stride..][..w]) {
-        for (a, &x) in out.iter_mut().zip(row) {
-            let keep = if later {
-                beats(*a, x)
-            } else {
-                !beats(x, *a) && !x.is_nan()
-            };
-            *a = if keep || a.is_nan() { *a } else { x };
-        }
-    }
-    for a in out.iter_mut().filter(|a| a.is_nan()) {
-        *a = T::NAN;
-    }
-}
-
-/// `column_extremes`' row loop in AVX-512 registers: four registers of columns at a time (64
-/// floats or 32 doubles, the last ones masked) down all the rows, so each row's step depends
-/// on registers rather than on the store of the row before.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn column_rows_avx512<T: Zmm>(max: bool, later: bool, out: &mut [T], v: &[T], c: Columns) {
-    let Columns {
-        base: first,
-        row_stride,
-        rows: n,
-    } = c;
-    let (w, l) = (out.len(), T::LANES);
-    assert!(n >= 1 && first + (n - 1) * row_stride + w <= v.len());
-    for b in (0..w).step_by(4 * l) {
-        let mask = |k: usize| {
-            let left = (w - b).saturating_sub(l * k).min(l);
-            ((1u64 << left) - 1) as u32
-        };
-        let m = [mask(0), mask(1), mask(2), mask(3)];
-        // SAFETY (loads): each mask's lanes lie in row `r`'s `w` columns from `b`, inside `v`
-        // (asserted above); masked-off lanes are not accessed. The CPU has AVX-512F.
-        let load = |r: usize, k: usize| unsafe {
-            T::vload_masked(m[k], v.as_ptr().add(first + r * row_stride + b + l * k))
-        };
-        let mut acc = [load(0, 0), load(0, 1), load(0, 2), load(0, 3)];
-        // SAFETY: this function's CPU has AVX-512F.
-        let unord = |x: T::V| unsafe { T::vnan_lanes(x) };
-        let mut nan = acc.map(unord);
-        for r in 1..n {
-            for (k, (a, f)) in acc.iter_mut().zip(&mut nan).enumerate() {
-                let x = load(r, k);
-                *f |= unord(x);
-                // `T::vmax(p, q)` is `p > q ? p : q`, so with the new value second it wins ties
-                // (`later`), first it loses them. NaNs are noted apart (in the masks), which
-                // keeps the chain from row to row one instruction long.
-                let (p, q) = if later { (*a, x) } else { (x, *a) };
-                // SAFETY: as above.
-                *a = unsafe {
-                    if max {
-                        T::vmax(p, q)
-                    } else {
-                        T::vmin(p, q)
-                    }
-                };
-            }
-        }
-        for (k, (a, f)) in acc.into_iter().zip(nan).enumerate() {
-            // SAFETY: the mask's lanes are `out[b + l * k..]`, inside `out` (`mask` stops at
-            // `w`); the CPU has AVX-512F.
-            unsafe {
-                let a = T::vblend(f, a, T::vsplat(T::NAN));
-                T::vstore_masked(out.as_mut_ptr().add(b + l * k), m[k], a);
-            }
-        }
-    }
-}
-
 simd_build! {
     /// `lanes_extreme` in the widest SIMD build (compares and selects: the same result).
     fn lanes_extreme_simd<E: Element>(max: bool, xs: &[E]) -> (E::M, bool) {
@@ -479,19 +376,29 @@ simd_build! {
     }
 }
 
-/// `lanes_extreme` of float32 and float64 runs on AVX-512 (`minmax_avx512`); `None` for other
-/// element types or CPUs.
-fn zmm_extreme<E: Element>(max: bool, xs: &[E]) -> Option<(E::M, bool)> {
+/// `lanes_extreme` of float32 and float64 runs in AVX-512 or AVX2 registers (`minmax`);
+/// `None` for other element types or CPUs.
+fn reg_extreme<E: Element>(max: bool, xs: &[E]) -> Option<(E::M, bool)> {
     #[cfg(target_arch = "x86_64")]
-    if sleef::has_avx512() {
+    if sleef::has_avx2() {
+        fn run<T: Float + Element<M = T>>(max: bool, x: &[T]) -> (T, bool) {
+            // SAFETY (both): the CPU has the features each is built for (checked here and by
+            // the caller).
+            unsafe {
+                if sleef::has_avx512() {
+                    minmax_avx512(max, x)
+                } else {
+                    minmax_avx2(max, x)
+                }
+            }
+        }
         let back = |m: f64| <E::M as Arith>::of_scalar(crate::core::Scalar::Float(m));
-        // SAFETY (both): the CPU has AVX-512F (checked just above).
         if let Some(x) = slice_as::<E, f32>(xs) {
-            let (m, nan) = unsafe { minmax_avx512(max, x) };
+            let (m, nan) = run(max, x);
             return Some((back(m as f64), nan));
         }
         if let Some(x) = slice_as::<E, f64>(xs) {
-            let (m, nan) = unsafe { minmax_avx512(max, x) };
+            let (m, nan) = run(max, x);
             return Some((back(m), nan));
         }
     }
@@ -499,13 +406,14 @@ fn zmm_extreme<E: Element>(max: bool, xs: &[E]) -> Option<(E::M, bool)> {
 }
 
 /// The float max (min) of a non-empty run, ignoring NaNs, and whether it held one: from 16
-/// elements (8 for float64) in AVX-512 registers where the CPU has them, else over 16 lanes;
+/// elements (8 for float64) in AVX-512 or AVX2 registers where the CPU has them, else over 16
+/// lanes;
 /// shorter runs in order.
 fn float_extreme<E: Element>(max: bool, xs: &[E]) -> (E::M, bool) {
     if xs.len() < 16 {
         return in_order_extreme(max, xs);
     }
-    zmm_extreme(max, xs)
+    reg_extreme(max, xs)
         .or_else(|| f16_extreme(max, xs))
         .unwrap_or_else(|| lanes_extreme_simd(max, xs))
 }
@@ -560,70 +468,8 @@ fn fold<E: Element>(op: ReduceOp, xs: &[E], zeros: Zeros) -> E::M {
     }
 }
 
-/// `extreme_f32` of a non-empty float32 or float64 run, from one register's lanes on (16 or 8)
-/// wholly in AVX-512 registers: four accumulators over blocks of four registers, one over the
-/// whole registers left, and the last register's worth (overlapping elements already seen: a
-/// repeat changes no extreme) for a ragged end; then
-/// the lanes' extreme. `vmaxps v, acc` is `v > acc ? v : acc`, as the in-order fold; NaNs are
-/// flagged apart (and decided by `settled`), so any grouping gives the same extreme. Written
-/// with intrinsics: the generic lanes fold compiles to shuffles here and ran at a third of
-/// this speed (max over dim 1 of 4096×1024), and a scalar tail after the blocks made a row of
-/// 100 floats cost 10x PyTorch's.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-pub(super) fn minmax_avx512<T: Zmm + Element<M = T>>(max: bool, x: &[T]) -> (T, bool) {
-    let (n, l) = (x.len(), T::LANES);
-    if n < l {
-        return in_order_extreme(max, x);
-    }
-    // SAFETY (the register ops): this function's CPU has AVX-512F.
-    let pick = |v: T::V, a: T::V| unsafe {
-        if max {
-            T::vmax(v, a)
-        } else {
-            T::vmin(v, a)
-        }
-    };
-    let load = |i: usize| {
-        // SAFETY: every caller below passes `i + l <= n`.
-        unsafe { T::vload(x.as_ptr().add(i)) }
-    };
-    let mut acc = [load(0); 4];
-    let mut nan = 0u32;
-    let mut take = |a: &mut T::V, i: usize| {
-        let v = load(i);
-        // SAFETY: as for `pick`.
-        nan |= unsafe { T::vnan_lanes(v) };
-        *a = pick(v, *a);
-    };
-    let mut i = 0;
-    while i + 4 * l <= n {
-        for (k, a) in acc.iter_mut().enumerate() {
-            take(a, i + l * k);
-        }
-        i += 4 * l;
-    }
-    while i + l <= n {
-        take(&mut acc[0], i);
-        i += l;
-    }
-    if i < n {
-        take(&mut acc[1], n - l);
-    }
-    let v = pick(pick(acc[0], acc[1]), pick(acc[2], acc[3]));
-    // SAFETY: as for `pick`.
-    let m = unsafe {
-        if max {
-            T::vreduce_max(v)
-        } else {
-            T::vreduce_min(v)
-        }
-    };
-    (m, nan != 0)
-}
-
 /// The max (min) of a non-empty run in order, ignoring NaNs, and whether it held one.
-fn in_order_extreme<E: Element>(max: bool, xs: &[E]) -> (E::M, bool) {
+pub(super) fn in_order_extreme<E: Element>(max: bool, xs: &[E]) -> (E::M, bool) {
     let better = |v: E::M, m: E::M| if max { v > m } else { v < m };
     xs.iter().fold((xs[0].load(), false), |(m, nan), e| {
         let v = e.load();
@@ -1116,20 +962,40 @@ unsafe fn short_run_avx512(max: bool, x: &[f32]) -> (usize, bool) {
 /// order); shorter float64 ones in order.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-fn extreme_rows_avx512<'a, T: Zmm + Element<M = T>>(
+fn extreme_rows_avx512<'a, T: Float + Element<M = T>>(
     max: bool,
     out: &mut [T],
     run: impl Fn(usize) -> &'a [T],
 ) {
     for (k, o) in out.iter_mut().enumerate() {
         let x = run(k);
-        let (m, nan) = if x.len() >= T::LANES {
+        let (m, nan) = if x.len() >= <T::Z as Reg>::LANES {
             minmax_avx512(max, x)
         } else if let Some(xf) = slice_as::<T, f32>(x) {
             // SAFETY: this function's CPU has AVX-512F.
             let (i, nan) = unsafe { short_run_avx512(max, xf) };
             *o = if nan { T::NAN } else { x[i] };
             continue;
+        } else {
+            in_order_extreme(max, x)
+        };
+        *o = settled(x, m, nan, max, Zeros::Row);
+    }
+}
+
+/// `extreme_rows_avx512` for AVX2: runs of a register and more through `minmax_avx2`,
+/// shorter ones in order.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn extreme_rows_avx2<'a, T: Float + Element<M = T>>(
+    max: bool,
+    out: &mut [T],
+    run: impl Fn(usize) -> &'a [T],
+) {
+    for (k, o) in out.iter_mut().enumerate() {
+        let x = run(k);
+        let (m, nan) = if x.len() >= <T::Y as Reg>::LANES {
+            minmax_avx2(max, x)
         } else {
             in_order_extreme(max, x)
         };
@@ -1231,6 +1097,9 @@ pub(super) fn extreme_f32(max: bool, x: &[f32]) -> (f32, bool) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::extremes::column_rows_plain;
+    #[cfg(target_arch = "x86_64")]
+    use super::super::extremes::{column_rows_avx2, column_rows_avx512};
     use super::*;
 
     /// Which zero `t.max()` / `t.min()` return over short runs of `0.0`, `-0.0` and `∓1` at the
@@ -1367,6 +1236,13 @@ mod tests {
                     }
                     assert_eq!((val[0], idx[0]), (inf, 0), "{n}");
                 }
+                #[cfg(target_arch = "x86_64")]
+                if sleef::has_avx2() {
+                    let mut val = [0f32];
+                    // SAFETY: the CPU has AVX2 (checked just above).
+                    unsafe { extreme_rows_avx2(max, &mut val, |_| &row) };
+                    assert_eq!(val[0], inf, "{n}");
+                }
             }
         }
     }
@@ -1386,6 +1262,13 @@ mod tests {
                         let mut got = [0f32];
                         // SAFETY: the CPU has AVX-512F (checked just above).
                         unsafe { extreme_rows_avx512(max, &mut got, |_| &row) };
+                        assert_eq!(got[0].to_bits(), want.to_bits(), "{row:?}");
+                    }
+                    #[cfg(target_arch = "x86_64")]
+                    if sleef::has_avx2() {
+                        let mut got = [0f32];
+                        // SAFETY: the CPU has AVX2 (checked just above).
+                        unsafe { extreme_rows_avx2(max, &mut got, |_| &row) };
                         assert_eq!(got[0].to_bits(), want.to_bits(), "{row:?}");
                     }
                     // below one 32-float block: the first zero
@@ -1416,6 +1299,13 @@ mod tests {
                         let mut got = vec![0f32; cols];
                         // SAFETY: the CPU has AVX-512F (checked just above).
                         unsafe { column_rows_avx512(max, later, &mut got, &v, at3) };
+                        assert_eq!(bits(&got), bits(&plain), "{rows}x{cols}");
+                    }
+                    #[cfg(target_arch = "x86_64")]
+                    if sleef::has_avx2() {
+                        let mut got = vec![0f32; cols];
+                        // SAFETY: the CPU has AVX2 (checked just above).
+                        unsafe { column_rows_avx2(max, later, &mut got, &v, at3) };
                         assert_eq!(bits(&got), bits(&plain), "{rows}x{cols}");
                     }
                 }
@@ -1467,9 +1357,13 @@ mod tests {
                 let (best, nan) = lanes_extreme::<f32>(max, xs);
                 let (a, b) = (settled(xs, best, nan, max, Zeros::Last), in_order(max, xs));
                 assert_eq!(a.to_bits(), b.to_bits(), "{xs:?}");
-                // and the dispatching fold (AVX-512 intrinsics where the CPU has them)
+                // and the dispatching fold (AVX-512 or AVX2 registers where the CPU has them)
                 let op = if max { ReduceOp::Max } else { ReduceOp::Min };
                 assert_eq!(fold(op, xs, Zeros::Last).to_bits(), b.to_bits(), "{xs:?}");
+                // float64 (half the lanes a register) widened from the same values
+                let wide: Vec<f64> = xs.iter().map(|&v| v as f64).collect();
+                let w = fold(op, &wide, Zeros::Last);
+                assert!(w.to_bits() == (b as f64).to_bits() || w.is_nan() && b.is_nan());
             }
         }
     }

@@ -3,8 +3,9 @@
 //! over the last dim row by row (`softmax_rows_f32`), over another dim for each position of
 //! the dims after it (`other_dim_f32`). Float16/bfloat16 go through the same float32 kernels
 //! on a widened copy; float64 runs in order, slab by slab.
+use super::extremes::minmax_avx512;
 use super::iter::PAR_THRESHOLD;
-use super::reduce::{extreme_f32, minmax_avx512, LANES};
+use super::reduce::{extreme_f32, LANES};
 use super::{internal, sleef, team, tensor_of, vmath, CPU};
 use crate::backend::cpu::math::FloatMath;
 use crate::backend::storage::{output_vec, zeroed_vec, Arith, Buffer, Element};
