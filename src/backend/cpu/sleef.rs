@@ -156,7 +156,7 @@ pub fn ln(d: f32) -> f32 {
 
 /// The AVX2+FMA lanes: the scalar functions op for op on 8 floats.
 #[cfg(target_arch = "x86_64")]
-mod avx2 {
+pub(crate) mod avx2 {
     use super::{EXP_POLY, L2L, L2U, R_LN2};
     use std::arch::x86_64::*;
 
@@ -195,7 +195,7 @@ mod avx2 {
     /// The CPU must have AVX2 and FMA. (Not a `target_feature` function, so that it can be
     /// `inline(always)`.)
     #[inline(always)]
-    unsafe fn exp8n<const N: usize>(d: [__m256; N]) -> [__m256; N] {
+    pub unsafe fn exp8n<const N: usize>(d: [__m256; N]) -> [__m256; N] {
         let mut q = [_mm256_setzero_si256(); N];
         let mut s = [c(0.0); N];
         let mut u = [c(EXP_POLY[0]); N];

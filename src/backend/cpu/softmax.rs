@@ -396,8 +396,8 @@ fn exps(t: &[f32], e: &mut [f32], vector: bool) {
 }
 
 /// `_vec_softmax` or `_vec_logsoftmax` on the `k` adjacent positions from `j` of one slab `x`
-/// (`dim` rows of `inner`): `k <= 16` vector positions at once in AVX-512 registers when `fast`,
-/// else one position (`k == 1`), vector or scalar as `vector` says. Writes each position's
+/// (`dim` rows of `inner`): `k <= 16` vector positions at once in the registers `fast` names,
+/// else (`Regs::Scalar`) one position (`k == 1`), vector or scalar as `vector` says. Writes each position's
 /// `[max, sum]` (for log `[max, log(sum)]`) to `st`, and with `out` (the slab's output) the
 /// finished results: `exp(x - max) / sum` (the exponentials stored, then divided, as ATen
 /// does) or `(x - max) - log(sum)`. `col`: scratch for one column.
@@ -406,17 +406,18 @@ fn positions(
     x: &[f32],
     inner: usize,
     (j, k): (usize, usize),
-    (vector, fast): (bool, bool),
+    (vector, fast): (bool, Regs),
     log: bool,
     col: &mut Vec<f32>,
     st: &mut [f32],
     out: Option<&mut [f32]>,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if fast {
-        // SAFETY: `fast` is only set where `sleef::has_avx512()` (AVX-512F, AVX2, FMA).
-        unsafe { block_avx512(x, inner, j, k, log, st, out) };
-        return;
+    match fast {
+        // SAFETY (both): `Regs::here()` chose each only where the CPU has its features.
+        Regs::Avx512 => return unsafe { block_avx512(x, inner, j, k, log, st, out) },
+        Regs::Avx2 => return unsafe { block_avx2(x, inner, j, k, log, st, out) },
+        Regs::Scalar => {}
     }
     let dim = x.len() / inner;
     col.resize(2 * dim, 0.0);
@@ -507,13 +508,119 @@ fn block_avx512(
     }
 }
 
-/// The runs of each row of the grid, and whether AVX-512 runs ATen's vector steps here.
+/// `block_avx512` in AVX2 registers: the 16 positions as two halves of 8 lanes, each lane the
+/// same operations in the same order, so the same bits.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn block_avx2(
+    x: &[f32],
+    inner: usize,
+    j: usize,
+    k: usize,
+    log: bool,
+    st: &mut [f32],
+    mut out: Option<&mut [f32]>,
+) {
+    use std::arch::x86_64::*;
+    let dim = x.len() / inner;
+    assert!(dim > 0 && j + k <= inner && x.len() == dim * inner && st.len() >= 2 * k);
+    assert!(out.as_ref().is_none_or(|o| o.len() == x.len()));
+    let mask = |h: usize| {
+        let n = k.saturating_sub(8 * h).min(8) as i32;
+        _mm256_cmpgt_epi32(
+            _mm256_set1_epi32(n),
+            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+        )
+    };
+    let masks = [mask(0), mask(1)];
+    // `k > 8 * h` for the halves `0..halves`: the others are never touched.
+    let halves = k.div_ceil(8);
+    // SAFETY (loads and stores): each touches the lanes of `masks[h]` of `[d * inner + j +
+    // 8 * h..]` for `d < dim` and `h < halves`: positions below `j + k`, inside `x` and `out`
+    // (asserted just above); the pointer itself stays inside the row since `8 * h < k`.
+    let at = |d: usize, h: usize| d * inner + j + 8 * h;
+    let load =
+        |d: usize, h: usize| unsafe { _mm256_maskload_ps(x.as_ptr().add(at(d, h)), masks[h]) };
+    let mut m = [_mm256_set1_ps(f32::NEG_INFINITY); 2];
+    for d in 0..dim {
+        for (h, m) in m.iter_mut().enumerate().take(halves) {
+            *m = _mm256_max_ps(load(d, h), *m);
+        }
+    }
+    let mut s = [_mm256_setzero_ps(); 2];
+    for d in 0..dim {
+        let t = [0usize, 1].map(|h| _mm256_sub_ps(load(d, h.min(halves - 1)), m[h]));
+        // SAFETY: this function's CPU has AVX2 and FMA.
+        let e = unsafe { sleef::avx2::exp8n(t) };
+        for h in 0..halves {
+            if let (Some(o), false) = (out.as_deref_mut(), log) {
+                unsafe { _mm256_maskstore_ps(o.as_mut_ptr().add(at(d, h)), masks[h], e[h]) };
+            }
+            s[h] = _mm256_add_ps(s[h], e[h]);
+        }
+    }
+    let (mut ms, mut ss) = ([0f32; 16], [0f32; 16]);
+    // SAFETY: both arrays are 16 writable floats.
+    unsafe {
+        for h in 0..2 {
+            _mm256_storeu_ps(ms.as_mut_ptr().add(8 * h), m[h]);
+            _mm256_storeu_ps(ss.as_mut_ptr().add(8 * h), s[h]);
+        }
+    }
+    if log {
+        ss.iter_mut().for_each(|s| *s = sleef::ln(*s));
+        // SAFETY: 16 readable floats.
+        s = [0, 1].map(|h| unsafe { _mm256_loadu_ps(ss.as_ptr().add(8 * h)) });
+    }
+    for (i, st) in st[..2 * k].chunks_exact_mut(2).enumerate() {
+        st[0] = ms[i];
+        st[1] = ss[i];
+    }
+    if let Some(o) = out {
+        for d in 0..dim {
+            for h in 0..halves {
+                let p = unsafe { o.as_mut_ptr().add(at(d, h)) };
+                let r = if log {
+                    _mm256_sub_ps(_mm256_sub_ps(load(d, h), m[h]), s[h])
+                } else {
+                    _mm256_div_ps(unsafe { _mm256_maskload_ps(p, masks[h]) }, s[h])
+                };
+                unsafe { _mm256_maskstore_ps(p, masks[h], r) };
+            }
+        }
+    }
+}
+
+/// Which registers run ATen's 16-lane vector steps here: AVX-512's 16 lanes, AVX2's two
+/// halves of 8, or none (one position at a time).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Regs {
+    Scalar,
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    Avx2,
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    Avx512,
+}
+
+impl Regs {
+    fn here() -> Regs {
+        if sleef::has_avx512() {
+            Regs::Avx512
+        } else if sleef::has_avx2() {
+            Regs::Avx2
+        } else {
+            Regs::Scalar
+        }
+    }
+}
+
+/// The runs of each row of the grid, and which registers run ATen's vector steps here.
 struct Grid {
     runs: Vec<Run>,
     /// Row `o`'s runs are `runs[first[o]..first[o + 1]]`.
     first: Vec<usize>,
     inner: usize,
-    avx512: bool,
+    regs: Regs,
 }
 
 impl Grid {
@@ -531,7 +638,7 @@ impl Grid {
             runs,
             first,
             inner,
-            avx512: sleef::has_avx512(),
+            regs: Regs::here(),
         }
     }
 
@@ -546,13 +653,17 @@ impl Grid {
         o: usize,
         p0: usize,
         p1: usize,
-        mut f: impl FnMut((usize, usize), (bool, bool)),
+        mut f: impl FnMut((usize, usize), (bool, Regs)),
     ) {
         for r in self.row(o) {
             let (mut q, b) = (r.start.max(p0), r.end.min(p1));
-            let fast = r.vector && self.avx512;
+            let fast = if r.vector { self.regs } else { Regs::Scalar };
             while q < b {
-                let k = if fast { (b - q).min(LANES) } else { 1 };
+                let k = if fast != Regs::Scalar {
+                    (b - q).min(LANES)
+                } else {
+                    1
+                };
                 f((q - o * self.inner, k), (r.vector, fast));
                 q += k;
             }
@@ -633,11 +744,17 @@ fn other_dim_f32(xs: &[f32], dim: usize, inner: usize, log: bool) -> Result<Vec<
                 for run in grid.row(o) {
                     let (a, b) = (run.start - o * inner, run.end - o * inner);
                     #[cfg(target_arch = "x86_64")]
-                    if run.vector && grid.avx512 {
+                    if run.vector && grid.regs != Regs::Scalar {
                         for (orow, x) in out.chunks_exact_mut(inner).zip(x.chunks_exact(inner)) {
-                            // SAFETY: `grid.avx512`: the CPU has AVX-512F, AVX2 and FMA.
+                            let (x, m, s, o) = (&x[a..b], &m[a..b], &s[a..b], &mut orow[a..b]);
+                            // SAFETY: `Regs::here()` chose each only where the CPU has its
+                            // features.
                             unsafe {
-                                exp_div_avx512(&x[a..b], &m[a..b], &s[a..b], &mut orow[a..b])
+                                if grid.regs == Regs::Avx512 {
+                                    exp_div_avx512(x, m, s, o)
+                                } else {
+                                    exp_div_avx2(x, m, s, o)
+                                }
                             };
                         }
                         continue;
@@ -709,6 +826,44 @@ fn exp_div_avx512(x: &[f32], m: &[f32], s: &[f32], o: &mut [f32]) {
     use sleef::avx512::{zip_map, WAYS};
     // SAFETY: this function's target features are `zip_map`'s.
     unsafe { zip_map::<3, WAYS>([x, m, s], o, ExpDiv) }
+}
+
+/// `exp_div_avx512` in AVX2 registers, four vectors of 8 a step (the last on a zero-padded
+/// copy): lane by lane the same operations, so the same bits.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn exp_div_avx2(x: &[f32], m: &[f32], s: &[f32], o: &mut [f32]) {
+    use std::arch::x86_64::*;
+    const STEP: usize = 32;
+    let n = o.len();
+    assert!(x.len() == n && m.len() == n && s.len() == n);
+    let step = |[x, m, s]: [&[f32]; 3], o: &mut [f32]| {
+        // SAFETY: each slice holds `STEP` floats (the callers below); `loadu`/`storeu` have
+        // no alignment requirement; this function's CPU has AVX2 and FMA.
+        unsafe {
+            let ld = |v: &[f32], w: usize| _mm256_loadu_ps(v.as_ptr().add(8 * w));
+            let t = [0, 1, 2, 3].map(|w| _mm256_sub_ps(ld(x, w), ld(m, w)));
+            let e = sleef::avx2::exp8n(t);
+            for (w, e) in e.into_iter().enumerate() {
+                _mm256_storeu_ps(o.as_mut_ptr().add(8 * w), _mm256_div_ps(e, ld(s, w)));
+            }
+        }
+    };
+    let whole = n / STEP * STEP;
+    for i in (0..whole).step_by(STEP) {
+        let r = i..i + STEP;
+        step([&x[r.clone()], &m[r.clone()], &s[r.clone()]], &mut o[r]);
+    }
+    if whole < n {
+        let pad = |v: &[f32]| {
+            let mut p = [1f32; STEP];
+            p[..n - whole].copy_from_slice(&v[whole..]);
+            p
+        };
+        let mut out = [0f32; STEP];
+        step([&pad(x), &pad(m), &pad(s)], &mut out);
+        o[whole..].copy_from_slice(&out[..n - whole]);
+    }
 }
 
 /// The max of a non-empty row, NaN if any element is NaN (`vec::maximum`). Which zero a
@@ -860,15 +1015,23 @@ mod tests {
 
     #[test]
     fn register_blocks_match_single_positions() {
-        if !sleef::has_avx512() {
-            return;
+        let here = match Regs::here() {
+            Regs::Avx512 => vec![Regs::Avx512, Regs::Avx2],
+            Regs::Avx2 => vec![Regs::Avx2],
+            Regs::Scalar => return,
+        };
+        for regs in here {
+            blocks_match_single_positions(regs);
         }
+    }
+
+    fn blocks_match_single_positions(regs: Regs) {
         let (dim, inner) = (50, 21);
         let xs: Vec<f32> = (0..dim * inner)
             .map(|i| ((i * 613) % 997) as f32 * 0.02 - 9.0)
             .collect();
         for log in [false, true] {
-            for k in [1, 5, 16] {
+            for k in [1, 5, 8, 9, 16] {
                 let (mut a, mut b) = (vec![0f32; xs.len()], vec![0f32; xs.len()]);
                 let (mut sa, mut sb) = ([0f32; 32], [0f32; 32]);
                 let mut col = Vec::new();
@@ -876,7 +1039,7 @@ mod tests {
                     &xs,
                     inner,
                     (2, k),
-                    (true, true),
+                    (true, regs),
                     log,
                     &mut col,
                     &mut sa,
@@ -888,7 +1051,7 @@ mod tests {
                         &xs,
                         inner,
                         (2 + i, 1),
-                        (true, false),
+                        (true, Regs::Scalar),
                         log,
                         &mut col,
                         st,
@@ -900,6 +1063,39 @@ mod tests {
                     a.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
                     b.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn register_exp_divs_match_the_scalar_lanes() {
+        for n in [1usize, 7, 8, 31, 32, 33, 70] {
+            let x: Vec<f32> = (0..n).map(|i| i as f32 * 0.37 - 9.0).collect();
+            let m: Vec<f32> = (0..n).map(|i| (i % 5) as f32 - 2.0).collect();
+            let s: Vec<f32> = (0..n).map(|i| 1.0 + i as f32 * 0.25).collect();
+            let want: Vec<u32> = (0..n)
+                .map(|i| (sleef::exp(x[i] - m[i]) / s[i]).to_bits())
+                .collect();
+            let mut got = vec![0f32; n];
+            #[cfg(target_arch = "x86_64")]
+            for regs in [Regs::Avx2, Regs::Avx512] {
+                let ok = match regs {
+                    Regs::Avx512 => sleef::has_avx512(),
+                    _ => sleef::has_avx2(),
+                };
+                if !ok {
+                    continue;
+                }
+                // SAFETY: the CPU has each build's features (checked just above).
+                unsafe {
+                    if regs == Regs::Avx512 {
+                        exp_div_avx512(&x, &m, &s, &mut got)
+                    } else {
+                        exp_div_avx2(&x, &m, &s, &mut got)
+                    }
+                };
+                let bits: Vec<u32> = got.iter().map(|v| v.to_bits()).collect();
+                assert_eq!(bits, want, "{regs:?} n {n}");
             }
         }
     }
