@@ -244,6 +244,33 @@ pub fn for_pieces<O: Send>(
     });
 }
 
+/// What `for_piece_pairs` runs on each piece: its start and its share of both outputs.
+type PairBody<'f, A, B> = dyn Fn(usize, &mut [A], &mut [B]) + Sync + 'f;
+
+/// `for_pieces` over two outputs of the same length cut at the same places (a reduction's
+/// values and indices), so each piece writes both.
+pub fn for_piece_pairs<A: Send, B: Send>(
+    a: &mut [A],
+    b: &mut [B],
+    parts: usize,
+    body: &PairBody<'_, A, B>,
+) {
+    assert_eq!(a.len(), b.len());
+    let per = a.len().div_ceil(parts.max(1)).max(1);
+    type Pair<'a, A, B> = Mutex<Option<(usize, &'a mut [A], &'a mut [B])>>;
+    let pieces: Vec<Pair<A, B>> = a
+        .chunks_mut(per)
+        .zip(b.chunks_mut(per))
+        .enumerate()
+        .map(|(i, (x, y))| Mutex::new(Some((i * per, x, y))))
+        .collect();
+    run(pieces.len(), &|p| {
+        if let Some((start, x, y)) = pieces[p].lock().ok().and_then(|mut g| g.take()) {
+            body(start, x, y);
+        }
+    });
+}
+
 /// Parts for `n` elements of elementwise work: one per thread once each gets at least
 /// `min_per_part` elements (below that the hand-off costs more than it saves).
 pub fn parts_for(n: usize, min_per_part: usize) -> usize {
