@@ -997,9 +997,13 @@ fn arg_short_rows_avx2<'a, const MAX: bool>(
             _mm256_min_ps(a, b)
         }
     };
-    let len = _mm256_set1_epi32(n as i32);
-    let m_lo = _mm256_cmpgt_epi32(len, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    let m_hi = _mm256_cmpgt_epi32(len, _mm256_setr_epi32(8, 9, 10, 11, 12, 13, 14, 15));
+    // SAFETY: this function's CPU has AVX2.
+    let (m_lo, m_hi) = unsafe {
+        (
+            sleef::avx2::first(n),
+            sleef::avx2::first(n.saturating_sub(8)),
+        )
+    };
     let (b_lo, b_hi) = (_mm256_castsi256_ps(m_lo), _mm256_castsi256_ps(m_hi));
     for (k, (o, i)) in vals.iter_mut().zip(idxs.iter_mut()).enumerate() {
         let x = run(k);

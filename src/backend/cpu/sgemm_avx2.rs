@@ -4,6 +4,7 @@
 //! side are copied a depth at a time, lines along the depth are transposed 8×8 in registers,
 //! other strides go one element at a time.
 use super::sgemm::Kernel;
+use super::sleef::avx2::first;
 use std::arch::x86_64::*;
 
 /// The AVX2 tile: 6 rows by two 8-float registers.
@@ -39,13 +40,6 @@ impl Kernel for Avx2 {
         // SAFETY: the caller's promises.
         unsafe { tile(k, ap, bp, c, c_rs, h, w) }
     }
-}
-
-/// The mask of the first `n` of 8 lanes (all of them from 8 up), for masked loads and stores.
-#[inline(always)]
-unsafe fn first(n: usize) -> __m256i {
-    let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    _mm256_cmpgt_epi32(_mm256_set1_epi32(n.min(8) as i32), lanes)
 }
 
 /// `Kernel::tile` on AVX2.

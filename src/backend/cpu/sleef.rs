@@ -160,6 +160,14 @@ pub(crate) mod avx2 {
     use super::{EXP_POLY, L2L, L2U, R_LN2};
     use std::arch::x86_64::*;
 
+    /// The mask of the first `n` of 8 lanes (all of them from 8 up), for masked loads and
+    /// stores (`maskload`/`maskstore`/`blendv` read each lane's top bit).
+    #[inline(always)]
+    pub unsafe fn first(n: usize) -> __m256i {
+        let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        _mm256_cmpgt_epi32(_mm256_set1_epi32(n.min(8) as i32), lanes)
+    }
+
     #[inline]
     #[target_feature(enable = "avx2,fma")]
     fn c(v: f32) -> __m256 {

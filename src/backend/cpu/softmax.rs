@@ -446,6 +446,22 @@ fn positions(
     }
 }
 
+/// The rows of a register block's slab `x`, after checking what its loads and stores rely
+/// on: positions `j..j + k` inside each row, room for `k` statistics pairs, an output as long
+/// as `x`.
+fn block_rows(
+    x: &[f32],
+    inner: usize,
+    (j, k): (usize, usize),
+    st: &[f32],
+    out: &Option<&mut [f32]>,
+) -> usize {
+    let dim = x.len() / inner;
+    assert!(dim > 0 && j + k <= inner && x.len() == dim * inner && st.len() >= 2 * k);
+    assert!(out.as_ref().is_none_or(|o| o.len() == x.len()));
+    dim
+}
+
 /// `positions` for `k <= 16` vector positions in AVX-512 registers: ATen's own vector step
 /// (`vmaxps v, max` is `v > max ? v : max`; masked lanes beyond `k` are never stored).
 #[cfg(target_arch = "x86_64")]
@@ -460,12 +476,10 @@ fn block_avx512(
     mut out: Option<&mut [f32]>,
 ) {
     use std::arch::x86_64::*;
-    let dim = x.len() / inner;
+    let dim = block_rows(x, inner, (j, k), st, &out);
     let mask = sleef::avx512::first(k);
-    assert!(dim > 0 && j + k <= inner && x.len() == dim * inner && st.len() >= 2 * k);
-    assert!(out.as_ref().is_none_or(|o| o.len() == x.len()));
     // SAFETY (loads and stores): each touches lanes `mask` (the first `k`) of `[d * inner +
-    // j..]` for `d < dim`, inside `x` and `out` (asserted just above).
+    // j..]` for `d < dim`, inside `x` and `out` (`block_rows` checks).
     let at = |d: usize| d * inner + j;
     let load = |d: usize| unsafe { _mm512_maskz_loadu_ps(mask, x.as_ptr().add(at(d))) };
     let mut m = _mm512_set1_ps(f32::NEG_INFINITY);
@@ -522,22 +536,19 @@ fn block_avx2(
     mut out: Option<&mut [f32]>,
 ) {
     use std::arch::x86_64::*;
-    let dim = x.len() / inner;
-    assert!(dim > 0 && j + k <= inner && x.len() == dim * inner && st.len() >= 2 * k);
-    assert!(out.as_ref().is_none_or(|o| o.len() == x.len()));
-    let mask = |h: usize| {
-        let n = k.saturating_sub(8 * h).min(8) as i32;
-        _mm256_cmpgt_epi32(
-            _mm256_set1_epi32(n),
-            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
-        )
+    let dim = block_rows(x, inner, (j, k), st, &out);
+    // SAFETY: this function's CPU has AVX2.
+    let masks = unsafe {
+        [
+            sleef::avx2::first(k),
+            sleef::avx2::first(k.saturating_sub(8)),
+        ]
     };
-    let masks = [mask(0), mask(1)];
     // `k > 8 * h` for the halves `0..halves`: the others are never touched.
     let halves = k.div_ceil(8);
     // SAFETY (loads and stores): each touches the lanes of `masks[h]` of `[d * inner + j +
     // 8 * h..]` for `d < dim` and `h < halves`: positions below `j + k`, inside `x` and `out`
-    // (asserted just above); the pointer itself stays inside the row since `8 * h < k`.
+    // (`block_rows` checks); the pointer itself stays inside the row since `8 * h < k`.
     let at = |d: usize, h: usize| d * inner + j + 8 * h;
     let load =
         |d: usize, h: usize| unsafe { _mm256_maskload_ps(x.as_ptr().add(at(d, h)), masks[h]) };
